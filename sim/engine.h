@@ -1,0 +1,78 @@
+/*
+ * engine.h - the discrete-event core: clock, event queue, run loop.
+ *
+ * Time is integer picoseconds (sim_time_ps).  Events are not allocated: each
+ * owner embeds its `struct sim_event` (a port its transmit-done event, a link
+ * its head-arrival event) and recovers itself with container_of().  An event
+ * is either idle or pending once; rescheduling a pending event moves it.
+ *
+ * Order: events fire by (time, insertion sequence), so two events at the
+ * same picosecond fire in the order they were scheduled (libuv's timer
+ * start_id rule).  Nothing ever adds a tick to force an order.
+ *
+ * The queue is an implicit 4-ary min-heap of (time, seq, event*) entries held
+ * by value, so comparisons touch only the heap array.  The event set grows
+ * with busy servers (ports, links, pipelines), not with packets (DESIGN D).
+ */
+#ifndef DCQCN_ENGINE_H
+#define DCQCN_ENGINE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "units.h"
+
+#define container_of(ptr, type, member) \
+	((type *)(void *)((char *)(ptr) - offsetof(type, member)))
+
+struct sim_engine;
+struct sim_event;
+
+typedef void (*sim_event_fn)(struct sim_engine *eng, struct sim_event *ev);
+
+struct sim_event {
+	sim_event_fn fn;
+	uint32_t heap_idx; /* SIM_EVENT_IDLE when not pending */
+};
+
+#define SIM_EVENT_IDLE UINT32_MAX
+
+struct sim_heap_entry {
+	sim_time_ps time;
+	uint64_t seq;
+	struct sim_event *ev;
+};
+
+struct sim_engine {
+	sim_time_ps now;
+	uint64_t seq;      /* insertion counter: the tie-breaker */
+	uint64_t events;   /* events fired so far */
+	struct sim_heap_entry *heap;
+	uint32_t n, cap;
+	int stop;          /* set by a handler or a signal: run loop returns */
+	void *user;        /* the simulation that owns this engine */
+};
+
+void sim_event_init(struct sim_event *ev, sim_event_fn fn);
+static inline int sim_event_pending(const struct sim_event *ev)
+{
+	return ev->heap_idx != SIM_EVENT_IDLE;
+}
+
+int sim_engine_init(struct sim_engine *eng);
+void sim_engine_free(struct sim_engine *eng);
+
+/* schedule ev at absolute time t >= now; if pending, it moves (new seq).
+ * Running out of memory for the queue stops the run (SIM_INVARIANT). */
+void sim_schedule(struct sim_engine *eng, struct sim_event *ev, sim_time_ps t);
+void sim_cancel(struct sim_engine *eng, struct sim_event *ev);
+
+/* time of the next event, or INT64_MAX when none is pending */
+sim_time_ps sim_next_time(const struct sim_engine *eng);
+
+/* fire events with time <= until, in order; stops early when eng->stop is
+ * set.  Returns the number of events fired.  now ends at the time of the
+ * last event fired (it never runs ahead to `until`). */
+uint64_t sim_run_until(struct sim_engine *eng, sim_time_ps until);
+
+#endif
