@@ -1,0 +1,193 @@
+/*
+ * fabric.c - builds the fabric of a scenario, owns its memory, and checks
+ * the end-of-run invariants.  Set-up is O(hosts + links): switches and ports
+ * come from the closed-form topology, and no route table is stored.
+ */
+#include "fabric.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "rng.h"
+#include "scenario.h"
+
+/* RoCEv2 UDP source port of a QP: RoCE NICs derive it from a hash of the
+ * QP number, within 0xC000-0xFFFF; here from the seed and the QP id */
+static uint16_t qp_sport(uint64_t seed, uint32_t qp)
+{
+	return (uint16_t)(0xC000u | (rng_derive(seed, RNG_ID(RNG_NIC, qp)) & 0x3FFFu));
+}
+
+static int grow(void **arr, uint32_t *cap, uint32_t need, size_t elem)
+{
+	if (need <= *cap)
+		return 0;
+	uint32_t cap2 = *cap ? *cap : 64;
+	while (cap2 < need)
+		cap2 *= 2;
+	void *a = realloc(*arr, (size_t)cap2 * elem);
+	if (!a)
+		return -1;
+	*arr = a;
+	*cap = cap2;
+	return 0;
+}
+
+uint32_t fabric_add_flow(struct fabric *f, uint32_t job, uint32_t src, uint32_t dst,
+			 int64_t bytes, sim_time_ps start_ps, uint8_t dscp, int32_t after)
+{
+	if (grow((void **)&f->flows, &f->flows_cap, f->nflows + 1, sizeof(*f->flows)) ||
+	    grow((void **)&f->qps, &f->qps_cap, f->nqps + 1, sizeof(*f->qps)))
+		return FABRIC_NONE;
+	uint32_t id = f->nflows++, qid = f->nqps++;
+	uint8_t prio = f->scn->dscp_to_prio[dscp];
+	f->qps[qid] = (struct qp){
+		.id = qid, .src = (uint16_t)src, .dst = (uint16_t)dst,
+		.sport = qp_sport(f->scn->seed, qid), .prio = prio, .dscp = dscp,
+	};
+	f->flows[id] = (struct flow){
+		.id = id, .job = job, .src = src, .dst = dst, .qp = qid, .after = after,
+		.first_dep = FABRIC_NONE, .next_dep = FABRIC_NONE, .bytes = bytes,
+		.tx_left = bytes, .start_ps = start_ps, .end_ps = -1, .dscp = dscp,
+		.prio = prio,
+	};
+	return id;
+}
+
+static void connect(struct fabric *f)
+{
+	const struct topo *t = &f->topo;
+	for (uint32_t s = 0; s < f->nsw; s++) {
+		struct sw *sw = &f->sws[s];
+		for (uint16_t p = 0; p < sw->nports; p++) {
+			struct topo_end e = topo_peer(t, s, p);
+			if (e.tier == TOPO_HOST)
+				link_init(&sw->ports[p].link, t->host_prop_ps, nic_rx,
+					  &f->nics[e.node], 0);
+			else
+				link_init(&sw->ports[p].link, t->fabric_prop_ps, switch_rx,
+					  &f->sws[e.node], e.port);
+		}
+	}
+	for (uint32_t h = 0; h < f->nhosts; h++) {
+		struct topo_end up = topo_host_uplink(t, h);
+		link_init(&f->nics[h].link, t->host_prop_ps, switch_rx, &f->sws[up.node],
+			  up.port);
+	}
+}
+
+struct fabric *fabric_create(const struct scenario *scn, const char **err)
+{
+	struct fabric *f = calloc(1, sizeof(*f));
+	*err = "out of memory building the fabric";
+	if (!f)
+		return NULL;
+	f->scn = scn;
+	pkt_pool_init(&f->pool);
+	topo_init(&f->topo, scn);
+	if (sim_engine_init(&f->eng))
+		goto fail;
+	f->eng.user = f;
+	f->nsw = f->topo.switches;
+	f->nhosts = f->topo.hosts;
+	f->sws = calloc(f->nsw, sizeof(*f->sws));
+	f->nics = calloc(f->nhosts, sizeof(*f->nics));
+	size_t nports = 0;
+	for (uint32_t s = 0; s < f->nsw; s++)
+		nports += topo_ports(&f->topo, s);
+	f->ports = calloc(nports, sizeof(*f->ports));
+	if (!f->sws || !f->nics || !f->ports)
+		goto fail;
+	for (uint32_t s = 0, first = 0; s < f->nsw; s++) {
+		switch_init(f, &f->sws[s], s, f->ports + first);
+		first += f->sws[s].nports;
+	}
+	for (uint32_t h = 0; h < f->nhosts; h++)
+		nic_init(f, &f->nics[h], h);
+	connect(f);
+	if (traffic_build(f))
+		goto fail;
+	*err = NULL;
+	return f;
+fail:
+	fabric_destroy(f);
+	return NULL;
+}
+
+void fabric_destroy(struct fabric *f)
+{
+	if (!f)
+		return;
+	traffic_free(f);
+	free(f->ports);
+	free(f->sws);
+	free(f->nics);
+	free(f->qps);
+	free(f->flows);
+	pkt_pool_free(&f->pool);
+	sim_engine_free(&f->eng);
+	free(f);
+}
+
+static void count_q(const struct pktq *q, uint64_t *pkts, uint64_t *payload)
+{
+	for (const struct pkt *p = q->head; p; p = p->next) {
+		(*pkts)++;
+		if (p->type == PKT_DATA)
+			*payload += p->payload;
+	}
+}
+
+static void count_pkt(const struct pkt *p, uint64_t *pkts, uint64_t *payload)
+{
+	if (!p)
+		return;
+	(*pkts)++;
+	if (p->type == PKT_DATA)
+		*payload += p->payload;
+}
+
+int fabric_check_conservation(struct fabric *f, uint64_t *in_flight)
+{
+	uint64_t pkts = 0, payload = 0;
+	for (uint32_t s = 0; s < f->nsw; s++) {
+		const struct sw *sw = &f->sws[s];
+		count_q(&sw->pipeline.q, &pkts, &payload);
+		for (uint16_t p = 0; p < sw->nports; p++) {
+			const struct port *pt = &sw->ports[p];
+			for (int q = 0; q < PKT_PRIOS; q++)
+				count_q(&pt->q[q], &pkts, &payload);
+			count_pkt(pt->tx, &pkts, &payload);
+			count_q(&pt->link.q, &pkts, &payload);
+		}
+	}
+	for (uint32_t h = 0; h < f->nhosts; h++) {
+		count_pkt(f->nics[h].tx, &pkts, &payload);
+		count_q(&f->nics[h].link.q, &pkts, &payload);
+	}
+	*in_flight = payload;
+	if (pkts != f->pool.live) {
+		snprintf(f->err, sizeof(f->err),
+			 "%llu packets are live in the pool but %llu are in the fabric",
+			 (unsigned long long)f->pool.live, (unsigned long long)pkts);
+		return -1;
+	}
+	if (f->payload_injected != f->payload_delivered + payload) {
+		snprintf(f->err, sizeof(f->err),
+			 "payload injected %llu B != delivered %llu B + in flight %llu B",
+			 (unsigned long long)f->payload_injected,
+			 (unsigned long long)f->payload_delivered, (unsigned long long)payload);
+		return -1;
+	}
+	return 0;
+}
+
+uint64_t fabric_max_queue_bytes(const struct fabric *f)
+{
+	uint64_t m = 0;
+	for (uint32_t s = 0; s < f->nsw; s++)
+		for (uint16_t p = 0; p < f->sws[s].nports; p++)
+			if (f->sws[s].ports[p].max_queued_bytes > m)
+				m = f->sws[s].ports[p].max_queued_bytes;
+	return m;
+}

@@ -1,0 +1,123 @@
+/*
+ * pkt.h - packets, the packet pool and intrusive packet FIFOs.
+ *
+ * A packet is a small fixed struct (<= 64 B, one cache line) taken from a
+ * pool's free list and returned to it; nothing is allocated per packet once
+ * the pool has grown to the run's peak (htsim's PacketDB, fq_codel's skb
+ * lists).  A FIFO links packets through pkt->next, so a packet sits in at
+ * most one FIFO at a time: an egress queue, a link, a switch pipeline.
+ *
+ * Wire model (DESIGN B1): a data packet is `payload` bytes of RoCE payload
+ * plus 62 B of RoCEv2 headers (Eth 14, IPv4 20, UDP 8, BTH 12, ICRC 4, FCS 4);
+ * control frames (CNP, PFC) are 64 B.  Serialization adds 20 B of preamble
+ * and inter-frame gap to either.
+ */
+#ifndef DCQCN_PKT_H
+#define DCQCN_PKT_H
+
+#include <stdint.h>
+
+#include "units.h"
+
+#define PKT_ROCE_HDR_BYTES 62
+#define PKT_CTRL_FRAME_BYTES 64
+#define PKT_WIRE_OVERHEAD_BYTES 20
+#define PKT_PRIOS 8
+
+enum pkt_type { PKT_DATA = 0 };
+
+enum pkt_flags {
+	PKT_F_ECT = 1u << 0, /* ECN-capable transport (ECT(0)) */
+	PKT_F_CE = 1u << 1,  /* congestion experienced */
+};
+
+struct pkt {
+	struct pkt *next;
+	sim_time_ps t;     /* when it leaves the delay line it sits in */
+	uint32_t flow;     /* flow (message) id */
+	uint32_t psn;      /* packet sequence number within its QP */
+	uint16_t src, dst; /* host indices */
+	uint16_t sport;    /* UDP source port of the QP: the ECMP entropy */
+	uint16_t payload;  /* RoCE payload bytes (data) */
+	uint16_t in_port;  /* ingress port at the current switch */
+	uint8_t prio;      /* priority (traffic class) from the DSCP map */
+	uint8_t dscp;
+	uint8_t type;      /* enum pkt_type */
+	uint8_t flags;     /* enum pkt_flags */
+};
+
+_Static_assert(sizeof(struct pkt) <= 64, "struct pkt must fit one cache line");
+
+/* bytes the frame occupies in a buffer (headers included, no preamble) */
+static inline uint32_t pkt_frame_bytes(const struct pkt *p)
+{
+	return p->type == PKT_DATA ? (uint32_t)p->payload + PKT_ROCE_HDR_BYTES
+				   : PKT_CTRL_FRAME_BYTES;
+}
+
+/* bytes the frame occupies on the wire (preamble and IFG included) */
+static inline uint32_t pkt_wire_bytes(const struct pkt *p)
+{
+	return pkt_frame_bytes(p) + PKT_WIRE_OVERHEAD_BYTES;
+}
+
+/* FIFO of packets; bytes counts frame bytes */
+struct pktq {
+	struct pkt *head, *tail;
+	uint32_t n;
+	uint64_t bytes;
+};
+
+static inline void pktq_push(struct pktq *q, struct pkt *p)
+{
+	p->next = NULL;
+	if (q->tail)
+		q->tail->next = p;
+	else
+		q->head = p;
+	q->tail = p;
+	q->n++;
+	q->bytes += pkt_frame_bytes(p);
+}
+
+static inline struct pkt *pktq_pop(struct pktq *q)
+{
+	struct pkt *p = q->head;
+	if (!p)
+		return NULL;
+	q->head = p->next;
+	if (!q->head)
+		q->tail = NULL;
+	q->n--;
+	q->bytes -= pkt_frame_bytes(p);
+	p->next = NULL;
+	return p;
+}
+
+/*
+ * The pool grows by slabs and never shrinks during a run; pkt_pool_free()
+ * releases every slab.  `live` counts packets handed out and not returned:
+ * the conservation check compares it with the packets found in the fabric.
+ */
+struct pkt_slab;
+
+struct pkt_pool {
+	struct pkt *free;
+	struct pkt_slab *slabs;
+	uint64_t live;
+	uint64_t allocated; /* packets in all slabs */
+};
+
+void pkt_pool_init(struct pkt_pool *pool);
+void pkt_pool_free(struct pkt_pool *pool);
+/* NULL only when the system is out of memory */
+struct pkt *pkt_alloc(struct pkt_pool *pool);
+
+static inline void pkt_release(struct pkt_pool *pool, struct pkt *p)
+{
+	p->next = pool->free;
+	pool->free = p;
+	pool->live--;
+}
+
+#endif

@@ -1,0 +1,181 @@
+/*
+ * topology.c - closed-form wiring and routing (see topology.h).
+ */
+#include "topology.h"
+
+#include <stdio.h>
+
+#include "invariant.h"
+#include "scenario.h"
+
+#define PS_PER_MM 5 /* 5 ns per metre of cable (DESIGN B1) */
+
+void topo_init(struct topo *t, const struct scenario *scn)
+{
+	*t = (struct topo){0};
+	t->kind = (int)scn->topo;
+	t->hosts = scenario_hosts(scn);
+	t->switches = scenario_switches(scn);
+	t->spines = scn->spines;
+	t->leaves = scn->leaves;
+	t->hpl = scn->hosts_per_leaf;
+	t->k = scn->k;
+	t->half = scn->k / 2;
+	t->host_link_bps = scn->host_link_bps;
+	t->fabric_link_bps = scn->fabric_link_bps;
+	t->host_prop_ps = scn->host_cable_mm * PS_PER_MM;
+	t->fabric_prop_ps = scn->fabric_cable_mm * PS_PER_MM;
+}
+
+enum topo_tier topo_tier_of(const struct topo *t, uint32_t sw)
+{
+	switch (t->kind) {
+	case SCN_TOPO_LEAF_SPINE:
+		return sw < t->leaves ? TOPO_LEAF : TOPO_SPINE;
+	case SCN_TOPO_FAT_TREE: {
+		uint32_t pods = t->k * t->half;
+		return sw < pods ? TOPO_EDGE : sw < 2 * pods ? TOPO_AGG : TOPO_CORE;
+	}
+	default:
+		return TOPO_SW;
+	}
+}
+
+uint16_t topo_ports(const struct topo *t, uint32_t sw)
+{
+	switch (topo_tier_of(t, sw)) {
+	case TOPO_LEAF:
+		return (uint16_t)(t->hpl + t->spines);
+	case TOPO_SPINE:
+		return (uint16_t)t->leaves;
+	case TOPO_EDGE:
+	case TOPO_AGG:
+	case TOPO_CORE:
+		return (uint16_t)t->k;
+	default:
+		return (uint16_t)t->hosts;
+	}
+}
+
+static struct topo_end end(enum topo_tier tier, uint32_t node, uint32_t port)
+{
+	return (struct topo_end){ .tier = tier, .node = node, .port = (uint16_t)port };
+}
+
+struct topo_end topo_peer(const struct topo *t, uint32_t sw, uint16_t port)
+{
+	uint32_t h = t->half, pods = t->k * h;
+	switch (topo_tier_of(t, sw)) {
+	case TOPO_LEAF:
+		if (port < t->hpl)
+			return end(TOPO_HOST, sw * t->hpl + port, 0);
+		return end(TOPO_SPINE, t->leaves + (port - t->hpl), sw);
+	case TOPO_SPINE:
+		return end(TOPO_LEAF, port, t->hpl + (sw - t->leaves));
+	case TOPO_EDGE:
+		if (port < h)
+			return end(TOPO_HOST, sw * h + port, 0);
+		return end(TOPO_AGG, pods + (sw / h) * h + (port - h), sw % h);
+	case TOPO_AGG: {
+		uint32_t a = sw - pods, pod = a / h, j = a % h;
+		if (port < h)
+			return end(TOPO_EDGE, pod * h + port, h + j);
+		return end(TOPO_CORE, 2 * pods + j * h + (port - h), pod);
+	}
+	case TOPO_CORE: {
+		uint32_t c = sw - 2 * pods, j = c / h, m = c % h;
+		return end(TOPO_AGG, pods + port * h + j, h + m);
+	}
+	default:
+		return end(TOPO_HOST, port, 0);
+	}
+}
+
+struct topo_end topo_host_uplink(const struct topo *t, uint32_t host)
+{
+	switch (t->kind) {
+	case SCN_TOPO_LEAF_SPINE:
+		return end(TOPO_LEAF, host / t->hpl, host % t->hpl);
+	case SCN_TOPO_FAT_TREE:
+		return end(TOPO_EDGE, host / t->half, host % t->half);
+	default:
+		return end(TOPO_SW, 0, host);
+	}
+}
+
+int topo_port_is_host(const struct topo *t, uint32_t sw, uint16_t port)
+{
+	return topo_peer(t, sw, port).tier == TOPO_HOST;
+}
+
+uint16_t topo_route(const struct topo *t, uint32_t sw, uint32_t dst, uint64_t h)
+{
+	uint32_t half = t->half, pods = t->k * half;
+	switch (topo_tier_of(t, sw)) {
+	case TOPO_LEAF:
+		if (dst / t->hpl == sw)
+			return (uint16_t)(dst % t->hpl);
+		return (uint16_t)(t->hpl + h % t->spines);
+	case TOPO_SPINE:
+		return (uint16_t)(dst / t->hpl);
+	case TOPO_EDGE:
+		if (dst / half == sw)
+			return (uint16_t)(dst % half);
+		return (uint16_t)(half + h % half);
+	case TOPO_AGG: {
+		uint32_t pod = (sw - pods) / half;
+		uint32_t dst_edge = dst / half;
+		if (dst_edge / half == pod)
+			return (uint16_t)(dst_edge % half);
+		return (uint16_t)(half + h % half);
+	}
+	case TOPO_CORE:
+		return (uint16_t)(dst / (half * half));
+	default:
+		return (uint16_t)dst;
+	}
+}
+
+uint32_t topo_hops(const struct topo *t, uint32_t src, uint32_t dst)
+{
+	switch (t->kind) {
+	case SCN_TOPO_LEAF_SPINE:
+		return src / t->hpl == dst / t->hpl ? 1 : 3;
+	case SCN_TOPO_FAT_TREE: {
+		uint32_t half = t->half;
+		if (src / half == dst / half)
+			return 1;
+		if (src / (half * half) == dst / (half * half))
+			return 3;
+		return 5;
+	}
+	default:
+		return 1;
+	}
+}
+
+char *topo_switch_name(const struct topo *t, uint32_t sw, char *buf, size_t len)
+{
+	uint32_t pods = t->k * t->half;
+	switch (topo_tier_of(t, sw)) {
+	case TOPO_LEAF:
+		snprintf(buf, len, "leaf%u", sw);
+		break;
+	case TOPO_SPINE:
+		snprintf(buf, len, "spine%u", sw - t->leaves);
+		break;
+	case TOPO_EDGE:
+		snprintf(buf, len, "edge%u", sw);
+		break;
+	case TOPO_AGG:
+		snprintf(buf, len, "agg%u", sw - pods);
+		break;
+	case TOPO_CORE:
+		snprintf(buf, len, "core%u", sw - 2 * pods);
+		break;
+	default:
+		snprintf(buf, len, "sw%u", sw);
+		break;
+	}
+	return buf;
+}

@@ -1,0 +1,74 @@
+/*
+ * topology.h - leaf-spine, 3-tier k-ary fat-tree and star wiring, in closed
+ * form: who is behind every switch port and which port leads to a host are
+ * computed from indices, so set-up is O(hosts + links) and nothing stores
+ * all-pairs routes (DESIGN D).
+ *
+ * Numbering.  Hosts h0..h(H-1).  Switches are numbered 0..S-1 by tier:
+ *   leaf-spine: leaf l = l (0..L-1), spine s = L + s.
+ *     leaf ports 0..hpl-1 go down to hosts l*hpl + p; ports hpl..hpl+S-1 go
+ *     up to spine p-hpl.  Spine port l goes to leaf l.
+ *   fat-tree (k even, half = k/2): edges 0..k*half-1, then aggs, then cores
+ *   (half^2).  Edge e (pod e/half) ports 0..half-1 go to hosts e*half + p,
+ *   ports half..k-1 to agg (pod, p-half).  Agg j of a pod: ports 0..half-1 to
+ *   the pod's edges, ports half..k-1 to core j*half + (p-half).  Core
+ *   j*half+m: port p goes to agg j of pod p.  k^3/4 hosts, 5k^2/4 switches.
+ *   star: one switch sw0, port p goes to host p.
+ *
+ * Routing: a switch sends a packet down when the destination is below it,
+ * else up on one of its uplinks chosen by an ECMP hash of the packet's
+ * 5-tuple (src, dst, UDP source port; plus the PSN for per-packet spraying)
+ * mixed with a per-switch salt, so successive tiers do not pick correlated
+ * uplinks (hash polarization).
+ */
+#ifndef DCQCN_TOPOLOGY_H
+#define DCQCN_TOPOLOGY_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "units.h"
+
+struct scenario;
+
+enum topo_tier { TOPO_HOST, TOPO_LEAF, TOPO_SPINE, TOPO_EDGE, TOPO_AGG, TOPO_CORE, TOPO_SW };
+
+struct topo {
+	int kind;                 /* enum scn_topo_kind */
+	uint32_t hosts, switches;
+	uint32_t spines, leaves, hpl; /* leaf-spine */
+	uint32_t k, half;         /* fat-tree */
+	int64_t host_link_bps, fabric_link_bps;
+	sim_time_ps host_prop_ps, fabric_prop_ps;
+};
+
+/* the far end of a port: a host (port 0 is its NIC) or a switch port */
+struct topo_end {
+	enum topo_tier tier;
+	uint32_t node;            /* host index or switch number */
+	uint16_t port;
+};
+
+void topo_init(struct topo *t, const struct scenario *scn);
+enum topo_tier topo_tier_of(const struct topo *t, uint32_t sw);
+uint16_t topo_ports(const struct topo *t, uint32_t sw);
+struct topo_end topo_peer(const struct topo *t, uint32_t sw, uint16_t port);
+/* the switch port a host's NIC is cabled to */
+struct topo_end topo_host_uplink(const struct topo *t, uint32_t host);
+/* is the port a host-facing port (host link rate and cable) */
+int topo_port_is_host(const struct topo *t, uint32_t sw, uint16_t port);
+/* egress port at switch sw toward host dst, with ECMP hash h */
+uint16_t topo_route(const struct topo *t, uint32_t sw, uint32_t dst, uint64_t h);
+/* number of switches a packet crosses from src to dst */
+uint32_t topo_hops(const struct topo *t, uint32_t src, uint32_t dst);
+/* node name: h3, leaf0, spine1, edge5, agg2, core0, sw0 */
+char *topo_switch_name(const struct topo *t, uint32_t sw, char *buf, size_t len);
+
+/* the ECMP key of a packet, before the per-switch salt */
+static inline uint64_t topo_flow_key(uint32_t src, uint32_t dst, uint32_t sport, uint32_t psn)
+{
+	return ((uint64_t)src << 48) ^ ((uint64_t)dst << 32) ^ ((uint64_t)sport << 16) ^
+	       ((uint64_t)psn * UINT64_C(0x9e3779b97f4a7c15));
+}
+
+#endif

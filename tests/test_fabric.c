@@ -1,0 +1,367 @@
+/*
+ * test_fabric.c - scenario-level tests of the whole fabric: closed-form
+ * flow completion times, incast goodput at the B1 ceiling, ECMP spread,
+ * schedulers, conservation, determinism, independence of two simulations.
+ */
+#include <check.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "fabric.h"
+#include "run.h"
+#include "scenario.h"
+
+static struct scenario *load(const char *text)
+{
+	struct scenario *s = calloc(1, sizeof(*s));
+	struct scn_error err = {{0}};
+	ck_assert_ptr_nonnull(s);
+	scenario_init(s);
+	int rc = scenario_load_string(s, "test.ini", text, &err);
+	if (rc == 0)
+		rc = scenario_finalize(s, &err);
+	ck_assert_msg(rc == 0, "scenario rejected: %s", err.msg);
+	return s;
+}
+
+static void unload(struct scenario *s)
+{
+	scenario_free(s);
+	free(s);
+}
+
+static struct fabric *build(const struct scenario *s)
+{
+	const char *why = NULL;
+	struct fabric *f = fabric_create(s, &why);
+	ck_assert_msg(f != NULL, "fabric: %s", why ? why : "?");
+	return f;
+}
+
+static void run_to_end(struct fabric *f)
+{
+	sim_run_until(&f->eng, INT64_MAX);
+	ck_assert(fabric_finished(f));
+	uint64_t in_flight = 1;
+	ck_assert_msg(fabric_check_conservation(f, &in_flight) == 0, "%s", f->err);
+	ck_assert_uint_eq(in_flight, 0);
+	ck_assert_uint_eq(f->pool.live, 0);
+}
+
+/* wire time at 400G: (payload + 62 + 20) B x 8 / 400e9 = 20 ps per byte */
+#define PS_PER_WIRE_BYTE_400G 20
+
+static sim_time_ps one_flow_fct(uint32_t dst)
+{
+	char text[512];
+	snprintf(text, sizeof(text),
+		 "[job.one]\npattern = incast\nsenders = 0\ndst = %u\nsize = 4MB\n", dst);
+	struct scenario *s = load(text);
+	struct fabric *f = build(s);
+	run_to_end(f);
+	ck_assert_uint_eq(f->flows[0].rx_bytes, 4000000);
+	sim_time_ps fct = f->flows[0].end_ps - f->flows[0].start_ps;
+	fabric_destroy(f);
+	unload(s);
+	return fct;
+}
+
+/*
+ * Store-and-forward closed form on equal-rate links: the last byte arrives
+ * after the NIC's serialization of every frame, plus on each of the H
+ * switches the pipeline latency and one serialization of the largest frame
+ * (the frame ahead of a short last frame holds the port), plus every
+ * cable's propagation.  4 MB = 976 frames of 4096 B + one of 2304 B.
+ */
+START_TEST(single_flow_matches_closed_form)
+{
+	const sim_time_ps full = (4096 + 82) * PS_PER_WIRE_BYTE_400G; /* 83.56 ns */
+	const sim_time_ps last = (2304 + 82) * PS_PER_WIRE_BYTE_400G;
+	const sim_time_ps nic = 976 * full + last;
+	const sim_time_ps host_prop = 3 * 5000, fabric_prop = 30 * 5000, lat = 500000;
+	ck_assert_int_eq(full, 83560);
+
+	sim_time_ps local = one_flow_fct(1); /* h0 -> h1, one leaf */
+	ck_assert_int_eq(local, nic + 2 * host_prop + 1 * (lat + full));
+
+	sim_time_ps remote = one_flow_fct(8); /* h0 -> h8, leaf0-spine-leaf1 */
+	ck_assert_int_eq(remote - local, 2 * (fabric_prop + lat + full));
+}
+END_TEST
+
+/* 16-to-1 incast on a star at 100 Gbps: every byte arrives, and while all
+ * senders are active the receiver's link delivers payload at exactly
+ * 100 Gbps x 4096 / 4178 (DESIGN B1), within one packet */
+START_TEST(incast_runs_at_goodput_ceiling)
+{
+	struct scenario *s = load("[topology]\nkind = star\nhosts = 17\n"
+				  "host_link = 100Gbps\n"
+				  "[job.incast]\npattern = incast\ndst = 0\nsenders = 1-16\n"
+				  "size = 1MiB\n");
+	struct fabric *f = build(s);
+	const sim_time_ps t1 = 20 * UNITS_PS_PER_US, t2 = 80 * UNITS_PS_PER_US;
+	sim_run_until(&f->eng, t1);
+	uint64_t b1 = f->nics[0].rx_payload_bytes;
+	sim_run_until(&f->eng, t2);
+	uint64_t b2 = f->nics[0].rx_payload_bytes;
+	/* all 16 senders still have data at t2: each sends 1 MiB at 100G */
+	for (uint32_t i = 0; i < 16; i++)
+		ck_assert_int_gt(f->flows[i].tx_left, 0);
+	/* expected payload = (t2 - t1) x 100e9 / 8 x 4096 / 4178 bytes */
+	double expect = (double)(t2 - t1) * 1e-12 * 100e9 / 8 * 4096.0 / 4178.0;
+	ck_assert_msg(fabs((double)(b2 - b1) - expect) <= 4096,
+		      "delivered %llu B in 60 us, expected %.0f", (unsigned long long)(b2 - b1),
+		      expect);
+	run_to_end(f);
+	ck_assert_uint_eq(f->nics[0].rx_payload_bytes, 16u * 1048576u);
+	ck_assert_uint_eq(f->flows_done, 16);
+	fabric_destroy(f);
+	unload(s);
+}
+END_TEST
+
+static char tmpdir[64];
+
+static void make_tmpdir(void)
+{
+	snprintf(tmpdir, sizeof(tmpdir), "/tmp/dcqcn-test-XXXXXX");
+	ck_assert_ptr_nonnull(mkdtemp(tmpdir));
+}
+
+static void remove_tree(const char *dir)
+{
+	char cmd[256];
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	ck_assert_int_eq(system(cmd), 0);
+}
+
+/* 1000 QPs between two leaves spread over 4 spines within 20 % of even;
+ * with ecmp = packet, so do the 1000 packets of one QP */
+static void check_spread(const char *ecmp, int one_qp)
+{
+	make_tmpdir();
+	char path[128], text[1024];
+	snprintf(path, sizeof(path), "%s/trace.csv", tmpdir);
+	FILE *fp = fopen(path, "w");
+	ck_assert_ptr_nonnull(fp);
+	fputs("src,dst,bytes,start_us\n", fp);
+	for (int i = 0; i < (one_qp ? 1 : 1000); i++)
+		fprintf(fp, "0,1,%d,0\n", one_qp ? 4096 * 1000 : 4096);
+	fclose(fp);
+	snprintf(text, sizeof(text),
+		 "[topology]\nspines = 4\nleaves = 2\nhosts_per_leaf = 1\necmp = %s\n"
+		 "[job.t]\npattern = trace\nfile = %s\n", ecmp, path);
+	struct scenario *s = load(text);
+	struct fabric *f = build(s);
+	run_to_end(f);
+	for (uint16_t p = 1; p <= 4; p++) {
+		uint64_t n = f->sws[0].ports[p].tx_pkts;
+		ck_assert_msg(n >= 200 && n <= 300, "spine %u got %llu of 1000", p - 1,
+			      (unsigned long long)n);
+	}
+	fabric_destroy(f);
+	unload(s);
+	remove_tree(tmpdir);
+}
+
+START_TEST(ecmp_spreads_qps_over_spines)
+{
+	check_spread("flow", 0);
+	check_spread("packet", 1);
+}
+END_TEST
+
+/* payload delivered to h0 by flow i between two times */
+static void window_bytes(struct fabric *f, uint64_t *out, uint32_t n)
+{
+	int64_t a[8];
+	sim_run_until(&f->eng, 30 * UNITS_PS_PER_US);
+	for (uint32_t i = 0; i < n; i++)
+		a[i] = f->flows[i].rx_bytes;
+	sim_run_until(&f->eng, 130 * UNITS_PS_PER_US);
+	for (uint32_t i = 0; i < n; i++)
+		out[i] = (uint64_t)(f->flows[i].rx_bytes - a[i]);
+}
+
+/* two flows into one port on priorities 1 and 3: strict gives priority 3
+ * the whole link; DWRR with weights 1:3 splits it 1:3 */
+START_TEST(strict_and_dwrr_schedulers)
+{
+#define SCHED_SCENARIO(qos)                                                            \
+	"[topology]\nkind = star\nhosts = 3\nhost_link = 100Gbps\n" qos                       \
+	"[job.low]\npattern = incast\nsenders = 1\ndst = 0\nsize = 10MB\ndscp = 8\n"          \
+	"[job.high]\npattern = incast\nsenders = 2\ndst = 0\nsize = 10MB\ndscp = 24\n"
+	uint64_t b[2];
+
+	struct scenario *s = load(SCHED_SCENARIO("[qos]\nscheduler = strict\n"));
+	struct fabric *f = build(s);
+	ck_assert_uint_eq(f->flows[0].prio, 1);
+	ck_assert_uint_eq(f->flows[1].prio, 3);
+	window_bytes(f, b, 2);
+	ck_assert_uint_eq(b[0], 0);
+	ck_assert_uint_gt(b[1], 1000000);
+	fabric_destroy(f);
+	unload(s);
+
+	s = load(SCHED_SCENARIO("[qos]\nscheduler = dwrr\ndwrr_weights = 1,1,1,3,1,1,1,1\n"));
+	f = build(s);
+	window_bytes(f, b, 2);
+	double ratio = (double)b[1] / (double)b[0];
+	ck_assert_msg(ratio > 2.9 && ratio < 3.1, "dwrr 1:3 gave %.3f", ratio);
+	fabric_destroy(f);
+	unload(s);
+}
+END_TEST
+
+static const char *perm_text = "[topology]\nspines = 2\nleaves = 4\nhosts_per_leaf = 4\n"
+			       "[job.p]\npattern = permutation\nsize = 2MB\n"
+			       "[job.i]\npattern = incast\ndst = 0\nsenders = 4-11\n"
+			       "size = 1MB\nstart = 10us\n";
+
+/* conservation holds mid-run with packets in flight, and the check can
+ * fail: a byte counted as injected but never sent breaks it */
+START_TEST(conservation_mid_run_and_negative)
+{
+	struct scenario *s = load(perm_text);
+	struct fabric *f = build(s);
+	sim_run_until(&f->eng, 40 * UNITS_PS_PER_US);
+	uint64_t in_flight = 0;
+	ck_assert_int_eq(fabric_check_conservation(f, &in_flight), 0);
+	ck_assert_uint_gt(in_flight, 0);
+	ck_assert_uint_eq(f->payload_injected, f->payload_delivered + in_flight);
+	f->payload_injected++;
+	ck_assert_int_eq(fabric_check_conservation(f, &in_flight), -1);
+	ck_assert_ptr_nonnull(strstr(f->err, "payload injected"));
+	f->payload_injected--;
+	run_to_end(f);
+	uint64_t total = 0;
+	for (uint32_t i = 0; i < f->nflows; i++)
+		total += (uint64_t)f->flows[i].bytes;
+	ck_assert_uint_eq(f->payload_delivered, total);
+	fabric_destroy(f);
+	unload(s);
+}
+END_TEST
+
+/* two fabrics stepped alternately give the same flow end times as one run
+ * alone: no hidden shared state */
+START_TEST(two_simulations_do_not_interfere)
+{
+	struct scenario *s = load(perm_text);
+	struct fabric *solo = build(s);
+	run_to_end(solo);
+	struct fabric *a = build(s), *b = build(s);
+	for (sim_time_ps t = 0; !fabric_finished(a) || !fabric_finished(b);
+	     t += 3 * UNITS_PS_PER_US) {
+		sim_run_until(&a->eng, t);
+		sim_run_until(&b->eng, t + UNITS_PS_PER_US);
+	}
+	ck_assert_uint_eq(a->nflows, solo->nflows);
+	for (uint32_t i = 0; i < solo->nflows; i++) {
+		ck_assert_int_eq(a->flows[i].end_ps, solo->flows[i].end_ps);
+		ck_assert_int_eq(b->flows[i].end_ps, solo->flows[i].end_ps);
+	}
+	ck_assert_uint_eq(a->eng.events, solo->eng.events);
+	fabric_destroy(a);
+	fabric_destroy(b);
+	fabric_destroy(solo);
+	unload(s);
+}
+END_TEST
+
+static char *slurp(const char *dir, const char *name)
+{
+	char path[256];
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	FILE *fp = fopen(path, "rb");
+	ck_assert_msg(fp != NULL, "%s missing", path);
+	static char buf[2][1 << 20];
+	static int which;
+	char *b = buf[which++ & 1];
+	size_t n = fread(b, 1, sizeof(buf[0]) - 1, fp);
+	b[n] = '\0';
+	fclose(fp);
+	return b;
+}
+
+/* same scenario and seed: byte-identical run directories (but stats.csv,
+ * which holds wall-clock figures); another seed: another permutation */
+START_TEST(same_seed_same_bytes)
+{
+	make_tmpdir();
+	char d1[128], d2[128], d3[128];
+	snprintf(d1, sizeof(d1), "%s/a", tmpdir);
+	snprintf(d2, sizeof(d2), "%s/b", tmpdir);
+	snprintf(d3, sizeof(d3), "%s/c", tmpdir);
+	struct scenario *s = load(perm_text);
+	struct run_result r;
+	struct run_opts o = { .out_dir = d1 };
+	ck_assert_int_eq(run_scenario(s, &o, &r), RUN_OK);
+	ck_assert_uint_eq(r.flows_completed, r.flows_total);
+	o.out_dir = d2;
+	ck_assert_int_eq(run_scenario(s, &o, &r), RUN_OK);
+	static const char *files[] = { "flows.csv", "summary.csv", "scenario.ini" };
+	for (int i = 0; i < 3; i++)
+		ck_assert_msg(strcmp(slurp(d1, files[i]), slurp(d2, files[i])) == 0,
+			      "%s differs between two runs", files[i]);
+	s->seed = 2;
+	o.out_dir = d3;
+	ck_assert_int_eq(run_scenario(s, &o, &r), RUN_OK);
+	ck_assert_msg(strcmp(slurp(d1, "flows.csv"), slurp(d3, "flows.csv")) != 0,
+		      "seed 2 gave the same flows as seed 1");
+	unload(s);
+	remove_tree(tmpdir);
+}
+END_TEST
+
+/* a trace flow with `after` starts when the named row completes */
+START_TEST(trace_after_dependency)
+{
+	make_tmpdir();
+	char path[128], text[512];
+	snprintf(path, sizeof(path), "%s/chain.csv", tmpdir);
+	FILE *fp = fopen(path, "w");
+	ck_assert_ptr_nonnull(fp);
+	fputs("src,dst,bytes,start_us,after\n0,1,1000000,0,\n1,2,1000000,0,0\n"
+	      "2,3,1000000,5,1\n", fp);
+	fclose(fp);
+	snprintf(text, sizeof(text), "[job.c]\npattern = trace\nfile = %s\n", path);
+	struct scenario *s = load(text);
+	struct fabric *f = build(s);
+	run_to_end(f);
+	ck_assert_int_eq(f->flows[1].start_ps, f->flows[0].end_ps);
+	ck_assert_int_eq(f->flows[2].start_ps, f->flows[1].end_ps);
+	ck_assert_int_gt(f->flows[2].start_ps, 5 * UNITS_PS_PER_US);
+	fabric_destroy(f);
+	unload(s);
+	remove_tree(tmpdir);
+}
+END_TEST
+
+static Suite *make_fabric_suite(void)
+{
+	Suite *s = suite_create("fabric");
+	TCase *tc = tcase_create("scenarios");
+	tcase_add_test(tc, single_flow_matches_closed_form);
+	tcase_add_test(tc, incast_runs_at_goodput_ceiling);
+	tcase_add_test(tc, ecmp_spreads_qps_over_spines);
+	tcase_add_test(tc, strict_and_dwrr_schedulers);
+	tcase_add_test(tc, conservation_mid_run_and_negative);
+	tcase_add_test(tc, two_simulations_do_not_interfere);
+	tcase_add_test(tc, same_seed_same_bytes);
+	tcase_add_test(tc, trace_after_dependency);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(make_fabric_suite());
+	srunner_run_all(sr, CK_NORMAL);
+	int failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
