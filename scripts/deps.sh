@@ -1,0 +1,17 @@
+#!/bin/sh
+# deps.sh - install the Debian 12 packages dcqcn-sim needs, only those that
+# are missing (run as root; apt-get update runs only when something is).
+set -e
+pkgs="build-essential pkg-config meson ninja-build python3 libgsl-dev libcsv-dev libinih-dev check gnuplot-nox"
+missing=""
+for p in $pkgs; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||
+		missing="$missing $p"
+done
+if [ -n "$missing" ]; then
+	echo "installing:$missing"
+	export DEBIAN_FRONTEND=noninteractive
+	apt-get update -qq
+	# shellcheck disable=SC2086
+	apt-get install -y -qq --no-install-recommends $missing
+fi

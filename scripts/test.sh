@@ -1,0 +1,16 @@
+#!/bin/sh
+# test.sh - install what is missing, build, and run every test suite twice:
+# once in a normal build (build/) and once with AddressSanitizer and
+# UndefinedBehaviorSanitizer (build-asan/).  Check prints its summary line
+# per suite ("100%: Checks: N, Failures: 0, Errors: 0").
+set -e
+cd "$(dirname "$0")/.."
+sh scripts/deps.sh
+
+[ -d build ] || meson setup build
+meson test -C build --verbose --num-processes 2
+
+[ -d build-asan ] || meson setup build-asan -Db_sanitize=address,undefined -Db_lundef=false
+export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
+export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1
+meson test -C build-asan --verbose --num-processes 2

@@ -1,0 +1,221 @@
+/*
+ * main.c - the dcqcn-sim command line (DESIGN A1).
+ *
+ * Exit status: 0 success; 1 a broken invariant; 2 bad usage or a bad
+ * scenario (the message names file:line and key); 3 interrupted (SIGINT),
+ * outputs flushed and summary.csv marked end=interrupted.
+ */
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "run.h"
+#include "scenario.h"
+
+#define EXIT_INVARIANT 1
+#define EXIT_USAGE 2
+#define EXIT_INTERRUPTED 3
+#define MAX_SETS 256
+
+static volatile sig_atomic_t interrupted;
+
+static void on_sigint(int sig)
+{
+	(void)sig;
+	interrupted = 1;
+}
+
+static const char usage[] =
+	"usage:\n"
+	"  dcqcn-sim run [SCENARIO] [-o DIR] [--set SECTION.KEY=VALUE]... [--seed N] [--quiet]\n"
+	"  dcqcn-sim check SCENARIO [--set SECTION.KEY=VALUE]...\n"
+	"  dcqcn-sim --help | --version\n"
+	"\n"
+	"run     simulate SCENARIO (the embedded default without one) and write the\n"
+	"        run directory DIR (default results/NAME): scenario.ini, summary.csv,\n"
+	"        stats.csv, flows.csv; print a summary table\n"
+	"check   validate SCENARIO, print the resolved scenario and derived values;\n"
+	"        exit 0 when valid, 2 otherwise\n"
+	"--set   override one key, e.g. --set topology.spines=4 (repeatable)\n"
+	"--seed  same as --set sim.seed=N\n"
+	"--quiet no summary table, no progress bar\n"
+	"\n"
+	"sweep and plot are not implemented in this version.\n";
+
+struct cli {
+	const char *cmd;
+	const char *scenario;
+	const char *out_dir;
+	const char *sets[MAX_SETS];
+	int nsets;
+	char seed_set[64];
+	int quiet;
+};
+
+__attribute__((format(printf, 1, 2))) static int usage_error(const char *fmt, ...)
+{
+	va_list ap;
+	fprintf(stderr, "dcqcn-sim: ");
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "\n(see dcqcn-sim --help)\n");
+	return EXIT_USAGE;
+}
+
+static int parse_args(int argc, char **argv, struct cli *c)
+{
+	c->cmd = argv[1];
+	int is_run = strcmp(c->cmd, "run") == 0;
+	for (int i = 2; i < argc; i++) {
+		const char *a = argv[i];
+		int has_next = i + 1 < argc;
+		if (!strcmp(a, "--set") || !strcmp(a, "-o") || !strcmp(a, "--seed")) {
+			if (!has_next)
+				return usage_error("%s needs a value", a);
+			if ((!strcmp(a, "-o") || !strcmp(a, "--seed")) && !is_run)
+				return usage_error("%s is an option of run", a);
+			const char *v = argv[++i];
+			if (!strcmp(a, "-o")) {
+				c->out_dir = v;
+			} else if (!strcmp(a, "--seed")) {
+				snprintf(c->seed_set, sizeof(c->seed_set), "sim.seed=%s", v);
+				if (c->nsets == MAX_SETS)
+					return usage_error("too many --set options (at most %d)", MAX_SETS);
+				c->sets[c->nsets++] = c->seed_set;
+			} else {
+				if (c->nsets == MAX_SETS)
+					return usage_error("too many --set options (at most %d)", MAX_SETS);
+				c->sets[c->nsets++] = v;
+			}
+		} else if (!strcmp(a, "--quiet") || !strcmp(a, "-q")) {
+			if (!is_run)
+				return usage_error("%s is an option of run", a);
+			c->quiet = 1;
+		} else if (a[0] == '-' && a[1]) {
+			return usage_error("unknown option %s", a);
+		} else if (c->scenario) {
+			return usage_error("one scenario at a time (extra argument %s)", a);
+		} else {
+			c->scenario = a;
+		}
+	}
+	if (!is_run && !c->scenario)
+		return usage_error("%s needs a SCENARIO file", c->cmd);
+	return 0;
+}
+
+static struct scenario *load(const struct cli *c)
+{
+	struct scenario *s = calloc(1, sizeof(*s));
+	struct scn_error err = {{0}};
+	if (!s) {
+		fprintf(stderr, "dcqcn-sim: out of memory\n");
+		return NULL;
+	}
+	scenario_init(s);
+	int rc = c->scenario ? scenario_load_file(s, c->scenario, &err)
+			     : scenario_load_string(s, "scenarios/default.ini (embedded)",
+						    scenario_default_text, &err);
+	for (int i = 0; rc == 0 && i < c->nsets; i++)
+		rc = scenario_set(s, c->sets[i], &err);
+	if (rc == 0)
+		rc = scenario_finalize(s, &err);
+	if (rc) {
+		fprintf(stderr, "%s\n", err.msg);
+		scenario_free(s);
+		free(s);
+		return NULL;
+	}
+	return s;
+}
+
+/* results/NAME, NAME = the scenario file name without folder and .ini */
+static void default_out_dir(const char *scenario, char *buf, size_t len)
+{
+	const char *base = scenario ? strrchr(scenario, '/') : NULL;
+	base = base ? base + 1 : scenario ? scenario : "default";
+	size_t n = strlen(base);
+	if (n > 4 && !strcmp(base + n - 4, ".ini"))
+		n -= 4;
+	snprintf(buf, len, "results/%.*s", (int)n, base);
+}
+
+static int cmd_run(const struct cli *c)
+{
+	struct scenario *s = load(c);
+	if (!s)
+		return EXIT_USAGE;
+	char dir[4096];
+	if (c->out_dir)
+		snprintf(dir, sizeof(dir), "%s", c->out_dir);
+	else
+		default_out_dir(c->scenario, dir, sizeof(dir));
+	signal(SIGINT, on_sigint);
+	struct run_opts opts = {
+		.out_dir = dir,
+		.progress = !c->quiet && isatty(STDERR_FILENO) ? stderr : NULL,
+		.interrupt = &interrupted,
+	};
+	struct run_result r;
+	enum run_status st = run_scenario(s, &opts, &r);
+	scenario_free(s);
+	free(s);
+	if (!c->quiet && st != RUN_EIO) {
+		printf("dcqcn-sim: results in %s/\n", dir);
+		run_print_summary(&r, stdout);
+	}
+	switch (st) {
+	case RUN_OK:
+		return 0;
+	case RUN_INVARIANT:
+		fprintf(stderr, "dcqcn-sim: invariant broken: %s\n", r.err);
+		return EXIT_INVARIANT;
+	case RUN_INTERRUPTED:
+		fprintf(stderr, "dcqcn-sim: interrupted; results so far in %s/\n", dir);
+		return EXIT_INTERRUPTED;
+	default:
+		fprintf(stderr, "dcqcn-sim: %s\n", r.err);
+		return EXIT_USAGE;
+	}
+}
+
+static int cmd_check(const struct cli *c)
+{
+	struct scenario *s = load(c);
+	if (!s)
+		return EXIT_USAGE;
+	scenario_print(s, stdout);
+	scenario_print_derived(s, stdout);
+	scenario_free(s);
+	free(s);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		fputs(usage, stderr);
+		return EXIT_USAGE;
+	}
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+		fputs(usage, stdout);
+		return 0;
+	}
+	if (!strcmp(argv[1], "--version")) {
+		printf("dcqcn-sim %s\n", DCQCN_VERSION);
+		return 0;
+	}
+	if (!strcmp(argv[1], "sweep") || !strcmp(argv[1], "plot"))
+		return usage_error("%s: not implemented yet in this version", argv[1]);
+	if (strcmp(argv[1], "run") && strcmp(argv[1], "check"))
+		return usage_error("unknown command %s", argv[1]);
+	struct cli c = {0};
+	int rc = parse_args(argc, argv, &c);
+	if (rc)
+		return rc;
+	return !strcmp(c.cmd, "run") ? cmd_run(&c) : cmd_check(&c);
+}

@@ -1,0 +1,32 @@
+/*
+ * output.h - the run directory (DESIGN A3): CSV files with a header row,
+ * written as the run goes (a flow's row when it completes), times as
+ * time_us with nanosecond decimals, nodes by name (h0, leaf0, spine1).
+ */
+#ifndef DCQCN_OUTPUT_H
+#define DCQCN_OUTPUT_H
+
+#include <stdio.h>
+
+struct scenario;
+struct fabric;
+struct flow;
+
+struct output {
+	char dir[4096];
+	FILE *flows;
+};
+
+/* mkdir -p dir, write scenario.ini, open the streamed files with their
+ * headers.  Returns 0, or -1 with a message in err. */
+int output_open(struct output *o, const char *dir, const struct scenario *scn,
+		char *err, size_t errlen);
+/* one flows.csv row (end and fct empty when the flow did not complete) */
+void output_flow(struct output *o, const struct fabric *f, const struct flow *fl);
+/* write a one-row CSV file dir/name from a header and a row; 0 or -1 */
+int output_write_row(const struct output *o, const char *name, const char *header,
+		     const char *row);
+/* flush and close; returns -1 if any write failed */
+int output_close(struct output *o);
+
+#endif

@@ -1,0 +1,237 @@
+/*
+ * run.c - the run loop, progress, invariants and result files (run.h).
+ *
+ * The loop advances simulated time in slices of 1 us so that it can draw
+ * the progress bar and notice an interrupt between slices; a slice with no
+ * event jumps straight to the next event.  FCT percentiles use the
+ * nearest-rank definition on exact picosecond values.
+ */
+#include "run.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <time.h>
+
+#include "fabric.h"
+#include "output.h"
+#include "scenario.h"
+
+#define SLICE_PS UNITS_PS_PER_US
+#define PROGRESS_EVERY_S 0.25
+
+struct run_ctx {
+	struct output out;
+	int has_out;
+	sim_time_ps *fct;
+	uint32_t nfct;
+};
+
+static double wall_now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static double peak_rss_mb(void)
+{
+	struct rusage ru;
+	if (getrusage(RUSAGE_SELF, &ru))
+		return 0.0;
+	return (double)ru.ru_maxrss / 1024.0; /* Linux: kilobytes */
+}
+
+static void on_flow_done(void *ctx, const struct fabric *f, const struct flow *fl)
+{
+	struct run_ctx *c = ctx;
+	c->fct[c->nfct++] = fl->end_ps - fl->start_ps;
+	if (c->has_out)
+		output_flow(&c->out, f, fl);
+}
+
+static int cmp_time(const void *a, const void *b)
+{
+	sim_time_ps x = *(const sim_time_ps *)a, y = *(const sim_time_ps *)b;
+	return (x > y) - (x < y);
+}
+
+/* nearest rank: the smallest value with at least pct% of values <= it */
+static sim_time_ps percentile(const sim_time_ps *sorted, uint32_t n, unsigned pct)
+{
+	if (!n)
+		return -1;
+	uint64_t rank = ((uint64_t)n * pct + 99) / 100;
+	return sorted[rank ? rank - 1 : 0];
+}
+
+static void progress(FILE *out, const struct fabric *f, sim_time_ps dur, double t0)
+{
+	double wall = wall_now() - t0;
+	double frac = (double)f->eng.now / (double)dur;
+	double done = (double)f->flows_done / (double)(f->nflows ? f->nflows : 1);
+	if (done > frac)
+		frac = done; /* the run ends when all flows are done */
+	int width = 30, fill = (int)(frac * width);
+	char bar[32];
+	for (int i = 0; i < width; i++)
+		bar[i] = i < fill ? '=' : ' ';
+	bar[width] = '\0';
+	char now[32];
+	double eta = frac > 0 ? wall * (1 - frac) / frac : 0;
+	fprintf(out, "\r[%s] %5.1f%%  sim %s us  wall %.1f s  %.2f M ev/s  ETA %.0f s ",
+		bar, 100 * frac, units_format_us(f->eng.now, now, sizeof(now)), wall,
+		wall > 0 ? (double)f->eng.events / wall / 1e6 : 0.0, eta);
+	fflush(out);
+}
+
+static void write_results(struct run_ctx *c, const struct run_result *r)
+{
+	char header[1024], row[1024];
+	run_summary_csv(r, header, sizeof(header), row, sizeof(row));
+	output_write_row(&c->out, "summary.csv", header, row);
+	char t[32];
+	snprintf(row, sizeof(row), "%llu,%.3f,%.0f,%.1f,%s,%llu,%.0f",
+		 (unsigned long long)r->events, r->wall_s, r->events_per_s, r->peak_rss_mb,
+		 units_format_us(r->sim_time_ps, t, sizeof(t)),
+		 (unsigned long long)r->data_pkts, r->pkts_per_s);
+	output_write_row(&c->out, "stats.csv",
+			 "events,wall_s,events_per_s,peak_rss_mb,sim_time_us,data_pkts,pkts_per_s",
+			 row);
+}
+
+enum run_status run_scenario(const struct scenario *scn, const struct run_opts *opts,
+			     struct run_result *res)
+{
+	struct run_ctx c = {0};
+	*res = (struct run_result){ .fct_p50_ps = -1, .fct_p99_ps = -1 };
+	const char *why;
+	struct fabric *f = fabric_create(scn, &why);
+	if (!f) {
+		snprintf(res->err, sizeof(res->err), "%s", why);
+		return RUN_EIO;
+	}
+	c.fct = malloc(((size_t)f->nflows + 1) * sizeof(*c.fct));
+	if (!c.fct) {
+		fabric_destroy(f);
+		snprintf(res->err, sizeof(res->err), "out of memory");
+		return RUN_EIO;
+	}
+	if (opts->out_dir) {
+		if (output_open(&c.out, opts->out_dir, scn, res->err, sizeof(res->err))) {
+			free(c.fct);
+			fabric_destroy(f);
+			return RUN_EIO;
+		}
+		c.has_out = 1;
+	}
+	f->hooks = (struct fabric_hooks){ .ctx = &c, .flow_done = on_flow_done };
+
+	double t0 = wall_now(), last_draw = t0;
+	sim_time_ps dur = scn->duration_ps;
+	int interrupted = 0;
+	while (!fabric_finished(f)) {
+		if (opts->interrupt && *opts->interrupt) {
+			interrupted = 1;
+			break;
+		}
+		sim_time_ps next = sim_next_time(&f->eng);
+		if (next > dur)
+			break;
+		sim_time_ps until = f->eng.now + SLICE_PS;
+		if (until < next)
+			until = next;
+		sim_run_until(&f->eng, until < dur ? until : dur);
+		if (opts->progress && wall_now() - last_draw >= PROGRESS_EVERY_S) {
+			last_draw = wall_now();
+			progress(opts->progress, f, dur, t0);
+		}
+	}
+	if (opts->progress && last_draw != t0) {
+		progress(opts->progress, f, dur, t0);
+		fputc('\n', opts->progress);
+	}
+
+	res->end = interrupted ? RUN_END_INTERRUPTED
+			       : fabric_finished(f) ? RUN_END_DONE : RUN_END_DURATION;
+	res->sim_time_ps = res->end == RUN_END_DURATION ? dur : f->eng.now;
+	res->wall_s = wall_now() - t0;
+	res->events = f->eng.events;
+	res->data_pkts = f->data_pkts_sent;
+	res->events_per_s = res->wall_s > 0 ? (double)res->events / res->wall_s : 0;
+	res->pkts_per_s = res->wall_s > 0 ? (double)res->data_pkts / res->wall_s : 0;
+	res->data_bytes_delivered = f->payload_delivered;
+	res->max_queue_bytes = fabric_max_queue_bytes(f);
+	res->flows_total = f->nflows;
+	res->flows_completed = f->flows_done;
+	qsort(c.fct, c.nfct, sizeof(*c.fct), cmp_time);
+	res->fct_p50_ps = percentile(c.fct, c.nfct, 50);
+	res->fct_p99_ps = percentile(c.fct, c.nfct, 99);
+
+	enum run_status st = interrupted ? RUN_INTERRUPTED : RUN_OK;
+	if (fabric_check_conservation(f, &res->data_bytes_in_flight)) {
+		snprintf(res->err, sizeof(res->err), "conservation: %s", f->err);
+		st = RUN_INVARIANT;
+	}
+	if (c.has_out) {
+		for (uint32_t i = 0; i < f->nflows; i++)
+			if (f->flows[i].end_ps < 0)
+				output_flow(&c.out, f, &f->flows[i]);
+		res->peak_rss_mb = peak_rss_mb();
+		write_results(&c, res);
+		if (output_close(&c.out) && st == RUN_OK) {
+			snprintf(res->err, sizeof(res->err), "%s: writing the results failed",
+				 opts->out_dir);
+			st = RUN_EIO;
+		}
+	}
+	res->peak_rss_mb = peak_rss_mb();
+	free(c.fct);
+	fabric_destroy(f);
+	return st;
+}
+
+static const char *end_name(enum run_end e)
+{
+	return e == RUN_END_DONE ? "done" : e == RUN_END_DURATION ? "duration" : "interrupted";
+}
+
+void run_summary_csv(const struct run_result *r, char *header, size_t hlen, char *row,
+		     size_t rlen)
+{
+	char t[32], p50[32] = "", p99[32] = "";
+	if (r->fct_p50_ps >= 0) {
+		units_format_us(r->fct_p50_ps, p50, sizeof(p50));
+		units_format_us(r->fct_p99_ps, p99, sizeof(p99));
+	}
+	snprintf(header, hlen, "sim_time_us,end,data_bytes_delivered,data_bytes_in_flight,"
+			       "max_queue_bytes,flows_completed,flows_total,fct_p50_us,fct_p99_us");
+	snprintf(row, rlen, "%s,%s,%llu,%llu,%llu,%u,%u,%s,%s",
+		 units_format_us(r->sim_time_ps, t, sizeof(t)), end_name(r->end),
+		 (unsigned long long)r->data_bytes_delivered,
+		 (unsigned long long)r->data_bytes_in_flight,
+		 (unsigned long long)r->max_queue_bytes, r->flows_completed, r->flows_total,
+		 p50, p99);
+}
+
+void run_print_summary(const struct run_result *r, FILE *out)
+{
+	char header[1024], row[1024];
+	run_summary_csv(r, header, sizeof(header), row, sizeof(row));
+	char *hs;
+	char *h = strtok_r(header, ",", &hs);
+	/* strtok_r skips empty fields: split the row by hand */
+	char *v = row;
+	while (h) {
+		char *comma = strchr(v, ',');
+		if (comma)
+			*comma = '\0';
+		fprintf(out, "  %-22s %s\n", h, *v ? v : "-");
+		v = comma ? comma + 1 : v + strlen(v);
+		h = strtok_r(NULL, ",", &hs);
+	}
+	fprintf(out, "  %-22s %llu events in %.2f s (%.2f M events/s, %.2f M packets/s), "
+		     "peak RSS %.0f MB\n",
+		"cost", (unsigned long long)r->events, r->wall_s, r->events_per_s / 1e6,
+		r->pkts_per_s / 1e6, r->peak_rss_mb);
+}

@@ -1,0 +1,61 @@
+/*
+ * run.h - one simulation run: build the fabric of a finalized scenario, run
+ * it to completion (all flows done) or to sim.duration, check the end-of-run
+ * invariants, and write the run directory.
+ *
+ * The run owns everything it allocates, so runs are independent values and
+ * several may happen in one process.  Nothing here prints on stdout; the
+ * progress bar goes to the stream given in run_opts (the CLI passes stderr
+ * when it is a terminal).
+ */
+#ifndef DCQCN_RUN_H
+#define DCQCN_RUN_H
+
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "units.h"
+
+struct scenario;
+
+enum run_status {
+	RUN_OK = 0,          /* finished or reached sim.duration */
+	RUN_INVARIANT = 1,   /* an end-of-run invariant is broken */
+	RUN_EIO = 2,         /* output directory could not be written */
+	RUN_INTERRUPTED = 3, /* *interrupt was set; outputs flushed, marked */
+};
+
+enum run_end { RUN_END_DONE, RUN_END_DURATION, RUN_END_INTERRUPTED };
+
+struct run_opts {
+	const char *out_dir;                   /* NULL: write no files */
+	FILE *progress;                        /* NULL: no progress bar */
+	volatile sig_atomic_t *interrupt;      /* NULL: not interruptible */
+};
+
+/* the run's metrics (summary.csv) and cost (stats.csv) */
+struct run_result {
+	enum run_end end;
+	sim_time_ps sim_time_ps;
+	uint64_t data_bytes_delivered;
+	uint64_t data_bytes_in_flight;
+	uint64_t max_queue_bytes;
+	uint32_t flows_completed, flows_total;
+	sim_time_ps fct_p50_ps, fct_p99_ps;    /* -1 when no flow completed */
+
+	uint64_t events, data_pkts;
+	double wall_s, events_per_s, pkts_per_s, peak_rss_mb;
+	char err[512];                         /* what failed, when status != 0 */
+};
+
+enum run_status run_scenario(const struct scenario *scn, const struct run_opts *opts,
+			     struct run_result *res);
+
+/* the summary.csv header and row of a result */
+void run_summary_csv(const struct run_result *r, char *header, size_t hlen, char *row,
+		     size_t rlen);
+/* the one-screen summary table */
+void run_print_summary(const struct run_result *r, FILE *out);
+
+#endif

@@ -1,0 +1,92 @@
+#!/bin/sh
+# test_cli.sh DCQCN_SIM SOURCE_ROOT - the command line contract (DESIGN A1):
+# exit statuses, file:line errors, check output, a run directory with the
+# documented files and columns, SIGINT -> exit 3 with results marked.
+sim="$1"
+root="$2"
+tmp=$(mktemp -d /tmp/dcqcn-cli-XXXXXX)
+trap 'rm -rf "$tmp"' EXIT
+pass=0
+fail=0
+
+ok() { pass=$((pass + 1)); echo "ok: $1"; }
+bad() { fail=$((fail + 1)); echo "FAIL: $1"; }
+
+# expect STATUS DESCRIPTION CMD...: run CMD, compare its exit status
+expect() {
+	want="$1"; what="$2"; shift 2
+	"$@" >"$tmp/out" 2>"$tmp/err"
+	got=$?
+	if [ "$got" -eq "$want" ]; then ok "$what"; else
+		bad "$what: exit $got, want $want"; sed 's/^/  | /' "$tmp/err" | head -5; fi
+}
+
+# grep_in FILE PATTERN DESCRIPTION
+grep_in() {
+	if grep -q -- "$2" "$1"; then ok "$3"; else bad "$3: no '$2' in $1"; sed 's/^/  | /' "$1" | head -5; fi
+}
+
+expect 0 "--help" "$sim" --help
+grep_in "$tmp/out" "dcqcn-sim run" "--help shows the run usage"
+expect 0 "--version" "$sim" --version
+expect 2 "no command" "$sim"
+expect 2 "unknown command" "$sim" frobnicate
+expect 2 "unknown option" "$sim" run --frob
+expect 2 "sweep is rejected as not implemented" "$sim" sweep x.ini --vary a=1
+grep_in "$tmp/err" "not implemented yet" "sweep says not implemented yet"
+
+cat >"$tmp/bad.ini" <<'INI'
+[topology]
+spines = 2
+
+leaves = 0
+INI
+expect 2 "out-of-range key" "$sim" check "$tmp/bad.ini"
+grep_in "$tmp/err" "bad.ini:4: topology.leaves" "error names file:line and key"
+
+expect 2 "--set of an unknown key" "$sim" check "$root/scenarios/default.ini" --set topology.nope=1
+grep_in "$tmp/err" "topology.nope" "--set error names the key"
+
+expect 0 "check the default scenario" "$sim" check "$root/scenarios/default.ini"
+grep_in "$tmp/out" "spines = 2" "check prints the resolved scenario"
+grep_in "$tmp/out" "goodput" "check prints derived values"
+cp "$tmp/out" "$tmp/resolved.ini"
+expect 0 "the resolved scenario loads back" "$sim" check "$tmp/resolved.ini"
+
+expect 0 "run the embedded default" "$sim" run -o "$tmp/run" --quiet --set sim.duration=200us
+for f in scenario.ini summary.csv stats.csv flows.csv; do
+	if [ -s "$tmp/run/$f" ]; then ok "run writes $f"; else bad "run writes $f"; fi
+done
+grep_in "$tmp/run/summary.csv" "^sim_time_us,end,data_bytes_delivered" "summary.csv header"
+grep_in "$tmp/run/summary.csv" ",duration," "a run cut by sim.duration says so"
+grep_in "$tmp/run/flows.csv" "^flow,job,src,dst,bytes,start_us,end_us,fct_us$" "flows.csv header"
+grep_in "$tmp/run/stats.csv" "^events,wall_s,events_per_s,peak_rss_mb,sim_time_us" "stats.csv header"
+grep_in "$tmp/run/scenario.ini" "duration = 200us" "scenario.ini holds the --set value"
+if [ ! -s "$tmp/out" ]; then ok "--quiet prints nothing"; else bad "--quiet printed"; fi
+
+# --seed is sim.seed; the summary table names the run directory
+expect 0 "run with --seed" "$sim" run -o "$tmp/seed" --seed 7 --set sim.duration=100us
+grep_in "$tmp/seed/scenario.ini" "seed = 7" "--seed reaches the scenario"
+grep_in "$tmp/out" "flows_completed" "the summary table is printed"
+
+# SIGINT: exit 3, results flushed and marked interrupted
+cat >"$tmp/long.ini" <<'INI'
+[topology]
+spines = 4
+leaves = 8
+hosts_per_leaf = 16
+[job.p]
+pattern = permutation
+size = 1GB
+INI
+"$sim" run "$tmp/long.ini" -o "$tmp/long" --quiet >/dev/null 2>&1 &
+pid=$!
+sleep 2
+kill -INT $pid
+wait $pid
+st=$?
+if [ "$st" -eq 3 ]; then ok "SIGINT exits 3"; else bad "SIGINT exit $st, want 3"; fi
+grep_in "$tmp/long/summary.csv" ",interrupted," "an interrupted run is marked"
+
+echo "cli: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
