@@ -95,17 +95,20 @@ struct fabric *fabric_create(const struct scenario *scn, const char **err)
 	size_t nports = 0;
 	for (uint32_t s = 0; s < f->nsw; s++)
 		nports += topo_ports(&f->topo, s);
+	f->nports = nports;
 	f->ports = calloc(nports, sizeof(*f->ports));
-	if (!f->sws || !f->nics || !f->ports)
+	f->pgs = calloc(nports * PKT_PRIOS, sizeof(*f->pgs));
+	if (!f->sws || !f->nics || !f->ports || !f->pgs)
 		goto fail;
+	sim_event_init(&f->sample_ev, pause_sample_fire);
 	for (uint32_t s = 0, first = 0; s < f->nsw; s++) {
-		switch_init(f, &f->sws[s], s, f->ports + first);
+		switch_init(f, &f->sws[s], s, f->ports + first, f->pgs + (size_t)first * PKT_PRIOS);
 		first += f->sws[s].nports;
 	}
 	for (uint32_t h = 0; h < f->nhosts; h++)
 		nic_init(f, &f->nics[h], h);
 	connect(f);
-	if (traffic_build(f))
+	if (traffic_build(f) || fault_build(f))
 		goto fail;
 	*err = NULL;
 	return f;
@@ -119,6 +122,8 @@ void fabric_destroy(struct fabric *f)
 	if (!f)
 		return;
 	traffic_free(f);
+	free(f->faults);
+	free(f->pgs);
 	free(f->ports);
 	free(f->sws);
 	free(f->nics);
@@ -147,23 +152,48 @@ static void count_pkt(const struct pkt *p, uint64_t *pkts, uint64_t *payload)
 		*payload += p->payload;
 }
 
+void fabric_drop(struct fabric *f, struct pkt *p, uint64_t *cause)
+{
+	(*cause)++;
+	f->drops.payload += p->payload;
+	pkt_release(&f->pool, p);
+}
+
 int fabric_check_conservation(struct fabric *f, uint64_t *in_flight)
 {
-	uint64_t pkts = 0, payload = 0;
+	uint64_t pkts = 0, payload = 0, switch_pkts = 0;
 	for (uint32_t s = 0; s < f->nsw; s++) {
 		const struct sw *sw = &f->sws[s];
+		uint64_t before = pkts;
 		count_q(&sw->pipeline.q, &pkts, &payload);
 		for (uint16_t p = 0; p < sw->nports; p++) {
 			const struct port *pt = &sw->ports[p];
 			for (int q = 0; q < PKT_PRIOS; q++)
 				count_q(&pt->q[q], &pkts, &payload);
 			count_pkt(pt->tx, &pkts, &payload);
+			count_q(&pt->ctrl, &pkts, &payload);
 			count_q(&pt->link.q, &pkts, &payload);
+			count_q(&pt->pause.delay.q, &pkts, &payload);
+		}
+		switch_pkts = pkts - before;
+		/* nothing buffered in this switch: its MMU must be back to zero */
+		int64_t held = sw->pool.used;
+		for (size_t g = 0; g < (size_t)sw->nports * PKT_PRIOS; g++)
+			held |= sw->pgs[g].mmu.reserved | sw->pgs[g].mmu.shared |
+				sw->pgs[g].mmu.headroom;
+		if (!sw->pipeline.q.n && !switch_pkts && held) {
+			snprintf(f->err, sizeof(f->err), "switch %u is empty but its buffer "
+				 "accounting is not zero", s);
+			return -1;
 		}
 	}
 	for (uint32_t h = 0; h < f->nhosts; h++) {
-		count_pkt(f->nics[h].tx, &pkts, &payload);
-		count_q(&f->nics[h].link.q, &pkts, &payload);
+		const struct nic *n = &f->nics[h];
+		count_pkt(n->tx, &pkts, &payload);
+		count_q(&n->ctrl, &pkts, &payload);
+		count_q(&n->rxq, &pkts, &payload);
+		count_q(&n->link.q, &pkts, &payload);
+		count_q(&n->pause.delay.q, &pkts, &payload);
 	}
 	*in_flight = payload;
 	if (pkts != f->pool.live) {
@@ -172,11 +202,13 @@ int fabric_check_conservation(struct fabric *f, uint64_t *in_flight)
 			 (unsigned long long)f->pool.live, (unsigned long long)pkts);
 		return -1;
 	}
-	if (f->payload_injected != f->payload_delivered + payload) {
+	if (f->payload_injected != f->payload_delivered + f->drops.payload + payload) {
 		snprintf(f->err, sizeof(f->err),
-			 "payload injected %llu B != delivered %llu B + in flight %llu B",
+			 "payload injected %llu B != delivered %llu B + dropped %llu B + in flight "
+			 "%llu B",
 			 (unsigned long long)f->payload_injected,
-			 (unsigned long long)f->payload_delivered, (unsigned long long)payload);
+			 (unsigned long long)f->payload_delivered,
+			 (unsigned long long)f->drops.payload, (unsigned long long)payload);
 		return -1;
 	}
 	return 0;

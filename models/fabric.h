@@ -25,6 +25,7 @@
 #include <stdint.h>
 
 #include "engine.h"
+#include "mmu.h"
 #include "pkt.h"
 #include "topology.h"
 
@@ -66,6 +67,54 @@ void link_init(struct link *l, sim_time_ps delay_ps, link_deliver_fn deliver,
 	       void *to, uint16_t to_port);
 void link_push(struct fabric *f, struct link *l, struct pkt *p);
 
+/* ---- PFC: what received pause frames hold back (switch ports and NICs) ---- */
+
+/*
+ * A transmitter's PFC receive state (DESIGN B3).  A received PFC frame waits
+ * response_time in `delay` (a constant-delay FIFO, like a cable), then
+ * pauses its priority for quanta x 512 bit times, or resumes it (quanta 0).
+ * Paused priorities start no new frame; the frame in flight finishes.
+ */
+struct pause_rx {
+	struct sim_event expire_ev;    /* at the earliest until[] of a paused priority */
+	struct link delay;             /* received PFC frames, response_time */
+	struct pause_rx *next_dirty;   /* in the fabric's pause sampler list */
+	int64_t rate_bps;
+	uint8_t paused;                /* bit p: priority p is paused */
+	uint8_t ignore;                /* bit p: PFC watchdog storm, PFC ignored */
+	uint8_t storm;                 /* bit p: watchdog storm declared */
+	uint8_t dirty;
+	uint8_t is_host;               /* owner: NIC of host `node`, else switch port */
+	uint16_t port;
+	uint32_t node;
+	sim_time_ps until[PKT_PRIOS];  /* pause ends (without XON) */
+	sim_time_ps since[PKT_PRIOS];  /* paused continuously since */
+	sim_time_ps last_frame[PKT_PRIOS]; /* last PFC frame received; -1 none */
+	sim_time_ps acc[PKT_PRIOS];    /* paused time in this sample interval */
+	uint32_t frames[PKT_PRIOS];    /* XOFF frames received in this interval */
+	uint64_t wd_dropped[PKT_PRIOS];/* packets the watchdog dropped, this storm */
+	void (*kick)(struct fabric *f, struct pause_rx *pr); /* resume sending */
+};
+
+enum pfc_event { PFC_XOFF, PFC_REFRESH, PFC_XON, PFC_EXPIRE };
+enum pfcwd_event { PFCWD_STORM, PFCWD_RESTORE };
+
+void pause_init(struct fabric *f, struct pause_rx *pr, int is_host, uint32_t node,
+		uint16_t port, int64_t rate_bps, void (*kick)(struct fabric *, struct pause_rx *));
+/* a PFC frame arrived: apply it after the response time; frees p */
+void pause_receive(struct fabric *f, struct pause_rx *pr, struct pkt *p);
+/* eligible priorities: bit p set when p is not paused */
+static inline uint8_t pause_open(const struct pause_rx *pr)
+{
+	return (uint8_t)~pr->paused;
+}
+/* end a pause now (watchdog), as if an XON had arrived */
+void pause_clear(struct fabric *f, struct pause_rx *pr, unsigned prio);
+/* the pause sampler's event handler (fabric.sample_ev) */
+void pause_sample_fire(struct sim_engine *eng, struct sim_event *ev);
+/* a new PFC frame for prio (quanta 0 = XON), counted in pause_frames if XOFF */
+struct pkt *pfc_frame(struct fabric *f, unsigned prio, uint32_t quanta);
+
 /* ---- switches ---- */
 
 struct sw;
@@ -73,30 +122,51 @@ struct sw;
 struct port {
 	struct sim_event tx_ev;
 	struct pkt *tx;                /* frame being serialized */
+	struct pktq ctrl;              /* PFC frames: ahead of all data */
 	struct pktq q[PKT_PRIOS];
 	uint8_t nonempty;              /* bit p: q[p] has packets */
 	uint8_t dwrr_cur;
 	uint8_t dwrr_fresh;            /* quantum already added this visit */
+	uint8_t down;                  /* its link failed (fault link-down) */
 	uint16_t idx;
 	struct serializer ser;
 	struct link link;              /* cable to the peer */
 	struct sw *sw;
+	struct pause_rx pause;         /* PFC received on this port */
+	int64_t egress_bytes[PKT_PRIOS]; /* MMU egress accounting (admitted, not yet sent) */
 	int64_t dwrr_deficit[PKT_PRIOS];
 	uint64_t queued_bytes;         /* frame bytes in all queues */
 	uint64_t max_queued_bytes;
 	uint64_t tx_pkts, tx_bytes;    /* frames and frame bytes sent */
 };
 
+/* an ingress priority group: MMU accounting and the XOFF it sent upstream */
+struct pg {
+	struct mmu_pg mmu;
+	struct sim_event refresh_ev;   /* while XOFF: refresh before the pause expires */
+	uint8_t xoff;                  /* upstream is paused by us */
+	uint8_t mute;                  /* watchdog storm on this port: send no PFC */
+	uint8_t prio;
+	uint16_t port;
+	struct sw *sw;
+};
+
 struct sw {
 	uint32_t id;
 	uint16_t nports;
 	struct port *ports;
+	struct pg *pgs;                /* nports x 8, port-major */
 	struct link pipeline;          /* switch_latency, all ingress ports */
+	struct mmu_params mmu;
+	struct mmu_pool pool;
+	struct sim_event wd_ev;        /* PFC watchdog poll */
 	uint64_t salt;                 /* per-switch ECMP hash salt */
 };
 
-void switch_init(struct fabric *f, struct sw *s, uint32_t id, struct port *ports);
+void switch_init(struct fabric *f, struct sw *s, uint32_t id, struct port *ports, struct pg *pgs);
 void switch_rx(struct fabric *f, void *sw, uint16_t in_port, struct pkt *p);
+/* fail (down = 1) or restore a switch port's link, the switch's side */
+void switch_port_set_down(struct fabric *f, struct sw *s, uint16_t port, int down);
 
 /* ---- NICs, QPs, flows ---- */
 
@@ -127,6 +197,15 @@ struct qp {
 struct nic {
 	struct sim_event tx_ev;
 	struct pkt *tx;                /* frame being serialized */
+	struct pktq ctrl;              /* PFC frames: ahead of all data */
+	struct pause_rx pause;         /* PFC received from the ToR */
+	/* receive side under a slow-receiver fault: a small buffer drained at
+	 * a fixed rate, which pauses the ToR (DESIGN B3) */
+	struct pktq rxq;
+	struct sim_event drain_ev, refresh_ev;
+	struct serializer drain;       /* rate_bps 0: no slow-receiver fault active */
+	uint8_t rx_xoff;               /* bit p: we paused the ToR on p */
+	uint8_t down;                  /* host link failed (fault link-down) */
 	struct serializer ser;
 	struct link link;              /* cable to the ToR */
 	struct qp *ready_head[PKT_PRIOS], *ready_tail[PKT_PRIOS];
@@ -136,9 +215,23 @@ struct nic {
 	uint64_t tx_pkts;
 };
 
+/* ---- faults (DESIGN A2 [fault.*]) ---- */
+
+struct fault_rt {
+	struct sim_event ev;           /* next action: start, storm tick, end */
+	const struct scn_fault *def;
+	sim_time_ps end_ps;            /* INT64_MAX: until the end of the run */
+	uint8_t active;
+};
+
+int fault_build(struct fabric *f);
+
 void nic_init(struct fabric *f, struct nic *n, uint32_t id);
 void nic_rx(struct fabric *f, void *nic, uint16_t port, struct pkt *p);
 void nic_post(struct fabric *f, struct flow *fl);
+void nic_send_pfc(struct fabric *f, struct nic *n, unsigned prio, uint32_t quanta);
+void nic_set_drain(struct fabric *f, struct nic *n, int64_t rate_bps);
+void nic_set_down(struct fabric *f, struct nic *n, int down);
 
 /* ---- traffic: jobs to flows, start times, dependencies ---- */
 
@@ -158,6 +251,26 @@ struct fabric_hooks {
 	void *ctx;
 	/* a flow completed (called once per flow, in completion order) */
 	void (*flow_done)(void *ctx, const struct fabric *f, const struct flow *fl);
+	/* a PFC frame took effect on a transmitter, or its pause expired */
+	void (*pfc)(void *ctx, const struct fabric *f, const struct pause_rx *pr, unsigned prio,
+		    enum pfc_event ev, uint32_t quanta);
+	/* one sample interval of a transmitter's priority: paused fraction in
+	 * parts per million and XOFF frames received (only when either is > 0) */
+	void (*pause_sample)(void *ctx, const struct fabric *f, sim_time_ps t,
+			     const struct pause_rx *pr, unsigned prio, uint32_t paused_ppm,
+			     uint32_t frames);
+	/* the PFC watchdog declared a storm or restored a queue */
+	void (*pfcwd)(void *ctx, const struct fabric *f, const struct pause_rx *pr, unsigned prio,
+		      enum pfcwd_event ev, uint64_t dropped);
+};
+
+/* drops by cause (DESIGN B2-B4) */
+struct fabric_drops {
+	uint64_t lossless;             /* headroom overflow (switch or NIC) */
+	uint64_t lossy;                /* egress dynamic threshold */
+	uint64_t pfcwd;                /* PFC watchdog action drop */
+	uint64_t link_down;            /* on a failed link */
+	uint64_t payload;              /* payload bytes of all dropped data packets */
 };
 
 struct fabric {
@@ -169,6 +282,8 @@ struct fabric {
 	struct sw *sws;
 	uint32_t nsw;
 	struct port *ports;            /* all switch ports, switch by switch */
+	struct pg *pgs;                /* all ingress PGs, port by port */
+	size_t nports;
 	struct nic *nics;
 	uint32_t nhosts;
 
@@ -177,13 +292,31 @@ struct fabric {
 	struct flow *flows;
 	uint32_t nflows, flows_cap, flows_done;
 	struct traffic traffic;
+	struct fault_rt *faults;
+	uint32_t nfaults;
+	uint32_t links_down;           /* failed links now: routing avoids them */
+
+	/* PFC sampling (pause.csv) */
+	struct sim_event sample_ev;
+	sim_time_ps sample_start;
+	struct pause_rx *dirty;
+	uint32_t max_paused_ppm;
 
 	struct fabric_hooks hooks;
 
 	uint64_t data_pkts_sent;
 	uint64_t payload_injected, payload_delivered;
+	struct fabric_drops drops;
+	uint64_t pause_frames;         /* XOFF frames sent, refreshes included */
+	uint64_t pfcwd_storms;
+	int64_t peak_headroom_bytes;   /* largest headroom use of any PG */
 	char err[256];                 /* why fabric_create failed */
 };
+
+/* a data packet is dropped (cause counter already chosen by the caller) */
+void fabric_drop(struct fabric *f, struct pkt *p, uint64_t *cause);
+/* close the last pause sample interval (end of run) */
+void fabric_pause_flush(struct fabric *f);
 
 /* Build the fabric of a finalized scenario.  Returns NULL and sets *err
  * (static text) when memory runs out or a job cannot be expanded. */
@@ -201,8 +334,9 @@ static inline int fabric_finished(const struct fabric *f)
 	return f->flows_done == f->nflows;
 }
 
-/* End-of-run invariants (DESIGN C): payload injected = delivered + in
- * flight; every live packet is somewhere in the fabric.  Returns 0, or -1
+/* End-of-run invariants (DESIGN C): payload injected = delivered + dropped
+ * + in flight; every live packet is somewhere in the fabric; with nothing
+ * in flight, every switch buffer is back to zero.  Returns 0, or -1
  * with a description in f->err.  in_flight gets the payload still in the
  * fabric. */
 int fabric_check_conservation(struct fabric *f, uint64_t *in_flight);

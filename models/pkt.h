@@ -24,7 +24,7 @@
 #define PKT_WIRE_OVERHEAD_BYTES 20
 #define PKT_PRIOS 8
 
-enum pkt_type { PKT_DATA = 0 };
+enum pkt_type { PKT_DATA = 0, PKT_PFC = 1 };
 
 enum pkt_flags {
 	PKT_F_ECT = 1u << 0, /* ECN-capable transport (ECT(0)) */
@@ -35,11 +35,15 @@ struct pkt {
 	struct pkt *next;
 	sim_time_ps t;     /* when it leaves the delay line it sits in */
 	uint32_t flow;     /* flow (message) id */
-	uint32_t psn;      /* packet sequence number within its QP */
+	union {
+		uint32_t psn;    /* data: sequence number within its QP */
+		uint32_t quanta; /* PFC: pause time in 512-bit-time quanta, 0 = XON */
+	};
 	uint16_t src, dst; /* host indices */
 	uint16_t sport;    /* UDP source port of the QP: the ECMP entropy */
 	uint16_t payload;  /* RoCE payload bytes (data) */
 	uint16_t in_port;  /* ingress port at the current switch */
+	uint16_t out_port; /* egress port there, chosen on arrival */
 	uint8_t prio;      /* priority (traffic class) from the DSCP map */
 	uint8_t dscp;
 	uint8_t type;      /* enum pkt_type */

@@ -1,20 +1,38 @@
 /*
- * switch.c - switch forwarding and egress scheduling.
+ * switch.c - switch forwarding, shared-buffer admission, PFC generation,
+ * egress scheduling and the PFC watchdog.
  *
- * Ingress: a frame is handed to the switch when its last bit has arrived
- * (store-and-forward); it then spends switch_latency in the forwarding
- * pipeline (one FIFO per switch: arrivals are in time order and the delay is
- * constant), is routed (topology.h), and joins the egress queue of its
- * priority.  Every switch classifies by DSCP with the scenario's
- * dscp_to_priority map (default DSCP >> 3: 26 -> 3, 48 -> 6).
+ * Ingress (DESIGN B1, B2): a frame is handed to the switch when its last bit
+ * has arrived (store-and-forward).  It is routed at once (topology.h), and
+ * charged to its ingress (port, priority group) by the MMU (mmu.h): reserved,
+ * then shared under the dynamic threshold, then headroom for lossless
+ * priorities; lossy packets are dropped at their egress dynamic threshold.
+ * It then spends switch_latency in the forwarding pipeline (one FIFO per
+ * switch: arrivals are in time order and the delay is constant) and joins
+ * the egress queue of its priority.  Every switch classifies by DSCP with the
+ * scenario's dscp_to_priority map (default DSCP >> 3: 26 -> 3, 48 -> 6);
+ * PG = priority.  Bytes are released when the frame has left the switch
+ * (end of serialization).
  *
- * Egress: 8 queues per port, served either by strict priority (7 highest)
- * or by deficit weighted round robin (Shreedhar & Varghese 1995) with a
- * quantum of weight x one full data frame, so every visit sends at least one
- * frame.  A port has one pending event: the end of the frame it is sending.
+ * PFC generation (DESIGN B3): when a lossless PG wants XOFF (it uses
+ * headroom, or its shared use reached the threshold) the switch queues a PFC
+ * frame with pfc.pause_quanta on the ingress port's transmit side, ahead of
+ * all data (after the frame in flight).  While the PG stays XOFF, a refresh
+ * goes out at half the pause time; XON (quanta 0) once the headroom is empty
+ * and the shared use is below threshold - xon_offset.
  *
- * This version has no buffer limit: queues grow without bound and nothing is
- * dropped (the shared-buffer MMU, PFC and ECN come later).
+ * Egress: 8 queues per port, PFC frames first, then strict priority (7
+ * highest) or deficit weighted round robin (Shreedhar & Varghese 1995, a
+ * quantum of weight x one full data frame) among the queues that are not
+ * paused.  A port has one pending event: the end of the frame it is sending.
+ *
+ * PFC watchdog (DESIGN B4, SONiC semantics): every poll_interval each
+ * lossless queue that has been paused by received PFC for detection_time
+ * (continuously, so without transmitting, even if empty) is in a storm.
+ * drop: discard its queue and every new packet for it, ignore PFC for it,
+ * and stop sending PFC from the same port's ingress PG; forward: ignore PFC
+ * and keep forwarding; alert: only report.  Restored at the first poll after
+ * restoration_time without a PFC frame on that priority.
  */
 #include "fabric.h"
 
@@ -22,13 +40,28 @@
 #include "rng.h"
 #include "scenario.h"
 
-static int dwrr_pick(const struct fabric *f, struct port *pt)
+static int lossless(const struct fabric *f, unsigned prio)
+{
+	return (f->scn->pfc_prios >> prio) & 1u;
+}
+
+static struct pg *pg_of(struct sw *s, uint16_t port, unsigned prio)
+{
+	return &s->pgs[(size_t)port * PKT_PRIOS + prio];
+}
+
+static int64_t charge_of(const struct fabric *f, const struct pkt *p)
+{
+	return scenario_cell_round(f->scn, pkt_frame_bytes(p));
+}
+
+static int dwrr_pick(const struct fabric *f, struct port *pt, uint8_t eligible)
 {
 	const struct scenario *scn = f->scn;
 	int64_t frame = (int64_t)scn->mtu_bytes + PKT_ROCE_HDR_BYTES;
 	for (;;) {
 		unsigned q = pt->dwrr_cur;
-		if (!(pt->nonempty & (1u << q))) {
+		if (!(eligible & (1u << q))) {
 			pt->dwrr_deficit[q] = 0;
 			pt->dwrr_cur = (uint8_t)((q + 1) % PKT_PRIOS);
 			pt->dwrr_fresh = 0;
@@ -48,10 +81,8 @@ static int dwrr_pick(const struct fabric *f, struct port *pt)
 	}
 }
 
-static struct pkt *port_dequeue(const struct fabric *f, struct port *pt)
+static struct pkt *take(struct port *pt, unsigned q)
 {
-	int q = f->scn->scheduler == SCN_SCHED_STRICT ? 31 - __builtin_clz(pt->nonempty)
-						       : dwrr_pick(f, pt);
 	struct pkt *p = pktq_pop(&pt->q[q]);
 	if (!pt->q[q].n)
 		pt->nonempty &= (uint8_t)~(1u << q);
@@ -61,11 +92,79 @@ static struct pkt *port_dequeue(const struct fabric *f, struct port *pt)
 
 static void port_kick(struct fabric *f, struct port *pt)
 {
-	if (pt->tx || !pt->nonempty)
+	if (pt->tx || pt->down)
 		return;
-	struct pkt *p = port_dequeue(f, pt);
+	struct pkt *p = pktq_pop(&pt->ctrl);
+	if (!p) {
+		uint8_t eligible = pt->nonempty & pause_open(&pt->pause);
+		if (!eligible)
+			return;
+		unsigned q = f->scn->scheduler == SCN_SCHED_STRICT
+				     ? 31u - (unsigned)__builtin_clz(eligible)
+				     : (unsigned)dwrr_pick(f, pt, eligible);
+		p = take(pt, q);
+	}
 	pt->tx = p;
 	sim_schedule(&f->eng, &pt->tx_ev, f->eng.now + ser_time(&pt->ser, pkt_wire_bytes(p)));
+}
+
+static void port_pause_kick(struct fabric *f, struct pause_rx *pr)
+{
+	port_kick(f, container_of(pr, struct port, pause));
+}
+
+static void send_pfc(struct fabric *f, struct port *pt, unsigned prio, uint32_t quanta)
+{
+	pktq_push(&pt->ctrl, pfc_frame(f, prio, quanta));
+	port_kick(f, pt);
+}
+
+static sim_time_ps refresh_period(const struct fabric *f, const struct port *pt)
+{
+	return scenario_quanta_ps(f->scn->pause_quanta, pt->ser.rate_bps) / 2;
+}
+
+static void pg_xoff(struct fabric *f, struct pg *g)
+{
+	struct port *pt = &g->sw->ports[g->port];
+	g->xoff = 1;
+	send_pfc(f, pt, g->prio, f->scn->pause_quanta);
+	sim_schedule(&f->eng, &g->refresh_ev, f->eng.now + refresh_period(f, pt));
+}
+
+static void pg_xon(struct fabric *f, struct pg *g)
+{
+	g->xoff = 0;
+	sim_cancel(&f->eng, &g->refresh_ev);
+	send_pfc(f, &g->sw->ports[g->port], g->prio, 0);
+}
+
+static void pg_refresh(struct sim_engine *eng, struct sim_event *ev)
+{
+	struct pg *g = container_of(ev, struct pg, refresh_ev);
+	struct fabric *f = eng->user;
+	struct sw *s = g->sw;
+	if (mmu_may_xon(&s->mmu, &s->pool, &g->mmu)) {
+		pg_xon(f, g);
+		return;
+	}
+	struct port *pt = &s->ports[g->port];
+	send_pfc(f, pt, g->prio, f->scn->pause_quanta);
+	sim_schedule(eng, ev, eng->now + refresh_period(f, pt));
+}
+
+/* give back a packet's buffer; XON its PG when it has drained enough */
+static void release(struct fabric *f, struct sw *s, struct pkt *p)
+{
+	struct pg *g = pg_of(s, p->in_port, p->prio);
+	int64_t b = charge_of(f, p);
+	mmu_release(&s->pool, &g->mmu, b);
+	s->ports[p->out_port].egress_bytes[p->prio] -= b;
+	SIM_INVARIANT(g->mmu.reserved >= 0 && s->pool.used >= 0 &&
+			      s->ports[p->out_port].egress_bytes[p->prio] >= 0,
+		      "switch %u: buffer accounting went negative", s->id);
+	if (g->xoff && mmu_may_xon(&s->mmu, &s->pool, &g->mmu))
+		pg_xon(f, g);
 }
 
 static void port_tx_done(struct sim_engine *eng, struct sim_event *ev)
@@ -76,12 +175,39 @@ static void port_tx_done(struct sim_engine *eng, struct sim_event *ev)
 	pt->tx = NULL;
 	pt->tx_pkts++;
 	pt->tx_bytes += pkt_frame_bytes(p);
+	if (p->type == PKT_DATA)
+		release(f, pt->sw, p);
 	link_push(f, &pt->link, p);
 	port_kick(f, pt);
 }
 
-static void port_enqueue(struct fabric *f, struct port *pt, struct pkt *p)
+static int wd_drops(const struct fabric *f, const struct port *pt, unsigned prio)
 {
+	return (pt->pause.storm >> prio & 1u) && f->scn->pfcwd_action == SCN_PFCWD_DROP;
+}
+
+static void wd_drop(struct fabric *f, struct sw *s, struct pkt *p)
+{
+	release(f, s, p);
+	s->ports[p->out_port].pause.wd_dropped[p->prio]++;
+	fabric_drop(f, p, &f->drops.pfcwd);
+}
+
+/* pipeline exit: enqueue at the egress port chosen on arrival */
+static void switch_forward(struct fabric *f, void *to, uint16_t unused, struct pkt *p)
+{
+	struct sw *s = to;
+	struct port *pt = &s->ports[p->out_port];
+	(void)unused;
+	if (wd_drops(f, pt, p->prio)) {
+		wd_drop(f, s, p);
+		return;
+	}
+	if (pt->down) { /* the link failed while the packet was in the pipeline */
+		release(f, s, p);
+		fabric_drop(f, p, &f->drops.link_down);
+		return;
+	}
 	pktq_push(&pt->q[p->prio], p);
 	pt->nonempty |= (uint8_t)(1u << p->prio);
 	pt->queued_bytes += pkt_frame_bytes(p);
@@ -90,40 +216,204 @@ static void port_enqueue(struct fabric *f, struct port *pt, struct pkt *p)
 	port_kick(f, pt);
 }
 
-/* pipeline exit: route and enqueue */
-static void switch_forward(struct fabric *f, void *to, uint16_t in_port, struct pkt *p)
+static int port_down(const void *ctx, uint32_t sw, uint16_t port)
 {
-	struct sw *s = to;
-	(void)in_port;
-	uint32_t psn = f->scn->ecmp == SCN_ECMP_PACKET ? p->psn : 0;
-	uint64_t h = rng_mix(topo_flow_key(p->src, p->dst, p->sport, psn) ^ s->salt);
-	uint16_t out = topo_route(&f->topo, s->id, p->dst, h);
-	SIM_INVARIANT(out < s->nports && out != p->in_port,
-		      "switch %u routed a packet for h%u to port %u (in %u)", s->id,
-		      (unsigned)p->dst, (unsigned)out, (unsigned)p->in_port);
-	port_enqueue(f, &s->ports[out], p);
+	const struct fabric *f = ctx;
+	return f->sws[sw].ports[port].down;
 }
 
 void switch_rx(struct fabric *f, void *to, uint16_t in_port, struct pkt *p)
 {
 	struct sw *s = to;
+	if (s->ports[in_port].down) { /* it was on the cable when the link failed */
+		if (p->type == PKT_DATA)
+			fabric_drop(f, p, &f->drops.link_down);
+		else
+			pkt_release(&f->pool, p);
+		return;
+	}
+	if (p->type == PKT_PFC) {
+		pause_receive(f, &s->ports[in_port].pause, p);
+		return;
+	}
 	p->in_port = in_port;
 	p->prio = f->scn->dscp_to_prio[p->dscp];
+	uint32_t psn = f->scn->ecmp == SCN_ECMP_PACKET ? p->psn : 0;
+	uint64_t h = rng_mix(topo_flow_key(p->src, p->dst, p->sport, psn) ^ s->salt);
+	p->out_port = f->links_down ? topo_route_avoiding(&f->topo, s->id, p->dst, h, port_down, f)
+				    : topo_route(&f->topo, s->id, p->dst, h);
+	if (p->out_port == TOPO_NO_ROUTE) {
+		fabric_drop(f, p, &f->drops.link_down);
+		return;
+	}
+	SIM_INVARIANT(p->out_port < s->nports && p->out_port != in_port,
+		      "switch %u routed a packet for h%u to port %u (in %u)", s->id,
+		      (unsigned)p->dst, (unsigned)p->out_port, (unsigned)in_port);
+	struct port *out = &s->ports[p->out_port];
+	if (wd_drops(f, out, p->prio)) {
+		out->pause.wd_dropped[p->prio]++;
+		fabric_drop(f, p, &f->drops.pfcwd);
+		return;
+	}
+	struct pg *g = pg_of(s, in_port, p->prio);
+	int ll = lossless(f, p->prio);
+	int64_t b = charge_of(f, p);
+	switch (mmu_admit(&s->mmu, &s->pool, &g->mmu, b, ll, out->egress_bytes[p->prio])) {
+	case MMU_DROP_HEADROOM:
+		fabric_drop(f, p, &f->drops.lossless);
+		return;
+	case MMU_DROP_EGRESS:
+		fabric_drop(f, p, &f->drops.lossy);
+		return;
+	case MMU_HEADROOM:
+		if (g->mmu.headroom > f->peak_headroom_bytes)
+			f->peak_headroom_bytes = g->mmu.headroom;
+		break;
+	default:
+		break;
+	}
+	out->egress_bytes[p->prio] += b;
+	if (ll && !g->xoff && !g->mute && mmu_wants_xoff(&s->mmu, &s->pool, &g->mmu))
+		pg_xoff(f, g);
 	link_push(f, &s->pipeline, p);
 }
 
-void switch_init(struct fabric *f, struct sw *s, uint32_t id, struct port *ports)
+/* ---- PFC watchdog ---- */
+
+static void wd_log(struct fabric *f, struct pause_rx *pr, unsigned prio, enum pfcwd_event ev,
+		   uint64_t dropped)
 {
+	if (f->hooks.pfcwd)
+		f->hooks.pfcwd(f->hooks.ctx, f, pr, prio, ev, dropped);
+}
+
+static void wd_storm(struct fabric *f, struct sw *s, struct port *pt, unsigned prio)
+{
+	struct pause_rx *pr = &pt->pause;
+	enum scn_pfcwd_action act = f->scn->pfcwd_action;
+	pr->storm |= (uint8_t)(1u << prio);
+	pr->wd_dropped[prio] = 0;
+	f->pfcwd_storms++;
+	if (act == SCN_PFCWD_DROP) {
+		while (pt->q[prio].n)
+			wd_drop(f, s, take(pt, prio));
+		struct pg *g = pg_of(s, pt->idx, prio);
+		g->mute = 1;
+		if (g->xoff) {
+			g->xoff = 0;
+			sim_cancel(&f->eng, &g->refresh_ev);
+		}
+	}
+	wd_log(f, pr, prio, PFCWD_STORM, pr->wd_dropped[prio]);
+	if (act != SCN_PFCWD_ALERT) {
+		pr->ignore |= (uint8_t)(1u << prio);
+		pause_clear(f, pr, prio);
+	}
+}
+
+static void wd_restore(struct fabric *f, struct sw *s, struct port *pt, unsigned prio)
+{
+	struct pause_rx *pr = &pt->pause;
+	uint8_t keep = (uint8_t)~(1u << prio);
+	pr->storm &= keep;
+	pr->ignore &= keep;
+	pg_of(s, pt->idx, prio)->mute = 0;
+	wd_log(f, pr, prio, PFCWD_RESTORE, pr->wd_dropped[prio]);
+}
+
+static void wd_poll(struct sim_engine *eng, struct sim_event *ev)
+{
+	struct sw *s = container_of(ev, struct sw, wd_ev);
+	struct fabric *f = eng->user;
+	const struct scenario *scn = f->scn;
+	sim_time_ps now = eng->now;
+	for (uint16_t i = 0; i < s->nports; i++) {
+		struct port *pt = &s->ports[i];
+		struct pause_rx *pr = &pt->pause;
+		for (unsigned p = 0; p < PKT_PRIOS; p++) {
+			if (!lossless(f, p))
+				continue;
+			uint8_t bit = (uint8_t)(1u << p);
+			if (!(pr->storm & bit)) {
+				if (pr->paused & bit && now - pr->since[p] >= scn->pfcwd_detect_ps)
+					wd_storm(f, s, pt, p);
+			} else if (now - pr->last_frame[p] >= scn->pfcwd_restore_ps) {
+				wd_restore(f, s, pt, p);
+			}
+		}
+	}
+	sim_schedule(eng, ev, now + scn->pfcwd_poll_ps);
+}
+
+/* ---- link failures ---- */
+
+void switch_port_set_down(struct fabric *f, struct sw *s, uint16_t port, int down)
+{
+	struct port *pt = &s->ports[port];
+	pt->down = (uint8_t)down;
+	if (!down) {
+		port_kick(f, pt);
+		return;
+	}
+	/* what waits for this port is lost; PFC state toward the dead peer
+	 * is void: its pauses end, and ours to it stop refreshing */
+	for (unsigned p = 0; p < PKT_PRIOS; p++) {
+		while (pt->q[p].n) {
+			struct pkt *q = take(pt, p);
+			release(f, s, q);
+			fabric_drop(f, q, &f->drops.link_down);
+		}
+		pause_clear(f, &pt->pause, p);
+		struct pg *g = pg_of(s, port, p);
+		if (g->xoff) {
+			g->xoff = 0;
+			sim_cancel(&f->eng, &g->refresh_ev);
+		}
+	}
+	while (pt->ctrl.n)
+		pkt_release(&f->pool, pktq_pop(&pt->ctrl));
+}
+
+/* ---- set-up ---- */
+
+void switch_init(struct fabric *f, struct sw *s, uint32_t id, struct port *ports, struct pg *pgs)
+{
+	const struct scenario *scn = f->scn;
+	const struct topo *t = &f->topo;
 	s->id = id;
-	s->nports = topo_ports(&f->topo, id);
+	s->nports = topo_ports(t, id);
 	s->ports = ports;
-	s->salt = rng_derive(f->scn->seed, RNG_ID(RNG_SWITCH, id));
-	link_init(&s->pipeline, f->scn->switch_latency_ps, switch_forward, s, 0);
+	s->pgs = pgs;
+	s->salt = rng_derive(scn->seed, RNG_ID(RNG_SWITCH, id));
+	link_init(&s->pipeline, scn->switch_latency_ps, switch_forward, s, 0);
+	uint32_t host_ports = 0;
 	for (uint16_t i = 0; i < s->nports; i++) {
 		struct port *pt = &ports[i];
+		int host = topo_port_is_host(t, id, i);
+		host_ports += (uint32_t)host;
 		*pt = (struct port){ .idx = i, .sw = s };
 		sim_event_init(&pt->tx_ev, port_tx_done);
-		int host = topo_port_is_host(&f->topo, id, i);
-		pt->ser.rate_bps = host ? f->topo.host_link_bps : f->topo.fabric_link_bps;
+		pt->ser.rate_bps = host ? t->host_link_bps : t->fabric_link_bps;
+		pause_init(f, &pt->pause, 0, id, i, pt->ser.rate_bps, port_pause_kick);
+		int64_t headroom = scenario_headroom_bytes(
+			scn, pt->ser.rate_bps, host ? scn->host_cable_mm : scn->fabric_cable_mm);
+		for (unsigned p = 0; p < PKT_PRIOS; p++) {
+			struct pg *g = pg_of(s, i, p);
+			*g = (struct pg){ .sw = s, .port = i, .prio = (uint8_t)p };
+			g->mmu.headroom_bytes = lossless(f, p) ? headroom : 0;
+			sim_event_init(&g->refresh_ev, pg_refresh);
+		}
 	}
+	s->mmu = (struct mmu_params){
+		.pool_bytes = scenario_pool_bytes(scn, host_ports, s->nports - host_ports),
+		.reserved_bytes = scn->reserved_bytes,
+		.xon_offset_bytes = scn->xon_offset_bytes,
+		.dynamic_th = scn->dynamic_th,
+		.lossy_dynamic_th = scn->lossy_dynamic_th,
+	};
+	SIM_INVARIANT(s->mmu.pool_bytes > 0, "switch %u has no shared pool (the loader checks this)",
+		      id);
+	sim_event_init(&s->wd_ev, wd_poll);
+	if (scn->pfcwd_enable && scn->pfc_prios)
+		sim_schedule(&f->eng, &s->wd_ev, scn->pfcwd_poll_ps);
 }

@@ -136,6 +136,69 @@ uint16_t topo_route(const struct topo *t, uint32_t sw, uint32_t dst, uint64_t h)
 	}
 }
 
+/* fat-tree: can core c still deliver to dst (core -> agg -> edge)? */
+static int core_reaches(const struct topo *t, uint32_t c, uint32_t dst, topo_down_fn down,
+			const void *ctx)
+{
+	uint32_t half = t->half, pods = t->k * half;
+	uint32_t pod = dst / (half * half), j = (c - 2 * pods) / half;
+	uint32_t agg = pods + pod * half + j;
+	return !down(ctx, c, (uint16_t)pod) && !down(ctx, agg, (uint16_t)((dst / half) % half));
+}
+
+/* fat-tree: can agg a still deliver to dst? */
+static int agg_reaches(const struct topo *t, uint32_t a, uint32_t dst, topo_down_fn down,
+		       const void *ctx)
+{
+	uint32_t half = t->half, pods = t->k * half;
+	uint32_t pod = (a - pods) / half, j = (a - pods) % half;
+	if (dst / (half * half) == pod)
+		return !down(ctx, a, (uint16_t)((dst / half) % half));
+	for (uint32_t m = 0; m < half; m++)
+		if (!down(ctx, a, (uint16_t)(half + m)) &&
+		    core_reaches(t, 2 * pods + j * half + m, dst, down, ctx))
+			return 1;
+	return 0;
+}
+
+/* is uplink `port` of switch sw up and still leading to dst? */
+static int uplink_ok(const struct topo *t, uint32_t sw, uint16_t port, uint32_t dst,
+		     topo_down_fn down, const void *ctx)
+{
+	if (down(ctx, sw, port))
+		return 0;
+	struct topo_end e = topo_peer(t, sw, port);
+	switch (e.tier) {
+	case TOPO_SPINE:
+		return !down(ctx, e.node, (uint16_t)(dst / t->hpl));
+	case TOPO_AGG:
+		return agg_reaches(t, e.node, dst, down, ctx);
+	case TOPO_CORE:
+		return core_reaches(t, e.node, dst, down, ctx);
+	default:
+		return 0;
+	}
+}
+
+uint16_t topo_route_avoiding(const struct topo *t, uint32_t sw, uint32_t dst, uint64_t h,
+			     topo_down_fn down, const void *ctx)
+{
+	uint16_t port = topo_route(t, sw, dst, h);
+	struct topo_end e = topo_peer(t, sw, port);
+	int up = topo_tier_of(t, sw) < e.tier && e.tier != TOPO_HOST;
+	if (!up)
+		return down(ctx, sw, port) ? TOPO_NO_ROUTE : port;
+	/* the uplinks are a contiguous range ending at the last port */
+	uint16_t n = topo_ports(t, sw), first = t->kind == SCN_TOPO_LEAF_SPINE
+						       ? (uint16_t)t->hpl
+						       : (uint16_t)t->half;
+	uint16_t ok[256], nok = 0;
+	for (uint16_t p = first; p < n; p++)
+		if (uplink_ok(t, sw, p, dst, down, ctx))
+			ok[nok++] = p;
+	return nok ? ok[h % nok] : TOPO_NO_ROUTE;
+}
+
 uint32_t topo_hops(const struct topo *t, uint32_t src, uint32_t dst)
 {
 	switch (t->kind) {

@@ -59,6 +59,18 @@ struct topo_end topo_host_uplink(const struct topo *t, uint32_t host);
 int topo_port_is_host(const struct topo *t, uint32_t sw, uint16_t port);
 /* egress port at switch sw toward host dst, with ECMP hash h */
 uint16_t topo_route(const struct topo *t, uint32_t sw, uint32_t dst, uint64_t h);
+/*
+ * Routing around failed links (fault link-down): `down(ctx, sw, port)` says
+ * whether a switch port's link is down.  Among the uplinks that are up and
+ * still lead to dst (the whole remaining path is checked in closed form),
+ * pick by the hash; going down, the one port toward dst.  Returns
+ * TOPO_NO_ROUTE when no path is left.
+ */
+#define TOPO_NO_ROUTE UINT16_MAX
+typedef int (*topo_down_fn)(const void *ctx, uint32_t sw, uint16_t port);
+uint16_t topo_route_avoiding(const struct topo *t, uint32_t sw, uint32_t dst, uint64_t h,
+			     topo_down_fn down, const void *ctx);
+
 /* number of switches a packet crosses from src to dst */
 uint32_t topo_hops(const struct topo *t, uint32_t src, uint32_t dst);
 /* node name: h3, leaf0, spine1, edge5, agg2, core0, sw0 */

@@ -52,7 +52,10 @@ int output_open(struct output *o, const char *dir, const struct scenario *scn,
 	strcpy(o->dir, dir);
 	FILE *ini = open_in(o, "scenario.ini", "w");
 	o->flows = open_in(o, "flows.csv", "w");
-	if (!ini || !o->flows) {
+	o->pfc = open_in(o, "pfc.csv", "w");
+	o->pause = open_in(o, "pause.csv", "w");
+	o->pfcwd = open_in(o, "pfcwd.csv", "w");
+	if (!ini || !o->flows || !o->pfc || !o->pause || !o->pfcwd) {
 		snprintf(err, errlen, "%s: cannot write in the output directory: %s", dir,
 			 strerror(errno));
 		if (ini)
@@ -65,6 +68,9 @@ int output_open(struct output *o, const char *dir, const struct scenario *scn,
 	int bad = ferror(ini);
 	bad |= fclose(ini);
 	fputs("flow,job,src,dst,bytes,start_us,end_us,fct_us\n", o->flows);
+	fputs("time_us,node,port,priority,event,quanta\n", o->pfc);
+	fputs("time_us,node,port,priority,paused_fraction,frames\n", o->pause);
+	fputs("time_us,node,port,priority,event,dropped\n", o->pfcwd);
 	if (bad) {
 		snprintf(err, errlen, "%s/scenario.ini: write failed", dir);
 		output_close(o);
@@ -85,6 +91,52 @@ void output_flow(struct output *o, const struct fabric *f, const struct flow *fl
 		fl->src, fl->dst, (long long)fl->bytes, start, end, fct);
 }
 
+/* "h3" or a switch name, and the name of the port's peer */
+static void names(const struct fabric *f, const struct pause_rx *pr, char *node, char *port,
+		  size_t len)
+{
+	const struct topo *t = &f->topo;
+	struct topo_end e;
+	if (pr->is_host) {
+		snprintf(node, len, "h%u", pr->node);
+		e = topo_host_uplink(t, pr->node);
+	} else {
+		topo_switch_name(t, pr->node, node, len);
+		e = topo_peer(t, pr->node, pr->port);
+	}
+	if (e.tier == TOPO_HOST)
+		snprintf(port, len, "h%u", e.node);
+	else
+		topo_switch_name(t, e.node, port, len);
+}
+
+void output_pfc(struct output *o, const struct fabric *f, sim_time_ps t,
+		const struct pause_rx *pr, unsigned prio, const char *event, uint32_t quanta)
+{
+	char time[32], node[32], port[32];
+	names(f, pr, node, port, sizeof(node));
+	fprintf(o->pfc, "%s,%s,%s,%u,%s,%u\n", units_format_us(t, time, sizeof(time)), node, port,
+		prio, event, quanta);
+}
+
+void output_pause(struct output *o, const struct fabric *f, sim_time_ps t,
+		  const struct pause_rx *pr, unsigned prio, uint32_t paused_ppm, uint32_t frames)
+{
+	char time[32], node[32], port[32];
+	names(f, pr, node, port, sizeof(node));
+	fprintf(o->pause, "%s,%s,%s,%u,%u.%06u,%u\n", units_format_us(t, time, sizeof(time)), node,
+		port, prio, paused_ppm / 1000000, paused_ppm % 1000000, frames);
+}
+
+void output_pfcwd(struct output *o, const struct fabric *f, sim_time_ps t,
+		  const struct pause_rx *pr, unsigned prio, const char *event, uint64_t dropped)
+{
+	char time[32], node[32], port[32];
+	names(f, pr, node, port, sizeof(node));
+	fprintf(o->pfcwd, "%s,%s,%s,%u,%s,%llu\n", units_format_us(t, time, sizeof(time)), node,
+		port, prio, event, (unsigned long long)dropped);
+}
+
 int output_write_row(const struct output *o, const char *name, const char *header,
 		     const char *row)
 {
@@ -96,13 +148,22 @@ int output_write_row(const struct output *o, const char *name, const char *heade
 	return (fclose(fp) || bad) ? -1 : 0;
 }
 
-int output_close(struct output *o)
+static int close_one(FILE **fp)
 {
 	int rc = 0;
-	if (o->flows) {
-		rc |= ferror(o->flows);
-		rc |= fclose(o->flows);
-		o->flows = NULL;
+	if (*fp) {
+		rc |= ferror(*fp);
+		rc |= fclose(*fp);
+		*fp = NULL;
 	}
+	return rc;
+}
+
+int output_close(struct output *o)
+{
+	int rc = close_one(&o->flows);
+	rc |= close_one(&o->pfc);
+	rc |= close_one(&o->pause);
+	rc |= close_one(&o->pfcwd);
 	return rc ? -1 : 0;
 }

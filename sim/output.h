@@ -8,13 +8,21 @@
 
 #include <stdio.h>
 
+#include <stdint.h>
+
+#include "units.h"
+
 struct scenario;
 struct fabric;
 struct flow;
+struct pause_rx;
 
 struct output {
 	char dir[4096];
 	FILE *flows;
+	FILE *pfc;   /* pfc.csv: every PFC frame that took effect, every expiry */
+	FILE *pause; /* pause.csv: paused fraction and frames per sample interval */
+	FILE *pfcwd; /* pfcwd.csv: watchdog storms and restorations */
 };
 
 /* mkdir -p dir, write scenario.ini, open the streamed files with their
@@ -23,6 +31,14 @@ int output_open(struct output *o, const char *dir, const struct scenario *scn,
 		char *err, size_t errlen);
 /* one flows.csv row (end and fct empty when the flow did not complete) */
 void output_flow(struct output *o, const struct fabric *f, const struct flow *fl);
+/* pfc.csv: event is "xoff", "refresh", "xon" or "expire" */
+void output_pfc(struct output *o, const struct fabric *f, sim_time_ps t,
+		const struct pause_rx *pr, unsigned prio, const char *event, uint32_t quanta);
+void output_pause(struct output *o, const struct fabric *f, sim_time_ps t,
+		  const struct pause_rx *pr, unsigned prio, uint32_t paused_ppm, uint32_t frames);
+/* pfcwd.csv: event is "storm" or "restore" */
+void output_pfcwd(struct output *o, const struct fabric *f, sim_time_ps t,
+		  const struct pause_rx *pr, unsigned prio, const char *event, uint64_t dropped);
 /* write a one-row CSV file dir/name from a header and a row; 0 or -1 */
 int output_write_row(const struct output *o, const char *name, const char *header,
 		     const char *row);

@@ -50,6 +50,30 @@ static void on_flow_done(void *ctx, const struct fabric *f, const struct flow *f
 		output_flow(&c->out, f, fl);
 }
 
+static const char *const pfc_names[] = { "xoff", "refresh", "xon", "expire" };
+static const char *const pfcwd_names[] = { "storm", "restore" };
+
+static void on_pfc(void *ctx, const struct fabric *f, const struct pause_rx *pr, unsigned prio,
+		   enum pfc_event ev, uint32_t quanta)
+{
+	struct run_ctx *c = ctx;
+	output_pfc(&c->out, f, f->eng.now, pr, prio, pfc_names[ev], quanta);
+}
+
+static void on_pause_sample(void *ctx, const struct fabric *f, sim_time_ps t,
+			    const struct pause_rx *pr, unsigned prio, uint32_t ppm, uint32_t frames)
+{
+	struct run_ctx *c = ctx;
+	output_pause(&c->out, f, t, pr, prio, ppm, frames);
+}
+
+static void on_pfcwd(void *ctx, const struct fabric *f, const struct pause_rx *pr, unsigned prio,
+		     enum pfcwd_event ev, uint64_t dropped)
+{
+	struct run_ctx *c = ctx;
+	output_pfcwd(&c->out, f, f->eng.now, pr, prio, pfcwd_names[ev], dropped);
+}
+
 static int cmp_time(const void *a, const void *b)
 {
 	sim_time_ps x = *(const sim_time_ps *)a, y = *(const sim_time_ps *)b;
@@ -126,6 +150,11 @@ enum run_status run_scenario(const struct scenario *scn, const struct run_opts *
 		c.has_out = 1;
 	}
 	f->hooks = (struct fabric_hooks){ .ctx = &c, .flow_done = on_flow_done };
+	if (c.has_out) {
+		f->hooks.pfc = on_pfc;
+		f->hooks.pause_sample = on_pause_sample;
+		f->hooks.pfcwd = on_pfcwd;
+	}
 
 	double t0 = wall_now(), last_draw = t0;
 	sim_time_ps dur = scn->duration_ps;
@@ -152,6 +181,7 @@ enum run_status run_scenario(const struct scenario *scn, const struct run_opts *
 		fputc('\n', opts->progress);
 	}
 
+	fabric_pause_flush(f);
 	res->end = interrupted ? RUN_END_INTERRUPTED
 			       : fabric_finished(f) ? RUN_END_DONE : RUN_END_DURATION;
 	res->sim_time_ps = res->end == RUN_END_DURATION ? dur : f->eng.now;
@@ -162,6 +192,13 @@ enum run_status run_scenario(const struct scenario *scn, const struct run_opts *
 	res->pkts_per_s = res->wall_s > 0 ? (double)res->data_pkts / res->wall_s : 0;
 	res->data_bytes_delivered = f->payload_delivered;
 	res->max_queue_bytes = fabric_max_queue_bytes(f);
+	res->drops_lossless = f->drops.lossless;
+	res->drops_lossy = f->drops.lossy;
+	res->drops_pfcwd = f->drops.pfcwd;
+	res->peak_headroom_bytes = f->peak_headroom_bytes;
+	res->pause_frames = f->pause_frames;
+	res->max_paused_ppm = f->max_paused_ppm;
+	res->pfcwd_storms = f->pfcwd_storms;
 	res->flows_total = f->nflows;
 	res->flows_completed = f->flows_done;
 	qsort(c.fct, c.nfct, sizeof(*c.fct), cmp_time);
@@ -204,14 +241,27 @@ void run_summary_csv(const struct run_result *r, char *header, size_t hlen, char
 		units_format_us(r->fct_p50_ps, p50, sizeof(p50));
 		units_format_us(r->fct_p99_ps, p99, sizeof(p99));
 	}
-	snprintf(header, hlen, "sim_time_us,end,data_bytes_delivered,data_bytes_in_flight,"
-			       "max_queue_bytes,flows_completed,flows_total,fct_p50_us,fct_p99_us");
-	snprintf(row, rlen, "%s,%s,%llu,%llu,%llu,%u,%u,%s,%s",
+	/* XOFF frames per simulated second */
+	double rate = r->sim_time_ps > 0 ? (double)r->pause_frames * 1e12 / (double)r->sim_time_ps
+					 : 0.0;
+	snprintf(header, hlen,
+		 "sim_time_us,end,data_bytes_delivered,data_bytes_in_flight,drops_lossless,"
+		 "drops_lossy,drops_pfcwd,headroom_exceeded,peak_headroom_bytes,pause_frames,"
+		 "pause_frame_rate,max_paused_fraction,pfcwd_storms,max_queue_bytes,"
+		 "flows_completed,flows_total,fct_p50_us,fct_p99_us");
+	snprintf(row, rlen,
+		 "%s,%s,%llu,%llu,%llu,%llu,%llu,%d,%lld,%llu,%.3f,%u.%06u,%llu,%llu,%u,%u,"
+		 "%s,%s",
 		 units_format_us(r->sim_time_ps, t, sizeof(t)), end_name(r->end),
 		 (unsigned long long)r->data_bytes_delivered,
 		 (unsigned long long)r->data_bytes_in_flight,
-		 (unsigned long long)r->max_queue_bytes, r->flows_completed, r->flows_total,
-		 p50, p99);
+		 (unsigned long long)r->drops_lossless, (unsigned long long)r->drops_lossy,
+		 (unsigned long long)r->drops_pfcwd, r->drops_lossless > 0,
+		 (long long)r->peak_headroom_bytes, (unsigned long long)r->pause_frames,
+		 rate,
+		 r->max_paused_ppm / 1000000, r->max_paused_ppm % 1000000,
+		 (unsigned long long)r->pfcwd_storms, (unsigned long long)r->max_queue_bytes,
+		 r->flows_completed, r->flows_total, p50, p99);
 }
 
 void run_print_summary(const struct run_result *r, FILE *out)
@@ -230,6 +280,10 @@ void run_print_summary(const struct run_result *r, FILE *out)
 		v = comma ? comma + 1 : v + strlen(v);
 		h = strtok_r(NULL, ",", &hs);
 	}
+	if (r->drops_lossless)
+		fprintf(out, "  WARNING: %llu lossless packets dropped: the PFC headroom was "
+			     "exceeded (undersized headroom, or a peer that does not stop in time)\n",
+			(unsigned long long)r->drops_lossless);
 	fprintf(out, "  %-22s %llu events in %.2f s (%.2f M events/s, %.2f M packets/s), "
 		     "peak RSS %.0f MB\n",
 		"cost", (unsigned long long)r->events, r->wall_s, r->events_per_s / 1e6,

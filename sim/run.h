@@ -41,6 +41,11 @@ struct run_result {
 	uint64_t data_bytes_delivered;
 	uint64_t data_bytes_in_flight;
 	uint64_t max_queue_bytes;
+	uint64_t drops_lossless, drops_lossy, drops_pfcwd;
+	int64_t peak_headroom_bytes;           /* largest headroom use of any PG */
+	uint64_t pause_frames;                 /* XOFF frames sent, refreshes included */
+	uint32_t max_paused_ppm;               /* worst paused fraction of a sample interval */
+	uint64_t pfcwd_storms;
 	uint32_t flows_completed, flows_total;
 	sim_time_ps fct_p50_ps, fct_p99_ps;    /* -1 when no flow completed */
 

@@ -24,32 +24,52 @@
  *       indentation stripped) is an error, not split in two;
  *     - after the first error it returns NULL, which ends the parse.
  *   Section and key names are case-sensitive.  A section given twice in one
- *   file is an error (like a key given twice); [fault.NAME] sections, which
- *   can hold no key in this version, are exempt.
+ *   file is an error (like a key given twice), [job.NAME] and [fault.NAME]
+ *   included.
  *
  * When each rule is checked
  *   - reading a key: syntax, unit and range of that one value; a key given
- *     twice in one file; qos.nccl_ib_tc against qos.data_dscp in one file.
+ *     twice in one file; qos.nccl_ib_tc against qos.data_dscp in one file;
+ *     a priority listed twice in pfc.priorities; the form of fault.NAME.node
+ *     (a host name, h3) and fault.NAME.link (A-B, two node names).
  *   - end of a file: keys that do not apply to the topology.kind,
- *     job.NAME.pattern or qos.scheduler chosen (the earliest such line is
- *     reported), a job without pattern or (trace) file, the host count, and
- *     host indices against the file's topology.  These carry the key's line.
+ *     job.NAME.pattern, fault.NAME.kind or qos.scheduler chosen, [pfc] keys
+ *     other than priorities while pfc.priorities is empty (PFC off), and
+ *     [pfcwd] keys other than enable while pfcwd.enable is false (the
+ *     earliest such line is reported); a job without pattern or (trace)
+ *     file, a fault without kind or the node, link or rate its kind needs;
+ *     the host count, and host indices against the file's topology; a fault
+ *     against the topology (node index, link ends that exist and are
+ *     directly cabled), against [pfc] (a pause-storm or slow-receiver needs
+ *     PFC on; a storm's priority must be lossless) and a slow receiver's
+ *     rate against topology.host_link; the shared pool of every switch tier
+ *     (DESIGN B2), with the buffer.reserved and pfc.xon_offset defaults
+ *     taken from the file's mtu.  These carry the key's line.
  *   - scenario_set(): the value, and whether the key applies to the kind,
- *     pattern or scheduler in force at that moment, so a --set that selects
- *     must come first (`--set topology.kind=fat-tree --set topology.k=8`).
- *     A --set that changes kind, pattern or scheduler leaves the keys of the
- *     old choice unused rather than contradictory: that is how a sweep
- *     varies them.  The --set values of qos.data_dscp and qos.nccl_ib_tc
- *     override each other (the last wins).  A job first named by --set must
- *     get its pattern first (`--set job.x.pattern=incast`).
- *   - scenario_finalize(): the host count and every host index again (a
- *     --set may have shrunk the topology), and the trace files.  struct
- *     scenario keeps no per-key line, so these messages point at the job's
- *     [job.NAME] line ("--set" for a job created by --set); a host count
+ *     pattern, fault kind or scheduler in force at that moment, so a --set
+ *     that selects must come first (`--set topology.kind=fat-tree --set
+ *     topology.k=8`); likewise a [pfc] key needs pfc.priorities non-empty
+ *     and a [pfcwd] key needs pfcwd.enable true at that moment.  A --set
+ *     that changes kind, pattern or scheduler, or turns PFC or the watchdog
+ *     off, leaves the keys of the old choice unused rather than
+ *     contradictory: that is how a sweep varies them.  The --set values of
+ *     qos.data_dscp and qos.nccl_ib_tc override each other (the last wins).
+ *     A job or fault first named by --set must get its pattern or kind
+ *     first (`--set job.x.pattern=incast`, `--set fault.y.kind=link-down`).
+ *   - scenario_finalize(): buffer.reserved and pfc.xon_offset, when not
+ *     given, are resolved from the final mtu (until then they hold
+ *     SCN_AUTO); the host count, every host index and every fault again (a
+ *     --set may have changed the topology or [pfc]), the shared pool again,
+ *     and the trace files.  A pause-storm without priority gets the lowest
+ *     lossless priority.  struct scenario keeps no per-key line, so these
+ *     messages point at the job's [job.NAME] or the fault's [fault.NAME]
+ *     line ("--set" for one created by --set); a host count or shared pool
  *     that only fails here was caused by --set and says "--set".
  *   After an error the scenario may be partly updated: report and free it.
  *   One file per scenario is the intended use; a second load applies on top
  *   of the first, and finalize's job messages then name the last file.
+ *   Defaults are resolved once: a --set after scenario_finalize() does not
+ *   re-derive reserved, xon_offset or a storm's priority.
  *
  * Choices where the brief is silent
  *   - job.NAME.senders = all means every host except dst (the default); an
@@ -64,6 +84,41 @@
  *     writes a comment instead, since -1 is not a valid value to load.
  *   - topology.fabric_link, fabric_cable and ecmp apply to every kind (a
  *     star has no fabric link; they are then unused).
+ *   - buffer.cell and nic.pause_watchdog accept a bare "0" (byte exact,
+ *     off) besides a value with a unit, and print 0 that way.
+ *   - pfc.headroom is auto or 0-64MB, pfc.response_time auto or 0-1ms,
+ *     pfc.xon_offset 0-64MB (0 and tiny values are legal: undersized
+ *     headroom is an experiment, not a typo).  pfc.priorities lists
+ *     priorities 0-7 in any order; it prints in ascending order.
+ *   - fault.NAME.node and, for link-down, fault.NAME.link are required (a
+ *     fault has no sensible default place), like slow-receiver's rate.
+ *     node names only hosts: both faults that take a node are NIC faults.
+ *     Node names are canonical: h3, not h03.  fault start and duration:
+ *     0-1000s.  A fault that starts after sim.duration is not an error
+ *     (like a job's start).  Fields of keys that do not apply to a fault's
+ *     kind are unused: host stays UINT32_MAX, link_text empty, rate_bps 0,
+ *     priority 0xff.
+ *   - restoration_time below detection_time is allowed (SONiC allows it).
+ *
+ * PFC derived values (scenario_response_quanta() and the functions after
+ * it; DESIGN B2, B3).  All integer, exact:
+ *   - one quantum is 512 bit times: q quanta at R bps last
+ *     ceil(q * 512 * 10^12 / R) ps (65535 at 400Gbps: 83884800 ps).
+ *   - auto headroom = 2 x wire frame (mtu + 82) + ceil(2 x cable x 5 ps/mm x
+ *     R / 8e12) B + response bytes + one wire frame in flight.  With an auto
+ *     response time the response bytes are exactly quanta x 64 (512 bits),
+ *     not re-derived from the rounded-up ps; with a given response_time they
+ *     are ceil(response_ps x R / 8e12).  400Gbps over 3m at mtu 4096:
+ *     2 x 4178 + 1500 + 905 x 64 + 4178 = 71954 B.
+ *   - the shared pool of a switch subtracts plain bytes (8 PGs x reserved
+ *     per port, one headroom per lossless priority per port), not
+ *     cell-rounded ones: buffer.cell rounds each packet's charge, not the
+ *     configured sizes.
+ *   - switch tiers and their ports follow topology.h: leaf-spine leaf
+ *     (hosts_per_leaf host ports, spines fabric ports), spine (leaves
+ *     fabric ports); fat-tree edge (k/2 host, k/2 fabric), agg and core (k
+ *     fabric); star sw0 (hosts host ports).  Host ports use host_link and
+ *     host_cable, fabric ports fabric_link and fabric_cable.
  *
  * Trace CSV (DESIGN A2): a header row names the columns in any order: src,
  * dst, bytes, start_us (required), dscp, after (optional).  Fields are
@@ -79,6 +134,7 @@
  */
 #include "scenario.h"
 
+#include <assert.h>
 #include <csv.h>
 #include <errno.h>
 #include <ini.h>
@@ -108,6 +164,13 @@
 #define MAX_TIME_PS (INT64_C(1000) * UNITS_PS_PER_S) /* 1000 s */
 #define MAX_FILE_BYTES (16L * 1024 * 1024)           /* a scenario file */
 #define MAX_TRACE_ROWS ((uint32_t)INT32_MAX)         /* `after` is int32 */
+#define MAX_BUFFER_BYTES (INT64_C(64) << 30)         /* 64GiB */
+#define MAX_HEADROOM_BYTES INT64_C(64000000)         /* 64MB */
+#define PGS_PER_PORT 8                               /* priority groups per port */
+#define QUANTUM_BITS 512                             /* IEEE 802.1Qbb pause quantum */
+
+#define NO_HOST UINT32_MAX /* fault.node not given */
+#define NO_PRIO 0xffu      /* fault.priority not given */
 
 /* ---- sections and keys ---- */
 
@@ -133,23 +196,27 @@ struct section_def {
 	int named;       /* [name.NAME] */
 	int implemented; /* 0: every key of it is "not implemented yet" */
 	int any_key;     /* [dcqcn]: any key name is a knob, known by name */
+	const char *selector; /* named sections: the key that creates one by --set */
 };
 
 static const struct section_def section_defs[SEC_COUNT] = {
-	[SEC_SIM] = { "sim", 0, 1, 0 },
-	[SEC_TOPOLOGY] = { "topology", 0, 1, 0 },
-	[SEC_QOS] = { "qos", 0, 1, 0 },
-	[SEC_NIC] = { "nic", 0, 1, 0 },
-	[SEC_JOB] = { "job", 1, 1, 0 },
-	[SEC_BUFFER] = { "buffer", 0, 0, 0 },
-	[SEC_PFC] = { "pfc", 0, 0, 0 },
-	[SEC_PFCWD] = { "pfcwd", 0, 0, 0 },
-	[SEC_ECN] = { "ecn", 0, 0, 0 },
-	[SEC_DCQCN] = { "dcqcn", 0, 0, 1 },
-	[SEC_FAULT] = { "fault", 1, 0, 0 },
-	[SEC_OUTPUT] = { "output", 0, 0, 0 },
-	[SEC_CRITERIA] = { "criteria", 0, 0, 0 },
+	[SEC_SIM] = { "sim", 0, 1, 0, NULL },
+	[SEC_TOPOLOGY] = { "topology", 0, 1, 0, NULL },
+	[SEC_QOS] = { "qos", 0, 1, 0, NULL },
+	[SEC_NIC] = { "nic", 0, 1, 0, NULL },
+	[SEC_JOB] = { "job", 1, 1, 0, "pattern" },
+	[SEC_BUFFER] = { "buffer", 0, 1, 0, NULL },
+	[SEC_PFC] = { "pfc", 0, 1, 0, NULL },
+	[SEC_PFCWD] = { "pfcwd", 0, 1, 0, NULL },
+	[SEC_ECN] = { "ecn", 0, 0, 0, NULL },
+	[SEC_DCQCN] = { "dcqcn", 0, 0, 1, NULL },
+	[SEC_FAULT] = { "fault", 1, 1, 0, "kind" },
+	[SEC_OUTPUT] = { "output", 0, 1, 0, NULL },
+	[SEC_CRITERIA] = { "criteria", 0, 0, 0, NULL },
 };
+
+/* jobs and faults: the instances of the named sections */
+#define MAX_ITEMS (SCN_MAX_JOBS > SCN_MAX_FAULTS ? SCN_MAX_JOBS : SCN_MAX_FAULTS)
 
 #define SECTION_LIST                                                         \
 	"sim, topology, qos, nic, job.NAME, buffer, pfc, pfcwd, ecn, dcqcn, " \
@@ -169,10 +236,19 @@ enum key_type {
 	KT_WEIGHTS,  /* qos.dwrr_weights */
 	KT_HOSTSET,  /* struct scn_hostset: text only, resolved at finalize */
 	KT_FILE,     /* job file path */
+	KT_BOOL,     /* int 0 or 1 */
+	KT_PRIOS,    /* list of priorities 0-7 into a uint8_t bit mask */
+	KT_SIZE_AUTO, /* bytes, or "auto" = SCN_AUTO */
+	KT_TIME_AUTO, /* ps, or "auto" = SCN_AUTO */
+	KT_NODE,     /* a host name h<index> into a uint32_t host index */
+	KT_LINK,     /* "A-B" of node names, text only, resolved at finalize */
 };
 
 #define KF_EVEN 1u    /* integer must be even (topology.k) */
 #define KF_NOPRINT 2u /* an alias, not printed (qos.nccl_ib_tc) */
+#define KF_ZERO 4u    /* a bare "0" is accepted and printed (0 = off) */
+#define KF_FRAME1 8u  /* SCN_AUTO until finalize: one data frame (mtu + 62) */
+#define KF_FRAME2 16u /* SCN_AUTO until finalize: two data frames */
 
 struct key_def {
 	enum sec_id sec;
@@ -184,12 +260,14 @@ struct key_def {
 	const char *const *names; /* KT_ENUM: value names, by enum value */
 	const char *const *later; /* KT_ENUM: values known but not implemented */
 	const char *dep;       /* selecting key of the same section, or NULL */
-	unsigned mask;         /* values of dep (bit per enum value) where it applies */
+	unsigned mask;         /* values of dep (bit per enum value) where it applies;
+				  a KT_PRIOS or KT_BOOL dep: where it is not 0 */
 	unsigned flags;
 };
 
 #define SF(f) offsetof(struct scenario, f), sizeof(((struct scenario *)0)->f)
 #define JF(f) offsetof(struct scn_job, f), sizeof(((struct scn_job *)0)->f)
+#define FF(f) offsetof(struct scn_fault, f), sizeof(((struct scn_fault *)0)->f)
 #define NOF 0, 0
 #define TODO(sec, name) \
 	{ sec, name, KT_TODO, NOF, 0, 0, NULL, NULL, NULL, NULL, 0, 0 }
@@ -201,6 +279,9 @@ static const char *const cc_names[] = { "none", NULL };
 static const char *const cc_later[] = { "dcqcn", NULL };
 static const char *const pattern_names[] = { "trace", "incast", "permutation", NULL };
 static const char *const pattern_later[] = { "ring-allreduce", "alltoall", NULL };
+static const char *const pfcwd_action_names[] = { "drop", "forward", "alert", NULL };
+static const char *const fault_kind_names[] = { "pause-storm", "slow-receiver", "link-down",
+						NULL };
 
 _Static_assert(SCN_TOPO_LEAF_SPINE == 0 && SCN_TOPO_FAT_TREE == 1 && SCN_TOPO_STAR == 2,
 	       "topo_names[] follows enum scn_topo_kind");
@@ -209,9 +290,18 @@ _Static_assert(SCN_SCHED_STRICT == 0 && SCN_SCHED_DWRR == 1, "sched_names[] orde
 _Static_assert(SCN_CC_NONE == 0, "cc_names[] order");
 _Static_assert(SCN_JOB_TRACE == 0 && SCN_JOB_INCAST == 1 && SCN_JOB_PERMUTATION == 2,
 	       "pattern_names[] order");
+_Static_assert(SCN_PFCWD_DROP == 0 && SCN_PFCWD_FORWARD == 1 && SCN_PFCWD_ALERT == 2,
+	       "pfcwd_action_names[] order");
+_Static_assert(SCN_FAULT_PAUSE_STORM == 0 && SCN_FAULT_SLOW_RECEIVER == 1 &&
+		       SCN_FAULT_LINK_DOWN == 2,
+	       "fault_kind_names[] order");
 _Static_assert(sizeof(enum scn_topo_kind) == sizeof(int32_t) &&
-		       sizeof(enum scn_pattern) == sizeof(int32_t),
+		       sizeof(enum scn_pattern) == sizeof(int32_t) &&
+		       sizeof(enum scn_pfcwd_action) == sizeof(int32_t) &&
+		       sizeof(enum scn_fault_kind) == sizeof(int32_t),
 	       "enum fields are stored as 32-bit integers");
+_Static_assert(sizeof(((struct scenario *)0)->pfcwd_enable) == sizeof(int32_t),
+	       "pfcwd.enable is stored as a 32-bit integer");
 
 #define LS (1u << SCN_TOPO_LEAF_SPINE)
 #define FT (1u << SCN_TOPO_FAT_TREE)
@@ -219,6 +309,9 @@ _Static_assert(sizeof(enum scn_topo_kind) == sizeof(int32_t) &&
 #define P_TRACE (1u << SCN_JOB_TRACE)
 #define P_INCAST (1u << SCN_JOB_INCAST)
 #define P_PERM (1u << SCN_JOB_PERMUTATION)
+#define F_STORM (1u << SCN_FAULT_PAUSE_STORM)
+#define F_SLOW (1u << SCN_FAULT_SLOW_RECEIVER)
+#define F_LINK (1u << SCN_FAULT_LINK_DOWN)
 
 /*
  * Every key of DESIGN A2.  The order within a section is the print order.
@@ -276,7 +369,8 @@ static const struct key_def key_defs[] = {
 
 	{ SEC_NIC, "cc", KT_ENUM, SF(cc), 0, 0, NULL, cc_names, cc_later, NULL,
 	  0, 0 },
-	TODO(SEC_NIC, "pause_watchdog"),
+	{ SEC_NIC, "pause_watchdog", KT_TIME, SF(nic_pause_watchdog_ps), 0,
+	  10 * UNITS_PS_PER_S, "0 (off) to 10s", NULL, NULL, NULL, 0, KF_ZERO },
 	TODO(SEC_NIC, "rto"),
 
 	{ SEC_JOB, "pattern", KT_ENUM, JF(pattern), 0, 0, NULL, pattern_names,
@@ -302,35 +396,64 @@ static const struct key_def key_defs[] = {
 	TODO(SEC_JOB, "slice"),
 	TODO(SEC_JOB, "schedule"),
 
-	TODO(SEC_BUFFER, "size"),
-	TODO(SEC_BUFFER, "reserved"),
-	TODO(SEC_BUFFER, "dynamic_th"),
-	TODO(SEC_BUFFER, "lossy_dynamic_th"),
-	TODO(SEC_BUFFER, "cell"),
-	TODO(SEC_PFC, "priorities"),
-	TODO(SEC_PFC, "headroom"),
-	TODO(SEC_PFC, "xon_offset"),
-	TODO(SEC_PFC, "pause_quanta"),
-	TODO(SEC_PFC, "response_time"),
-	TODO(SEC_PFCWD, "enable"),
-	TODO(SEC_PFCWD, "detection_time"),
-	TODO(SEC_PFCWD, "restoration_time"),
-	TODO(SEC_PFCWD, "poll_interval"),
-	TODO(SEC_PFCWD, "action"),
+	{ SEC_BUFFER, "size", KT_SIZE, SF(buffer_bytes), 1, MAX_BUFFER_BYTES,
+	  "above 0, at most 64GiB", NULL, NULL, NULL, 0, 0 },
+	{ SEC_BUFFER, "reserved", KT_SIZE, SF(reserved_bytes), 0, INT64_C(1000000),
+	  "0-1MB", NULL, NULL, NULL, 0, KF_FRAME1 },
+	{ SEC_BUFFER, "dynamic_th", KT_INT, SF(dynamic_th), -7, 7, "-7 to 7", NULL,
+	  NULL, NULL, 0, 0 },
+	{ SEC_BUFFER, "lossy_dynamic_th", KT_INT, SF(lossy_dynamic_th), -7, 7,
+	  "-7 to 7", NULL, NULL, NULL, 0, 0 },
+	{ SEC_BUFFER, "cell", KT_SIZE, SF(cell_bytes), 0, 4096,
+	  "0 (byte exact) to 4096B", NULL, NULL, NULL, 0, KF_ZERO },
+
+	{ SEC_PFC, "priorities", KT_PRIOS, SF(pfc_prios), 0, SCN_PRIOS - 1,
+	  "0-7, comma-separated; empty = PFC off", NULL, NULL, NULL, 0, 0 },
+	{ SEC_PFC, "headroom", KT_SIZE_AUTO, SF(headroom_bytes), 0,
+	  MAX_HEADROOM_BYTES, "auto or 0-64MB", NULL, NULL, "priorities", 0, 0 },
+	{ SEC_PFC, "xon_offset", KT_SIZE, SF(xon_offset_bytes), 0,
+	  MAX_HEADROOM_BYTES, "0-64MB", NULL, NULL, "priorities", 0, KF_FRAME2 },
+	{ SEC_PFC, "pause_quanta", KT_INT, SF(pause_quanta), 1, 65535, "1-65535",
+	  NULL, NULL, "priorities", 0, 0 },
+	{ SEC_PFC, "response_time", KT_TIME_AUTO, SF(response_ps), 0,
+	  UNITS_PS_PER_MS, "auto or 0-1ms", NULL, NULL, "priorities", 0, 0 },
+
+	{ SEC_PFCWD, "enable", KT_BOOL, SF(pfcwd_enable), 0, 1, NULL, NULL, NULL,
+	  NULL, 0, 0 },
+	{ SEC_PFCWD, "detection_time", KT_TIME, SF(pfcwd_detect_ps),
+	  UNITS_PS_PER_US, 10 * UNITS_PS_PER_S, "1us-10s", NULL, NULL, "enable", 0,
+	  0 },
+	{ SEC_PFCWD, "restoration_time", KT_TIME, SF(pfcwd_restore_ps),
+	  UNITS_PS_PER_US, 10 * UNITS_PS_PER_S, "1us-10s", NULL, NULL, "enable", 0,
+	  0 },
+	{ SEC_PFCWD, "poll_interval", KT_TIME, SF(pfcwd_poll_ps), UNITS_PS_PER_US,
+	  10 * UNITS_PS_PER_S, "1us-10s", NULL, NULL, "enable", 0, 0 },
+	{ SEC_PFCWD, "action", KT_ENUM, SF(pfcwd_action), 0, 0, NULL,
+	  pfcwd_action_names, NULL, "enable", 0, 0 },
+
 	TODO(SEC_ECN, "queues"),
 	TODO(SEC_ECN, "kmin"),
 	TODO(SEC_ECN, "kmax"),
 	TODO(SEC_ECN, "pmax"),
 	TODO(SEC_ECN, "mark_point"),
 	TODO(SEC_DCQCN, "profile"),
-	TODO(SEC_FAULT, "kind"),
-	TODO(SEC_FAULT, "node"),
-	TODO(SEC_FAULT, "link"),
-	TODO(SEC_FAULT, "start"),
-	TODO(SEC_FAULT, "duration"),
-	TODO(SEC_FAULT, "priority"),
-	TODO(SEC_FAULT, "rate"),
-	TODO(SEC_OUTPUT, "sample_interval"),
+	{ SEC_FAULT, "kind", KT_ENUM, FF(kind), 0, 0, NULL, fault_kind_names, NULL,
+	  NULL, 0, 0 },
+	{ SEC_FAULT, "node", KT_NODE, FF(host), 0, SCN_MAX_HOSTS - 1, NULL, NULL,
+	  NULL, "kind", F_STORM | F_SLOW, 0 },
+	{ SEC_FAULT, "link", KT_LINK, FF(link_text), 0, 0, NULL, NULL, NULL, "kind",
+	  F_LINK, 0 },
+	{ SEC_FAULT, "start", KT_TIME, FF(start_ps), 0, MAX_TIME_PS, "0-1000s",
+	  NULL, NULL, NULL, 0, 0 },
+	{ SEC_FAULT, "duration", KT_TIME, FF(duration_ps), 0, MAX_TIME_PS,
+	  "0 (until the end) to 1000s", NULL, NULL, NULL, 0, 0 },
+	{ SEC_FAULT, "priority", KT_INT, FF(priority), 0, SCN_PRIOS - 1, "0-7",
+	  NULL, NULL, "kind", F_STORM, 0 },
+	{ SEC_FAULT, "rate", KT_RATE, FF(rate_bps), INT64_C(1000000),
+	  INT64_C(1600000000000), "1Mbps-1600Gbps", NULL, NULL, "kind", F_SLOW, 0 },
+
+	{ SEC_OUTPUT, "sample_interval", KT_TIME, SF(sample_interval_ps),
+	  100 * UNITS_PS_PER_NS, UNITS_PS_PER_S, "100ns-1s", NULL, NULL, NULL, 0, 0 },
 	TODO(SEC_OUTPUT, "queues"),
 	TODO(SEC_OUTPUT, "rates"),
 	TODO(SEC_CRITERIA, "max_ecn_mark_pct"),
@@ -520,9 +643,33 @@ static int key_applies(const struct key_def *k, const void *base,
 		return 1;
 	d = key_def_of(k->sec, k->dep);
 	v = load_int(base, d);
+	if (d->type == KT_PRIOS || d->type == KT_BOOL) {
+		if (cur)
+			*cur = v ? "on" : "off";
+		return v != 0;
+	}
 	if (cur)
 		*cur = (v >= 0 && (size_t)v < count_names(d->names)) ? d->names[v] : "?";
 	return v >= 0 && v < 32 && ((k->mask >> v) & 1u);
+}
+
+/* Is k's dep an on/off switch (pfc.priorities, pfcwd.enable)? */
+static int dep_is_switch(const struct key_def *k)
+{
+	const struct key_def *d = k->dep ? key_def_of(k->sec, k->dep) : NULL;
+
+	return d && (d->type == KT_PRIOS || d->type == KT_BOOL);
+}
+
+/* what is off when a switch dep is 0, and why: "PFC is off", "pfc.priorities is empty" */
+static const char *switch_off_what(const struct key_def *k)
+{
+	return k->sec == SEC_PFC ? "PFC is off" : "the PFC watchdog is off";
+}
+
+static const char *switch_off_why(const struct key_def *k)
+{
+	return k->sec == SEC_PFC ? "pfc.priorities is empty" : "pfcwd.enable is false";
 }
 
 /* "kind = fat-tree" or "pattern = incast or permutation" */
@@ -677,6 +824,21 @@ static void job_init(struct scn_job *j, const char *name, int line)
 	memcpy(j->senders.text, "all", 4);
 }
 
+/* a fault's required keys start "not given"; see the file header */
+static void fault_init(struct scn_fault *f, const char *name, int line)
+{
+	memset(f, 0, sizeof(*f));
+	memcpy(f->name, name, strlen(name) + 1); /* checked: < SCN_NAME_LEN */
+	f->line = line;
+	f->kind = SCN_FAULT_PAUSE_STORM;
+	f->host = NO_HOST;
+	f->end_node[0] = f->end_node[1] = UINT32_MAX;
+	f->start_ps = 0;
+	f->duration_ps = 0;
+	f->priority = NO_PRIO;
+	f->rate_bps = 0;
+}
+
 static void job_free(struct scn_job *j)
 {
 	hostset_clear(&j->ranks);
@@ -713,8 +875,84 @@ void scenario_init(struct scenario *s)
 	s->scheduler = SCN_SCHED_STRICT;
 	for (p = 0; p < SCN_PRIOS; p++)
 		s->dwrr_weights[p] = 1;
+	s->buffer_bytes = 64000000; /* 64MB */
+	s->reserved_bytes = SCN_AUTO; /* one data frame, resolved at finalize */
+	s->dynamic_th = 0;
+	s->lossy_dynamic_th = 3;
+	s->cell_bytes = 0;
+	s->pfc_prios = 1u << 3;
+	s->headroom_bytes = SCN_AUTO;
+	s->xon_offset_bytes = SCN_AUTO; /* two data frames, resolved at finalize */
+	s->pause_quanta = 65535;
+	s->response_ps = SCN_AUTO;
+	s->pfcwd_enable = 1;
+	s->pfcwd_detect_ps = 200 * UNITS_PS_PER_MS;
+	s->pfcwd_restore_ps = 400 * UNITS_PS_PER_MS;
+	s->pfcwd_poll_ps = 200 * UNITS_PS_PER_MS;
+	s->pfcwd_action = SCN_PFCWD_DROP;
 	s->cc = SCN_CC_NONE;
+	s->nic_pause_watchdog_ps = 0;
+	s->sample_interval_ps = 10 * UNITS_PS_PER_US;
 	s->njobs = 0;
+	s->nfaults = 0;
+}
+
+/* bytes of n data frames (mtu + RoCEv2 headers), the unit of some defaults */
+static int64_t data_frames(const struct scenario *s, int n)
+{
+	return n * ((int64_t)s->mtu_bytes + FRAME_HEADER_BYTES);
+}
+
+/* a KF_FRAME1/KF_FRAME2 field: its value, or the default it resolves to */
+static int64_t frames_value(const struct key_def *k, const struct scenario *s)
+{
+	int64_t v = load_int(s, k);
+
+	if (v != SCN_AUTO)
+		return v;
+	return data_frames(s, (k->flags & KF_FRAME2) ? 2 : 1);
+}
+
+static int64_t reserved_of(const struct scenario *s)
+{
+	return s->reserved_bytes == SCN_AUTO ? data_frames(s, 1) : s->reserved_bytes;
+}
+
+/* ---- jobs and faults: the instances of named sections ---- */
+
+static uint32_t item_count(const struct scenario *s, int sec)
+{
+	return sec == SEC_FAULT ? s->nfaults : s->njobs;
+}
+
+static const void *item_cbase(const struct scenario *s, int sec, int j)
+{
+	return sec == SEC_FAULT ? (const void *)&s->faults[j] : (const void *)&s->jobs[j];
+}
+
+static void *item_base(struct scenario *s, int sec, int j)
+{
+	return sec == SEC_FAULT ? (void *)&s->faults[j] : (void *)&s->jobs[j];
+}
+
+static const char *item_name(const struct scenario *s, int sec, int j)
+{
+	return sec == SEC_FAULT ? s->faults[j].name : s->jobs[j].name;
+}
+
+static int item_line(const struct scenario *s, int sec, int j)
+{
+	return sec == SEC_FAULT ? s->faults[j].line : s->jobs[j].line;
+}
+
+static int item_index(const struct scenario *s, int sec, const char *name)
+{
+	uint32_t i;
+
+	for (i = 0; i < item_count(s, sec); i++)
+		if (strcmp(item_name(s, sec, (int)i), name) == 0)
+			return (int)i;
+	return -1;
 }
 
 void scenario_free(struct scenario *s)
@@ -751,6 +989,141 @@ uint32_t scenario_switches(const struct scenario *s)
 	return 0;
 }
 
+/* ---- PFC derived values (DESIGN B2, B3; see the file header) ---- */
+
+/* a * b as the 128-bit number *hi:*lo */
+static void mul_64x64(uint64_t a, uint64_t b, uint64_t *hi, uint64_t *lo)
+{
+	uint64_t al = a & 0xffffffffu, ah = a >> 32, bl = b & 0xffffffffu, bh = b >> 32;
+	uint64_t ll = al * bl, lh = al * bh, hl = ah * bl, hh = ah * bh;
+	uint64_t mid = (ll >> 32) + (lh & 0xffffffffu) + (hl & 0xffffffffu);
+
+	*lo = (ll & 0xffffffffu) | (mid << 32);
+	*hi = hh + (lh >> 32) + (hl >> 32) + (mid >> 32);
+}
+
+/* ceil(a * b / c) exactly, a, b >= 0, c > 0; INT64_MAX if it does not fit */
+static int64_t mul_div_ceil(int64_t a, int64_t b, int64_t c)
+{
+	uint64_t hi, lo, r, q = 0, uc = (uint64_t)c;
+	int i;
+
+	assert(a >= 0 && b >= 0 && c > 0);
+	mul_64x64((uint64_t)a, (uint64_t)b, &hi, &lo);
+	if (hi >= uc)
+		return INT64_MAX;
+	/* restoring long division of hi:lo by c, one bit at a time */
+	r = hi;
+	for (i = 63; i >= 0; i--) {
+		uint64_t top = r >> 63;
+
+		r = (r << 1) | ((lo >> i) & 1u);
+		q <<= 1;
+		if (top || r >= uc) {
+			r -= uc;
+			q |= 1u;
+		}
+	}
+	if (r && q < UINT64_MAX)
+		q++;
+	return q > (uint64_t)INT64_MAX ? INT64_MAX : (int64_t)q;
+}
+
+uint32_t scenario_response_quanta(int64_t rate_bps)
+{
+	static const struct {
+		int64_t gbps;
+		uint32_t quanta;
+	} table[] = {
+		{ 10, 67 }, { 25, 80 }, { 40, 118 }, { 50, 147 },
+		{ 100, 394 }, { 200, 453 }, { 400, 905 },
+	};
+	uint32_t q = table[0].quanta;
+	size_t i;
+
+	for (i = 0; i < N_OF(table); i++)
+		if (rate_bps >= table[i].gbps * INT64_C(1000000000))
+			q = table[i].quanta;
+	return q;
+}
+
+sim_time_ps scenario_quanta_ps(uint32_t quanta, int64_t rate_bps)
+{
+	assert(rate_bps > 0);
+	if (rate_bps <= 0)
+		return 0;
+	return mul_div_ceil((int64_t)quanta * QUANTUM_BITS, UNITS_PS_PER_S, rate_bps);
+}
+
+sim_time_ps scenario_response_ps(const struct scenario *s, int64_t rate_bps)
+{
+	if (s->response_ps != SCN_AUTO)
+		return s->response_ps;
+	return scenario_quanta_ps(scenario_response_quanta(rate_bps), rate_bps);
+}
+
+/* bytes sent at rate_bps during ps, rounded up */
+static int64_t bytes_in(sim_time_ps ps, int64_t rate_bps)
+{
+	return mul_div_ceil(ps, rate_bps, 8 * UNITS_PS_PER_S);
+}
+
+/* the terms of the auto headroom formula, for scenario_headroom_bytes and check */
+struct headroom_terms {
+	int64_t wire;     /* one wire frame: mtu + 82 */
+	int64_t cable;    /* 2 x cable propagation x rate */
+	int64_t response; /* response time x rate */
+	int64_t total;    /* 2 x wire + cable + response + wire */
+};
+
+static void headroom_terms(const struct scenario *s, int64_t rate_bps, int64_t cable_mm,
+			   struct headroom_terms *t)
+{
+	t->wire = (int64_t)s->mtu_bytes + FRAME_HEADER_BYTES + WIRE_EXTRA_BYTES;
+	t->cable = bytes_in(2 * cable_mm * PS_PER_MM, rate_bps);
+	if (s->response_ps == SCN_AUTO) /* exactly quanta x 512 bits */
+		t->response = (int64_t)scenario_response_quanta(rate_bps) * (QUANTUM_BITS / 8);
+	else
+		t->response = bytes_in(s->response_ps, rate_bps);
+	t->total = 3 * t->wire + t->cable + t->response;
+}
+
+int64_t scenario_headroom_bytes(const struct scenario *s, int64_t rate_bps, int64_t cable_mm)
+{
+	struct headroom_terms t;
+
+	if (s->headroom_bytes != SCN_AUTO)
+		return s->headroom_bytes;
+	headroom_terms(s, rate_bps, cable_mm, &t);
+	return t.total;
+}
+
+int64_t scenario_cell_round(const struct scenario *s, int64_t bytes)
+{
+	if (s->cell_bytes <= 0)
+		return bytes;
+	return (bytes + s->cell_bytes - 1) / s->cell_bytes * s->cell_bytes;
+}
+
+int64_t scenario_pool_bytes(const struct scenario *s, uint32_t host_ports,
+			    uint32_t fabric_ports)
+{
+	int64_t nl = 0, pool;
+	int p;
+
+	for (p = 0; p < SCN_PRIOS; p++)
+		nl += (s->pfc_prios >> p) & 1;
+	pool = s->buffer_bytes -
+	       ((int64_t)host_ports + fabric_ports) * PGS_PER_PORT * reserved_of(s);
+	if (nl) {
+		pool -= nl * host_ports *
+			scenario_headroom_bytes(s, s->host_link_bps, s->host_cable_mm);
+		pool -= nl * fabric_ports *
+			scenario_headroom_bytes(s, s->fabric_link_bps, s->fabric_cable_mm);
+	}
+	return pool;
+}
+
 /* ---- the state of one file or one --set ---- */
 
 struct load {
@@ -762,13 +1135,36 @@ struct load {
 	int line;         /* current line; 0 for --set */
 	int failed;
 	int sec;          /* enum sec_id of the current section, -1 before any */
-	int job;          /* index in s->jobs for [job.NAME], else -1 */
+	int item;         /* index in s->jobs or s->faults for [job.NAME] or
+			     [fault.NAME], else -1 */
 	char secname[64]; /* "topology", "job.a", "fault.x": message prefix */
 	int sec_line[SEC_COUNT];                /* header lines, unnamed sections */
 	int key_line[N_KEYS];                   /* line of each key, 0: not given */
-	int job_key_line[SCN_MAX_JOBS][N_KEYS]; /* the same for each job */
-	int job_hdr_line[SCN_MAX_JOBS];         /* [job.NAME] line in this file */
+	/* the same for each job ([0]) and fault ([1]), and their header lines */
+	int item_key_line[2][MAX_ITEMS][N_KEYS];
+	int item_hdr_line[2][MAX_ITEMS];
 };
+
+/* the line of key ki: of item j of named section sec, or (j < 0) unnamed */
+static int *line_slot(struct load *ld, int sec, int j, int ki)
+{
+	return j >= 0 ? &ld->item_key_line[sec == SEC_FAULT][j][ki] : &ld->key_line[ki];
+}
+
+static int line_at(const struct load *ld, int sec, int j, int ki)
+{
+	return j >= 0 ? ld->item_key_line[sec == SEC_FAULT][j][ki] : ld->key_line[ki];
+}
+
+static int *hdr_slot(struct load *ld, int sec, int j)
+{
+	return &ld->item_hdr_line[sec == SEC_FAULT][j];
+}
+
+static int hdr_at(const struct load *ld, int sec, int j)
+{
+	return ld->item_hdr_line[sec == SEC_FAULT][j];
+}
 
 SCN_PRINTF(2, 3)
 static int fail(struct load *ld, const char *fmt, ...)
@@ -799,7 +1195,7 @@ static struct load *load_new(struct scenario *s, const char *src,
 	ld->err = err;
 	ld->src = src;
 	ld->sec = -1;
-	ld->job = -1;
+	ld->item = -1;
 	if (err)
 		err->msg[0] = '\0';
 	return ld;
@@ -832,23 +1228,14 @@ static int valid_name(const char *name)
 	return 1;
 }
 
-static int job_index(const struct scenario *s, const char *name)
-{
-	uint32_t i;
-
-	for (i = 0; i < s->njobs; i++)
-		if (strcmp(s->jobs[i].name, name) == 0)
-			return (int)i;
-	return -1;
-}
-
 /*
  * Make `name` (a section name as written, trimmed) the current section.
  * label is how messages show it ("[name]" in a file, "name.key" for --set).
- * A new [job.NAME] is created when create_job is set.
+ * A new [job.NAME] or [fault.NAME] is created for a file's header (key NULL)
+ * or for a --set of its selecting key (pattern, kind).
  */
 static int enter_section(struct load *ld, const char *name, const char *label,
-			 int create_job)
+			 const char *key)
 {
 	const char *dot = strchr(name, '.');
 	size_t len = dot ? (size_t)(dot - name) : strlen(name);
@@ -867,31 +1254,41 @@ static int enter_section(struct load *ld, const char *name, const char *label,
 			    label, SCN_NAME_LEN - 1);
 
 	ld->sec = sec;
-	ld->job = -1;
+	ld->item = -1;
 	memcpy(ld->secname, name, strlen(name) + 1); /* <= 5 + 1 + 31 chars */
 
-	if (sec == SEC_JOB) {
+	if (section_defs[sec].named) {
 		struct scenario *s = ld->s;
-		int j = job_index(s, dot + 1);
+		const char *what = sec == SEC_FAULT ? "fault" : "job";
+		int max = sec == SEC_FAULT ? SCN_MAX_FAULTS : SCN_MAX_JOBS;
+		int j = item_index(s, sec, dot + 1);
 
 		if (j < 0) {
-			if (!create_job)
-				return fail(ld, "%s: no job %s yet (give %s.pattern first)",
-					    label, dot + 1, name);
-			if (s->njobs >= SCN_MAX_JOBS)
-				return fail(ld, "%s: too many jobs (at most %d)", label,
-					    SCN_MAX_JOBS);
-			j = (int)s->njobs++;
-			job_init(&s->jobs[j], dot + 1, ld->line);
+			if (key && strcmp(key, section_defs[sec].selector) != 0)
+				return fail(ld, "%s: no %s %s yet (give %s.%s first)", label,
+					    what, dot + 1, name, section_defs[sec].selector);
+			if (item_count(s, sec) >= (uint32_t)max)
+				return fail(ld, "%s: too many %ss (at most %d)", label, what,
+					    max);
+			if (sec == SEC_FAULT) {
+				j = (int)s->nfaults++;
+				fault_init(&s->faults[j], dot + 1, ld->line);
+			} else {
+				j = (int)s->njobs++;
+				job_init(&s->jobs[j], dot + 1, ld->line);
+			}
 		} else if (ld->line > 0) {
-			if (ld->job_hdr_line[j])
+			if (*hdr_slot(ld, sec, j))
 				return fail(ld, "%s: section given twice (first at line %d)",
-					    label, ld->job_hdr_line[j]);
-			s->jobs[j].line = ld->line;
+					    label, *hdr_slot(ld, sec, j));
+			if (sec == SEC_FAULT)
+				s->faults[j].line = ld->line;
+			else
+				s->jobs[j].line = ld->line;
 		}
 		if (ld->line > 0)
-			ld->job_hdr_line[j] = ld->line;
-		ld->job = j;
+			*hdr_slot(ld, sec, j) = ld->line;
+		ld->item = j;
 	} else if (!section_defs[sec].named && ld->line > 0) {
 		if (ld->sec_line[sec])
 			return fail(ld, "%s: section given twice (first at line %d)",
@@ -1016,7 +1413,97 @@ static int resolve_file(struct load *ld, const char *full, const char *value,
 	return 0;
 }
 
-/* parse `value` for key k into base (struct scenario or struct scn_job) */
+/* pfc.priorities: "3", "3,4", "" (PFC off) into a bit mask */
+static int parse_prios(struct load *ld, const char *full, const char *value,
+		       uint8_t *mask)
+{
+	const char *p = value;
+	char item[64], e[128];
+	unsigned m = 0;
+
+	if (*value == '\0') {
+		*mask = 0;
+		return 0;
+	}
+	for (;;) {
+		const char *b = p, *end = strchr(p, ',');
+		int last = end == NULL;
+		int64_t v;
+
+		if (last)
+			end = p + strlen(p);
+		p = last ? end : end + 1;
+		trim_range(&b, &end);
+		if (b == end || copy_range(item, sizeof(item), b, end))
+			return fail(ld, "%s: %s is not a list of priorities (0-7, e.g. 3 or 3,4; empty = PFC off)",
+				    full, value);
+		if (units_parse_int(item, 0, SCN_PRIOS - 1, &v, e, sizeof(e)))
+			return fail(ld, "%s: %s", full, e);
+		if (m & (1u << v))
+			return fail(ld, "%s: priority %" PRId64 " listed twice", full, v);
+		m |= 1u << v;
+		if (last)
+			break;
+	}
+	*mask = (uint8_t)m;
+	return 0;
+}
+
+/* node names (DESIGN A3): h3, leaf0, spine1, edge5, agg2, core0, sw0 */
+enum node_tier { NT_HOST, NT_LEAF, NT_SPINE, NT_EDGE, NT_AGG, NT_CORE, NT_SW, NT_COUNT };
+
+static const char *const node_prefix[NT_COUNT] = {
+	"h", "leaf", "spine", "edge", "agg", "core", "sw"
+};
+
+#define NODE_EXAMPLES "e.g. h3, leaf0, spine1, edge0, agg2, core1, sw0"
+
+/* [b, e) as a node name: a prefix and a canonical index (no leading 0) */
+static int parse_node_name(const char *b, const char *e, int *tier, uint32_t *idx)
+{
+	const char *d = b;
+	uint64_t v = 0;
+	int t;
+
+	while (d < e && ((*d >= 'a' && *d <= 'z') || (*d >= 'A' && *d <= 'Z')))
+		d++;
+	if (d == e || (e - d > 1 && *d == '0') || e - d > 10)
+		return -1;
+	for (t = 0; t < NT_COUNT; t++)
+		if (strlen(node_prefix[t]) == (size_t)(d - b) &&
+		    strncmp(node_prefix[t], b, (size_t)(d - b)) == 0)
+			break;
+	if (t == NT_COUNT)
+		return -1;
+	for (; d < e; d++) {
+		if (!is_digit(*d))
+			return -1;
+		v = v * 10 + (uint64_t)(*d - '0');
+	}
+	if (v > UINT32_MAX)
+		return -1;
+	*tier = t;
+	*idx = (uint32_t)v;
+	return 0;
+}
+
+/* "A-B": the two node names, each checked for form only */
+static int split_link(const char *text, int tier[2], uint32_t idx[2])
+{
+	const char *dash = strchr(text, '-');
+	const char *b0 = text, *e0 = dash, *b1, *e1;
+
+	if (!dash || strchr(dash + 1, '-'))
+		return -1;
+	b1 = dash + 1;
+	e1 = text + strlen(text);
+	trim_range(&b0, &e0);
+	trim_range(&b1, &e1);
+	return parse_node_name(b0, e0, &tier[0], &idx[0]) ||
+	       parse_node_name(b1, e1, &tier[1], &idx[1]) ? -1 : 0;
+}
+
+/* parse `value` for key k into base (struct scenario, scn_job or scn_fault) */
 static int parse_value(struct load *ld, const char *full, const struct key_def *k,
 		       void *base, const char *value)
 {
@@ -1025,9 +1512,60 @@ static int parse_value(struct load *ld, const char *full, const struct key_def *
 	size_t i;
 	int rc = 0;
 
+	if ((k->flags & KF_ZERO) && strcmp(value, "0") == 0) {
+		store_int(base, k, 0);
+		return 0;
+	}
 	switch (k->type) {
 	case KT_TODO:
 		return fail(ld, "%s: not implemented yet", full);
+	case KT_BOOL: {
+		int b;
+		if (units_parse_bool(value, &b, e, sizeof(e)))
+			return fail(ld, "%s: %s", full, e);
+		store_int(base, k, b);
+		return 0;
+	}
+	case KT_PRIOS:
+		return parse_prios(ld, full, value, (uint8_t *)((char *)base + k->off));
+	case KT_SIZE_AUTO:
+	case KT_TIME_AUTO:
+		if (strcmp(value, "auto") == 0) {
+			store_int(base, k, SCN_AUTO);
+			return 0;
+		}
+		rc = k->type == KT_SIZE_AUTO ? units_parse_size(value, &v, e, sizeof(e))
+					     : units_parse_time(value, &v, e, sizeof(e));
+		if (rc)
+			return fail(ld, "%s: %s (%s)", full, e, k->range);
+		break;
+	case KT_NODE: {
+		int tier;
+		uint32_t idx;
+		if (parse_node_name(value, value + strlen(value), &tier, &idx))
+			return fail(ld, "%s: %s is not a host name (h0, h1, ...)", full, value);
+		if (tier != NT_HOST)
+			return fail(ld, "%s: %s is a switch (pause-storm and slow-receiver are NIC faults: give a host, e.g. h3)",
+				    full, value);
+		if (idx > (uint32_t)k->max)
+			return fail(ld, "%s: %s out of range (h0-h%" PRId64 ")", full, value,
+				    k->max);
+		store_int(base, k, (int64_t)idx);
+		return 0;
+	}
+	case KT_LINK: {
+		char *text = (char *)base + k->off;
+		int tier[2];
+		uint32_t idx[2];
+		if (split_link(value, tier, idx))
+			return fail(ld, "%s: %s is not a link (A-B of node names: " NODE_EXAMPLES
+				    "; e.g. leaf0-spine1 or h3-leaf0)", full, value);
+		if (strlen(value) >= sizeof(((struct scn_fault *)0)->link_text))
+			return fail(ld, "%s: longer than %zu characters", full,
+				    sizeof(((struct scn_fault *)0)->link_text) - 1);
+		memcpy(text, value, strlen(value) + 1);
+		return 0;
+	}
 	case KT_INT:
 		if (units_parse_int(value, k->min, k->max, &v, e, sizeof(e)))
 			return fail(ld, "%s: %s", full, e);
@@ -1140,10 +1678,10 @@ static int apply_key(struct load *ld, const char *name, const char *value)
 	if (!sd->implemented || key_defs[ki].type == KT_TODO)
 		return fail(ld, "%s: not implemented yet", full);
 
-	slot = ld->job >= 0 ? &ld->job_key_line[ld->job][ki] : &ld->key_line[ki];
+	slot = line_slot(ld, ld->sec, ld->item, ki);
 	if (ld->line > 0 && *slot)
 		return fail(ld, "%s: given twice (first at line %d)", full, *slot);
-	base = ld->job >= 0 ? (void *)&ld->s->jobs[ld->job] : (void *)ld->s;
+	base = ld->item >= 0 ? item_base(ld->s, ld->sec, ld->item) : (void *)ld->s;
 	if (parse_value(ld, full, &key_defs[ki], base, value))
 		return -1;
 	*slot = ld->line > 0 ? ld->line : -1;
@@ -1173,7 +1711,7 @@ static int classify_line(struct load *ld, const char *line)
 			return fail(ld, "line too long");
 		snprintf(label, sizeof(label), strlen(name) > 40 ? "[%.37s...]" : "[%s]",
 			 name);
-		return enter_section(ld, name, label, 1);
+		return enter_section(ld, name, label, NULL);
 	}
 	/* a key line: inih needs '=' or ':' (comments are already stripped) */
 	for (p = line; *p && *p != '=' && *p != ':'; p++)
@@ -1241,26 +1779,26 @@ static int on_key(void *user, const char *section, const char *name,
 
 /* ---- checks that involve several keys ---- */
 
-/* the place of key ki of job j (or of the scenario, j < 0) */
+/* the place of key ki of item j of named section sec (or of the scenario, j < 0) */
 static struct place key_place(const struct scenario *s, const struct load *ld,
-			      int ki, int j)
+			      int sec, int ki, int j)
 {
 	struct place pl = { "--set", 0 };
 
 	if (ld && ki >= 0) {
-		int line = j >= 0 ? ld->job_key_line[j][ki] : ld->key_line[ki];
+		int line = line_at(ld, sec, j, ki);
 		if (line > 0) {
 			pl.src = ld->src;
 			pl.line = line;
 			return pl;
 		}
 	}
-	if (ld && j >= 0 && ld->job_hdr_line[j] > 0) {
+	if (ld && j >= 0 && hdr_at(ld, sec, j) > 0) {
 		pl.src = ld->src;
-		pl.line = ld->job_hdr_line[j];
-	} else if (j >= 0 && s->jobs[j].line > 0) {
+		pl.line = hdr_at(ld, sec, j);
+	} else if (j >= 0 && item_line(s, sec, j) > 0) {
 		pl.src = s->source;
-		pl.line = s->jobs[j].line;
+		pl.line = item_line(s, sec, j);
 	}
 	return pl;
 }
@@ -1326,20 +1864,20 @@ static int check_job(struct scenario *s, const struct load *ld, int j,
 	switch (job->pattern) {
 	case SCN_JOB_TRACE:
 		if (job->file[0] == '\0')
-			return set_error(err, key_place(s, ld, -1, j),
+			return set_error(err, key_place(s, ld, SEC_JOB, -1, j),
 					 "job.%s.file: missing (pattern = trace needs a CSV file)",
 					 job->name);
 		if (resolve)
-			return read_trace(job, nhosts, key_place(s, ld, -1, j), err);
+			return read_trace(job, nhosts, key_place(s, ld, SEC_JOB, -1, j), err);
 		return 0;
 	case SCN_JOB_INCAST:
 		ki = find_key(SEC_JOB, "dst");
 		if (job->dst >= nhosts)
-			return set_error(err, key_place(s, ld, ki, j),
+			return set_error(err, key_place(s, ld, SEC_JOB, ki, j),
 					 "job.%s.dst: %" PRIu32 " out of range (0-%" PRIu32 ")",
 					 job->name, job->dst, nhosts - 1);
 		ki = find_key(SEC_JOB, "senders");
-		pl = key_place(s, ld, ki, j);
+		pl = key_place(s, ld, SEC_JOB, ki, j);
 		switch (hostset_walk(job->senders.text, nhosts, job->dst, NULL, &n, e,
 				     sizeof(e))) {
 		case 0:
@@ -1366,7 +1904,7 @@ static int check_job(struct scenario *s, const struct load *ld, int j,
 		return 0;
 	case SCN_JOB_PERMUTATION:
 		ki = find_key(SEC_JOB, "ranks");
-		pl = key_place(s, ld, ki, j);
+		pl = key_place(s, ld, SEC_JOB, ki, j);
 		if (hostset_walk(job->ranks.text, nhosts, UINT32_MAX, NULL, &n, e,
 				 sizeof(e)))
 			return set_error(err, pl, "job.%s.ranks: %s", job->name, e);
@@ -1388,35 +1926,477 @@ static int check_job(struct scenario *s, const struct load *ld, int j,
 	return 0;
 }
 
+/* ---- faults against the topology and [pfc] ---- */
+
+static const char *const topo_article_names[] = { "a leaf-spine", "a fat-tree", "a star" };
+
+/* nodes of tier t in s's topology: 0 if the kind has no such tier */
+static uint32_t tier_size(const struct scenario *s, int t)
+{
+	uint32_t half = s->k / 2;
+
+	if (t == NT_HOST)
+		return scenario_hosts(s);
+	switch (s->topo) {
+	case SCN_TOPO_LEAF_SPINE:
+		return t == NT_LEAF ? s->leaves : t == NT_SPINE ? s->spines : 0;
+	case SCN_TOPO_FAT_TREE:
+		return t == NT_EDGE || t == NT_AGG ? s->k * half : t == NT_CORE ? half * half : 0;
+	case SCN_TOPO_STAR:
+		return t == NT_SW ? 1 : 0;
+	}
+	return 0;
+}
+
+/* switch number (topology.h) of switch idx of tier t */
+static uint32_t switch_number(const struct scenario *s, int t, uint32_t idx)
+{
+	uint32_t pods = s->k * (s->k / 2);
+
+	switch (t) {
+	case NT_SPINE:
+		return s->leaves + idx;
+	case NT_AGG:
+		return pods + idx;
+	case NT_CORE:
+		return 2 * pods + idx;
+	default:
+		return idx; /* leaf, edge, sw0 */
+	}
+}
+
 /*
- * End of a file: the keys it gives must apply to the kind, pattern and
- * scheduler chosen, its jobs need a pattern; the earliest offending line is
- * reported.  Then the host count and the host indices of its jobs.
+ * Are node (ta, a) and node (tb, b) directly cabled (topology.h wiring)?
+ * If not, a hint of where they are cabled goes to why ("" if none).
+ */
+static int nodes_cabled(const struct scenario *s, int ta, uint32_t a, int tb,
+			uint32_t b, char *why, size_t len)
+{
+	uint32_t half = s->k / 2;
+
+	why[0] = '\0';
+	if (ta > tb) {
+		int t = ta;
+		uint32_t x = a;
+		ta = tb;
+		tb = t;
+		a = b;
+		b = x;
+	}
+	if (ta == NT_HOST && tb == NT_LEAF) {
+		if (b == a / s->hosts_per_leaf)
+			return 1;
+		snprintf(why, len, " (h%" PRIu32 " is cabled to leaf%" PRIu32 ")", a,
+			 a / s->hosts_per_leaf);
+		return 0;
+	}
+	if (ta == NT_HOST && tb == NT_EDGE) {
+		if (b == a / half)
+			return 1;
+		snprintf(why, len, " (h%" PRIu32 " is cabled to edge%" PRIu32 ")", a, a / half);
+		return 0;
+	}
+	if ((ta == NT_HOST && tb == NT_SW) || (ta == NT_LEAF && tb == NT_SPINE))
+		return 1;
+	if (ta == NT_EDGE && tb == NT_AGG) {
+		if (a / half == b / half)
+			return 1;
+		snprintf(why, len, " (edge%" PRIu32 " is in pod %" PRIu32 ", agg%" PRIu32
+			 " in pod %" PRIu32 ")", a, a / half, b, b / half);
+		return 0;
+	}
+	if (ta == NT_AGG && tb == NT_CORE) {
+		if (b / half == a % half)
+			return 1;
+		snprintf(why, len, " (agg%" PRIu32 " is cabled to core%" PRIu32 "-core%" PRIu32 ")",
+			 a, (a % half) * half, (a % half) * half + half - 1);
+		return 0;
+	}
+	return 0;
+}
+
+/* "h0-h31, leaf0-leaf3, spine0-spine1": the node names of the topology */
+static void node_ranges(const struct scenario *s, char *buf, size_t len)
+{
+	size_t n = 0;
+	int t, w;
+
+	buf[0] = '\0';
+	for (t = 0; t < NT_COUNT; t++) {
+		uint32_t size = tier_size(s, t);
+		if (!size)
+			continue;
+		if (size == 1)
+			w = snprintf(buf + n, len - n, "%s%s0", n ? ", " : "", node_prefix[t]);
+		else
+			w = snprintf(buf + n, len - n, "%s%s0-%s%" PRIu32, n ? ", " : "",
+				     node_prefix[t], node_prefix[t], size - 1);
+		if (w < 0 || (size_t)w >= len - n)
+			return;
+		n += (size_t)w;
+	}
+}
+
+/* fault.NAME.link against the topology: both ends, cabled to each other */
+static int resolve_link(const struct scenario *s, const char *text, uint32_t node[2],
+			uint8_t is_host[2], char *e, size_t elen)
+{
+	int tier[2], i;
+	uint32_t idx[2];
+	char names[2][24], why[96], ranges[160];
+
+	if (split_link(text, tier, idx)) {
+		snprintf(e, elen, "%s is not a link", text); /* checked when read */
+		return -1;
+	}
+	for (i = 0; i < 2; i++) {
+		uint32_t size = tier_size(s, tier[i]);
+
+		snprintf(names[i], sizeof(names[i]), "%s%" PRIu32, node_prefix[tier[i]], idx[i]);
+		if (!size) {
+			node_ranges(s, ranges, sizeof(ranges));
+			snprintf(e, elen, "%s is not a node of %s (%s)", names[i],
+				 topo_article_names[s->topo], ranges);
+			return -1;
+		}
+		if (idx[i] >= size) {
+			if (size == 1)
+				snprintf(e, elen, "%s out of range (only %s0)", names[i],
+					 node_prefix[tier[i]]);
+			else
+				snprintf(e, elen, "%s out of range (%s0-%s%" PRIu32 ")", names[i],
+					 node_prefix[tier[i]], node_prefix[tier[i]], size - 1);
+			return -1;
+		}
+	}
+	if (!nodes_cabled(s, tier[0], idx[0], tier[1], idx[1], why, sizeof(why))) {
+		snprintf(e, elen, "%s and %s are not directly cabled%s", names[0], names[1], why);
+		return -1;
+	}
+	for (i = 0; i < 2; i++) {
+		is_host[i] = tier[i] == NT_HOST;
+		node[i] = is_host[i] ? idx[i] : switch_number(s, tier[i], idx[i]);
+	}
+	return 0;
+}
+
+/* "3" or "3,4": the lossless priorities */
+static void prios_text(uint8_t mask, char *buf, size_t len)
+{
+	size_t n = 0;
+	int p, w;
+
+	buf[0] = '\0';
+	for (p = 0; p < SCN_PRIOS; p++) {
+		if (!(mask & (1u << p)))
+			continue;
+		w = snprintf(buf + n, len - n, "%s%d", n ? "," : "", p);
+		if (w < 0 || (size_t)w >= len - n)
+			return;
+		n += (size_t)w;
+	}
+}
+
+/*
+ * The values of fault f that depend on other sections: the keys its kind
+ * needs, the host or link against the topology, PFC and the priority, the
+ * rate against the host link.  With resolve, the link ends and the default
+ * priority are stored.
+ */
+static int check_fault(struct scenario *s, const struct load *ld, int f,
+		       int resolve, struct scn_error *err)
+{
+	struct scn_fault *ft = &s->faults[f];
+	const char *kind = fault_kind_names[ft->kind];
+	uint32_t nhosts = scenario_hosts(s);
+	char e[300], a[40], b[40];
+	uint32_t node[2];
+	uint8_t is_host[2];
+	int p;
+
+#define FPLACE(key) key_place(s, ld, SEC_FAULT, find_key(SEC_FAULT, key), f)
+#define FPLACE_HDR key_place(s, ld, SEC_FAULT, -1, f)
+	switch (ft->kind) {
+	case SCN_FAULT_PAUSE_STORM:
+	case SCN_FAULT_SLOW_RECEIVER:
+		if (ft->host == NO_HOST)
+			return set_error(err, FPLACE_HDR,
+					 "fault.%s.node: missing (%s needs a host, e.g. h3)",
+					 ft->name, kind);
+		if (ft->host >= nhosts)
+			return set_error(err, FPLACE("node"),
+					 "fault.%s.node: h%" PRIu32 " out of range (h0-h%" PRIu32 ")",
+					 ft->name, ft->host, nhosts - 1);
+		if (!s->pfc_prios)
+			return set_error(err, FPLACE("kind"),
+					 "fault.%s.kind: %s needs PFC on (pfc.priorities is empty)",
+					 ft->name, kind);
+		if (ft->kind == SCN_FAULT_PAUSE_STORM) {
+			if (ft->priority == NO_PRIO) {
+				for (p = 0; !(s->pfc_prios & (1u << p)); p++)
+					;
+				if (resolve)
+					ft->priority = (uint8_t)p;
+			} else if (!(s->pfc_prios & (1u << ft->priority))) {
+				prios_text(s->pfc_prios, a, sizeof(a));
+				return set_error(err, FPLACE("priority"),
+						 "fault.%s.priority: %u is not a lossless priority (pfc.priorities = %s)",
+						 ft->name, ft->priority, a);
+			}
+			return 0;
+		}
+		if (ft->rate_bps == 0)
+			return set_error(err, FPLACE_HDR,
+					 "fault.%s.rate: missing (slow-receiver needs a drain rate, e.g. 100Gbps)",
+					 ft->name);
+		if (ft->rate_bps >= s->host_link_bps)
+			return set_error(err, FPLACE("rate"),
+					 "fault.%s.rate: %s must be below topology.host_link (%s)",
+					 ft->name, units_format_rate(ft->rate_bps, a, sizeof(a)),
+					 units_format_rate(s->host_link_bps, b, sizeof(b)));
+		return 0;
+	case SCN_FAULT_LINK_DOWN:
+		if (ft->link_text[0] == '\0')
+			return set_error(err, FPLACE_HDR,
+					 "fault.%s.link: missing (link-down needs a link, e.g. leaf0-spine1)",
+					 ft->name);
+		if (resolve_link(s, ft->link_text, node, is_host, e, sizeof(e)))
+			return set_error(err, FPLACE("link"), "fault.%s.link: %s", ft->name, e);
+		if (resolve) {
+			memcpy(ft->end_node, node, sizeof(node));
+			memcpy(ft->end_is_host, is_host, sizeof(is_host));
+		}
+		return 0;
+	}
+#undef FPLACE
+#undef FPLACE_HDR
+	return 0;
+}
+
+/* ---- the shared pool of every switch tier (DESIGN B2) ---- */
+
+/* ports of one switch of a tier that lead to one kind of peer */
+struct port_class {
+	const char *peers;  /* "hosts", "spines", ... */
+	uint32_t n;
+	int host;           /* host_link and host_cable, else fabric */
+};
+
+struct sw_tier {
+	const char *name;   /* "leaf" */
+	const char *label;  /* "leaf switches" */
+	uint32_t count;
+	struct port_class pc[2];
+	int npc;
+};
+
+static void tier_set(struct sw_tier *t, const char *name, const char *label,
+		     uint32_t count)
+{
+	memset(t, 0, sizeof(*t));
+	t->name = name;
+	t->label = label;
+	t->count = count;
+}
+
+static void tier_ports(struct sw_tier *t, const char *peers, uint32_t n, int host)
+{
+	t->pc[t->npc].peers = peers;
+	t->pc[t->npc].n = n;
+	t->pc[t->npc].host = host;
+	t->npc++;
+}
+
+/* the switch tiers of s (topology.h wiring); returns how many */
+static int switch_tiers(const struct scenario *s, struct sw_tier t[3])
+{
+	uint32_t half = s->k / 2;
+
+	switch (s->topo) {
+	case SCN_TOPO_LEAF_SPINE:
+		tier_set(&t[0], "leaf", "leaf switches", s->leaves);
+		tier_ports(&t[0], "hosts", s->hosts_per_leaf, 1);
+		tier_ports(&t[0], "spines", s->spines, 0);
+		tier_set(&t[1], "spine", "spine switches", s->spines);
+		tier_ports(&t[1], "leaves", s->leaves, 0);
+		return 2;
+	case SCN_TOPO_FAT_TREE:
+		tier_set(&t[0], "edge", "edge switches", s->k * half);
+		tier_ports(&t[0], "hosts", half, 1);
+		tier_ports(&t[0], "aggs", half, 0);
+		tier_set(&t[1], "agg", "agg switches", s->k * half);
+		tier_ports(&t[1], "edges", half, 0);
+		tier_ports(&t[1], "cores", half, 0);
+		tier_set(&t[2], "core", "core switches", half * half);
+		tier_ports(&t[2], "aggs", s->k, 0);
+		return 3;
+	case SCN_TOPO_STAR:
+		tier_set(&t[0], "sw0", "sw0", 1);
+		tier_ports(&t[0], "hosts", s->star_hosts, 1);
+		return 1;
+	}
+	return 0;
+}
+
+static uint32_t tier_host_ports(const struct sw_tier *t)
+{
+	uint32_t n = 0;
+	int i;
+
+	for (i = 0; i < t->npc; i++)
+		n += t->pc[i].host ? t->pc[i].n : 0;
+	return n;
+}
+
+static uint32_t tier_fabric_ports(const struct sw_tier *t)
+{
+	uint32_t n = 0;
+	int i;
+
+	for (i = 0; i < t->npc; i++)
+		n += t->pc[i].host ? 0 : t->pc[i].n;
+	return n;
+}
+
+static int lossless_count(const struct scenario *s)
+{
+	int p, n = 0;
+
+	for (p = 0; p < SCN_PRIOS; p++)
+		n += (s->pfc_prios >> p) & 1;
+	return n;
+}
+
+/* "64MB - 10 ports x 8 PGs x 4158B reserved - 8 host ports x ... = 123B" */
+static int64_t pool_text(const struct scenario *s, const struct sw_tier *t, char *buf,
+			 size_t len)
+{
+	uint32_t hp = tier_host_ports(t), fp = tier_fabric_ports(t);
+	int64_t pool = scenario_pool_bytes(s, hp, fp);
+	int nl = lossless_count(s), w;
+	size_t n = 0;
+	char a[40];
+
+#define APPEND(...)                                                   \
+	do {                                                          \
+		w = snprintf(buf + n, len - n, __VA_ARGS__);          \
+		if (w < 0 || (size_t)w >= len - n)                    \
+			return pool;                                  \
+		n += (size_t)w;                                       \
+	} while (0)
+	buf[0] = '\0';
+	APPEND("%s - %" PRIu32 " ports x %d PGs x %" PRId64 "B reserved",
+	       units_format_size(s->buffer_bytes, a, sizeof(a)), hp + fp, PGS_PER_PORT,
+	       reserved_of(s));
+	if (nl && hp)
+		APPEND(" - %" PRIu32 " host ports x %d lossless PG%s x %" PRId64 "B headroom", hp,
+		       nl, nl == 1 ? "" : "s",
+		       scenario_headroom_bytes(s, s->host_link_bps, s->host_cable_mm));
+	if (nl && fp)
+		APPEND(" - %" PRIu32 " fabric ports x %d lossless PG%s x %" PRId64 "B headroom",
+		       fp, nl, nl == 1 ? "" : "s",
+		       scenario_headroom_bytes(s, s->fabric_link_bps, s->fabric_cable_mm));
+	APPEND(" = %" PRId64 "B", pool);
+#undef APPEND
+	return pool;
+}
+
+/*
+ * Every switch tier must keep a positive shared pool.  With ld (end of a
+ * file) the message points at buffer.size if the file gives it, else at the
+ * latest key of the file that the pool depends on, else at the file; at
+ * finalize it says "--set".
+ */
+static int check_pool(const struct scenario *s, const struct load *ld,
+		      struct scn_error *err)
+{
+	static const struct {
+		enum sec_id sec;
+		const char *name;
+	} inputs[] = {
+		{ SEC_BUFFER, "size" },		  { SEC_BUFFER, "reserved" },
+		{ SEC_PFC, "priorities" },	  { SEC_PFC, "headroom" },
+		{ SEC_PFC, "response_time" },	  { SEC_TOPOLOGY, "kind" },
+		{ SEC_TOPOLOGY, "spines" },	  { SEC_TOPOLOGY, "leaves" },
+		{ SEC_TOPOLOGY, "hosts_per_leaf" }, { SEC_TOPOLOGY, "k" },
+		{ SEC_TOPOLOGY, "hosts" },	  { SEC_TOPOLOGY, "host_link" },
+		{ SEC_TOPOLOGY, "fabric_link" },  { SEC_TOPOLOGY, "host_cable" },
+		{ SEC_TOPOLOGY, "fabric_cable" }, { SEC_TOPOLOGY, "mtu" },
+	};
+	struct sw_tier tiers[3];
+	struct place pl = { "--set", 0 };
+	char text[400], a[40];
+	size_t i, best = 0;
+	int nt = switch_tiers(s, tiers), t;
+
+	for (t = 0; t < nt; t++) {
+		if (pool_text(s, &tiers[t], text, sizeof(text)) > 0)
+			continue;
+		if (ld) {
+			/* inputs[0] (buffer.size) if given, else the latest input */
+			pl.src = ld->src;
+			pl.line = ld->key_line[find_key(inputs[0].sec, inputs[0].name)];
+			if (pl.line <= 0) {
+				pl.line = 0;
+				for (i = 1; i < N_OF(inputs); i++) {
+					int line = ld->key_line[find_key(inputs[i].sec,
+									 inputs[i].name)];
+					if (line > pl.line) {
+						pl.line = line;
+						best = i;
+					}
+				}
+			}
+		}
+		units_format_size(s->buffer_bytes, a, sizeof(a));
+		if (best == 0)
+			return set_error(err, pl, "buffer.size: %s leaves no shared pool on %s: %s",
+					 a, tiers[t].label, text);
+		return set_error(err, pl,
+				 "%s.%s: buffer.size %s leaves no shared pool on %s: %s",
+				 section_defs[inputs[best].sec].name, inputs[best].name, a,
+				 tiers[t].label, text);
+	}
+	return 0;
+}
+
+/*
+ * End of a file: the keys it gives must apply to the kind, pattern, fault
+ * kind and scheduler chosen, and to PFC and the watchdog being on; its jobs
+ * and faults need a pattern or kind; the earliest offending line is
+ * reported.  Then the host count, the host indices of its jobs, its faults
+ * and the shared pool.
  */
 static int check_file(struct load *ld)
 {
+	static const int named[] = { SEC_JOB, SEC_FAULT };
 	struct scenario *s = ld->s;
 	int best = INT_MAX, best_k = -1, best_j = -1, j, ki;
-	int pattern_k = find_key(SEC_JOB, "pattern");
 	const char *cur = "?";
-	char want[128];
+	char want[128], names[128];
 	struct place pl;
+	size_t n;
 
-	for (j = 0; j < (int)s->njobs; j++) {
-		if (!ld->job_hdr_line[j] || ld->job_key_line[j][pattern_k])
-			continue;
-		if (ld->job_hdr_line[j] < best) {
-			best = ld->job_hdr_line[j];
-			best_k = pattern_k;
+	for (n = 0; n < N_OF(named); n++) {
+		int sec = named[n], sel_k = find_key((enum sec_id)sec, section_defs[sec].selector);
+
+		for (j = 0; j < (int)item_count(s, sec); j++) {
+			int hdr = hdr_at(ld, sec, j);
+
+			if (!hdr || line_at(ld, sec, j, sel_k) || hdr >= best)
+				continue;
+			best = hdr;
+			best_k = sel_k;
 			best_j = j;
 		}
 	}
 	for (ki = 0; ki < N_KEYS; ki++) {
 		const struct key_def *k = &key_defs[ki];
+		int sec = (int)k->sec, sel_k;
 
 		if (!k->dep)
 			continue;
-		if (k->sec != SEC_JOB) {
+		if (!section_defs[sec].named) {
 			if (ld->key_line[ki] > 0 && ld->key_line[ki] < best &&
 			    !key_applies(k, s, NULL)) {
 				best = ld->key_line[ki];
@@ -1425,11 +2405,12 @@ static int check_file(struct load *ld)
 			}
 			continue;
 		}
-		for (j = 0; j < (int)s->njobs; j++) {
-			int line = ld->job_key_line[j][ki];
+		sel_k = find_key(k->sec, section_defs[sec].selector);
+		for (j = 0; j < (int)item_count(s, sec); j++) {
+			int line = line_at(ld, sec, j, ki);
 
-			if (line > 0 && line < best && ld->job_key_line[j][pattern_k] &&
-			    !key_applies(k, &s->jobs[j], NULL)) {
+			if (line > 0 && line < best && line_at(ld, sec, j, sel_k) &&
+			    !key_applies(k, item_cbase(s, sec, j), NULL)) {
 				best = line;
 				best_k = ki;
 				best_j = j;
@@ -1437,31 +2418,39 @@ static int check_file(struct load *ld)
 		}
 	}
 	if (best_k >= 0) {
+		const struct key_def *k = &key_defs[best_k];
+		const char *sname = section_defs[k->sec].name;
+
 		pl.src = ld->src;
 		pl.line = best;
-		if (best_k == pattern_k)
-			return set_error(ld->err, pl,
-					 "job.%s.pattern: missing (trace, incast, permutation)",
-					 s->jobs[best_j].name);
-		key_applies(&key_defs[best_k],
-			    best_j >= 0 ? (const void *)&s->jobs[best_j] : (const void *)s,
+		if (best_j >= 0 && strcmp(k->name, section_defs[k->sec].selector) == 0) {
+			join_names(k->names, ", ", names, sizeof(names));
+			return set_error(ld->err, pl, "%s.%s.%s: missing (%s)", sname,
+					 item_name(s, (int)k->sec, best_j), k->name, names);
+		}
+		if (dep_is_switch(k))
+			return set_error(ld->err, pl, "%s.%s: %s (%s)", sname, k->name,
+					 switch_off_what(k), switch_off_why(k));
+		key_applies(k, best_j >= 0 ? item_cbase(s, (int)k->sec, best_j) : (const void *)s,
 			    &cur);
-		applies_text(&key_defs[best_k], want, sizeof(want));
+		applies_text(k, want, sizeof(want));
 		if (best_j >= 0)
-			return set_error(ld->err, pl, "job.%s.%s: only for %s (%s is %s)",
-					 s->jobs[best_j].name, key_defs[best_k].name, want,
-					 key_defs[best_k].dep, cur);
-		return set_error(ld->err, pl, "%s.%s: only for %s (%s is %s)",
-				 section_defs[key_defs[best_k].sec].name,
-				 key_defs[best_k].name, want, key_defs[best_k].dep, cur);
+			return set_error(ld->err, pl, "%s.%s.%s: only for %s (%s is %s)", sname,
+					 item_name(s, (int)k->sec, best_j), k->name, want,
+					 k->dep, cur);
+		return set_error(ld->err, pl, "%s.%s: only for %s (%s is %s)", sname, k->name,
+				 want, k->dep, cur);
 	}
 
 	if (check_topology(s, ld, ld->err))
 		return -1;
 	for (j = 0; j < (int)s->njobs; j++)
-		if (ld->job_hdr_line[j] && check_job(s, ld, j, 0, ld->err))
+		if (hdr_at(ld, SEC_JOB, j) && check_job(s, ld, j, 0, ld->err))
 			return -1;
-	return 0;
+	for (j = 0; j < (int)s->nfaults; j++)
+		if (hdr_at(ld, SEC_FAULT, j) && check_fault(s, ld, j, 0, ld->err))
+			return -1;
+	return check_pool(s, ld, ld->err);
 }
 
 int scenario_load_string(struct scenario *s, const char *name, const char *text,
@@ -1556,7 +2545,7 @@ int scenario_set(struct scenario *s, const char *assignment, struct scn_error *e
 	struct load *ld = load_new(s, "--set", err);
 	const char *eq, *kb, *ke, *vb, *ve;
 	char *key = NULL, *value = NULL, *dot;
-	uint32_t njobs = s->njobs;
+	uint32_t njobs = s->njobs, nfaults = s->nfaults;
 	int rc = -1;
 
 	if (!ld)
@@ -1595,12 +2584,16 @@ int scenario_set(struct scenario *s, const char *assignment, struct scn_error *e
 		char want[128];
 
 		snprintf(label, sizeof(label), "%s.%s", key, dot + 1);
-		if (enter_section(ld, key, label, strcmp(dot + 1, "pattern") == 0) ||
-		    apply_key(ld, dot + 1, value))
+		if (enter_section(ld, key, label, dot + 1) || apply_key(ld, dot + 1, value))
 			goto out;
 		k = &key_defs[find_key((enum sec_id)ld->sec, dot + 1)];
-		if (!key_applies(k, ld->job >= 0 ? (void *)&s->jobs[ld->job] : (void *)s,
+		if (!key_applies(k, ld->item >= 0 ? item_cbase(s, ld->sec, ld->item) : (void *)s,
 				 &cur)) {
+			if (dep_is_switch(k)) {
+				fail(ld, "%s: %s (%s; set %s.%s first)", label, switch_off_what(k),
+				     switch_off_why(k), ld->secname, k->dep);
+				goto out;
+			}
 			applies_text(k, want, sizeof(want));
 			fail(ld, "%s: only for %s (%s is %s; set %s.%s first)", label, want,
 			     k->dep, cur, ld->secname, k->dep);
@@ -1611,6 +2604,8 @@ int scenario_set(struct scenario *s, const char *assignment, struct scn_error *e
 out:
 	if (rc && s->njobs > njobs)
 		s->njobs = njobs; /* a job this --set created: it has no allocation */
+	if (rc && s->nfaults > nfaults)
+		s->nfaults = nfaults;
 	free(key);
 	free(value);
 	free(ld);
@@ -1623,12 +2618,20 @@ int scenario_finalize(struct scenario *s, struct scn_error *err)
 
 	if (err)
 		err->msg[0] = '\0';
+	/* defaults that follow the final mtu (SCN_AUTO until now) */
+	if (s->reserved_bytes == SCN_AUTO)
+		s->reserved_bytes = data_frames(s, 1);
+	if (s->xon_offset_bytes == SCN_AUTO)
+		s->xon_offset_bytes = data_frames(s, 2);
 	if (check_topology(s, NULL, err))
 		return -1;
 	for (j = 0; j < s->njobs; j++)
 		if (check_job(s, NULL, (int)j, 1, err))
 			return -1;
-	return 0;
+	for (j = 0; j < s->nfaults; j++)
+		if (check_fault(s, NULL, (int)j, 1, err))
+			return -1;
+	return check_pool(s, NULL, err);
 }
 
 /* ---- trace CSV files ---- */
@@ -1934,7 +2937,36 @@ static void format_value(const struct key_def *k, const void *base, char *buf,
 	int i;
 
 	buf[0] = '\0';
+	if ((k->flags & KF_ZERO) && load_int(base, k) == 0) {
+		snprintf(buf, len, "0");
+		return;
+	}
 	switch (k->type) {
+	case KT_BOOL:
+		snprintf(buf, len, "%s", load_int(base, k) ? "true" : "false");
+		break;
+	case KT_PRIOS:
+		prios_text((uint8_t)load_int(base, k), buf, len);
+		break;
+	case KT_SIZE_AUTO:
+	case KT_TIME_AUTO:
+		v = load_int(base, k);
+		if (v == SCN_AUTO)
+			snprintf(buf, len, "auto");
+		else if (k->type == KT_SIZE_AUTO)
+			units_format_size(v, buf, len);
+		else
+			units_format_time(v, buf, len);
+		break;
+	case KT_NODE: {
+		uint32_t h;
+		memcpy(&h, p, sizeof(h));
+		snprintf(buf, len, "h%" PRIu32, h);
+		break;
+	}
+	case KT_LINK:
+		snprintf(buf, len, "%s", p);
+		break;
 	case KT_INT:
 	case KT_MTU:
 	case KT_TC:
@@ -1950,7 +2982,10 @@ static void format_value(const struct key_def *k, const void *base, char *buf,
 		units_format_length(load_int(base, k), buf, len);
 		break;
 	case KT_SIZE:
-		units_format_size(load_int(base, k), buf, len);
+		v = (k->flags & (KF_FRAME1 | KF_FRAME2))
+			    ? frames_value(k, (const struct scenario *)base)
+			    : load_int(base, k);
+		units_format_size(v, buf, len);
 		break;
 	case KT_ENUM:
 		v = load_int(base, k);
@@ -1988,6 +3023,25 @@ static void format_value(const struct key_def *k, const void *base, char *buf,
 	}
 }
 
+/* a fault key whose "not given" value cannot be printed to load back */
+static int fault_key_unset(const struct key_def *k, const void *base)
+{
+	const struct scn_fault *f = base;
+
+	switch (k->type) {
+	case KT_NODE:
+		return f->host == NO_HOST;
+	case KT_LINK:
+		return f->link_text[0] == '\0';
+	case KT_RATE:
+		return f->rate_bps == 0;
+	case KT_INT:
+		return f->priority == NO_PRIO;
+	default:
+		return 0;
+	}
+}
+
 static void print_section(const struct scenario *s, FILE *out, enum sec_id sec,
 			  const void *base)
 {
@@ -2003,6 +3057,13 @@ static void print_section(const struct scenario *s, FILE *out, enum sec_id sec,
 		if (sec == SEC_JOB && strcmp(k->name, "dscp") == 0 &&
 		    ((const struct scn_job *)base)->dscp < 0) {
 			fprintf(out, "# dscp: qos.data_dscp (%u)\n", s->data_dscp);
+			continue;
+		}
+		if (sec == SEC_FAULT && fault_key_unset(k, base)) {
+			fprintf(out, "# %s: %s\n", k->name,
+				strcmp(k->name, "priority") == 0
+					? "the lowest lossless priority (resolved at finalize)"
+					: "missing");
 			continue;
 		}
 		format_value(k, base, buf, sizeof(buf));
@@ -2028,7 +3089,7 @@ void scenario_print(const struct scenario *s, FILE *out)
 		if (!section_defs[sec].implemented)
 			fprintf(out, " [%s%s]", section_defs[sec].name,
 				section_defs[sec].named ? ".*" : "");
-	fprintf(out, " (queues are unbounded, no congestion control)\n");
+	fprintf(out, " (no ECN marking, no congestion control)\n");
 	fprintf(out, "# nor the keys");
 	for (i = 0; i < N_KEYS; i++)
 		if (key_defs[i].type == KT_TODO && section_defs[key_defs[i].sec].implemented) {
@@ -2048,6 +3109,10 @@ void scenario_print(const struct scenario *s, FILE *out)
 	for (j = 0; j < s->njobs; j++) {
 		fprintf(out, "\n[job.%s]\n", s->jobs[j].name);
 		print_section(s, out, SEC_JOB, &s->jobs[j]);
+	}
+	for (j = 0; j < s->nfaults; j++) {
+		fprintf(out, "\n[fault.%s]\n", s->faults[j].name);
+		print_section(s, out, SEC_FAULT, &s->faults[j]);
 	}
 }
 
@@ -2095,6 +3160,107 @@ static sim_time_ps path_ps(const struct scenario *s, int64_t wire_bytes,
 	     fabric_links * s->fabric_cable_mm * PS_PER_MM;
 	t += switches * s->switch_latency_ps;
 	return t;
+}
+
+/* ps as microseconds, exact: "83.8848us" */
+static char *format_us_exact(sim_time_ps ps, char *buf, size_t len)
+{
+	char frac[16];
+	size_t n;
+
+	snprintf(frac, sizeof(frac), "%06" PRId64, ps % UNITS_PS_PER_US);
+	n = strlen(frac);
+	while (n > 0 && frac[n - 1] == '0')
+		frac[--n] = '\0';
+	snprintf(buf, len, "%" PRId64 "%s%sus", ps / UNITS_PS_PER_US, n ? "." : "", frac);
+	return buf;
+}
+
+/* one class of ports: rate, cable, response time and headroom with its terms */
+static void print_port_class(const struct scenario *s, FILE *out, const char *what,
+			     int host)
+{
+	int64_t rate = host ? s->host_link_bps : s->fabric_link_bps;
+	int64_t cable = host ? s->host_cable_mm : s->fabric_cable_mm;
+	uint32_t q = scenario_response_quanta(rate);
+	struct headroom_terms t;
+	char a[40], b[40], c[40];
+
+	headroom_terms(s, rate, cable, &t);
+	fprintf(out, "# %s (%s, %s): response ", what, units_format_rate(rate, a, sizeof(a)),
+		units_format_length(cable, b, sizeof(b)));
+	if (s->response_ps == SCN_AUTO)
+		fprintf(out, "%" PRIu32 " quanta = %s", q,
+			units_format_time(scenario_quanta_ps(q, rate), c, sizeof(c)));
+	else
+		fprintf(out, "%s (pfc.response_time)", units_format_time(s->response_ps, c, sizeof(c)));
+	if (s->headroom_bytes != SCN_AUTO) {
+		fprintf(out, "; headroom %" PRId64 "B (pfc.headroom, given; auto would be %" PRId64
+			"B)\n", s->headroom_bytes, t.total);
+		return;
+	}
+	fprintf(out, "; headroom %" PRId64 "B = 2 x %" PRId64 "B frames + %" PRId64
+		"B cable round trip + %" PRId64 "B response + %" PRId64 "B frame in flight\n",
+		t.total, t.wire, t.cable, t.response, t.wire);
+}
+
+/* PFC and buffer values of `check` (DESIGN A1): per port class and switch tier */
+static void print_pfc_derived(const struct scenario *s, FILE *out)
+{
+	static const char *const nic_peers[] = { "leaves", "edges", "sw0" };
+	struct sw_tier tiers[3];
+	int nt = switch_tiers(s, tiers), i, c;
+	char what[64], a[40], b[40], text[400];
+
+	fprintf(out, "# buffer: lossless alpha 2^%d = %s%" PRId64 ", lossy alpha 2^%d = %s%" PRId64,
+		s->dynamic_th, s->dynamic_th < 0 ? "1/" : "",
+		INT64_C(1) << (s->dynamic_th < 0 ? -s->dynamic_th : s->dynamic_th),
+		s->lossy_dynamic_th, s->lossy_dynamic_th < 0 ? "1/" : "",
+		INT64_C(1) << (s->lossy_dynamic_th < 0 ? -s->lossy_dynamic_th : s->lossy_dynamic_th));
+	if (s->cell_bytes)
+		fprintf(out, ", accounting in %" PRId64 "B cells (a %" PRId64 "B data frame is charged %"
+			PRId64 "B)\n",
+			s->cell_bytes, data_frames(s, 1), scenario_cell_round(s, data_frames(s, 1)));
+	else
+		fprintf(out, ", byte exact accounting\n");
+	if (!s->pfc_prios) {
+		fprintf(out, "# PFC off (pfc.priorities is empty): no headroom, no pause frames\n");
+	} else {
+		prios_text(s->pfc_prios, a, sizeof(a));
+		fprintf(out, "# PFC on priorities %s: per lossless PG of each port\n", a);
+		for (i = 0; i < nt; i++)
+			for (c = 0; c < tiers[i].npc; c++) {
+				snprintf(what, sizeof(what), "%s ports to %s", tiers[i].name,
+					 tiers[i].pc[c].peers);
+				print_port_class(s, out, what, tiers[i].pc[c].host);
+			}
+		snprintf(what, sizeof(what), "NIC ports to %s", nic_peers[s->topo]);
+		print_port_class(s, out, what, 1);
+		fprintf(out, "# pause time of pause_quanta %" PRIu32 ": %s at %s (host_link)",
+			s->pause_quanta,
+			format_us_exact(scenario_quanta_ps(s->pause_quanta, s->host_link_bps), a,
+					sizeof(a)),
+			units_format_rate(s->host_link_bps, b, sizeof(b)));
+		if (s->topo != SCN_TOPO_STAR)
+			fprintf(out, ", %s at %s (fabric_link)",
+				format_us_exact(scenario_quanta_ps(s->pause_quanta, s->fabric_link_bps),
+						a, sizeof(a)),
+				units_format_rate(s->fabric_link_bps, b, sizeof(b)));
+		fprintf(out, "\n");
+	}
+	for (i = 0; i < nt; i++) {
+		int64_t pool = pool_text(s, &tiers[i], text, sizeof(text));
+
+		if (tiers[i].count == 1)
+			fprintf(out, "# shared pool of %s: %s", tiers[i].name, text);
+		else
+			fprintf(out, "# shared pool of each of the %" PRIu32 " %s: %s",
+				tiers[i].count, tiers[i].label, text);
+		if (pool > 0 && s->buffer_bytes > 0)
+			fprintf(out, " (%" PRId64 ".%" PRId64 "%% of buffer.size)",
+				pool * 1000 / s->buffer_bytes / 10, pool * 1000 / s->buffer_bytes % 10);
+		fprintf(out, "\n");
+	}
 }
 
 void scenario_print_derived(const struct scenario *s, FILE *out)
@@ -2174,4 +3340,5 @@ void scenario_print_derived(const struct scenario *s, FILE *out)
 	fprintf(out, "# round trip (full frame out, %d B frame back): %s; bandwidth-delay product at host_link: %" PRId64 " B (%s)\n",
 		SMALL_FRAME_BYTES, units_format_time(rtt, b, sizeof(b)), bdp,
 		units_format_size(bdp, c, sizeof(c)));
+	print_pfc_derived(s, out);
 }

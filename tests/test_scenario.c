@@ -6,9 +6,14 @@
  * its exact integer; the "FILE:LINE: section.key:" prefix of every class of
  * error (unknown section or key, key given twice, missing unit, out of
  * range, not implemented yet, contradiction, job key of another pattern,
- * host index out of range, trace CSV errors with their CSV line); --set
- * overriding a file and rejecting unknown keys; print -> load -> print
- * giving the same text; a trace fixture found relative to its scenario.
+ * host index out of range, trace CSV errors with their CSV line; fault key
+ * of another kind, fault node or link against the topology, PFC off, a
+ * storm priority that is not lossless, a slow receiver not below the host
+ * link, the shared pool exhausted with its arithmetic); --set overriding a
+ * file and rejecting unknown keys; print -> load -> print giving the same
+ * text; a trace fixture found relative to its scenario; the PFC derived
+ * values (pause quanta in ps, the peer response table, auto headroom, the
+ * shared pool) against numbers worked out by hand.
  *
  * TEST_DATA_DIR is the folder of the fixtures (tests/data); meson passes it,
  * a standalone build run from the project root uses the default.
@@ -179,7 +184,56 @@ START_TEST(test_defaults)
 	ck_assert_uint_eq(s->njobs, 0);
 	ck_assert_uint_eq(scenario_hosts(s), 32);
 	ck_assert_uint_eq(scenario_switches(s), 6);
+	/* [buffer] [pfc] [pfcwd] [nic] [output] of DESIGN A2 */
+	ck_assert_int_eq(s->buffer_bytes, 64000000); /* 64MB, decimal */
+	ck_assert_int_eq(s->dynamic_th, 0);
+	ck_assert_int_eq(s->lossy_dynamic_th, 3);
+	ck_assert_int_eq(s->cell_bytes, 0);
+	ck_assert_uint_eq(s->pfc_prios, 1u << 3);
+	ck_assert_int_eq(s->headroom_bytes, SCN_AUTO);
+	ck_assert_uint_eq(s->pause_quanta, 65535);
+	ck_assert_int_eq(s->response_ps, SCN_AUTO);
+	ck_assert_int_eq(s->pfcwd_enable, 1);
+	ck_assert_int_eq(s->pfcwd_detect_ps, INT64_C(200000000000));  /* 200ms */
+	ck_assert_int_eq(s->pfcwd_restore_ps, INT64_C(400000000000)); /* 400ms */
+	ck_assert_int_eq(s->pfcwd_poll_ps, INT64_C(200000000000));    /* 200ms */
+	ck_assert_int_eq(s->pfcwd_action, SCN_PFCWD_DROP);
+	ck_assert_int_eq(s->nic_pause_watchdog_ps, 0);
+	ck_assert_int_eq(s->sample_interval_ps, 10000000); /* 10us */
+	ck_assert_uint_eq(s->nfaults, 0);
 	ck_assert_int_eq(scenario_finalize(s, &err), 0);
+	/* one and two data frames of mtu 4096 + 62 B headers, resolved */
+	ck_assert_int_eq(s->reserved_bytes, 4158);
+	ck_assert_int_eq(s->xon_offset_bytes, 8316);
+	scn_delete(s);
+}
+END_TEST
+
+START_TEST(test_frame_defaults_follow_mtu)
+{
+	struct scenario *s = scn_ok("[topology]\nmtu = 9000\n");
+	struct scn_error err;
+
+	ck_assert_int_eq(s->reserved_bytes, 9062);
+	ck_assert_int_eq(s->xon_offset_bytes, 18124);
+	scn_delete(s);
+	/* the mtu may come after [buffer] and [pfc] */
+	s = scn_ok("[buffer]\ndynamic_th = 1\n[pfc]\npause_quanta = 100\n[topology]\nmtu = 1024\n");
+	ck_assert_int_eq(s->reserved_bytes, 1086);
+	ck_assert_int_eq(s->xon_offset_bytes, 2172);
+	scn_delete(s);
+	/* a --set of the mtu after the file: resolved at finalize */
+	s = scn_new();
+	ck_assert_int_eq(scenario_load_string(s, "x.ini", "[sim]\nseed = 2\n", &err), 0);
+	ck_assert_int_eq(scenario_set(s, "topology.mtu=256", &err), 0);
+	ck_assert_int_eq(scenario_finalize(s, &err), 0);
+	ck_assert_int_eq(s->reserved_bytes, 318);
+	ck_assert_int_eq(s->xon_offset_bytes, 636);
+	scn_delete(s);
+	/* given values stay whatever the mtu */
+	s = scn_ok("[buffer]\nreserved = 5KB\n[pfc]\nxon_offset = 0B\n[topology]\nmtu = 9000\n");
+	ck_assert_int_eq(s->reserved_bytes, 5000);
+	ck_assert_int_eq(s->xon_offset_bytes, 0);
 	scn_delete(s);
 }
 END_TEST
@@ -257,7 +311,9 @@ START_TEST(test_leaf_spine_keys)
 				    "fabric_cable = 10000m\n"
 				    "switch_latency = 1.001us\n"
 				    "mtu = 9000\n"
-				    "ecmp = packet\n");
+				    "ecmp = packet\n"
+				    /* 256 fabric ports of 20MB auto headroom each */
+				    "[buffer]\nsize = 64GiB\n");
 
 	ck_assert_int_eq(s->topo, SCN_TOPO_LEAF_SPINE);
 	ck_assert_uint_eq(s->spines, 256);
@@ -437,7 +493,12 @@ START_TEST(test_err_unknown_section)
 	expect_error("[job.abcdefghijklmnopqrstuvwxyz012345]\n", "x.ini:1: [job.abcdefghijklmnopqrstuvwxyz012345]: name must be");
 	/* empty known sections, implemented or not, are fine */
 	scn_delete(scn_ok("[sim]\n[buffer]\n[pfc]\n[pfcwd]\n[ecn]\n[dcqcn]\n"
-			  "[fault.storm]\n[output]\n[criteria]\n[nic]\n[qos]\n"));
+			  "[output]\n[criteria]\n[nic]\n[qos]\n"));
+	/* but a fault, like a job, needs its kind */
+	expect_error("[sim]\n[fault.storm]\n",
+		     "x.ini:2: fault.storm.kind: missing (pause-storm, slow-receiver, link-down)");
+	expect_error("[fault]\nkind = link-down\n", "x.ini:1: [fault]: needs a name: [fault.NAME]");
+	expect_error("[fault.a.b]\n", "x.ini:1: [fault.a.b]: name must be");
 }
 END_TEST
 
@@ -513,17 +574,13 @@ END_TEST
 START_TEST(test_err_not_implemented)
 {
 	expect_error("[ecn]\nkmin = 150KB\n", "x.ini:2: ecn.kmin: not implemented yet");
-	expect_error("[buffer]\nsize = 64MB\n", "x.ini:2: buffer.size: not implemented yet");
-	expect_error("[pfc]\npriorities = 3\n", "x.ini:2: pfc.priorities: not implemented yet");
-	expect_error("[pfcwd]\naction = drop\n", "x.ini:2: pfcwd.action: not implemented yet");
 	expect_error("[output]\nrates = 64\n", "x.ini:2: output.rates: not implemented yet");
+	expect_error("[output]\nqueues = all\n", "x.ini:2: output.queues: not implemented yet");
 	expect_error("[criteria]\nmax_ecn_mark_pct = 2\n", "x.ini:2: criteria.max_ecn_mark_pct: not implemented yet");
 	expect_error("[dcqcn]\nprofile = nvidia\n", "x.ini:2: dcqcn.profile: not implemented yet");
 	expect_error("[dcqcn]\nrpg_time_reset = 300\n", "x.ini:2: dcqcn.rpg_time_reset: not implemented yet");
-	expect_error("[fault.storm]\nkind = pause-storm\n", "x.ini:2: fault.storm.kind: not implemented yet");
 	expect_error("[qos]\ncnp_dscp = 48\n", "x.ini:2: qos.cnp_dscp: not implemented yet");
 	expect_error("[qos]\ncnp_priority_strict = true\n", "x.ini:2: qos.cnp_priority_strict: not implemented yet");
-	expect_error("[nic]\npause_watchdog = 0\n", "x.ini:2: nic.pause_watchdog: not implemented yet");
 	expect_error("[nic]\nrto = 4ms\n", "x.ini:2: nic.rto: not implemented yet");
 	expect_error("[nic]\ncc = dcqcn\n",
 		     "x.ini:2: nic.cc: dcqcn not implemented yet (only cc = none in this version)");
@@ -691,7 +748,8 @@ START_TEST(test_set_errors)
 	/* --set shrinks the topology: finalize points at the job's header */
 	expect_set_error("[sim]\n[job.a]\npattern = permutation\nranks = 0-31\n", "topology.leaves=2",
 			 "x.ini:2: job.a.ranks: host 31 out of range (0-15)");
-	expect_set_error("[topology]\nleaves = 1024\n", "topology.hosts_per_leaf=512",
+	expect_set_error("[topology]\nleaves = 1024\n[buffer]\nsize = 1GB\n",
+			 "topology.hosts_per_leaf=512",
 			 "--set: topology.hosts_per_leaf: 1024 leaves x 512 hosts_per_leaf");
 }
 END_TEST
@@ -762,7 +820,7 @@ START_TEST(test_round_trip)
 			 "dscp = 0\ndst = 34\nsenders = 0, 1-3\n"
 			 "[job.p]\npattern = permutation\nranks = all\nsize = 64MiB\n");
 	check_round_trip("[topology]\nkind = fat-tree\nk = 2\n");
-	check_round_trip("[topology]\nkind = star\nhosts = 1024\n"
+	check_round_trip("[topology]\nkind = star\nhosts = 1024\n[buffer]\nsize = 1GiB\n"
 			 "[job.z]\npattern = permutation\nranks = 1023,0\n");
 }
 END_TEST
@@ -774,7 +832,17 @@ START_TEST(test_print_content)
 	char *p = print_to_string(s);
 
 	ck_assert_ptr_nonnull(strstr(p, "# dcqcn-sim scenario, resolved from x.ini, seed 1\n"));
-	ck_assert_ptr_nonnull(strstr(p, "# not implemented in this version: [buffer] [pfc] [pfcwd] [ecn] [dcqcn] [fault.*] [output] [criteria] (queues are unbounded, no congestion control)\n"));
+	ck_assert_ptr_nonnull(strstr(p, "# not implemented in this version: [ecn] [dcqcn] [criteria] (no ECN marking, no congestion control)\n"));
+	ck_assert_ptr_nonnull(strstr(p, "# nor the keys qos.cnp_dscp, qos.cnp_priority_strict, nic.rto, job.*.iterations, job.*.compute_gap, job.*.skew, job.*.channels, job.*.slice, job.*.schedule, output.queues, output.rates\n"));
+	/* the new sections, every key, in the order of DESIGN A2 */
+	ck_assert_ptr_nonnull(strstr(p, "\n[nic]\ncc = none\npause_watchdog = 0\n"));
+	ck_assert_ptr_nonnull(strstr(p, "\n[buffer]\nsize = 64MB\nreserved = 4.158KB\ndynamic_th = 0\n"
+					"lossy_dynamic_th = 3\ncell = 0\n"));
+	ck_assert_ptr_nonnull(strstr(p, "\n[pfc]\npriorities = 3\nheadroom = auto\nxon_offset = 8.316KB\n"
+					"pause_quanta = 65535\nresponse_time = auto\n"));
+	ck_assert_ptr_nonnull(strstr(p, "\n[pfcwd]\nenable = true\ndetection_time = 200ms\n"
+					"restoration_time = 400ms\npoll_interval = 200ms\naction = drop\n"));
+	ck_assert_ptr_nonnull(strstr(p, "\n[output]\nsample_interval = 10us\n"));
 	ck_assert_ptr_nonnull(strstr(p, "\n[topology]\nkind = leaf-spine\nspines = 2\nleaves = 4\nhosts_per_leaf = 8\nhost_link = 400Gbps\n"));
 	ck_assert_ptr_nonnull(strstr(p, "\nduration = 1s\n"));
 	ck_assert_ptr_nonnull(strstr(p, "\nhost_cable = 3m\nfabric_cable = 30m\nswitch_latency = 500ns\nmtu = 4096\necmp = flow\n"));
@@ -964,6 +1032,759 @@ START_TEST(test_max_jobs)
 }
 END_TEST
 
+/* ---- [buffer] [pfc] [pfcwd] [nic] [output] keys ---- */
+
+START_TEST(test_buffer_keys)
+{
+	struct scenario *s = scn_ok("[buffer]\nsize = 1.5GiB\nreserved = 1MB\ndynamic_th = -7\n"
+				    "lossy_dynamic_th = 7\ncell = 256B\n");
+
+	ck_assert_int_eq(s->buffer_bytes, INT64_C(1610612736));
+	ck_assert_int_eq(s->reserved_bytes, 1000000);
+	ck_assert_int_eq(s->dynamic_th, -7);
+	ck_assert_int_eq(s->lossy_dynamic_th, 7);
+	ck_assert_int_eq(s->cell_bytes, 256);
+	scn_delete(s);
+	/* limits; a bare 0 means byte exact */
+	s = scn_ok("[buffer]\nsize = 64GiB\nreserved = 0B\ncell = 0\n");
+	ck_assert_int_eq(s->buffer_bytes, INT64_C(68719476736));
+	ck_assert_int_eq(s->reserved_bytes, 0);
+	ck_assert_int_eq(s->cell_bytes, 0);
+	scn_delete(s);
+	s = scn_ok("[buffer]\ncell = 4KiB\n");
+	ck_assert_int_eq(s->cell_bytes, 4096);
+	scn_delete(s);
+	expect_error("[buffer]\nsize = 0B\n", "x.ini:2: buffer.size: 0B out of range (above 0, at most 64GiB)");
+	expect_error("[buffer]\nsize = 68719476737B\n", "x.ini:2: buffer.size: 68719476737B out of range");
+	expect_error("[buffer]\nsize = 64\n", "x.ini:2: buffer.size: missing unit");
+	expect_error("[buffer]\nreserved = 1000001B\n", "x.ini:2: buffer.reserved: 1000001B out of range (0-1MB)");
+	expect_error("[buffer]\ndynamic_th = 8\n", "x.ini:2: buffer.dynamic_th: 8 out of range (-7 to 7)");
+	expect_error("[buffer]\nlossy_dynamic_th = -8\n",
+		     "x.ini:2: buffer.lossy_dynamic_th: -8 out of range (-7 to 7)");
+	expect_error("[buffer]\ncell = 4097B\n",
+		     "x.ini:2: buffer.cell: 4097B out of range (0 (byte exact) to 4096B)");
+	expect_error("[buffer]\ncell = 256\n", "x.ini:2: buffer.cell: missing unit");
+}
+END_TEST
+
+START_TEST(test_pfc_keys)
+{
+	struct scenario *s = scn_ok("[pfc]\npriorities = 4, 3,0\nheadroom = 100KB\n"
+				    "xon_offset = 1.5KB\npause_quanta = 1\nresponse_time = 1.001us\n");
+
+	ck_assert_uint_eq(s->pfc_prios, (1u << 0) | (1u << 3) | (1u << 4));
+	ck_assert_int_eq(s->headroom_bytes, 100000);
+	ck_assert_int_eq(s->xon_offset_bytes, 1500);
+	ck_assert_uint_eq(s->pause_quanta, 1);
+	ck_assert_int_eq(s->response_ps, 1001000);
+	scn_delete(s);
+	s = scn_ok("[pfc]\npriorities = 7\nheadroom = auto\nresponse_time = auto\n"
+		   "pause_quanta = 65535\n");
+	ck_assert_uint_eq(s->pfc_prios, 1u << 7);
+	ck_assert_int_eq(s->headroom_bytes, SCN_AUTO);
+	ck_assert_int_eq(s->response_ps, SCN_AUTO);
+	scn_delete(s);
+	/* limits */
+	s = scn_ok("[pfc]\nheadroom = 0B\nresponse_time = 0ps\n");
+	ck_assert_int_eq(s->headroom_bytes, 0);
+	ck_assert_int_eq(s->response_ps, 0);
+	scn_delete(s);
+	s = scn_ok("[pfc]\nheadroom = 64MB\nresponse_time = 1ms\n[buffer]\nsize = 1GB\n");
+	ck_assert_int_eq(s->headroom_bytes, 64000000);
+	ck_assert_int_eq(s->response_ps, INT64_C(1000000000));
+	scn_delete(s);
+	/* empty: PFC off */
+	s = scn_ok("[pfc]\npriorities =\n");
+	ck_assert_uint_eq(s->pfc_prios, 0);
+	scn_delete(s);
+	expect_error("[pfc]\npriorities = 3,4,3\n", "x.ini:2: pfc.priorities: priority 3 listed twice");
+	expect_error("[pfc]\npriorities = 8\n", "x.ini:2: pfc.priorities: 8 out of range (0-7)");
+	expect_error("[pfc]\npriorities = 3,,4\n",
+		     "x.ini:2: pfc.priorities: 3,,4 is not a list of priorities (0-7, e.g. 3 or 3,4; empty = PFC off)");
+	expect_error("[pfc]\npriorities = 3,\n", "x.ini:2: pfc.priorities: 3, is not a list of priorities");
+	expect_error("[pfc]\npriorities = three\n", "x.ini:2: pfc.priorities: three is not an integer");
+	expect_error("[pfc]\nheadroom = 64000001B\n",
+		     "x.ini:2: pfc.headroom: 64000001B out of range (auto or 0-64MB)");
+	expect_error("[pfc]\nheadroom = Auto\n", "x.ini:2: pfc.headroom: ");
+	expect_error("[pfc]\nheadroom = 100\n", "x.ini:2: pfc.headroom: missing unit");
+	expect_error("[pfc]\nxon_offset = 65MB\n", "x.ini:2: pfc.xon_offset: 65MB out of range (0-64MB)");
+	expect_error("[pfc]\npause_quanta = 0\n", "x.ini:2: pfc.pause_quanta: 0 out of range (1-65535)");
+	expect_error("[pfc]\npause_quanta = 65536\n", "x.ini:2: pfc.pause_quanta: 65536 out of range (1-65535)");
+	expect_error("[pfc]\nresponse_time = 1.001ms\n",
+		     "x.ini:2: pfc.response_time: 1.001ms out of range (auto or 0-1ms)");
+}
+END_TEST
+
+START_TEST(test_pfcwd_nic_output_keys)
+{
+	struct scenario *s = scn_ok("[pfcwd]\nenable = yes\ndetection_time = 1us\n"
+				    "restoration_time = 10s\npoll_interval = 1.5ms\naction = forward\n"
+				    "[nic]\npause_watchdog = 100ms\n"
+				    "[output]\nsample_interval = 100ns\n");
+
+	ck_assert_int_eq(s->pfcwd_enable, 1);
+	ck_assert_int_eq(s->pfcwd_detect_ps, 1000000);
+	ck_assert_int_eq(s->pfcwd_restore_ps, INT64_C(10000000000000));
+	ck_assert_int_eq(s->pfcwd_poll_ps, 1500000000);
+	ck_assert_int_eq(s->pfcwd_action, SCN_PFCWD_FORWARD);
+	ck_assert_int_eq(s->nic_pause_watchdog_ps, INT64_C(100000000000));
+	ck_assert_int_eq(s->sample_interval_ps, 100000);
+	scn_delete(s);
+	/* restoration below detection: allowed (SONiC allows it) */
+	s = scn_ok("[pfcwd]\nenable = true\ndetection_time = 400ms\nrestoration_time = 1ms\n"
+		   "action = alert\n[nic]\npause_watchdog = 0\n[output]\nsample_interval = 1s\n");
+	ck_assert_int_eq(s->pfcwd_action, SCN_PFCWD_ALERT);
+	ck_assert_int_eq(s->pfcwd_restore_ps, 1000000000);
+	ck_assert_int_eq(s->nic_pause_watchdog_ps, 0);
+	ck_assert_int_eq(s->sample_interval_ps, INT64_C(1000000000000));
+	scn_delete(s);
+	s = scn_ok("[pfcwd]\nenable = off\n");
+	ck_assert_int_eq(s->pfcwd_enable, 0);
+	scn_delete(s);
+	expect_error("[pfcwd]\nenable = maybe\n", "x.ini:2: pfcwd.enable: 'maybe' is not a boolean");
+	expect_error("[pfcwd]\ndetection_time = 999ns\n",
+		     "x.ini:2: pfcwd.detection_time: 999ns out of range (1us-10s)");
+	expect_error("[pfcwd]\nrestoration_time = 10.001s\n",
+		     "x.ini:2: pfcwd.restoration_time: 10.001s out of range (1us-10s)");
+	expect_error("[pfcwd]\npoll_interval = 0s\n", "x.ini:2: pfcwd.poll_interval: 0s out of range (1us-10s)");
+	expect_error("[pfcwd]\naction = panic\n",
+		     "x.ini:2: pfcwd.action: panic is not valid (drop, forward, alert)");
+	expect_error("[nic]\npause_watchdog = 11s\n",
+		     "x.ini:2: nic.pause_watchdog: 11s out of range (0 (off) to 10s)");
+	expect_error("[nic]\npause_watchdog = 5\n", "x.ini:2: nic.pause_watchdog: missing unit");
+	expect_error("[output]\nsample_interval = 99ns\n",
+		     "x.ini:2: output.sample_interval: 99ns out of range (100ns-1s)");
+	expect_error("[output]\nsample_interval = 2s\n",
+		     "x.ini:2: output.sample_interval: 2s out of range (100ns-1s)");
+}
+END_TEST
+
+/* ---- [fault.NAME] ---- */
+
+START_TEST(test_fault_keys)
+{
+	struct scenario *s = scn_ok("[pfc]\npriorities = 5,2\n"
+				    "[fault.storm]\nkind = pause-storm\nnode = h31\nstart = 1ms\n"
+				    "duration = 2.5ms\n"
+				    "[fault.storm2]\nkind = pause-storm\nnode = h0\npriority = 5\n"
+				    "[fault.slow]\nkind = slow-receiver\nnode = h7\nrate = 1.5Gbps\n"
+				    "[fault.cut]\nkind = link-down\nlink = leaf0-spine1\nstart = 10us\n"
+				    "[fault.nic]\nkind = link-down\nlink = h9 - leaf1\n");
+	const struct scn_fault *f = s->faults;
+
+	ck_assert_uint_eq(s->nfaults, 5);
+	ck_assert_str_eq(f[0].name, "storm");
+	ck_assert_int_eq(f[0].line, 3);
+	ck_assert_int_eq(f[0].kind, SCN_FAULT_PAUSE_STORM);
+	ck_assert_uint_eq(f[0].host, 31);
+	ck_assert_int_eq(f[0].start_ps, 1000000000);
+	ck_assert_int_eq(f[0].duration_ps, 2500000000);
+	ck_assert_uint_eq(f[0].priority, 2); /* the lowest lossless priority */
+	ck_assert_uint_eq(f[1].priority, 5);
+	ck_assert_int_eq(f[1].duration_ps, 0); /* until the end */
+	ck_assert_int_eq(f[2].kind, SCN_FAULT_SLOW_RECEIVER);
+	ck_assert_uint_eq(f[2].host, 7);
+	ck_assert_int_eq(f[2].rate_bps, 1500000000);
+	ck_assert_int_eq(f[3].kind, SCN_FAULT_LINK_DOWN);
+	ck_assert_str_eq(f[3].link_text, "leaf0-spine1");
+	/* leaf l = l, spine s = leaves + s */
+	ck_assert_uint_eq(f[3].end_node[0], 0);
+	ck_assert_uint_eq(f[3].end_node[1], 5);
+	ck_assert_uint_eq(f[3].end_is_host[0], 0);
+	ck_assert_uint_eq(f[3].end_is_host[1], 0);
+	ck_assert_int_eq(f[3].start_ps, 10000000);
+	/* h9 is on leaf 9 / 8 = 1 */
+	ck_assert_uint_eq(f[4].end_node[0], 9);
+	ck_assert_uint_eq(f[4].end_is_host[0], 1);
+	ck_assert_uint_eq(f[4].end_node[1], 1);
+	ck_assert_uint_eq(f[4].end_is_host[1], 0);
+	scn_delete(s);
+
+	/* fat-tree k = 4 (half 2): edges 0-7, aggs 8-15, cores 16-19 */
+	s = scn_ok("[topology]\nkind = fat-tree\nk = 4\n"
+		   "[fault.a]\nkind = link-down\nlink = agg1-core2\n"
+		   "[fault.b]\nkind = link-down\nlink = edge7-agg6\n"
+		   "[fault.c]\nkind = link-down\nlink = h15-edge7\n"
+		   "[fault.d]\nkind = link-down\nlink = core3-agg7\n");
+	f = s->faults;
+	ck_assert_uint_eq(f[0].end_node[0], 9);   /* agg 1: 8 + 1 */
+	ck_assert_uint_eq(f[0].end_node[1], 18);  /* core 2: 16 + 2 */
+	ck_assert_uint_eq(f[1].end_node[0], 7);
+	ck_assert_uint_eq(f[1].end_node[1], 14);
+	ck_assert_uint_eq(f[2].end_node[0], 15);
+	ck_assert_uint_eq(f[2].end_is_host[0], 1);
+	ck_assert_uint_eq(f[2].end_node[1], 7);
+	ck_assert_uint_eq(f[3].end_node[0], 19);  /* written core first */
+	ck_assert_uint_eq(f[3].end_node[1], 15);
+	scn_delete(s);
+	/* star: sw0 = 0 */
+	s = scn_ok("[topology]\nkind = star\nhosts = 4\n[fault.x]\nkind = link-down\nlink = sw0-h3\n");
+	ck_assert_uint_eq(s->faults[0].end_node[0], 0);
+	ck_assert_uint_eq(s->faults[0].end_is_host[0], 0);
+	ck_assert_uint_eq(s->faults[0].end_node[1], 3);
+	ck_assert_uint_eq(s->faults[0].end_is_host[1], 1);
+	scn_delete(s);
+}
+END_TEST
+
+START_TEST(test_err_fault)
+{
+	/* keys that do not apply to the kind, like job keys and patterns */
+	expect_error("[fault.c]\nkind = link-down\nnode = h3\nlink = leaf0-spine0\n",
+		     "x.ini:3: fault.c.node: only for kind = pause-storm or slow-receiver (kind is link-down)");
+	expect_error("[fault.s]\nkind = pause-storm\nnode = h1\nrate = 10Gbps\n",
+		     "x.ini:4: fault.s.rate: only for kind = slow-receiver (kind is pause-storm)");
+	expect_error("[fault.s]\nkind = slow-receiver\nnode = h1\nrate = 10Gbps\npriority = 3\n",
+		     "x.ini:5: fault.s.priority: only for kind = pause-storm (kind is slow-receiver)");
+	expect_error("[fault.s]\nlink = leaf0-spine0\nkind = pause-storm\nnode = h1\n",
+		     "x.ini:2: fault.s.link: only for kind = link-down (kind is pause-storm)");
+	/* required keys, at the section's line */
+	expect_error("[sim]\n[fault.s]\nnode = h1\n", "x.ini:2: fault.s.kind: missing (pause-storm, slow-receiver, link-down)");
+	expect_error("[fault.s]\nkind = pause-storm\n", "x.ini:1: fault.s.node: missing (pause-storm needs a host, e.g. h3)");
+	expect_error("[fault.s]\nkind = slow-receiver\nnode = h1\n",
+		     "x.ini:1: fault.s.rate: missing (slow-receiver needs a drain rate, e.g. 100Gbps)");
+	expect_error("[fault.c]\nkind = link-down\n", "x.ini:1: fault.c.link: missing (link-down needs a link, e.g. leaf0-spine1)");
+	/* values */
+	expect_error("[fault.s]\nkind = flap\n",
+		     "x.ini:2: fault.s.kind: flap is not valid (pause-storm, slow-receiver, link-down)");
+	expect_error("[fault.s]\nkind = pause-storm\nnode = 3\n", "x.ini:3: fault.s.node: 3 is not a host name (h0, h1, ...)");
+	expect_error("[fault.s]\nkind = pause-storm\nnode = h03\n", "x.ini:3: fault.s.node: h03 is not a host name");
+	expect_error("[fault.s]\nkind = pause-storm\nnode = leaf1\n",
+		     "x.ini:3: fault.s.node: leaf1 is a switch (pause-storm and slow-receiver are NIC faults: give a host, e.g. h3)");
+	expect_error("[fault.s]\nkind = pause-storm\nnode = h1\nstart = 1001s\n",
+		     "x.ini:4: fault.s.start: 1001s out of range (0-1000s)");
+	expect_error("[fault.s]\nkind = pause-storm\nnode = h1\nduration = 5\n",
+		     "x.ini:4: fault.s.duration: missing unit");
+	expect_error("[fault.s]\nkind = pause-storm\nnode = h1\npriority = 8\n",
+		     "x.ini:4: fault.s.priority: 8 out of range (0-7)");
+	expect_error("[fault.s]\nkind = slow-receiver\nnode = h1\nrate = 999Kbps\n",
+		     "x.ini:4: fault.s.rate: 999Kbps out of range (1Mbps-1600Gbps)");
+	expect_error("[fault.c]\nkind = link-down\nlink = leaf0spine1\n",
+		     "x.ini:3: fault.c.link: leaf0spine1 is not a link (A-B of node names");
+	expect_error("[fault.c]\nkind = link-down\nlink = leaf0-spine1-h3\n", "x.ini:3: fault.c.link: leaf0-spine1-h3 is not a link");
+	expect_error("[fault.c]\nkind = link-down\nlink = tor0-spine1\n", "x.ini:3: fault.c.link: tor0-spine1 is not a link");
+	/* host index out of range (h0-h31 by default) */
+	expect_error("[fault.s]\nkind = pause-storm\nnode = h32\n",
+		     "x.ini:3: fault.s.node: h32 out of range (h0-h31)");
+	expect_error("[fault.s]\nkind = slow-receiver\n\nnode = h40\nrate = 1Gbps\n[topology]\nleaves = 5\n",
+		     "x.ini:4: fault.s.node: h40 out of range (h0-h39)");
+	/* link ends: exist in this topology, directly cabled */
+	expect_error("[fault.c]\nkind = link-down\nlink = leaf0-leaf1\n",
+		     "x.ini:3: fault.c.link: leaf0 and leaf1 are not directly cabled");
+	expect_error("[fault.c]\nkind = link-down\nlink = h9-leaf0\n",
+		     "x.ini:3: fault.c.link: h9 and leaf0 are not directly cabled (h9 is cabled to leaf1)");
+	expect_error("[fault.c]\nkind = link-down\nlink = h1-h2\n",
+		     "x.ini:3: fault.c.link: h1 and h2 are not directly cabled");
+	expect_error("[fault.c]\nkind = link-down\nlink = h1-spine0\n",
+		     "x.ini:3: fault.c.link: h1 and spine0 are not directly cabled");
+	expect_error("[fault.c]\nkind = link-down\nlink = leaf0-spine2\n",
+		     "x.ini:3: fault.c.link: spine2 out of range (spine0-spine1)");
+	expect_error("[fault.c]\nkind = link-down\nlink = edge0-agg0\n",
+		     "x.ini:3: fault.c.link: edge0 is not a node of a leaf-spine (h0-h31, leaf0-leaf3, spine0-spine1)");
+	expect_error("[topology]\nkind = fat-tree\nk = 4\n[fault.c]\nkind = link-down\nlink = edge0-agg2\n",
+		     "x.ini:6: fault.c.link: edge0 and agg2 are not directly cabled (edge0 is in pod 0, agg2 in pod 1)");
+	expect_error("[topology]\nkind = fat-tree\nk = 4\n[fault.c]\nkind = link-down\nlink = agg0-core2\n",
+		     "x.ini:6: fault.c.link: agg0 and core2 are not directly cabled (agg0 is cabled to core0-core1)");
+	expect_error("[topology]\nkind = fat-tree\nk = 4\n[fault.c]\nkind = link-down\nlink = h4-edge1\n",
+		     "x.ini:6: fault.c.link: h4 and edge1 are not directly cabled (h4 is cabled to edge2)");
+	expect_error("[topology]\nkind = fat-tree\nk = 4\n[fault.c]\nkind = link-down\nlink = edge0-core0\n",
+		     "x.ini:6: fault.c.link: edge0 and core0 are not directly cabled");
+	expect_error("[topology]\nkind = star\nhosts = 4\n[fault.c]\nkind = link-down\nlink = h1-sw1\n",
+		     "x.ini:6: fault.c.link: sw1 out of range (only sw0)");
+	expect_error("[topology]\nkind = star\nhosts = 4\n[fault.c]\nkind = link-down\nlink = h4-sw0\n",
+		     "x.ini:6: fault.c.link: h4 out of range (h0-h3)");
+	/* a storm on a lossy priority; a slow receiver not below the link */
+	expect_error("[fault.s]\nkind = pause-storm\nnode = h1\npriority = 2\n",
+		     "x.ini:4: fault.s.priority: 2 is not a lossless priority (pfc.priorities = 3)");
+	expect_error("[pfc]\npriorities = 3,4\n[fault.s]\nkind = pause-storm\nnode = h1\npriority = 0\n",
+		     "x.ini:6: fault.s.priority: 0 is not a lossless priority (pfc.priorities = 3,4)");
+	expect_error("[fault.s]\nkind = slow-receiver\nnode = h1\nrate = 400Gbps\n",
+		     "x.ini:4: fault.s.rate: 400Gbps must be below topology.host_link (400Gbps)");
+	expect_error("[fault.s]\nkind = slow-receiver\nnode = h1\nrate = 200Gbps\n[topology]\nhost_link = 100Gbps\n",
+		     "x.ini:4: fault.s.rate: 200Gbps must be below topology.host_link (100Gbps)");
+	/* pause-storm and slow-receiver need PFC on */
+	expect_error("[pfc]\npriorities =\n[fault.s]\nkind = pause-storm\nnode = h1\n",
+		     "x.ini:4: fault.s.kind: pause-storm needs PFC on (pfc.priorities is empty)");
+	expect_error("[fault.s]\nkind = slow-receiver\nnode = h1\nrate = 1Gbps\n[pfc]\npriorities =\n",
+		     "x.ini:2: fault.s.kind: slow-receiver needs PFC on (pfc.priorities is empty)");
+	/* a link-down does not */
+	scn_delete(scn_ok("[pfc]\npriorities =\n[fault.c]\nkind = link-down\nlink = leaf3-spine1\n"));
+	/* the section given twice */
+	expect_error("[fault.a]\nkind = link-down\nlink = leaf0-spine0\n[fault.a]\n",
+		     "x.ini:4: [fault.a]: section given twice (first at line 1)");
+	expect_error("[fault.a]\nkind = link-down\nkind = pause-storm\n",
+		     "x.ini:3: fault.a.kind: given twice (first at line 2)");
+}
+END_TEST
+
+START_TEST(test_max_faults)
+{
+	char *text = malloc(SCN_MAX_FAULTS * 64 + 64), *p = text;
+	struct scn_error err;
+	struct scenario *s;
+	int i;
+
+	for (i = 0; i < SCN_MAX_FAULTS; i++)
+		p += sprintf(p, "[fault.f%d]\nkind = link-down\nlink = leaf%d-spine%d\n", i, i % 4,
+			     i % 2);
+	s = scn_load(text, &err);
+	ck_assert_msg(s != NULL, "%s", err.msg);
+	ck_assert_uint_eq(s->nfaults, SCN_MAX_FAULTS);
+	scn_delete(s);
+	sprintf(p, "[fault.one-more]\n");
+	expect_error(text, "x.ini:193: [fault.one-more]: too many faults (at most 64)");
+	free(text);
+}
+END_TEST
+
+/* ---- contradictions with PFC or the watchdog off ---- */
+
+START_TEST(test_err_pfc_off)
+{
+	expect_error("[pfc]\npriorities =\nheadroom = 100KB\n",
+		     "x.ini:3: pfc.headroom: PFC is off (pfc.priorities is empty)");
+	/* in any order; the earliest line is reported */
+	expect_error("[pfc]\npause_quanta = 10\nxon_offset = 1KB\npriorities =\n",
+		     "x.ini:2: pfc.pause_quanta: PFC is off (pfc.priorities is empty)");
+	expect_error("[pfc]\nresponse_time = auto\npriorities =\n",
+		     "x.ini:2: pfc.response_time: PFC is off (pfc.priorities is empty)");
+	expect_error("[pfcwd]\nenable = false\naction = alert\n",
+		     "x.ini:3: pfcwd.action: the PFC watchdog is off (pfcwd.enable is false)");
+	expect_error("[pfcwd]\ndetection_time = 1ms\nenable = no\n",
+		     "x.ini:2: pfcwd.detection_time: the PFC watchdog is off (pfcwd.enable is false)");
+	/* unused defaults are fine */
+	scn_delete(scn_ok("[pfc]\npriorities =\n[pfcwd]\nenable = false\n"));
+	scn_delete(scn_ok("[pfc]\npriorities = 3\nheadroom = 1KB\n[pfcwd]\nenable = true\naction = alert\n"));
+}
+END_TEST
+
+/* ---- the shared pool ---- */
+
+START_TEST(test_err_pool)
+{
+	/* leaf: 10 ports x 8 PGs x 4158 = 332640, 8 x 71954 = 575632, 2 x 85454 = 170908 */
+	expect_error("[buffer]\nsize = 1MB\n",
+		     "x.ini:2: buffer.size: 1MB leaves no shared pool on leaf switches: 1MB - 10 ports x 8 PGs x 4158B reserved"
+		     " - 8 host ports x 1 lossless PG x 71954B headroom - 2 fabric ports x 1 lossless PG x 85454B headroom"
+		     " = -79180B");
+	/* exactly zero is no pool either: 1079180 B */
+	expect_error("[buffer]\nsize = 1079180B\n",
+		     "x.ini:2: buffer.size: 1079.18KB leaves no shared pool on leaf switches: ");
+	scn_delete(scn_ok("[buffer]\nsize = 1079181B\n"));
+	/* buffer.size not given: the latest key the pool depends on */
+	expect_error("[pfc]\nheadroom = 10MB\n",
+		     "x.ini:2: pfc.headroom: buffer.size 64MB leaves no shared pool on leaf switches: 64MB - 10 ports x 8 PGs x 4158B reserved"
+		     " - 8 host ports x 1 lossless PG x 10000000B headroom - 2 fabric ports x 1 lossless PG x 10000000B headroom"
+		     " = -36332640B");
+	expect_error("[topology]\nleaves = 1024\nhosts_per_leaf = 2\n",
+		     "x.ini:3: topology.hosts_per_leaf: buffer.size 64MB leaves no shared pool on spine switches: 64MB - 1024 ports x 8 PGs x 4158B reserved"
+		     " - 1024 fabric ports x 1 lossless PG x 85454B headroom = -57567232B");
+	/* PFC off: no headroom term; the reserved default follows the mtu (9062) */
+	expect_error("[topology]\nkind = star\nhosts = 4\nmtu = 9000\n[pfc]\npriorities =\n[buffer]\nsize = 200KB\n",
+		     "x.ini:8: buffer.size: 200KB leaves no shared pool on sw0: 200KB - 4 ports x 8 PGs x 9062B reserved = -89984B");
+	/* two lossless priorities: two headrooms per port */
+	expect_error("[pfc]\npriorities = 3,4\n[buffer]\nsize = 1MB\nreserved = 0B\n",
+		     "x.ini:4: buffer.size: 1MB leaves no shared pool on leaf switches: 1MB - 10 ports x 8 PGs x 0B reserved"
+		     " - 8 host ports x 2 lossless PGs x 71954B headroom - 2 fabric ports x 2 lossless PGs x 85454B headroom"
+		     " = -493080B");
+	/* fat-tree k = 4: core has 4 fabric ports at 100m of 100Gbps */
+	expect_error("[topology]\nkind = fat-tree\nk = 4\nfabric_link = 100Gbps\nfabric_cable = 100m\n"
+		     "[buffer]\nsize = 300KB\n",
+		     "x.ini:7: buffer.size: 300KB leaves no shared pool on edge switches: 300KB - 4 ports x 8 PGs x 4158B reserved"
+		     " - 2 host ports x 1 lossless PG x 71954B headroom - 2 fabric ports x 1 lossless PG x 50250B headroom"
+		     " = -77464B");
+	/* a --set that exhausts it: found at finalize */
+	expect_set_error("[sim]\nseed = 3\n", "buffer.size=1MB",
+			 "--set: buffer.size: 1MB leaves no shared pool on leaf switches: ");
+}
+END_TEST
+
+/* ---- PFC derived values ---- */
+
+START_TEST(test_quanta_ps)
+{
+	/* DESIGN B3: 65535 quanta = 83.9 us at 400G, 335.5 us at 100G */
+	ck_assert_int_eq(scenario_quanta_ps(65535, INT64_C(400000000000)), 83884800);
+	ck_assert_int_eq(scenario_quanta_ps(65535, INT64_C(100000000000)), 335539200);
+	ck_assert_int_eq(scenario_quanta_ps(905, INT64_C(400000000000)), 1158400);
+	ck_assert_int_eq(scenario_quanta_ps(1, INT64_C(400000000000)), 1280);
+	ck_assert_int_eq(scenario_quanta_ps(0, INT64_C(400000000000)), 0);
+	/* 512 bits at 3Gbps = 170666.67 ps: rounded up */
+	ck_assert_int_eq(scenario_quanta_ps(1, INT64_C(3000000000)), 170667);
+	/* 65535 x 512 x 10^12 overflows 64 bits: still exact (1Gbps, 1.6Tbps) */
+	ck_assert_int_eq(scenario_quanta_ps(65535, INT64_C(1000000000)), INT64_C(33553920000));
+	ck_assert_int_eq(scenario_quanta_ps(65535, INT64_C(1600000000000)), 20971200);
+	/* 65535 x 512 / 7e9 s = 4793417142.857 ps */
+	ck_assert_int_eq(scenario_quanta_ps(65535, INT64_C(7000000000)), INT64_C(4793417143));
+}
+END_TEST
+
+START_TEST(test_response_quanta)
+{
+	static const struct {
+		int64_t bps;
+		uint32_t quanta;
+	} t[] = {
+		{ INT64_C(1000000000), 67 },	  /* below 10G: 67 */
+		{ INT64_C(9999999999), 67 },	  { INT64_C(10000000000), 67 },
+		{ INT64_C(24999999999), 67 },	  { INT64_C(25000000000), 80 },
+		{ INT64_C(30000000000), 80 },	  { INT64_C(40000000000), 118 },
+		{ INT64_C(50000000000), 147 },	  { INT64_C(99000000000), 147 },
+		{ INT64_C(100000000000), 394 },  { INT64_C(150000000000), 394 },
+		{ INT64_C(200000000000), 453 },  { INT64_C(399999999999), 453 },
+		{ INT64_C(400000000000), 905 },  { INT64_C(800000000000), 905 },
+		{ INT64_C(1600000000000), 905 },
+	};
+	struct scenario *s = scn_new();
+	size_t i;
+
+	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++)
+		ck_assert_msg(scenario_response_quanta(t[i].bps) == t[i].quanta,
+			      "%lld bps: %u quanta, expected %u", (long long)t[i].bps,
+			      scenario_response_quanta(t[i].bps), t[i].quanta);
+	/* auto: the table's quanta as time; given: the value */
+	ck_assert_int_eq(scenario_response_ps(s, INT64_C(400000000000)), 1158400);
+	ck_assert_int_eq(scenario_response_ps(s, INT64_C(100000000000)), 394 * 5120);
+	ck_assert_int_eq(scenario_response_ps(s, INT64_C(25000000000)), 80 * 20480);
+	s->response_ps = 1000000;
+	ck_assert_int_eq(scenario_response_ps(s, INT64_C(400000000000)), 1000000);
+	scn_delete(s);
+}
+END_TEST
+
+START_TEST(test_headroom_auto)
+{
+	struct scenario *s = scn_new();
+
+	/* 2 x 4178 frames + 2 x 15 ns x 50 B/ns + 905 quanta x 64 B + 4178 */
+	ck_assert_int_eq(2 * 4178 + 1500 + 905 * 64 + 4178, 71954);
+	ck_assert_int_eq(scenario_headroom_bytes(s, INT64_C(400000000000), 3000), 71954);
+	/* 100Gbps over 100 m: + 2 x 500 ns x 12.5 B/ns + 394 quanta */
+	ck_assert_int_eq(scenario_headroom_bytes(s, INT64_C(100000000000), 100000),
+			 2 * 4178 + 12500 + 394 * 64 + 4178);
+	ck_assert_int_eq(scenario_headroom_bytes(s, INT64_C(100000000000), 100000), 50250);
+	/* the default fabric port: 30 m at 400Gbps */
+	ck_assert_int_eq(scenario_headroom_bytes(s, INT64_C(400000000000), 30000), 85454);
+	/* no cable; 1 mm at 1Gbps is 0.00125 B: rounded up to 1 */
+	ck_assert_int_eq(scenario_headroom_bytes(s, INT64_C(1000000000), 0), 3 * 4178 + 67 * 64);
+	ck_assert_int_eq(scenario_headroom_bytes(s, INT64_C(1000000000), 1), 3 * 4178 + 1 + 67 * 64);
+	/* auto response bytes are exactly quanta x 64, even where the time is
+	 * not a whole ps (67 quanta at 3Gbps = 11434666.67 ps, rounded up) */
+	ck_assert_int_eq(scenario_response_ps(s, INT64_C(3000000000)), 11434667);
+	ck_assert_int_eq(scenario_headroom_bytes(s, INT64_C(3000000000), 0), 3 * 4178 + 67 * 64);
+	/* the longest cable at the fastest link does not overflow: 2 x 50 us x 200 B/ns */
+	ck_assert_int_eq(scenario_headroom_bytes(s, INT64_C(1600000000000), 10000000),
+			 3 * 4178 + INT64_C(20000000) + 905 * 64);
+	/* another mtu */
+	s->mtu_bytes = 9000;
+	ck_assert_int_eq(scenario_headroom_bytes(s, INT64_C(400000000000), 3000),
+			 3 * 9082 + 1500 + 905 * 64);
+	s->mtu_bytes = 4096;
+	/* a given response time: time x rate, rounded up */
+	s->response_ps = 1000000; /* 1us at 100Gbps = 12500 B */
+	ck_assert_int_eq(scenario_headroom_bytes(s, INT64_C(100000000000), 100000),
+			 2 * 4178 + 12500 + 12500 + 4178);
+	s->response_ps = 1; /* 1 ps at 100Gbps = 0.0125 B */
+	ck_assert_int_eq(scenario_headroom_bytes(s, INT64_C(100000000000), 0), 3 * 4178 + 1);
+	/* a given headroom is returned as is */
+	s->headroom_bytes = 100000;
+	ck_assert_int_eq(scenario_headroom_bytes(s, INT64_C(400000000000), 3000), 100000);
+	ck_assert_int_eq(scenario_headroom_bytes(s, INT64_C(1000000000), 0), 100000);
+	scn_delete(s);
+}
+END_TEST
+
+START_TEST(test_cell_and_pool)
+{
+	struct scenario *s = scn_ok("");
+
+	/* byte exact */
+	ck_assert_int_eq(scenario_cell_round(s, 4158), 4158);
+	ck_assert_int_eq(scenario_cell_round(s, 1), 1);
+	s->cell_bytes = 256;
+	ck_assert_int_eq(scenario_cell_round(s, 4158), 17 * 256);
+	ck_assert_int_eq(scenario_cell_round(s, 4096), 4096);
+	ck_assert_int_eq(scenario_cell_round(s, 1), 256);
+	ck_assert_int_eq(scenario_cell_round(s, 0), 0);
+	s->cell_bytes = 0;
+	/* default leaf: 64MB - 10 x 8 x 4158 - 8 x 71954 - 2 x 85454 */
+	ck_assert_int_eq(scenario_pool_bytes(s, 8, 2), 64000000 - 332640 - 575632 - 170908);
+	/* default spine: 4 fabric ports */
+	ck_assert_int_eq(scenario_pool_bytes(s, 0, 4), 64000000 - 4 * 8 * 4158 - 4 * 85454);
+	/* two lossless priorities: two headrooms per port */
+	s->pfc_prios = (1u << 3) | (1u << 4);
+	ck_assert_int_eq(scenario_pool_bytes(s, 8, 2),
+			 64000000 - 332640 - 2 * 575632 - 2 * 170908);
+	/* PFC off: reserved only */
+	s->pfc_prios = 0;
+	ck_assert_int_eq(scenario_pool_bytes(s, 8, 2), 64000000 - 332640);
+	/* may be negative */
+	s->buffer_bytes = 1000;
+	ck_assert_int_eq(scenario_pool_bytes(s, 8, 2), 1000 - 332640);
+	scn_delete(s);
+	/* an unfinalized scenario: the reserved default from its mtu */
+	s = scn_new();
+	s->mtu_bytes = 9000;
+	ck_assert_int_eq(scenario_pool_bytes(s, 1, 0),
+			 64000000 - 8 * 9062 - (3 * 9082 + 1500 + 905 * 64));
+	scn_delete(s);
+}
+END_TEST
+
+/* ---- --set of the new keys ---- */
+
+START_TEST(test_set_new_keys)
+{
+	struct scenario *s = scn_new();
+	struct scn_error err;
+	static const char *const sets[] = {
+		"buffer.size=32MiB",
+		"buffer.reserved=2KB",
+		"buffer.dynamic_th=-2",
+		"buffer.cell=0",
+		"pfc.priorities=3,4",
+		"pfc.headroom=100KB",
+		"pfc.xon_offset=9KB",
+		"pfc.pause_quanta=1000",
+		"pfc.response_time=500ns",
+		"pfcwd.action=alert",
+		"pfcwd.detection_time=100ms",
+		"nic.pause_watchdog=100ms",
+		"output.sample_interval=1us",
+		"fault.x.kind=link-down",
+		"fault.x.link=leaf0-spine1",
+		"fault.y.kind=pause-storm",
+		"fault.y.node=h2",
+		"fault.y.priority=4",
+	};
+	size_t i;
+
+	ck_assert_int_eq(scenario_load_string(s, "x.ini", "[pfc]\npriorities = 2\n", &err), 0);
+	for (i = 0; i < sizeof(sets) / sizeof(sets[0]); i++)
+		ck_assert_msg(scenario_set(s, sets[i], &err) == 0, "%s: %s", sets[i], err.msg);
+	ck_assert_msg(scenario_finalize(s, &err) == 0, "%s", err.msg);
+	ck_assert_int_eq(s->buffer_bytes, 32 * 1024 * 1024);
+	ck_assert_int_eq(s->reserved_bytes, 2000);
+	ck_assert_int_eq(s->dynamic_th, -2);
+	ck_assert_uint_eq(s->pfc_prios, (1u << 3) | (1u << 4));
+	ck_assert_int_eq(s->headroom_bytes, 100000);
+	ck_assert_int_eq(s->xon_offset_bytes, 9000);
+	ck_assert_uint_eq(s->pause_quanta, 1000);
+	ck_assert_int_eq(s->response_ps, 500000);
+	ck_assert_int_eq(s->pfcwd_action, SCN_PFCWD_ALERT);
+	ck_assert_int_eq(s->pfcwd_detect_ps, INT64_C(100000000000));
+	ck_assert_int_eq(s->nic_pause_watchdog_ps, INT64_C(100000000000));
+	ck_assert_int_eq(s->sample_interval_ps, 1000000);
+	ck_assert_uint_eq(s->nfaults, 2);
+	ck_assert_int_eq(s->faults[0].line, 0);
+	ck_assert_uint_eq(s->faults[0].end_node[1], 5);
+	ck_assert_uint_eq(s->faults[1].host, 2);
+	ck_assert_uint_eq(s->faults[1].priority, 4);
+	/* turning PFC or the watchdog off leaves their keys unused */
+	ck_assert_int_eq(scenario_set(s, "pfcwd.enable=false", &err), 0);
+	ck_assert_int_eq(scenario_set(s, "fault.y.kind=link-down", &err), 0);
+	ck_assert_int_eq(scenario_set(s, "fault.y.link=h2-leaf0", &err), 0);
+	ck_assert_int_eq(scenario_set(s, "pfc.priorities=", &err), 0);
+	ck_assert_msg(scenario_finalize(s, &err) == 0, "%s", err.msg);
+	ck_assert_uint_eq(s->pfc_prios, 0);
+	/* a failed --set kind leaves no fault behind */
+	ck_assert_int_eq(scenario_set(s, "fault.z.kind=flap", &err), -1);
+	ck_assert_uint_eq(s->nfaults, 2);
+	scn_delete(s);
+}
+END_TEST
+
+START_TEST(test_set_new_errors)
+{
+	expect_set_error("[pfc]\npriorities =\n", "pfc.headroom=1KB",
+			 "--set: pfc.headroom: PFC is off (pfc.priorities is empty; set pfc.priorities first)");
+	expect_set_error("[pfcwd]\nenable = false\n", "pfcwd.action=alert",
+			 "--set: pfcwd.action: the PFC watchdog is off (pfcwd.enable is false; set pfcwd.enable first)");
+	expect_set_error(NULL, "pfc.priorities=1,1", "--set: pfc.priorities: priority 1 listed twice");
+	expect_set_error(NULL, "buffer.size=0B", "--set: buffer.size: 0B out of range (above 0, at most 64GiB)");
+	expect_set_error(NULL, "output.queues=all", "--set: output.queues: not implemented yet");
+	expect_set_error(NULL, "nic.rto=4ms", "--set: nic.rto: not implemented yet");
+	expect_set_error(NULL, "fault.y.node=h1", "--set: fault.y.node: no fault y yet (give fault.y.kind first)");
+	expect_set_error("[fault.y]\nkind = link-down\nlink = leaf0-spine0\n", "fault.y.node=h1",
+			 "--set: fault.y.node: only for kind = pause-storm or slow-receiver (kind is link-down; set fault.y.kind first)");
+	expect_set_error(NULL, "fault.y.kind=slow-receiver", "--set: fault.y.node: missing (slow-receiver needs a host");
+	/* --set changes what a file's fault depends on: finalize points at [fault.NAME] */
+	expect_set_error("[sim]\n[fault.s]\nkind = pause-storm\nnode = h20\n", "topology.leaves=2",
+			 "x.ini:2: fault.s.node: h20 out of range (h0-h15)");
+	expect_set_error("[sim]\n[fault.s]\nkind = pause-storm\nnode = h1\npriority = 3\n", "pfc.priorities=4",
+			 "x.ini:2: fault.s.priority: 3 is not a lossless priority (pfc.priorities = 4)");
+	expect_set_error("[sim]\n[fault.s]\nkind = pause-storm\nnode = h1\n", "pfc.priorities=",
+			 "x.ini:2: fault.s.kind: pause-storm needs PFC on (pfc.priorities is empty)");
+	expect_set_error("[fault.s]\nkind = slow-receiver\nnode = h1\nrate = 100Gbps\n", "topology.host_link=100Gbps",
+			 "x.ini:1: fault.s.rate: 100Gbps must be below topology.host_link (100Gbps)");
+	expect_set_error("[fault.c]\nkind = link-down\nlink = h31-leaf3\n", "topology.hosts_per_leaf=4",
+			 "x.ini:1: fault.c.link: h31 out of range (h0-h15)");
+	expect_set_error(NULL, "buffer.size=1MB", "--set: buffer.size: 1MB leaves no shared pool on leaf switches: ");
+}
+END_TEST
+
+/* ---- print and load back, with every new section ---- */
+
+static void check_round_trip_pfc(const char *text)
+{
+	struct scenario *a = scn_ok(text), *b = scn_new();
+	struct scn_error err;
+	char *pa = print_to_string(a), *pb;
+	uint32_t i;
+
+	ck_assert_msg(scenario_load_string(b, "x.ini", pa, &err) == 0,
+		      "printed scenario does not load: %s\n%s", err.msg, pa);
+	ck_assert_msg(scenario_finalize(b, &err) == 0, "finalize: %s", err.msg);
+	pb = print_to_string(b);
+	ck_assert_str_eq(pa, pb);
+	ck_assert_int_eq(a->buffer_bytes, b->buffer_bytes);
+	ck_assert_int_eq(a->reserved_bytes, b->reserved_bytes);
+	ck_assert_int_eq(a->dynamic_th, b->dynamic_th);
+	ck_assert_int_eq(a->lossy_dynamic_th, b->lossy_dynamic_th);
+	ck_assert_int_eq(a->cell_bytes, b->cell_bytes);
+	ck_assert_uint_eq(a->pfc_prios, b->pfc_prios);
+	ck_assert_int_eq(a->nic_pause_watchdog_ps, b->nic_pause_watchdog_ps);
+	ck_assert_int_eq(a->sample_interval_ps, b->sample_interval_ps);
+	ck_assert_int_eq(a->pfcwd_enable, b->pfcwd_enable);
+	if (a->pfc_prios) {
+		ck_assert_int_eq(a->headroom_bytes, b->headroom_bytes);
+		ck_assert_int_eq(a->xon_offset_bytes, b->xon_offset_bytes);
+		ck_assert_uint_eq(a->pause_quanta, b->pause_quanta);
+		ck_assert_int_eq(a->response_ps, b->response_ps);
+	}
+	if (a->pfcwd_enable) {
+		ck_assert_int_eq(a->pfcwd_detect_ps, b->pfcwd_detect_ps);
+		ck_assert_int_eq(a->pfcwd_restore_ps, b->pfcwd_restore_ps);
+		ck_assert_int_eq(a->pfcwd_poll_ps, b->pfcwd_poll_ps);
+		ck_assert_int_eq(a->pfcwd_action, b->pfcwd_action);
+	}
+	ck_assert_uint_eq(a->nfaults, b->nfaults);
+	for (i = 0; i < a->nfaults; i++) {
+		const struct scn_fault *fa = &a->faults[i], *fb = &b->faults[i];
+
+		ck_assert_str_eq(fa->name, fb->name);
+		ck_assert_int_eq(fa->kind, fb->kind);
+		ck_assert_uint_eq(fa->host, fb->host);
+		ck_assert_str_eq(fa->link_text, fb->link_text);
+		ck_assert_int_eq(memcmp(fa->end_node, fb->end_node, sizeof(fa->end_node)), 0);
+		ck_assert_int_eq(memcmp(fa->end_is_host, fb->end_is_host, sizeof(fa->end_is_host)), 0);
+		ck_assert_int_eq(fa->start_ps, fb->start_ps);
+		ck_assert_int_eq(fa->duration_ps, fb->duration_ps);
+		ck_assert_uint_eq(fa->priority, fb->priority);
+		ck_assert_int_eq(fa->rate_bps, fb->rate_bps);
+	}
+	free(pa);
+	free(pb);
+	scn_delete(a);
+	scn_delete(b);
+}
+
+START_TEST(test_round_trip_pfc)
+{
+	check_round_trip_pfc("[buffer]\nsize = 32MiB\nreserved = 0B\ndynamic_th = -3\n"
+			     "lossy_dynamic_th = 7\ncell = 256B\n"
+			     "[pfc]\npriorities = 4,3\nheadroom = 100KB\nxon_offset = 1.5KB\n"
+			     "pause_quanta = 1\nresponse_time = 1.001us\n"
+			     "[pfcwd]\nenable = on\ndetection_time = 1us\nrestoration_time = 10s\n"
+			     "poll_interval = 1.5ms\naction = forward\n"
+			     "[nic]\npause_watchdog = 100ms\n[output]\nsample_interval = 100ns\n"
+			     "[job.in]\npattern = incast\n"
+			     "[fault.storm]\nkind = pause-storm\nnode = h31\nstart = 1ms\nduration = 2.5ms\n"
+			     "[fault.slow]\nkind = slow-receiver\nnode = h0\nrate = 1.5Gbps\n"
+			     "[fault.cut]\nkind = link-down\nlink = h3 - leaf0\nstart = 10us\n");
+	/* off: the keys that do not apply are not printed */
+	check_round_trip_pfc("[pfc]\npriorities =\n[pfcwd]\nenable = false\n[buffer]\ncell = 0\n"
+			     "[topology]\nmtu = 9000\n"
+			     "[fault.cut]\nkind = link-down\nlink = spine1-leaf3\n");
+	check_round_trip_pfc("[topology]\nkind = fat-tree\nk = 4\n"
+			     "[fault.a]\nkind = link-down\nlink = agg1-core2\n");
+}
+END_TEST
+
+START_TEST(test_print_pfc_content)
+{
+	struct scenario *s = scn_ok("[pfc]\npriorities = 4,2\n"
+				    "[fault.storm]\nkind = pause-storm\nnode = h3\n"
+				    "[job.in]\npattern = incast\n"
+				    "[fault.cut]\nkind = link-down\nlink = h3-leaf0\n");
+	char *p = print_to_string(s), *jobs, *faults;
+
+	ck_assert_ptr_nonnull(strstr(p, "\npriorities = 2,4\n"));
+	/* faults after jobs; only the keys of their kind; the default
+	 * priority resolved to the lowest lossless one */
+	jobs = strstr(p, "\n[job.in]\n");
+	faults = strstr(p, "\n[fault.storm]\n");
+	ck_assert_ptr_nonnull(jobs);
+	ck_assert_ptr_nonnull(faults);
+	ck_assert(jobs < faults);
+	ck_assert_ptr_nonnull(strstr(p, "\n[fault.storm]\nkind = pause-storm\nnode = h3\nstart = 0ps\n"
+					"duration = 0ps\npriority = 2\n"));
+	ck_assert_ptr_nonnull(strstr(p, "\n[fault.cut]\nkind = link-down\nlink = h3-leaf0\nstart = 0ps\n"
+					"duration = 0ps\n"));
+	ck_assert(p[strlen(p) - 1] == '\n');
+	free(p);
+	scn_delete(s);
+	/* PFC and the watchdog off: an empty list, no other key */
+	s = scn_ok("[pfc]\npriorities =\n[pfcwd]\nenable = false\n");
+	p = print_to_string(s);
+	ck_assert_ptr_nonnull(strstr(p, "\n[pfc]\npriorities =\n\n[pfcwd]\nenable = false\n\n[output]\n"));
+	ck_assert_ptr_null(strstr(p, "headroom"));
+	ck_assert_ptr_null(strstr(p, "detection_time"));
+	free(p);
+	scn_delete(s);
+}
+END_TEST
+
+START_TEST(test_print_derived_pfc)
+{
+	struct scenario *s = scn_ok("");
+	char *p = derived_to_string(s);
+
+	ck_assert_ptr_nonnull(strstr(p, "# buffer: lossless alpha 2^0 = 1, lossy alpha 2^3 = 8, byte exact accounting\n"));
+	ck_assert_ptr_nonnull(strstr(p, "# PFC on priorities 3: per lossless PG of each port\n"));
+	ck_assert_ptr_nonnull(strstr(p, "# leaf ports to hosts (400Gbps, 3m): response 905 quanta = 1158.4ns; "
+					"headroom 71954B = 2 x 4178B frames + 1500B cable round trip + 57920B response"
+					" + 4178B frame in flight\n"));
+	ck_assert_ptr_nonnull(strstr(p, "# leaf ports to spines (400Gbps, 30m): response 905 quanta = 1158.4ns; "
+					"headroom 85454B = 2 x 4178B frames + 15000B cable round trip + 57920B response"
+					" + 4178B frame in flight\n"));
+	ck_assert_ptr_nonnull(strstr(p, "# spine ports to leaves (400Gbps, 30m): "));
+	ck_assert_ptr_nonnull(strstr(p, "# NIC ports to leaves (400Gbps, 3m): response 905 quanta"));
+	ck_assert_ptr_nonnull(strstr(p, "# pause time of pause_quanta 65535: 83.8848us at 400Gbps (host_link), "
+					"83.8848us at 400Gbps (fabric_link)\n"));
+	ck_assert_ptr_nonnull(strstr(p, "# shared pool of each of the 4 leaf switches: 64MB - 10 ports x 8 PGs x 4158B reserved"
+					" - 8 host ports x 1 lossless PG x 71954B headroom - 2 fabric ports x 1 lossless PG"
+					" x 85454B headroom = 62920820B (98.3% of buffer.size)\n"));
+	ck_assert_ptr_nonnull(strstr(p, "# shared pool of each of the 2 spine switches: 64MB - 4 ports x 8 PGs x 4158B reserved"
+					" - 4 fabric ports x 1 lossless PG x 85454B headroom = 63525128B"));
+	free(p);
+	scn_delete(s);
+	/* given values are named; another tier set; the pause time per rate */
+	s = scn_ok("[topology]\nkind = fat-tree\nk = 4\nfabric_link = 100Gbps\n"
+		   "[pfc]\nheadroom = 100KB\nresponse_time = 1us\n[buffer]\ncell = 256B\ndynamic_th = -2\n");
+	p = derived_to_string(s);
+	ck_assert_ptr_nonnull(strstr(p, "# buffer: lossless alpha 2^-2 = 1/4, lossy alpha 2^3 = 8, accounting in 256B cells"
+					" (a 4158B data frame is charged 4352B)\n"));
+	ck_assert_ptr_nonnull(strstr(p, "# edge ports to hosts (400Gbps, 3m): response 1us (pfc.response_time); "
+					"headroom 100000B (pfc.headroom, given; auto would be 64034B)\n"));
+	ck_assert_ptr_nonnull(strstr(p, "# agg ports to cores (100Gbps, 30m): "));
+	ck_assert_ptr_nonnull(strstr(p, "# core ports to aggs (100Gbps, 30m): "));
+	ck_assert_ptr_nonnull(strstr(p, "# NIC ports to edges (400Gbps, 3m): "));
+	ck_assert_ptr_nonnull(strstr(p, "83.8848us at 400Gbps (host_link), 335.5392us at 100Gbps (fabric_link)\n"));
+	ck_assert_ptr_nonnull(strstr(p, "# shared pool of each of the 4 core switches: "));
+	free(p);
+	scn_delete(s);
+	/* PFC off */
+	s = scn_ok("[topology]\nkind = star\nhosts = 4\n[pfc]\npriorities =\n");
+	p = derived_to_string(s);
+	ck_assert_ptr_nonnull(strstr(p, "# PFC off (pfc.priorities is empty): no headroom, no pause frames\n"));
+	ck_assert_ptr_nonnull(strstr(p, "# shared pool of sw0: 64MB - 4 ports x 8 PGs x 4158B reserved = 63866944B"));
+	ck_assert_ptr_null(strstr(p, "headroom 7"));
+	free(p);
+	scn_delete(s);
+}
+END_TEST
+
 Suite *make_scenario_suite(void);
 
 Suite *make_scenario_suite(void)
@@ -975,6 +1796,7 @@ Suite *make_scenario_suite(void)
 	tcase_add_test(tc, test_defaults);
 	tcase_add_test(tc, test_empty_file_is_defaults);
 	tcase_add_test(tc, test_job_defaults);
+	tcase_add_test(tc, test_frame_defaults_follow_mtu);
 	suite_add_tcase(su, tc);
 
 	tc = tcase_create("keys");
@@ -987,6 +1809,10 @@ Suite *make_scenario_suite(void)
 	tcase_add_test(tc, test_job_keys);
 	tcase_add_test(tc, test_hostset_lists);
 	tcase_add_test(tc, test_comments_and_whitespace);
+	tcase_add_test(tc, test_buffer_keys);
+	tcase_add_test(tc, test_pfc_keys);
+	tcase_add_test(tc, test_pfcwd_nic_output_keys);
+	tcase_add_test(tc, test_fault_keys);
 	suite_add_tcase(su, tc);
 
 	tc = tcase_create("errors");
@@ -1002,18 +1828,34 @@ Suite *make_scenario_suite(void)
 	tcase_add_test(tc, test_err_syntax);
 	tcase_add_test(tc, test_load_file_errors);
 	tcase_add_test(tc, test_max_jobs);
+	tcase_add_test(tc, test_err_fault);
+	tcase_add_test(tc, test_max_faults);
+	tcase_add_test(tc, test_err_pfc_off);
+	tcase_add_test(tc, test_err_pool);
+	suite_add_tcase(su, tc);
+
+	tc = tcase_create("pfc");
+	tcase_add_test(tc, test_quanta_ps);
+	tcase_add_test(tc, test_response_quanta);
+	tcase_add_test(tc, test_headroom_auto);
+	tcase_add_test(tc, test_cell_and_pool);
 	suite_add_tcase(su, tc);
 
 	tc = tcase_create("set");
 	tcase_add_test(tc, test_set_overrides_file);
 	tcase_add_test(tc, test_set_errors);
 	tcase_add_test(tc, test_set_selector_first);
+	tcase_add_test(tc, test_set_new_keys);
+	tcase_add_test(tc, test_set_new_errors);
 	suite_add_tcase(su, tc);
 
 	tc = tcase_create("print");
 	tcase_add_test(tc, test_round_trip);
 	tcase_add_test(tc, test_print_content);
 	tcase_add_test(tc, test_print_derived);
+	tcase_add_test(tc, test_round_trip_pfc);
+	tcase_add_test(tc, test_print_pfc_content);
+	tcase_add_test(tc, test_print_derived_pfc);
 	suite_add_tcase(su, tc);
 
 	tc = tcase_create("trace");
