@@ -11,5 +11,7 @@ trap 'rm -rf "$out"' EXIT
 echo "benchmark: $(basename "$scenario" .ini)"
 awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) h[i] = $i; next }
 	{ for (i = 1; i <= NF; i++) printf "  %-14s %s\n", h[i], $i }' "$out/stats.csv"
-awk -F, 'NR == 2 { printf "  %-14s %s of %s flows, %s B delivered\n", "result", $6, $7, $3 }' \
+awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+	{ printf "  %-14s %s of %s flows, %s B delivered, %s pause frames\n", "result",
+	  $c["flows_completed"], $c["flows_total"], $c["data_bytes_delivered"], $c["pause_frames"] }' \
 	"$out/summary.csv"

@@ -53,17 +53,40 @@ grep_in "$tmp/out" "goodput" "check prints derived values"
 cp "$tmp/out" "$tmp/resolved.ini"
 expect 0 "the resolved scenario loads back" "$sim" check "$tmp/resolved.ini"
 
-expect 0 "run the embedded default" "$sim" run -o "$tmp/run" --quiet --set sim.duration=200us
-for f in scenario.ini summary.csv stats.csv flows.csv; do
+expect 0 "run the embedded default" "$sim" run -o "$tmp/run" --quiet --set sim.duration=300us
+for f in scenario.ini summary.csv stats.csv flows.csv pfc.csv pause.csv pfcwd.csv; do
 	if [ -s "$tmp/run/$f" ]; then ok "run writes $f"; else bad "run writes $f"; fi
 done
 grep_in "$tmp/run/summary.csv" "^sim_time_us,end,data_bytes_delivered" "summary.csv header"
 grep_in "$tmp/run/summary.csv" ",duration," "a run cut by sim.duration says so"
 grep_in "$tmp/run/flows.csv" "^flow,job,src,dst,bytes,start_us,end_us,fct_us$" "flows.csv header"
 grep_in "$tmp/run/stats.csv" "^events,wall_s,events_per_s,peak_rss_mb,sim_time_us" "stats.csv header"
-grep_in "$tmp/run/scenario.ini" "duration = 200us" "scenario.ini holds the --set value"
+grep_in "$tmp/run/pfc.csv" "^time_us,node,port,priority,event,quanta$" "pfc.csv header"
+grep_in "$tmp/run/pause.csv" "^time_us,node,port,priority,paused_fraction,frames$" "pause.csv header"
+grep_in "$tmp/run/pfcwd.csv" "^time_us,node,port,priority,event,dropped$" "pfcwd.csv header"
+grep_in "$tmp/run/pfc.csv" ",3,xoff,65535$" "the default scenario pauses priority 3"
+grep_in "$tmp/run/summary.csv" "drops_lossless,drops_lossy,drops_pfcwd,headroom_exceeded" "summary.csv PFC columns"
+grep_in "$tmp/run/scenario.ini" "duration = 300us" "scenario.ini holds the --set value"
+
 if [ ! -s "$tmp/out" ]; then ok "--quiet prints nothing"; else bad "--quiet printed"; fi
 
+# undersized headroom: the table warns, summary.csv flags it
+cat >"$tmp/headroom.ini" <<'INI'
+[topology]
+kind = star
+hosts = 9
+host_cable = 300m
+[buffer]
+size = 8MB
+[pfc]
+headroom = 100KB
+[job.incast]
+pattern = incast
+dst = 0
+size = 2MB
+INI
+expect 0 "run with undersized headroom" "$sim" run "$tmp/headroom.ini" -o "$tmp/hr" --set sim.duration=2ms
+grep_in "$tmp/out" "WARNING: .* lossless packets dropped: the PFC headroom was exceeded" "the table warns of exceeded headroom"
 # --seed is sim.seed; the summary table names the run directory
 expect 0 "run with --seed" "$sim" run -o "$tmp/seed" --seed 7 --set sim.duration=100us
 grep_in "$tmp/seed/scenario.ini" "seed = 7" "--seed reaches the scenario"

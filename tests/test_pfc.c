@@ -487,6 +487,80 @@ START_TEST(lossy_drops_at_egress_threshold_only)
 }
 END_TEST
 
+/* ---- link-down: ECMP routes around a failed link ---- */
+
+/* 200 single-packet flows each way between leaf0 and leaf1 with
+ * leaf0-spine1 down from the start: every flow completes, none crosses
+ * spine1 (neither leaf0's uplink nor leaf1's uplink toward it) */
+START_TEST(link_down_from_start_is_avoided)
+{
+	char text[1024];
+	snprintf(text, sizeof(text),
+		 "[topology]\nspines = 2\nleaves = 2\nhosts_per_leaf = 2\n"
+		 "[fault.cut]\nkind = link-down\nlink = leaf0-spine1\n"
+		 "[job.a]\npattern = incast\nsenders = 0-1\ndst = 2\nsize = 4MB\n"
+		 "[job.b]\npattern = incast\nsenders = 2-3\ndst = 0\nsize = 4MB\n");
+	struct scenario *scn = load(text);
+	struct fabric *f = build(scn);
+	run_until_done(f, 10 * UNITS_PS_PER_MS);
+	ck_assert(fabric_finished(f));
+	/* leaf0 ports: 0-1 hosts, 2 spine0, 3 spine1; leaf1 likewise */
+	ck_assert_uint_eq(f->sws[0].ports[3].tx_pkts, 0);
+	ck_assert_uint_eq(f->sws[1].ports[3].tx_pkts, 0);
+	ck_assert_uint_gt(f->sws[0].ports[2].tx_pkts, 0);
+	ck_assert_uint_gt(f->sws[1].ports[2].tx_pkts, 0);
+	ck_assert_uint_eq(f->drops.link_down, 0);
+	fabric_destroy(f);
+	unload(scn);
+}
+END_TEST
+
+/* a fat-tree edge-agg link and an agg-core link fail: a permutation over
+ * all pods still completes without a drop */
+START_TEST(link_down_in_fat_tree)
+{
+	struct scenario *scn = load("[topology]\nkind = fat-tree\nk = 4\n"
+				    "[fault.a]\nkind = link-down\nlink = edge0-agg0\n"
+				    "[fault.b]\nkind = link-down\nlink = agg3-core2\n"
+				    "[job.p]\npattern = permutation\nsize = 1MB\n");
+	struct fabric *f = build(scn);
+	run_until_done(f, 10 * UNITS_PS_PER_MS);
+	ck_assert(fabric_finished(f));
+	ck_assert_uint_eq(f->drops.link_down, 0);
+	fabric_destroy(f);
+	unload(scn);
+}
+END_TEST
+
+/* a link fails under load: what was queued for it or on it is lost and
+ * counted, traffic moves to the other spine, conservation holds; when the
+ * link comes back it carries traffic again */
+START_TEST(link_down_under_load)
+{
+	struct scenario *scn = load(
+		"[topology]\nspines = 2\nleaves = 2\nhosts_per_leaf = 4\n"
+		"[fault.cut]\nkind = link-down\nlink = leaf0-spine1\nstart = 20us\n"
+		"duration = 100us\n"
+		"[job.a]\npattern = incast\nsenders = 0-3\ndst = 4\nsize = 20MB\n"
+		"[job.b]\npattern = incast\nsenders = 0-3\ndst = 5\nsize = 20MB\n"
+		"[job.c]\npattern = incast\nsenders = 0-3\ndst = 6\nsize = 20MB\n");
+	struct fabric *f = build(scn);
+	sim_run_until(&f->eng, 20 * UNITS_PS_PER_US);
+	uint64_t before = f->sws[0].ports[5].tx_pkts;
+	ck_assert_uint_gt(before, 0);
+	sim_run_until(&f->eng, 119 * UNITS_PS_PER_US);
+	ck_assert_uint_le(f->sws[0].ports[5].tx_pkts, before + 1); /* the frame in flight */
+	ck_assert_uint_gt(f->drops.link_down, 0);
+	conserved(f);
+	uint64_t during = f->sws[0].ports[5].tx_pkts;
+	sim_run_until(&f->eng, 200 * UNITS_PS_PER_US);
+	ck_assert_uint_gt(f->sws[0].ports[5].tx_pkts, during);
+	conserved(f);
+	fabric_destroy(f);
+	unload(scn);
+}
+END_TEST
+
 static Suite *make_pfc_suite(void)
 {
 	Suite *s = suite_create("pfc");
@@ -501,6 +575,11 @@ static Suite *make_pfc_suite(void)
 	tcase_add_test(tc, slow_receiver_pauses_without_loss);
 	tcase_add_test(tc, lossy_drops_at_egress_threshold_only);
 	suite_add_tcase(s, tc);
+	TCase *faults = tcase_create("link-down");
+	tcase_add_test(faults, link_down_from_start_is_avoided);
+	tcase_add_test(faults, link_down_in_fat_tree);
+	tcase_add_test(faults, link_down_under_load);
+	suite_add_tcase(s, faults);
 	return s;
 }
 
