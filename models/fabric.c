@@ -33,23 +33,32 @@ static int grow(void **arr, uint32_t *cap, uint32_t need, size_t elem)
 	return 0;
 }
 
-uint32_t fabric_add_flow(struct fabric *f, uint32_t job, uint32_t src, uint32_t dst,
-			 int64_t bytes, sim_time_ps start_ps, uint8_t dscp, int32_t after)
+uint32_t fabric_add_qp(struct fabric *f, uint32_t src, uint32_t dst, uint8_t dscp)
 {
-	if (grow((void **)&f->flows, &f->flows_cap, f->nflows + 1, sizeof(*f->flows)) ||
-	    grow((void **)&f->qps, &f->qps_cap, f->nqps + 1, sizeof(*f->qps)))
+	if (grow((void **)&f->qps, &f->qps_cap, f->nqps + 1, sizeof(*f->qps)))
 		return FABRIC_NONE;
-	uint32_t id = f->nflows++, qid = f->nqps++;
-	uint8_t prio = f->scn->dscp_to_prio[dscp];
+	uint32_t qid = f->nqps++;
 	f->qps[qid] = (struct qp){
 		.id = qid, .src = (uint16_t)src, .dst = (uint16_t)dst,
-		.sport = qp_sport(f->scn->seed, qid), .prio = prio, .dscp = dscp,
+		.sport = qp_sport(f->scn->seed, qid), .prio = f->scn->dscp_to_prio[dscp],
+		.dscp = dscp,
 	};
+	nic_qp_init(f, &f->qps[qid]);
+	return qid;
+}
+
+uint32_t fabric_add_flow(struct fabric *f, uint32_t job, uint32_t qp, int64_t bytes,
+			 sim_time_ps start_ps, int32_t after)
+{
+	if (grow((void **)&f->flows, &f->flows_cap, f->nflows + 1, sizeof(*f->flows)))
+		return FABRIC_NONE;
+	const struct qp *q = &f->qps[qp];
+	uint32_t id = f->nflows++, mtu = f->scn->mtu_bytes;
 	f->flows[id] = (struct flow){
-		.id = id, .job = job, .src = src, .dst = dst, .qp = qid, .after = after,
-		.first_dep = FABRIC_NONE, .next_dep = FABRIC_NONE, .bytes = bytes,
-		.tx_left = bytes, .start_ps = start_ps, .end_ps = -1, .dscp = dscp,
-		.prio = prio,
+		.id = id, .job = job, .src = q->src, .dst = q->dst, .qp = qp, .after = after,
+		.first_dep = FABRIC_NONE, .next_dep = FABRIC_NONE, .first_psn = UINT32_MAX,
+		.npkts = (uint32_t)((bytes + mtu - 1) / mtu), .bytes = bytes, .tx_left = bytes,
+		.start_ps = start_ps, .end_ps = -1, .dscp = q->dscp, .prio = q->prio,
 	};
 	return id;
 }
@@ -76,6 +85,52 @@ static void connect(struct fabric *f)
 	}
 }
 
+/* [dcqcn] knobs (base units) to the reaction point's parameters */
+static struct dcqcn_params dcqcn_params_of(const struct scenario *scn)
+{
+	const struct scn_dcqcn *k = &scn->dcqcn;
+	static const enum dcqcn_variant variant[] = {
+		[SCN_DCQCN_NVIDIA] = DCQCN_NVIDIA, [SCN_DCQCN_PAPER] = DCQCN_PAPER,
+		[SCN_DCQCN_HPCC] = DCQCN_HPCC,
+	};
+	return (struct dcqcn_params){
+		.variant = variant[scn->dcqcn_profile],
+		.line_rate_bps = (double)scn->host_link_bps,
+		.time_reset_ps = k->rpg_time_reset_ps,
+		.byte_reset_bytes = k->rpg_byte_reset_bytes,
+		.threshold = k->rpg_threshold,
+		.ai_bps = (double)k->rpg_ai_rate_bps,
+		.hai_bps = (double)k->rpg_hai_rate_bps,
+		.gd = k->rpg_gd,
+		.min_dec_fac_pct = k->rpg_min_dec_fac_pct,
+		.min_rate_bps = (double)k->rpg_min_rate_bps,
+		.g = (1024.0 - k->dce_tcp_g) / 1024.0,
+		.alpha_period_ps = k->dce_tcp_rtt_ps,
+		.monitor_period_ps = k->rate_reduce_monitor_period_ps,
+		.initial_alpha = k->initial_alpha_value / 1024.0,
+		.first_cnp_rate_bps = (double)k->rate_to_set_on_first_cnp_bps,
+		.clamp_tgt_rate = k->clamp_tgt_rate,
+		.clamp_after_time_inc = k->clamp_tgt_rate_after_time_inc,
+	};
+}
+
+/* rates.csv: the DCQCN state of the first output.rates QPs that have data
+ * in flight, read from a copy advanced to now (the sample must not change
+ * the simulation) */
+static void rates_fire(struct sim_engine *eng, struct sim_event *ev)
+{
+	struct fabric *f = eng->user;
+	uint32_t n = f->nqps < f->scn->output_rates ? f->nqps : f->scn->output_rates;
+	if (f->hooks.rate_sample)
+		for (uint32_t i = 0; i < n; i++) {
+			const struct qp *q = &f->qps[i];
+			if (q->snd || q->psn_una < q->psn_max)
+				f->hooks.rate_sample(f->hooks.ctx, f, q);
+		}
+	if (!fabric_finished(f))
+		sim_schedule(eng, ev, eng->now + f->scn->sample_interval_ps);
+}
+
 struct fabric *fabric_create(const struct scenario *scn, const char **err)
 {
 	struct fabric *f = calloc(1, sizeof(*f));
@@ -88,6 +143,8 @@ struct fabric *fabric_create(const struct scenario *scn, const char **err)
 	if (sim_engine_init(&f->eng))
 		goto fail;
 	f->eng.user = f;
+	f->dcqcn = dcqcn_params_of(scn);
+	f->wred = wred_params_make(scn->ecn_kmin_bytes, scn->ecn_kmax_bytes, scn->ecn_pmax_ppb);
 	f->nsw = f->topo.switches;
 	f->nhosts = f->topo.hosts;
 	f->sws = calloc(f->nsw, sizeof(*f->sws));
@@ -110,6 +167,9 @@ struct fabric *fabric_create(const struct scenario *scn, const char **err)
 	connect(f);
 	if (traffic_build(f) || fault_build(f))
 		goto fail;
+	sim_event_init(&f->rates_ev, rates_fire);
+	if (scn->cc == SCN_CC_DCQCN && scn->output_rates)
+		sim_schedule(&f->eng, &f->rates_ev, 0);
 	*err = NULL;
 	return f;
 fail:
@@ -123,6 +183,8 @@ void fabric_destroy(struct fabric *f)
 		return;
 	traffic_free(f);
 	free(f->faults);
+	for (uint32_t i = 0; f->sws && i < f->nsw; i++)
+		rng_free(f->sws[i].rng);
 	free(f->pgs);
 	free(f->ports);
 	free(f->sws);

@@ -24,10 +24,13 @@
 
 #include <stdint.h>
 
+#include "dcqcn.h"
 #include "engine.h"
 #include "mmu.h"
 #include "pkt.h"
+#include "rng.h"
 #include "topology.h"
+#include "wred.h"
 
 struct scenario;
 struct fabric;
@@ -152,6 +155,7 @@ struct pg {
 };
 
 struct sw {
+	gsl_rng *rng;                  /* WRED marking stream */
 	uint32_t id;
 	uint16_t nports;
 	struct port *ports;
@@ -171,7 +175,7 @@ void switch_port_set_down(struct fabric *f, struct sw *s, uint16_t port, int dow
 /* ---- NICs, QPs, flows ---- */
 
 /* A flow is one message: `bytes` from src to dst on one QP.  A QP sends
- * its messages in order. */
+ * its messages in order; its packets are numbered by PSN across messages. */
 struct flow {
 	struct flow *next;             /* in its QP's message FIFO */
 	uint32_t id, job;
@@ -179,19 +183,40 @@ struct flow {
 	uint32_t qp;
 	int32_t after;                 /* flow that must finish first, or -1 */
 	uint32_t first_dep, next_dep;  /* flows waiting for this one */
+	uint32_t coll;                 /* the job iteration it belongs to */
+	uint32_t first_psn;            /* PSN of its first packet; UINT32_MAX until sent */
+	uint32_t npkts;                /* ceil(bytes / mtu) */
 	int64_t bytes, tx_left, rx_bytes;
 	sim_time_ps start_ps, end_ps;  /* end_ps < 0 until complete */
 	uint8_t dscp, prio;
 };
 
+/*
+ * A reliable-connected QP: sender and receiver state of one connection
+ * (DESIGN B6 loss recovery, go-back-N).  The sender numbers packets by PSN,
+ * keeps messages until they are acknowledged and goes back to psn_una on a
+ * NAK or a retransmission timeout; the receiver accepts only rcv_nxt.
+ */
 struct qp {
 	struct qp *next_ready;         /* in the NIC's ready ring */
-	struct flow *head, *tail;      /* messages left to send */
+	struct flow *head, *tail;      /* messages not yet acknowledged */
+	struct flow *snd;              /* message being sent; NULL: all sent */
+	int64_t snd_off;               /* bytes of snd sent in this pass */
 	uint32_t id;
-	uint32_t psn;
+	uint32_t psn_nxt, psn_una, psn_max; /* next to send, oldest unacked, highest sent + 1 */
+	uint32_t rcv_nxt;              /* receiver: next PSN expected */
+	uint32_t rcv_unacked;          /* receiver: packets accepted since the last ACK */
 	uint16_t src, dst, sport;
 	uint8_t prio, dscp;
 	uint8_t ready;                 /* in the ready ring */
+	uint8_t nak_sent;              /* receiver: a NAK for rcv_nxt is out */
+	uint8_t pacing;                /* waiting for pace_ev */
+	sim_time_ps last_send_ps;      /* pacing at Rc: the last packet started then */
+	uint32_t last_wire;            /* ... with this many wire bytes */
+	sim_time_ps rto_at_ps;         /* retransmission deadline; 0 = none */
+	sim_time_ps last_cnp_ps;       /* notification point: last CNP sent */
+	struct sim_event pace_ev, rto_ev;
+	struct dcqcn_qp dc;
 };
 
 struct nic {
@@ -211,6 +236,7 @@ struct nic {
 	struct qp *ready_head[PKT_PRIOS], *ready_tail[PKT_PRIOS];
 	uint8_t ready_mask;            /* bit p: ready ring p is not empty */
 	uint32_t id;
+	sim_time_ps last_cnp_ps;       /* cnp_scope = port: last CNP sent */
 	uint64_t tx_payload_bytes, rx_payload_bytes;
 	uint64_t tx_pkts;
 };
@@ -227,6 +253,7 @@ struct fault_rt {
 int fault_build(struct fabric *f);
 
 void nic_init(struct fabric *f, struct nic *n, uint32_t id);
+void nic_qp_init(struct fabric *f, struct qp *q);
 void nic_rx(struct fabric *f, void *nic, uint16_t port, struct pkt *p);
 void nic_post(struct fabric *f, struct flow *fl);
 void nic_send_pfc(struct fabric *f, struct nic *n, unsigned prio, uint32_t quanta);
@@ -235,7 +262,18 @@ void nic_set_down(struct fabric *f, struct nic *n, int down);
 
 /* ---- traffic: jobs to flows, start times, dependencies ---- */
 
+/* one iteration of a job: its flows are [first_flow, first_flow + nflows) */
+struct coll {
+	uint32_t job, iter;
+	uint32_t first_flow, nflows, done;
+	uint32_t ranks;
+	int64_t bytes;                 /* collective size S, or the flows' total */
+	sim_time_ps start_ps, end_ps;  /* start: release (before skew); end < 0 until done */
+};
+
 struct traffic {
+	struct coll *colls;
+	uint32_t ncolls, colls_cap;
 	struct sim_event ev;           /* next flow start */
 	uint32_t *heap;                /* flow ids waiting to start, by (start, id) */
 	uint32_t n, cap;
@@ -251,9 +289,13 @@ struct fabric_hooks {
 	void *ctx;
 	/* a flow completed (called once per flow, in completion order) */
 	void (*flow_done)(void *ctx, const struct fabric *f, const struct flow *fl);
+	/* a job iteration completed */
+	void (*coll_done)(void *ctx, const struct fabric *f, const struct coll *c);
 	/* a PFC frame took effect on a transmitter, or its pause expired */
 	void (*pfc)(void *ctx, const struct fabric *f, const struct pause_rx *pr, unsigned prio,
 		    enum pfc_event ev, uint32_t quanta);
+	/* DCQCN state of a traced QP (rates.csv), every sample_interval */
+	void (*rate_sample)(void *ctx, const struct fabric *f, const struct qp *q);
 	/* one sample interval of a transmitter's priority: paused fraction in
 	 * parts per million and XOFF frames received (only when either is > 0) */
 	void (*pause_sample)(void *ctx, const struct fabric *f, sim_time_ps t,
@@ -270,7 +312,18 @@ struct fabric_drops {
 	uint64_t lossy;                /* egress dynamic threshold */
 	uint64_t pfcwd;                /* PFC watchdog action drop */
 	uint64_t link_down;            /* on a failed link */
+	uint64_t rx_discard;           /* out of order or duplicate at the receiver (go-back-N) */
 	uint64_t payload;              /* payload bytes of all dropped data packets */
+};
+
+/* transport and congestion-control counters */
+struct fabric_cc {
+	uint64_t ecn_marked;           /* data packets marked CE at a switch */
+	uint64_t ce_delivered;         /* data packets accepted by receivers with CE */
+	uint64_t pkts_delivered;       /* data packets accepted by receivers */
+	uint64_t cnps_sent, cnps_received;
+	uint64_t naks_sent, acks_sent, timeouts;
+	uint64_t retransmitted_bytes;  /* payload sent again (PSN below psn_max) */
 };
 
 struct fabric {
@@ -303,6 +356,10 @@ struct fabric {
 	uint32_t max_paused_ppm;
 
 	struct fabric_hooks hooks;
+	struct dcqcn_params dcqcn;     /* from [dcqcn] and the host link rate */
+	struct wred_params wred;
+	struct sim_event rates_ev;     /* rates.csv sampler */
+	struct fabric_cc cc;
 
 	uint64_t data_pkts_sent;
 	uint64_t payload_injected, payload_delivered;
@@ -323,10 +380,12 @@ void fabric_pause_flush(struct fabric *f);
 struct fabric *fabric_create(const struct scenario *scn, const char **err);
 void fabric_destroy(struct fabric *f);
 
-/* add a flow and its QP; returns the flow id, or FABRIC_NONE when out of
- * memory.  Used by traffic_build(). */
-uint32_t fabric_add_flow(struct fabric *f, uint32_t job, uint32_t src, uint32_t dst,
-			 int64_t bytes, sim_time_ps start_ps, uint8_t dscp, int32_t after);
+/* add a QP from src to dst; returns its id, or FABRIC_NONE when out of memory */
+uint32_t fabric_add_qp(struct fabric *f, uint32_t src, uint32_t dst, uint8_t dscp);
+/* add a flow (message) on QP qp; returns the flow id, or FABRIC_NONE when out
+ * of memory.  Used by traffic_build(). */
+uint32_t fabric_add_flow(struct fabric *f, uint32_t job, uint32_t qp, int64_t bytes,
+			 sim_time_ps start_ps, int32_t after);
 
 /* all flows done: nothing more will happen */
 static inline int fabric_finished(const struct fabric *f)

@@ -7,8 +7,25 @@
  * non-empty priority, sends one packet of its current message (at most mtu
  * bytes of payload) and puts the QP back at the tail if it has more: round
  * robin among QPs, strict priority between priorities, O(1) per packet
- * whatever the number of QPs.  This version sends at line rate (no
- * congestion control yet).
+ * whatever the number of QPs.  Control frames (PFC, CNP, ACK, NAK) go out
+ * ahead of data.
+ *
+ * Rate (DESIGN B6): with nic.cc = dcqcn each QP is paced at its DCQCN rate
+ * Rc: after a packet, the QP may send again one frame time at Rc later.  A
+ * QP that must wait leaves the ready ring and sets one event (pace_ev) for
+ * that time; at line rate it never waits.  The DCQCN state is advanced
+ * lazily (dcqcn.h): no per-QP periodic timer.
+ *
+ * Transport (go-back-N, DESIGN B6 loss recovery): the receiver accepts only
+ * the next expected PSN; a packet beyond it is discarded and answered by
+ * one NAK (until the gap fills), a duplicate is discarded.  It acknowledges
+ * every NIC_ACK_EVERY packets and the last packet of each message.  The
+ * sender goes back to the NAK's PSN, or to its oldest unacknowledged PSN
+ * when nothing was acknowledged for nic.rto (one lazy deadline per QP).
+ *
+ * Notification point: a CE-marked data packet makes the receiver send a
+ * CNP to the sender's QP unless one went out within min_time_between_cnps
+ * (per QP, or per NIC with cnp_scope = port).
  *
  * PFC (DESIGN B3): NICs honour pause per priority (a paused priority's
  * ready ring is skipped; the frame in flight finishes) and send PFC frames
@@ -29,6 +46,9 @@
 #include "scenario.h"
 
 #define NIC_XOFF_FRAMES 4
+#define NIC_ACK_EVERY 16
+
+static void nic_kick(struct fabric *f, struct nic *n);
 
 static void ready_push(struct nic *n, struct qp *q)
 {
@@ -61,6 +81,126 @@ static void start_tx(struct fabric *f, struct nic *n, struct pkt *p)
 	sim_schedule(&f->eng, &n->tx_ev, f->eng.now + ser_time(&n->ser, pkt_wire_bytes(p)));
 }
 
+static struct pkt *new_pkt(struct fabric *f)
+{
+	struct pkt *p = pkt_alloc(&f->pool);
+	SIM_INVARIANT(p, "out of memory for packets (%llu live)",
+		      (unsigned long long)f->pool.live);
+	return p;
+}
+
+/* queue a CNP, ACK or NAK of QP q from host `from` to host `to` */
+static void send_ctrl(struct fabric *f, const struct qp *q, enum pkt_type type, uint32_t psn,
+		      uint32_t from, uint32_t to, uint8_t dscp)
+{
+	struct nic *n = &f->nics[from];
+	struct pkt *p = new_pkt(f);
+	*p = (struct pkt){ .flow = q->id, .psn = psn, .src = (uint16_t)from, .dst = (uint16_t)to,
+			   .sport = q->sport, .dscp = dscp, .prio = f->scn->dscp_to_prio[dscp],
+			   .type = (uint8_t)type };
+	pktq_push(&n->ctrl, p);
+	nic_kick(f, n);
+}
+
+static int cc_on(const struct fabric *f)
+{
+	return f->scn->cc == SCN_CC_DCQCN;
+}
+
+/* the QP's next message to send after `fl` (assigning its first PSN) */
+static void next_message(struct qp *q, struct flow *fl)
+{
+	q->snd = fl;
+	q->snd_off = 0;
+	if (fl && fl->first_psn == UINT32_MAX)
+		fl->first_psn = q->psn_nxt;
+}
+
+static void rto_arm(struct fabric *f, struct qp *q)
+{
+	q->rto_at_ps = f->eng.now + f->scn->nic_rto_ps;
+	if (!sim_event_pending(&q->rto_ev))
+		sim_schedule(&f->eng, &q->rto_ev, q->rto_at_ps);
+}
+
+/* build the next data packet of q; the QP stays out of the ready ring */
+static struct pkt *take_packet(struct fabric *f, struct nic *n, struct qp *q)
+{
+	struct flow *fl = q->snd;
+	int64_t left = fl->bytes - q->snd_off;
+	uint32_t payload = left < f->scn->mtu_bytes ? (uint32_t)left : f->scn->mtu_bytes;
+	struct pkt *p = new_pkt(f);
+	*p = (struct pkt){
+		.flow = fl->id, .psn = q->psn_nxt, .src = q->src, .dst = q->dst,
+		.sport = q->sport, .payload = (uint16_t)payload, .prio = q->prio,
+		.dscp = q->dscp, .type = PKT_DATA, .flags = PKT_F_ECT,
+	};
+	if (q->psn_nxt < q->psn_max)
+		f->cc.retransmitted_bytes += payload;
+	q->psn_nxt++;
+	if (q->psn_nxt > q->psn_max)
+		q->psn_max = q->psn_nxt;
+	q->snd_off += payload;
+	fl->tx_left = fl->bytes - q->snd_off;
+	if (q->snd_off == fl->bytes)
+		next_message(q, fl->next);
+	if (!q->rto_at_ps)
+		rto_arm(f, q);
+	n->tx_pkts++;
+	n->tx_payload_bytes += payload;
+	f->payload_injected += payload;
+	f->data_pkts_sent++;
+	return p;
+}
+
+/*
+ * Pacing at Rc: the QP may send again one frame time at Rc after its last
+ * packet started.  While it waits, Rc can only rise at a DCQCN increase
+ * event, whose time is known (the increase timer); the wait is re-examined
+ * then, so a QP cut to a low rate is not stuck behind a long gap computed
+ * before its rate recovered.
+ */
+static sim_time_ps pace_target(struct fabric *f, struct qp *q)
+{
+	double rc = dcqcn_rate(&f->dcqcn, &q->dc, f->eng.now);
+	return q->last_send_ps + (sim_time_ps)((double)q->last_wire * 8e12 / rc);
+}
+
+/* wait for the pacing target, or for the next increase event if earlier */
+static void pace_wait(struct fabric *f, struct qp *q, sim_time_ps target)
+{
+	sim_time_ps wake = target;
+	if (q->dc.reacting) {
+		sim_time_ps inc = q->dc.timer_start_ps + f->dcqcn.time_reset_ps;
+		if (inc > f->eng.now && inc < wake)
+			wake = inc;
+	}
+	q->pacing = 1;
+	sim_schedule(&f->eng, &q->pace_ev, wake);
+}
+
+/* after q sent a packet of `wire` bytes at now: back in the ring at once,
+ * or when its rate allows */
+static void requeue(struct fabric *f, struct nic *n, struct qp *q, uint32_t wire)
+{
+	if (cc_on(f)) {
+		dcqcn_on_sent(&f->dcqcn, &q->dc, wire, f->eng.now);
+		q->last_send_ps = f->eng.now;
+		q->last_wire = wire;
+	}
+	if (!q->snd)
+		return;
+	if (cc_on(f)) {
+		sim_time_ps line = (sim_time_ps)wire * 8 * UNITS_PS_PER_S / n->ser.rate_bps;
+		sim_time_ps target = pace_target(f, q);
+		if (target - f->eng.now > line) {
+			pace_wait(f, q, target);
+			return;
+		}
+	}
+	ready_push(n, q);
+}
+
 static void nic_kick(struct fabric *f, struct nic *n)
 {
 	if (n->tx || n->down)
@@ -73,30 +213,74 @@ static void nic_kick(struct fabric *f, struct nic *n)
 	if (!eligible)
 		return;
 	struct qp *q = ready_pop(n, 31u - (unsigned)__builtin_clz(eligible));
+	struct pkt *p = take_packet(f, n, q);
+	start_tx(f, n, p);
+	requeue(f, n, q, pkt_wire_bytes(p));
+}
+
+static void pace_fire(struct sim_engine *eng, struct sim_event *ev)
+{
+	struct qp *q = container_of(ev, struct qp, pace_ev);
+	struct fabric *f = eng->user;
+	struct nic *n = &f->nics[q->src];
+	q->pacing = 0;
+	if (!q->snd || q->ready)
+		return;
+	sim_time_ps target = pace_target(f, q);
+	if (target > eng->now) {
+		pace_wait(f, q, target);
+		return;
+	}
+	ready_push(n, q);
+	nic_kick(f, n);
+}
+
+/* go back to PSN r: resend from the message that holds it */
+static void go_back(struct fabric *f, struct qp *q, uint32_t r)
+{
 	struct flow *fl = q->head;
-	uint32_t payload = fl->tx_left < f->scn->mtu_bytes ? (uint32_t)fl->tx_left
-							   : f->scn->mtu_bytes;
-	struct pkt *p = pkt_alloc(&f->pool);
-	SIM_INVARIANT(p, "out of memory for packets (%llu live)",
-		      (unsigned long long)f->pool.live);
-	*p = (struct pkt){
-		.flow = fl->id, .psn = q->psn++, .src = q->src, .dst = q->dst,
-		.sport = q->sport, .payload = (uint16_t)payload, .prio = q->prio,
-		.dscp = q->dscp, .type = PKT_DATA, .flags = PKT_F_ECT,
-	};
-	fl->tx_left -= payload;
-	if (!fl->tx_left) {
-		q->head = fl->next;
+	while (fl && fl->first_psn != UINT32_MAX && r >= fl->first_psn + fl->npkts)
+		fl = fl->next;
+	SIM_INVARIANT(fl && fl->first_psn != UINT32_MAX && r >= fl->first_psn,
+		      "QP %u cannot go back to PSN %u", q->id, r);
+	q->snd = fl;
+	q->snd_off = (int64_t)(r - fl->first_psn) * f->scn->mtu_bytes;
+	fl->tx_left = fl->bytes - q->snd_off;
+	q->psn_nxt = r;
+	struct nic *n = &f->nics[q->src];
+	if (!q->ready && !q->pacing)
+		ready_push(n, q);
+	nic_kick(f, n);
+}
+
+/* cumulative acknowledgement: everything below a */
+static void acked(struct fabric *f, struct qp *q, uint32_t a)
+{
+	if (a <= q->psn_una)
+		return;
+	q->psn_una = a;
+	while (q->head && q->head->first_psn != UINT32_MAX &&
+	       q->head->first_psn + q->head->npkts <= a) {
+		q->head = q->head->next;
 		if (!q->head)
 			q->tail = NULL;
 	}
-	if (q->head)
-		ready_push(n, q);
-	n->tx_pkts++;
-	n->tx_payload_bytes += payload;
-	f->payload_injected += payload;
-	f->data_pkts_sent++;
-	start_tx(f, n, p);
+	q->rto_at_ps = q->psn_una < q->psn_max ? f->eng.now + f->scn->nic_rto_ps : 0;
+}
+
+static void rto_fire(struct sim_engine *eng, struct sim_event *ev)
+{
+	struct qp *q = container_of(ev, struct qp, rto_ev);
+	struct fabric *f = eng->user;
+	if (!q->rto_at_ps)
+		return;
+	if (eng->now < q->rto_at_ps) { /* progress moved the deadline */
+		sim_schedule(eng, ev, q->rto_at_ps);
+		return;
+	}
+	f->cc.timeouts++;
+	rto_arm(f, q);
+	go_back(f, q, q->psn_una);
 }
 
 static void nic_pause_kick(struct fabric *f, struct pause_rx *pr)
@@ -130,15 +314,55 @@ void nic_post(struct fabric *f, struct flow *fl)
 	else
 		q->head = fl;
 	q->tail = fl;
-	if (!q->ready)
-		ready_push(n, q);
+	if (!q->snd) {
+		next_message(q, fl);
+		if (!q->ready && !q->pacing)
+			ready_push(n, q);
+	}
 	nic_kick(f, n);
+}
+
+/* notification point: answer a CE mark with a CNP, rate-limited */
+static void np_mark(struct fabric *f, struct nic *n, struct qp *q)
+{
+	const struct scenario *scn = f->scn;
+	sim_time_ps *last = scn->dcqcn.cnp_scope == SCN_CNP_SCOPE_PORT ? &n->last_cnp_ps
+								       : &q->last_cnp_ps;
+	if (*last >= 0 && f->eng.now - *last < scn->dcqcn.min_time_between_cnps_ps)
+		return;
+	*last = f->eng.now;
+	f->cc.cnps_sent++;
+	send_ctrl(f, q, PKT_CNP, 0, q->dst, q->src, scn->cnp_dscp);
 }
 
 /* the payload reaches the host */
 static void deliver(struct fabric *f, struct nic *n, struct pkt *p)
 {
 	struct flow *fl = &f->flows[p->flow];
+	struct qp *q = &f->qps[fl->qp];
+	if (p->psn != q->rcv_nxt) { /* go-back-N: only the next PSN is accepted */
+		if (p->psn > q->rcv_nxt && !q->nak_sent) {
+			q->nak_sent = 1;
+			f->cc.naks_sent++;
+			send_ctrl(f, q, PKT_NAK, q->rcv_nxt, q->dst, q->src, q->dscp);
+		}
+		fabric_drop(f, p, &f->drops.rx_discard);
+		return;
+	}
+	q->rcv_nxt++;
+	q->nak_sent = 0;
+	f->cc.pkts_delivered++;
+	if (p->flags & PKT_F_CE) {
+		f->cc.ce_delivered++;
+		if (cc_on(f))
+			np_mark(f, n, q);
+	}
+	int last = fl->rx_bytes + p->payload == fl->bytes;
+	if (++q->rcv_unacked >= NIC_ACK_EVERY || last) {
+		q->rcv_unacked = 0;
+		f->cc.acks_sent++;
+		send_ctrl(f, q, PKT_ACK, q->rcv_nxt, q->dst, q->src, q->dscp);
+	}
 	fl->rx_bytes += p->payload;
 	n->rx_payload_bytes += p->payload;
 	f->payload_delivered += p->payload;
@@ -248,6 +472,26 @@ void nic_rx(struct fabric *f, void *to, uint16_t port, struct pkt *p)
 	}
 	SIM_INVARIANT(p->dst == n->id, "h%u received a packet for h%u", n->id,
 		      (unsigned)p->dst);
+	if (p->type != PKT_DATA) {
+		struct qp *q = &f->qps[p->flow];
+		switch (p->type) {
+		case PKT_CNP:
+			f->cc.cnps_received++;
+			dcqcn_on_cnp(&f->dcqcn, &q->dc, f->eng.now);
+			break;
+		case PKT_ACK:
+			acked(f, q, p->psn);
+			break;
+		case PKT_NAK:
+			acked(f, q, p->psn);
+			go_back(f, q, p->psn);
+			break;
+		default:
+			break;
+		}
+		pkt_release(&f->pool, p);
+		return;
+	}
 	if (n->drain.rate_bps || n->rxq.head)
 		rx_buffered(f, n, p);
 	else
@@ -266,11 +510,21 @@ void nic_set_down(struct fabric *f, struct nic *n, int down)
 	nic_kick(f, n);
 }
 
+void nic_qp_init(struct fabric *f, struct qp *q)
+{
+	q->last_cnp_ps = -1;
+	sim_event_init(&q->pace_ev, pace_fire);
+	sim_event_init(&q->rto_ev, rto_fire);
+	if (cc_on(f))
+		dcqcn_init(&f->dcqcn, &q->dc);
+}
+
 void nic_init(struct fabric *f, struct nic *n, uint32_t id)
 {
 	*n = (struct nic){ .id = id };
 	n->ser.rate_bps = f->topo.host_link_bps;
 	sim_event_init(&n->tx_ev, nic_tx_done);
+	n->last_cnp_ps = -1;
 	sim_event_init(&n->drain_ev, drain_fire);
 	sim_event_init(&n->refresh_ev, rx_refresh);
 	pause_init(f, &n->pause, 1, id, 0, n->ser.rate_bps, nic_pause_kick);

@@ -24,7 +24,9 @@
 #define PKT_WIRE_OVERHEAD_BYTES 20
 #define PKT_PRIOS 8
 
-enum pkt_type { PKT_DATA = 0, PKT_PFC = 1 };
+/* CNP, ACK and NAK are 64 B control frames of a QP: `flow` holds the QP id
+ * and `psn` the (cumulative, next expected) sequence number */
+enum pkt_type { PKT_DATA = 0, PKT_PFC = 1, PKT_CNP = 2, PKT_ACK = 3, PKT_NAK = 4 };
 
 enum pkt_flags {
 	PKT_F_ECT = 1u << 0, /* ECN-capable transport (ECT(0)) */
@@ -34,9 +36,9 @@ enum pkt_flags {
 struct pkt {
 	struct pkt *next;
 	sim_time_ps t;     /* when it leaves the delay line it sits in */
-	uint32_t flow;     /* flow (message) id */
+	uint32_t flow;     /* data: flow (message) id; CNP/ACK/NAK: QP id */
 	union {
-		uint32_t psn;    /* data: sequence number within its QP */
+		uint32_t psn;    /* data, ACK, NAK: sequence number within its QP */
 		uint32_t quanta; /* PFC: pause time in 512-bit-time quanta, 0 = XON */
 	};
 	uint16_t src, dst; /* host indices */

@@ -21,10 +21,16 @@
  * goes out at half the pause time; XON (quanta 0) once the headroom is empty
  * and the shared use is below threshold - xon_offset.
  *
- * Egress: 8 queues per port, PFC frames first, then strict priority (7
- * highest) or deficit weighted round robin (Shreedhar & Varghese 1995, a
- * quantum of weight x one full data frame) among the queues that are not
- * paused.  A port has one pending event: the end of the frame it is sending.
+ * Egress: 8 queues per port, PFC frames first, then the CNP queue when
+ * qos.cnp_priority_strict, then strict priority (7 highest) or deficit
+ * weighted round robin (Shreedhar & Varghese 1995, a quantum of weight x one
+ * full data frame) among the queues that are not paused.  A port has one
+ * pending event: the end of the frame it is sending.
+ *
+ * ECN (DESIGN B5): on the queues of ecn.queues, an ECN-capable data packet
+ * is marked CE with the WRED probability of the queue's instantaneous
+ * length (wred.h): at dequeue, the bytes left behind it; at enqueue, the
+ * bytes ahead of it.  Each switch draws from its own random stream.
  *
  * PFC watchdog (DESIGN B4, SONiC semantics): every poll_interval each
  * lossless queue that has been paused by received PFC for detection_time
@@ -90,6 +96,17 @@ static struct pkt *take(struct port *pt, unsigned q)
 	return p;
 }
 
+static void ecn_mark(struct fabric *f, struct sw *s, struct pkt *p, uint64_t qlen)
+{
+	if (p->type != PKT_DATA || !(p->flags & PKT_F_ECT) || (p->flags & PKT_F_CE) ||
+	    !(f->scn->ecn_queues >> p->prio & 1u))
+		return;
+	if (wred_mark(&f->wred, (int64_t)qlen, (uint32_t)gsl_rng_get(s->rng))) {
+		p->flags |= PKT_F_CE;
+		f->cc.ecn_marked++;
+	}
+}
+
 static void port_kick(struct fabric *f, struct port *pt)
 {
 	if (pt->tx || pt->down)
@@ -99,10 +116,16 @@ static void port_kick(struct fabric *f, struct port *pt)
 		uint8_t eligible = pt->nonempty & pause_open(&pt->pause);
 		if (!eligible)
 			return;
-		unsigned q = f->scn->scheduler == SCN_SCHED_STRICT
-				     ? 31u - (unsigned)__builtin_clz(eligible)
-				     : (unsigned)dwrr_pick(f, pt, eligible);
+		unsigned cnp = f->scn->dscp_to_prio[f->scn->cnp_dscp], q;
+		if (f->scn->cnp_priority_strict && eligible >> cnp & 1u)
+			q = cnp;
+		else if (f->scn->scheduler == SCN_SCHED_STRICT)
+			q = 31u - (unsigned)__builtin_clz(eligible);
+		else
+			q = (unsigned)dwrr_pick(f, pt, eligible);
 		p = take(pt, q);
+		if (f->scn->ecn_mark_point == SCN_MARK_DEQUEUE)
+			ecn_mark(f, pt->sw, p, pt->q[q].bytes);
 	}
 	pt->tx = p;
 	sim_schedule(&f->eng, &pt->tx_ev, f->eng.now + ser_time(&pt->ser, pkt_wire_bytes(p)));
@@ -175,7 +198,7 @@ static void port_tx_done(struct sim_engine *eng, struct sim_event *ev)
 	pt->tx = NULL;
 	pt->tx_pkts++;
 	pt->tx_bytes += pkt_frame_bytes(p);
-	if (p->type == PKT_DATA)
+	if (p->type != PKT_PFC) /* PFC frames are never charged to the buffer */
 		release(f, pt->sw, p);
 	link_push(f, &pt->link, p);
 	port_kick(f, pt);
@@ -208,6 +231,8 @@ static void switch_forward(struct fabric *f, void *to, uint16_t unused, struct p
 		fabric_drop(f, p, &f->drops.link_down);
 		return;
 	}
+	if (f->scn->ecn_mark_point == SCN_MARK_ENQUEUE)
+		ecn_mark(f, s, p, pt->q[p->prio].bytes);
 	pktq_push(&pt->q[p->prio], p);
 	pt->nonempty |= (uint8_t)(1u << p->prio);
 	pt->queued_bytes += pkt_frame_bytes(p);
@@ -385,6 +410,8 @@ void switch_init(struct fabric *f, struct sw *s, uint32_t id, struct port *ports
 	s->ports = ports;
 	s->pgs = pgs;
 	s->salt = rng_derive(scn->seed, RNG_ID(RNG_SWITCH, id));
+	s->rng = rng_stream(scn->seed, RNG_ID(RNG_SWITCH, id));
+	SIM_INVARIANT(s->rng, "out of memory for switch %u's random stream", id);
 	link_init(&s->pipeline, scn->switch_latency_ps, switch_forward, s, 0);
 	uint32_t host_ports = 0;
 	for (uint16_t i = 0; i < s->nports; i++) {

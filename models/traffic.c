@@ -1,15 +1,31 @@
 /*
  * traffic.c - turns [job.*] sections into flows and starts them on time.
  *
- * Patterns in this version (DESIGN B7):
- *   trace        one flow per CSV row; `after` names a row that must finish
- *                first: the flow starts at the later of its start_us and
- *                that row's completion.
- *   incast       every sender sends `size` bytes to `dst`.
- *   permutation  rank i sends `size` to rank perm(i), where perm is a random
- *                derangement (no rank sends to itself) drawn from the job's
- *                own stream, so it depends only on (seed, job index).
- * Every flow has its own QP (own UDP source port, hence own ECMP path).
+ * Patterns (DESIGN B7):
+ *   trace          one flow per CSV row; `after` names a row that must
+ *                  finish first: the flow starts at the later of its start_us
+ *                  and that row's completion.  One QP per row.
+ *   incast         every sender sends `size` bytes to `dst`.
+ *   permutation    rank i sends `size` to rank perm(i), where perm is a
+ *                  random derangement (no rank sends to itself) drawn from
+ *                  the job's own stream, so it depends only on (seed, job).
+ *   ring-allreduce NCCL's ring: `channels` rings, each carrying S/channels
+ *                  split into n chunks; 2(n-1) steps (reduce-scatter, then
+ *                  all-gather) in which rank i sends chunk (i - s) mod n to
+ *                  rank i+1, cut into `slice`-byte messages; slice j of step
+ *                  s+1 leaves rank i once slice j of step s from rank i-1 has
+ *                  arrived.  One QP per (channel, rank), so channels hash to
+ *                  their own ECMP paths.
+ *   alltoall       every rank sends S/n to each other rank, all at once on
+ *                  one QP per pair, or `schedule = shift`: the message to
+ *                  rank i+k leaves once the one to rank i+k-1 has arrived.
+ * Incast and permutation flows each have their own QP.
+ *
+ * Iterations: a job's flows are generated for every iteration at set-up
+ * (flow ids are stable, so the NICs' pointers stay valid).  Iteration k+1
+ * is released compute_gap after iteration k's last flow completes (all ranks
+ * wait); within an iteration every rank (sender) starts up to `skew` late,
+ * a delay drawn from the job's skew stream per (iteration, rank).
  *
  * Flows waiting to start sit in a min-heap on (start time, flow id) with a
  * single engine event for the earliest, so a million-row trace costs one
@@ -88,11 +104,40 @@ static void traffic_fire(struct sim_engine *eng, struct sim_event *ev)
 	traffic_arm(f);
 }
 
+/* release iteration c: its root flows start at c->start_ps + their offset */
+static void release(struct fabric *f, struct coll *c)
+{
+	for (uint32_t i = c->first_flow; i < c->first_flow + c->nflows; i++) {
+		struct flow *fl = &f->flows[i];
+		if (fl->after >= 0)
+			continue;
+		fl->start_ps += c->start_ps; /* start_ps held the offset */
+		SIM_INVARIANT(heap_push(f, i) == 0, "out of memory for flow starts");
+	}
+}
+
+static void coll_flow_done(struct fabric *f, struct coll *c)
+{
+	if (++c->done < c->nflows)
+		return;
+	c->end_ps = f->eng.now;
+	if (f->hooks.coll_done)
+		f->hooks.coll_done(f->hooks.ctx, f, c);
+	const struct scn_job *j = &f->scn->jobs[c->job];
+	if (c->iter + 1 < j->iterations) {
+		struct coll *next = c + 1;
+		next->start_ps = f->eng.now + j->compute_gap_ps;
+		release(f, next);
+		traffic_arm(f);
+	}
+}
+
 void traffic_flow_done(struct fabric *f, struct flow *fl)
 {
 	f->flows_done++;
 	if (f->hooks.flow_done)
 		f->hooks.flow_done(f->hooks.ctx, f, fl);
+	coll_flow_done(f, &f->traffic.colls[fl->coll]);
 	for (uint32_t d = fl->first_dep; d != FABRIC_NONE; d = f->flows[d].next_dep) {
 		struct flow *dep = &f->flows[d];
 		if (dep->start_ps < f->eng.now)
@@ -110,37 +155,257 @@ static uint8_t job_dscp(const struct scenario *scn, const struct scn_job *j)
 	return (uint8_t)(j->dscp >= 0 ? j->dscp : scn->data_dscp);
 }
 
-static int add(struct fabric *f, uint32_t job, uint32_t src, uint32_t dst, int64_t bytes,
-	       sim_time_ps start, uint8_t dscp, int32_t after)
+/* what one job's generation needs */
+struct gen {
+	struct fabric *f;
+	const struct scn_job *j;
+	uint32_t ji;
+	uint8_t dscp;
+	gsl_rng *skew;      /* per (iteration, rank) start delays */
+	uint32_t *qps;      /* the job's QPs, reused by every iteration */
+	uint32_t *perm;     /* permutation: the derangement */
+};
+
+/* a sender's start delay in this iteration: uniform in [0, skew] */
+static sim_time_ps skew_of(struct gen *g)
 {
-	return fabric_add_flow(f, job, src, dst, bytes, start, dscp, after) == FABRIC_NONE ? -1 : 0;
+	if (!g->j->skew_ps)
+		return 0;
+	return (sim_time_ps)(gsl_rng_uniform(g->skew) * (double)g->j->skew_ps + 0.5);
 }
 
-static int build_permutation(struct fabric *f, uint32_t ji, const struct scn_job *j)
+/* flow on QP qp; `after` is a flow id or -1; offset: start within the
+ * iteration (roots only) */
+static int add(struct gen *g, uint32_t qp, int64_t bytes, sim_time_ps offset, int64_t after)
 {
-	uint32_t n = j->ranks.n;
-	uint32_t *perm = malloc(n * sizeof(*perm));
-	gsl_rng *r = rng_stream(f->scn->seed, RNG_ID(RNG_JOB, ji));
-	int rc = -1;
-	if (!perm || !r)
-		goto out;
+	uint32_t id = fabric_add_flow(g->f, g->ji, qp, bytes, offset, (int32_t)after);
+	if (id == FABRIC_NONE)
+		return -1;
+	g->f->flows[id].coll = g->f->traffic.ncolls;
+	return 0;
+}
+
+static uint32_t qp(struct gen *g, uint32_t src, uint32_t dst)
+{
+	return fabric_add_qp(g->f, src, dst, g->dscp);
+}
+
+static int derangement(struct gen *g)
+{
+	uint32_t n = g->j->ranks.n;
+	gsl_rng *r = rng_stream(g->f->scn->seed, RNG_ID(RNG_JOB, g->ji));
+	g->perm = malloc(n * sizeof(*g->perm));
+	if (!r || !g->perm) {
+		rng_free(r);
+		return -1;
+	}
 	/* rejection sampling: a uniform shuffle has no fixed point with
 	 * probability about 1/e, so this takes about 2.7 shuffles */
 	for (int fixed = 1; fixed;) {
 		for (uint32_t i = 0; i < n; i++)
-			perm[i] = i;
-		gsl_ran_shuffle(r, perm, n, sizeof(*perm));
+			g->perm[i] = i;
+		gsl_ran_shuffle(r, g->perm, n, sizeof(*g->perm));
 		fixed = 0;
 		for (uint32_t i = 0; i < n && !fixed; i++)
-			fixed = perm[i] == i;
+			fixed = g->perm[i] == i;
+	}
+	rng_free(r);
+	return 0;
+}
+
+/* split `total` into `parts` near-equal parts: part k */
+static int64_t part(int64_t total, uint32_t parts, uint32_t k)
+{
+	return total / parts + ((int64_t)k < total % parts);
+}
+
+static int gen_ring(struct gen *g, int64_t *bytes)
+{
+	const struct scn_job *j = g->j;
+	uint32_t n = j->ranks.n, C = j->channels, steps = 2 * (n - 1);
+	/* one pass to fix each rank's skew, shared by its channels */
+	sim_time_ps *rank_skew = malloc(n * sizeof(*rank_skew));
+	if (!rank_skew)
+		return -1;
+	for (uint32_t i = 0; i < n; i++)
+		rank_skew[i] = skew_of(g);
+	*bytes = j->size_bytes;
+	int rc = 0;
+	/* first[(c, s, i)]: the flow id of slice 0 of channel c, step s, rank i;
+	 * slice j of it depends on slice j of (c, s - 1, i - 1) */
+	uint32_t *first = malloc((size_t)C * steps * n * sizeof(*first));
+	if (!first) {
+		rc = -1;
+		goto out;
+	}
+	for (uint32_t c = 0; c < C && rc == 0; c++) {
+		int64_t per_channel = part(j->size_bytes, C, c);
+		for (uint32_t s = 0; s < steps && rc == 0; s++)
+			for (uint32_t i = 0; i < n && rc == 0; i++) {
+				size_t k = ((size_t)c * steps + s) * n + i;
+				uint32_t chunk_idx = (i + n * steps - s) % n;
+				int64_t chunk = part(per_channel, n, chunk_idx);
+				uint32_t m = (uint32_t)((chunk + j->slice_bytes - 1) / j->slice_bytes);
+				first[k] = g->f->nflows;
+				for (uint32_t sl = 0; sl < m && rc == 0; sl++) {
+					int64_t sz = chunk - (int64_t)sl * j->slice_bytes;
+					if (sz > j->slice_bytes)
+						sz = j->slice_bytes;
+					int64_t after = -1;
+					if (s > 0) {
+						size_t pk = ((size_t)c * steps + s - 1) * n + (i + n - 1) % n;
+						after = first[pk] + sl;
+					}
+					rc = add(g, g->qps[c * n + i], sz, s ? 0 : rank_skew[i], after);
+				}
+			}
+	}
+out:
+	free(first);
+	free(rank_skew);
+	return rc;
+}
+
+/* the flows of one iteration of the job; *bytes gets the iteration's size */
+static int gen_iteration(struct gen *g, int64_t *bytes)
+{
+	const struct scn_job *j = g->j;
+	int rc = 0;
+	*bytes = 0;
+	switch (j->pattern) {
+	case SCN_JOB_TRACE: {
+		uint32_t base = g->f->nflows;
+		for (uint32_t r = 0; r < j->nrows && rc == 0; r++) {
+			const struct scn_trace_row *row = &j->rows[r];
+			uint8_t dscp = row->dscp >= 0 ? (uint8_t)row->dscp : g->dscp;
+			uint32_t q = g->qps[r] != FABRIC_NONE ? g->qps[r]
+							       : fabric_add_qp(g->f, row->src, row->dst, dscp);
+			if (q == FABRIC_NONE)
+				return -1;
+			g->qps[r] = q;
+			int64_t after = row->after >= 0 ? (int64_t)base + row->after : -1;
+			rc = add(g, q, row->bytes, row->start_ps + (after < 0 ? skew_of(g) : 0), after);
+			*bytes += row->bytes;
+		}
+		break;
+	}
+	case SCN_JOB_INCAST:
+		for (uint32_t s = 0; s < j->senders.n && rc == 0; s++) {
+			uint32_t q = qp(g, j->senders.hosts[s], j->dst);
+			rc = q == FABRIC_NONE ? -1 : add(g, q, j->size_bytes, skew_of(g), -1);
+			*bytes += j->size_bytes;
+		}
+		break;
+	case SCN_JOB_PERMUTATION:
+		for (uint32_t i = 0; i < j->ranks.n && rc == 0; i++) {
+			uint32_t q = qp(g, j->ranks.hosts[i], j->ranks.hosts[g->perm[i]]);
+			rc = q == FABRIC_NONE ? -1 : add(g, q, j->size_bytes, skew_of(g), -1);
+			*bytes += j->size_bytes;
+		}
+		break;
+	case SCN_JOB_RING_ALLREDUCE:
+		rc = gen_ring(g, bytes);
+		break;
+	case SCN_JOB_ALLTOALL: {
+		uint32_t n = j->ranks.n;
+		int64_t each = j->size_bytes / n;
+		for (uint32_t i = 0; i < n && rc == 0; i++) {
+			sim_time_ps off = skew_of(g);
+			uint32_t prev = FABRIC_NONE;
+			for (uint32_t k = 1; k < n && rc == 0; k++) {
+				uint32_t id = g->f->nflows;
+				int64_t after = j->schedule == SCN_SCHEDULE_SHIFT && prev != FABRIC_NONE
+							? (int64_t)prev : -1;
+				rc = add(g, g->qps[i * n + k], each, after < 0 ? off : 0, after);
+				prev = id;
+			}
+		}
+		*bytes = j->size_bytes;
+		break;
+	}
+	}
+	return rc;
+}
+
+/* the job's persistent QPs (collectives and traces reuse them every
+ * iteration; incast and permutation make one per flow) */
+static int job_qps(struct gen *g)
+{
+	const struct scn_job *j = g->j;
+	uint32_t n = j->ranks.n, count = 0;
+	if (j->pattern == SCN_JOB_RING_ALLREDUCE)
+		count = j->channels * n;
+	else if (j->pattern == SCN_JOB_ALLTOALL)
+		count = n * n;
+	else if (j->pattern == SCN_JOB_TRACE)
+		count = j->nrows;
+	if (!count)
+		return 0;
+	g->qps = malloc((size_t)count * sizeof(*g->qps));
+	if (!g->qps)
+		return -1;
+	for (uint32_t i = 0; i < count; i++)
+		g->qps[i] = FABRIC_NONE;
+	if (j->pattern == SCN_JOB_RING_ALLREDUCE) {
+		for (uint32_t c = 0; c < j->channels; c++)
+			for (uint32_t i = 0; i < n; i++)
+				if ((g->qps[c * n + i] = qp(g, j->ranks.hosts[i],
+							     j->ranks.hosts[(i + 1) % n])) ==
+				    FABRIC_NONE)
+					return -1;
+	} else if (j->pattern == SCN_JOB_ALLTOALL) {
+		for (uint32_t i = 0; i < n; i++)
+			for (uint32_t k = 1; k < n; k++)
+				if ((g->qps[i * n + k] = qp(g, j->ranks.hosts[i],
+							     j->ranks.hosts[(i + k) % n])) ==
+				    FABRIC_NONE)
+					return -1;
+	}
+	return 0;
+}
+
+static int add_coll(struct fabric *f, struct coll c)
+{
+	struct traffic *t = &f->traffic;
+	if (t->ncolls == t->colls_cap) {
+		uint32_t cap = t->colls_cap ? t->colls_cap * 2 : 16;
+		struct coll *a = realloc(t->colls, cap * sizeof(*a));
+		if (!a)
+			return -1;
+		t->colls = a;
+		t->colls_cap = cap;
+	}
+	t->colls[t->ncolls++] = c;
+	return 0;
+}
+
+static int build_job(struct fabric *f, uint32_t ji)
+{
+	const struct scn_job *j = &f->scn->jobs[ji];
+	struct gen g = { .f = f, .j = j, .ji = ji, .dscp = job_dscp(f->scn, j) };
+	int rc = -1;
+	g.skew = rng_stream(f->scn->seed, RNG_ID(RNG_SKEW, ji));
+	if (!g.skew || job_qps(&g) ||
+	    (j->pattern == SCN_JOB_PERMUTATION && derangement(&g)))
+		goto out;
+	uint32_t ranks = j->pattern == SCN_JOB_INCAST ? j->senders.n + 1
+			 : j->pattern == SCN_JOB_TRACE ? 0 : j->ranks.n;
+	for (uint32_t it = 0; it < j->iterations; it++) {
+		uint32_t first = f->nflows;
+		int64_t bytes;
+		if (gen_iteration(&g, &bytes))
+			goto out;
+		struct coll c = { .job = ji, .iter = it, .first_flow = first,
+				  .nflows = f->nflows - first, .ranks = ranks, .bytes = bytes,
+				  .start_ps = j->start_ps, .end_ps = -1 };
+		if (add_coll(f, c))
+			goto out;
 	}
 	rc = 0;
-	for (uint32_t i = 0; i < n && rc == 0; i++)
-		rc = add(f, ji, j->ranks.hosts[i], j->ranks.hosts[perm[i]], j->size_bytes,
-			 j->start_ps, job_dscp(f->scn, j), -1);
 out:
-	free(perm);
-	rng_free(r);
+	rng_free(g.skew);
+	free(g.qps);
+	free(g.perm);
 	return rc;
 }
 
@@ -148,50 +413,28 @@ int traffic_build(struct fabric *f)
 {
 	const struct scenario *scn = f->scn;
 	sim_event_init(&f->traffic.ev, traffic_fire);
-	for (uint32_t ji = 0; ji < scn->njobs; ji++) {
-		const struct scn_job *j = &scn->jobs[ji];
-		int rc = 0;
-		switch (j->pattern) {
-		case SCN_JOB_TRACE: {
-			uint32_t base = f->nflows;
-			for (uint32_t r = 0; r < j->nrows && rc == 0; r++) {
-				const struct scn_trace_row *row = &j->rows[r];
-				uint8_t dscp = row->dscp >= 0 ? (uint8_t)row->dscp : job_dscp(scn, j);
-				rc = add(f, ji, row->src, row->dst, row->bytes,
-					 j->start_ps + row->start_ps, dscp,
-					 row->after >= 0 ? (int32_t)(base + (uint32_t)row->after) : -1);
-			}
-			break;
-		}
-		case SCN_JOB_INCAST:
-			for (uint32_t s = 0; s < j->senders.n && rc == 0; s++)
-				rc = add(f, ji, j->senders.hosts[s], j->dst, j->size_bytes,
-					 j->start_ps, job_dscp(scn, j), -1);
-			break;
-		case SCN_JOB_PERMUTATION:
-			rc = build_permutation(f, ji, j);
-			break;
-		}
-		if (rc)
+	for (uint32_t ji = 0; ji < scn->njobs; ji++)
+		if (build_job(f, ji))
 			return -1;
-	}
 	for (uint32_t i = 0; i < f->nflows; i++) {
 		struct flow *fl = &f->flows[i];
-		if (fl->after < 0) {
-			if (heap_push(f, i))
-				return -1;
-		} else {
+		if (fl->after >= 0) {
 			struct flow *first = &f->flows[fl->after];
 			fl->next_dep = first->first_dep;
 			first->first_dep = i;
 		}
 	}
+	/* the first iteration of every job starts at the job's start */
+	for (uint32_t c = 0; c < f->traffic.ncolls; c++)
+		if (f->traffic.colls[c].iter == 0)
+			release(f, &f->traffic.colls[c]);
 	traffic_arm(f);
 	return 0;
 }
 
 void traffic_free(struct fabric *f)
 {
+	free(f->traffic.colls);
 	free(f->traffic.heap);
 	f->traffic.heap = NULL;
 	f->traffic.n = f->traffic.cap = 0;

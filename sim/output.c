@@ -55,7 +55,9 @@ int output_open(struct output *o, const char *dir, const struct scenario *scn,
 	o->pfc = open_in(o, "pfc.csv", "w");
 	o->pause = open_in(o, "pause.csv", "w");
 	o->pfcwd = open_in(o, "pfcwd.csv", "w");
-	if (!ini || !o->flows || !o->pfc || !o->pause || !o->pfcwd) {
+	o->rates = open_in(o, "rates.csv", "w");
+	o->colls = open_in(o, "collectives.csv", "w");
+	if (!ini || !o->flows || !o->pfc || !o->pause || !o->pfcwd || !o->rates || !o->colls) {
 		snprintf(err, errlen, "%s: cannot write in the output directory: %s", dir,
 			 strerror(errno));
 		if (ini)
@@ -67,10 +69,13 @@ int output_open(struct output *o, const char *dir, const struct scenario *scn,
 	scenario_print_derived(scn, ini);
 	int bad = ferror(ini);
 	bad |= fclose(ini);
-	fputs("flow,job,src,dst,bytes,start_us,end_us,fct_us\n", o->flows);
+	fputs("flow,job,src,dst,bytes,start_us,end_us,fct_us,iteration\n", o->flows);
+	fputs("job,iteration,ranks,bytes,start_us,end_us,time_us,algbw_GBps,busbw_GBps,"
+	      "busbw_pct_line\n", o->colls);
 	fputs("time_us,node,port,priority,event,quanta\n", o->pfc);
 	fputs("time_us,node,port,priority,paused_fraction,frames\n", o->pause);
 	fputs("time_us,node,port,priority,event,dropped\n", o->pfcwd);
+	fputs("time_us,flow,rate_gbps,target_gbps,alpha\n", o->rates);
 	if (bad) {
 		snprintf(err, errlen, "%s/scenario.ini: write failed", dir);
 		output_close(o);
@@ -87,8 +92,9 @@ void output_flow(struct output *o, const struct fabric *f, const struct flow *fl
 		units_format_us(fl->end_ps, end, sizeof(end));
 		units_format_us(fl->end_ps - fl->start_ps, fct, sizeof(fct));
 	}
-	fprintf(o->flows, "%u,%s,h%u,h%u,%lld,%s,%s,%s\n", fl->id, f->scn->jobs[fl->job].name,
-		fl->src, fl->dst, (long long)fl->bytes, start, end, fct);
+	fprintf(o->flows, "%u,%s,h%u,h%u,%lld,%s,%s,%s,%u\n", fl->id, f->scn->jobs[fl->job].name,
+		fl->src, fl->dst, (long long)fl->bytes, start, end, fct,
+		f->traffic.colls[fl->coll].iter);
 }
 
 /* "h3" or a switch name, and the name of the port's peer */
@@ -137,6 +143,41 @@ void output_pfcwd(struct output *o, const struct fabric *f, sim_time_ps t,
 		port, prio, event, (unsigned long long)dropped);
 }
 
+void output_rate(struct output *o, const struct fabric *f, const struct qp *q)
+{
+	char time[32];
+	struct dcqcn_qp dc = q->dc; /* advance a copy: sampling changes nothing */
+	double rc = dcqcn_rate(&f->dcqcn, &dc, f->eng.now);
+	const struct flow *fl = q->snd ? q->snd : q->head;
+	fprintf(o->rates, "%s,%u,%.6f,%.6f,%.6f\n", units_format_us(f->eng.now, time, sizeof(time)),
+		fl ? fl->id : 0, rc / 1e9, dc.rt_bps / 1e9, dc.alpha);
+}
+
+void output_coll_bw(const struct fabric *f, const struct coll *c, double *algbw,
+		    double *busbw, double *pct_line)
+{
+	const struct scn_job *j = &f->scn->jobs[c->job];
+	double t = (double)(c->end_ps - c->start_ps) * 1e-12, n = c->ranks;
+	double factor = j->pattern == SCN_JOB_RING_ALLREDUCE ? 2 * (n - 1) / n
+			: j->pattern == SCN_JOB_ALLTOALL     ? (n - 1) / n
+							     : 1.0;
+	*algbw = t > 0 ? (double)c->bytes / t / 1e9 : 0;
+	*busbw = *algbw * factor;
+	*pct_line = 100 * *busbw / ((double)f->scn->host_link_bps / 8 / 1e9);
+}
+
+void output_coll(struct output *o, const struct fabric *f, const struct coll *c)
+{
+	char start[32], end[32], time[32];
+	double algbw, busbw, pct;
+	output_coll_bw(f, c, &algbw, &busbw, &pct);
+	fprintf(o->colls, "%s,%u,%u,%lld,%s,%s,%s,%.3f,%.3f,%.2f\n", f->scn->jobs[c->job].name,
+		c->iter, c->ranks, (long long)c->bytes,
+		units_format_us(c->start_ps, start, sizeof(start)),
+		units_format_us(c->end_ps, end, sizeof(end)),
+		units_format_us(c->end_ps - c->start_ps, time, sizeof(time)), algbw, busbw, pct);
+}
+
 int output_write_row(const struct output *o, const char *name, const char *header,
 		     const char *row)
 {
@@ -165,5 +206,7 @@ int output_close(struct output *o)
 	rc |= close_one(&o->pfc);
 	rc |= close_one(&o->pause);
 	rc |= close_one(&o->pfcwd);
+	rc |= close_one(&o->rates);
+	rc |= close_one(&o->colls);
 	return rc ? -1 : 0;
 }

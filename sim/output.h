@@ -16,6 +16,8 @@ struct scenario;
 struct fabric;
 struct flow;
 struct pause_rx;
+struct qp;
+struct coll;
 
 struct output {
 	char dir[4096];
@@ -23,6 +25,8 @@ struct output {
 	FILE *pfc;   /* pfc.csv: every PFC frame that took effect, every expiry */
 	FILE *pause; /* pause.csv: paused fraction and frames per sample interval */
 	FILE *pfcwd; /* pfcwd.csv: watchdog storms and restorations */
+	FILE *rates; /* rates.csv: DCQCN state of traced QPs */
+	FILE *colls; /* collectives.csv: one row per job iteration */
 };
 
 /* mkdir -p dir, write scenario.ini, open the streamed files with their
@@ -39,6 +43,14 @@ void output_pause(struct output *o, const struct fabric *f, sim_time_ps t,
 /* pfcwd.csv: event is "storm" or "restore" */
 void output_pfcwd(struct output *o, const struct fabric *f, sim_time_ps t,
 		  const struct pause_rx *pr, unsigned prio, const char *event, uint64_t dropped);
+/* rates.csv: the QP's current flow, Rc and Rt in Gbps, alpha */
+void output_rate(struct output *o, const struct fabric *f, const struct qp *q);
+/* collectives.csv: one completed job iteration */
+void output_coll(struct output *o, const struct fabric *f, const struct coll *c);
+/* algbw and busbw (GB/s, nccl-tests definitions) and busbw as % of the host
+ * link rate, of a completed iteration */
+void output_coll_bw(const struct fabric *f, const struct coll *c, double *algbw,
+		    double *busbw, double *pct_line);
 /* write a one-row CSV file dir/name from a header and a row; 0 or -1 */
 int output_write_row(const struct output *o, const char *name, const char *header,
 		     const char *row);

@@ -14,7 +14,7 @@
 #include <gsl/gsl_rng.h>
 
 /* stream ids: a kind in the top byte, an object index below */
-enum rng_kind { RNG_JOB = 1, RNG_SWITCH = 2, RNG_NIC = 3 };
+enum rng_kind { RNG_JOB = 1, RNG_SWITCH = 2, RNG_NIC = 3, RNG_SKEW = 4 };
 #define RNG_ID(kind, idx) (((uint64_t)(kind) << 56) | (uint64_t)(idx))
 
 uint64_t rng_mix(uint64_t x);

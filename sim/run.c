@@ -23,6 +23,9 @@
 struct run_ctx {
 	struct output out;
 	int has_out;
+	uint32_t colls;        /* completed collective iterations */
+	sim_time_ps coll_time; /* their total time */
+	double busbw, pct;     /* their total busbw and % of line */
 	sim_time_ps *fct;
 	uint32_t nfct;
 };
@@ -72,6 +75,28 @@ static void on_pfcwd(void *ctx, const struct fabric *f, const struct pause_rx *p
 {
 	struct run_ctx *c = ctx;
 	output_pfcwd(&c->out, f, f->eng.now, pr, prio, pfcwd_names[ev], dropped);
+}
+
+static void on_coll_done(void *ctx, const struct fabric *f, const struct coll *c)
+{
+	struct run_ctx *x = ctx;
+	enum scn_pattern p = f->scn->jobs[c->job].pattern;
+	if (p == SCN_JOB_RING_ALLREDUCE || p == SCN_JOB_ALLTOALL) {
+		double algbw, busbw, pct;
+		output_coll_bw(f, c, &algbw, &busbw, &pct);
+		x->colls++;
+		x->coll_time += c->end_ps - c->start_ps;
+		x->busbw += busbw;
+		x->pct += pct;
+	}
+	if (x->has_out)
+		output_coll(&x->out, f, c);
+}
+
+static void on_rate_sample(void *ctx, const struct fabric *f, const struct qp *q)
+{
+	struct run_ctx *c = ctx;
+	output_rate(&c->out, f, q);
 }
 
 static int cmp_time(const void *a, const void *b)
@@ -128,7 +153,7 @@ enum run_status run_scenario(const struct scenario *scn, const struct run_opts *
 			     struct run_result *res)
 {
 	struct run_ctx c = {0};
-	*res = (struct run_result){ .fct_p50_ps = -1, .fct_p99_ps = -1 };
+	*res = (struct run_result){ .fct_p50_ps = -1, .fct_p99_ps = -1, .collective_time_ps = -1 };
 	const char *why;
 	struct fabric *f = fabric_create(scn, &why);
 	if (!f) {
@@ -149,11 +174,13 @@ enum run_status run_scenario(const struct scenario *scn, const struct run_opts *
 		}
 		c.has_out = 1;
 	}
-	f->hooks = (struct fabric_hooks){ .ctx = &c, .flow_done = on_flow_done };
+	f->hooks = (struct fabric_hooks){ .ctx = &c, .flow_done = on_flow_done,
+					  .coll_done = on_coll_done };
 	if (c.has_out) {
 		f->hooks.pfc = on_pfc;
 		f->hooks.pause_sample = on_pause_sample;
 		f->hooks.pfcwd = on_pfcwd;
+		f->hooks.rate_sample = on_rate_sample;
 	}
 
 	double t0 = wall_now(), last_draw = t0;
@@ -195,12 +222,23 @@ enum run_status run_scenario(const struct scenario *scn, const struct run_opts *
 	res->drops_lossless = f->drops.lossless;
 	res->drops_lossy = f->drops.lossy;
 	res->drops_pfcwd = f->drops.pfcwd;
+	res->drops_link_down = f->drops.link_down;
+	res->ecn_marked_pkts = f->cc.ce_delivered;
+	res->data_pkts_delivered = f->cc.pkts_delivered;
+	res->cnps_sent = f->cc.cnps_sent;
+	res->naks_sent = f->cc.naks_sent;
+	res->rto_timeouts = f->cc.timeouts;
+	res->retransmitted_bytes = f->cc.retransmitted_bytes;
 	res->peak_headroom_bytes = f->peak_headroom_bytes;
 	res->pause_frames = f->pause_frames;
 	res->max_paused_ppm = f->max_paused_ppm;
 	res->pfcwd_storms = f->pfcwd_storms;
 	res->flows_total = f->nflows;
 	res->flows_completed = f->flows_done;
+	res->collectives_completed = c.colls;
+	res->collective_time_ps = c.colls ? c.coll_time / c.colls : -1;
+	res->busbw_GBps = c.colls ? c.busbw / c.colls : 0;
+	res->busbw_pct_line = c.colls ? c.pct / c.colls : 0;
 	qsort(c.fct, c.nfct, sizeof(*c.fct), cmp_time);
 	res->fct_p50_ps = percentile(c.fct, c.nfct, 50);
 	res->fct_p99_ps = percentile(c.fct, c.nfct, 99);
@@ -236,7 +274,12 @@ static const char *end_name(enum run_end e)
 void run_summary_csv(const struct run_result *r, char *header, size_t hlen, char *row,
 		     size_t rlen)
 {
-	char t[32], p50[32] = "", p99[32] = "";
+	char t[32], p50[32] = "", p99[32] = "", ct[32] = "", bw[32] = "", pct[32] = "";
+	if (r->collectives_completed) {
+		units_format_us(r->collective_time_ps, ct, sizeof(ct));
+		snprintf(bw, sizeof(bw), "%.3f", r->busbw_GBps);
+		snprintf(pct, sizeof(pct), "%.2f", r->busbw_pct_line);
+	}
 	if (r->fct_p50_ps >= 0) {
 		units_format_us(r->fct_p50_ps, p50, sizeof(p50));
 		units_format_us(r->fct_p99_ps, p99, sizeof(p99));
@@ -244,24 +287,35 @@ void run_summary_csv(const struct run_result *r, char *header, size_t hlen, char
 	/* XOFF frames per simulated second */
 	double rate = r->sim_time_ps > 0 ? (double)r->pause_frames * 1e12 / (double)r->sim_time_ps
 					 : 0.0;
+	double mark_pct = r->data_pkts_delivered
+				  ? 100.0 * (double)r->ecn_marked_pkts / (double)r->data_pkts_delivered
+				  : 0.0;
 	snprintf(header, hlen,
 		 "sim_time_us,end,data_bytes_delivered,data_bytes_in_flight,drops_lossless,"
-		 "drops_lossy,drops_pfcwd,headroom_exceeded,peak_headroom_bytes,pause_frames,"
+		 "drops_lossy,drops_pfcwd,drops_link_down,headroom_exceeded,ecn_marked_pkts,"
+		 "ecn_mark_pct,cnps_sent,naks_sent,rto_timeouts,retransmitted_bytes,"
+		 "peak_headroom_bytes,pause_frames,"
 		 "pause_frame_rate,max_paused_fraction,pfcwd_storms,max_queue_bytes,"
-		 "flows_completed,flows_total,fct_p50_us,fct_p99_us");
+		 "flows_completed,flows_total,fct_p50_us,fct_p99_us,collectives_completed,"
+		 "collective_time_us,busbw_GBps,busbw_pct_line");
 	snprintf(row, rlen,
-		 "%s,%s,%llu,%llu,%llu,%llu,%llu,%d,%lld,%llu,%.3f,%u.%06u,%llu,%llu,%u,%u,"
-		 "%s,%s",
+		 "%s,%s,%llu,%llu,%llu,%llu,%llu,%llu,%d,%llu,%.3f,%llu,%llu,%llu,%llu,"
+		 "%lld,%llu,%.3f,%u.%06u,%llu,%llu,%u,%u,%s,%s,%u,%s,%s,%s",
 		 units_format_us(r->sim_time_ps, t, sizeof(t)), end_name(r->end),
 		 (unsigned long long)r->data_bytes_delivered,
 		 (unsigned long long)r->data_bytes_in_flight,
 		 (unsigned long long)r->drops_lossless, (unsigned long long)r->drops_lossy,
-		 (unsigned long long)r->drops_pfcwd, r->drops_lossless > 0,
+		 (unsigned long long)r->drops_pfcwd, (unsigned long long)r->drops_link_down,
+		 r->drops_lossless > 0, (unsigned long long)r->ecn_marked_pkts, mark_pct,
+		 (unsigned long long)r->cnps_sent, (unsigned long long)r->naks_sent,
+		 (unsigned long long)r->rto_timeouts,
+		 (unsigned long long)r->retransmitted_bytes,
 		 (long long)r->peak_headroom_bytes, (unsigned long long)r->pause_frames,
 		 rate,
 		 r->max_paused_ppm / 1000000, r->max_paused_ppm % 1000000,
 		 (unsigned long long)r->pfcwd_storms, (unsigned long long)r->max_queue_bytes,
-		 r->flows_completed, r->flows_total, p50, p99);
+		 r->flows_completed, r->flows_total, p50, p99, r->collectives_completed, ct, bw,
+		 pct);
 }
 
 void run_print_summary(const struct run_result *r, FILE *out)

@@ -41,12 +41,18 @@ struct run_result {
 	uint64_t data_bytes_delivered;
 	uint64_t data_bytes_in_flight;
 	uint64_t max_queue_bytes;
-	uint64_t drops_lossless, drops_lossy, drops_pfcwd;
+	uint64_t drops_lossless, drops_lossy, drops_pfcwd, drops_link_down;
+	uint64_t ecn_marked_pkts;              /* data packets delivered with CE */
+	uint64_t data_pkts_delivered;
+	uint64_t cnps_sent, naks_sent, rto_timeouts, retransmitted_bytes;
 	int64_t peak_headroom_bytes;           /* largest headroom use of any PG */
 	uint64_t pause_frames;                 /* XOFF frames sent, refreshes included */
 	uint32_t max_paused_ppm;               /* worst paused fraction of a sample interval */
 	uint64_t pfcwd_storms;
 	uint32_t flows_completed, flows_total;
+	uint32_t collectives_completed;        /* ring-allreduce and alltoall iterations */
+	sim_time_ps collective_time_ps;        /* their mean time; -1 when none */
+	double busbw_GBps, busbw_pct_line;     /* their mean bus bandwidth */
 	sim_time_ps fct_p50_ps, fct_p99_ps;    /* -1 when no flow completed */
 
 	uint64_t events, data_pkts;

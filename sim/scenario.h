@@ -8,8 +8,9 @@
  * other keys, contradictions, host indices, and reads trace CSV files.  Only
  * a finalized scenario may be simulated.
  *
- * Keys of the contract that a later version implements ([ecn], [dcqcn],
- * [criteria], and some keys of [qos], [nic], [output] and [job.*]) are known
+ * Keys of the contract that a later version implements ([criteria],
+ * output.queues, and the job keys iterations, compute_gap, skew, channels,
+ * slice, schedule with the patterns ring-allreduce and alltoall) are known
  * by name and rejected with "not implemented yet", never silently ignored.
  *
  * Errors: functions return 0 or -1; on -1, err->msg holds one line
@@ -37,8 +38,40 @@ struct scn_error {
 enum scn_topo_kind { SCN_TOPO_LEAF_SPINE, SCN_TOPO_FAT_TREE, SCN_TOPO_STAR };
 enum scn_ecmp { SCN_ECMP_FLOW, SCN_ECMP_PACKET };
 enum scn_sched { SCN_SCHED_STRICT, SCN_SCHED_DWRR };
-enum scn_cc { SCN_CC_NONE };
-enum scn_pattern { SCN_JOB_TRACE, SCN_JOB_INCAST, SCN_JOB_PERMUTATION };
+enum scn_cc { SCN_CC_NONE, SCN_CC_DCQCN };
+enum scn_mark_point { SCN_MARK_DEQUEUE, SCN_MARK_ENQUEUE };
+enum scn_dcqcn_profile { SCN_DCQCN_NVIDIA, SCN_DCQCN_PAPER, SCN_DCQCN_HPCC };
+enum scn_cnp_scope { SCN_CNP_SCOPE_QP, SCN_CNP_SCOPE_PORT };
+
+/*
+ * [dcqcn] knobs (DESIGN B6) by their NVIDIA firmware names, converted to
+ * base units at load time.  A bare number is in the firmware unit (rates
+ * Mbps, times us, rpg_byte_reset 64-byte units, dce_tcp_g and
+ * initial_alpha_value 1/1024 units); a value with a unit is parsed exactly.
+ * `profile` sets every knob's default (and the semantics, see dcqcn.h);
+ * knobs given in the file override it whatever their order.
+ */
+struct scn_dcqcn {
+	sim_time_ps rpg_time_reset_ps;       /* increase timer */
+	int64_t rpg_byte_reset_bytes;        /* byte counter; 0 = off */
+	uint32_t rpg_threshold;              /* F: fast-recovery steps, 1-31 */
+	int64_t rpg_ai_rate_bps, rpg_hai_rate_bps;
+	uint32_t rpg_gd;                     /* cut = alpha / 2^(gd - 10); 10-20 */
+	uint32_t rpg_min_dec_fac_pct;        /* a cut leaves Rc >= this % (largest cut 100 - this %);
+					      * 0 = no limit (paper, hpcc) */
+	int64_t rpg_min_rate_bps;
+	uint32_t dce_tcp_g;                  /* G: g = (1024 - G) / 1024; 0-1023 */
+	sim_time_ps dce_tcp_rtt_ps;          /* alpha update period */
+	sim_time_ps rate_reduce_monitor_period_ps; /* 0: cut on each CNP */
+	uint32_t initial_alpha_value;        /* 1/1024 units, 0-1023 */
+	int64_t rate_to_set_on_first_cnp_bps;/* 0: keep the rate */
+	int clamp_tgt_rate, clamp_tgt_rate_after_time_inc;
+	sim_time_ps min_time_between_cnps_ps;/* notification point */
+	enum scn_cnp_scope cnp_scope;        /* qp (default) or port */
+};
+enum scn_pattern { SCN_JOB_TRACE, SCN_JOB_INCAST, SCN_JOB_PERMUTATION, SCN_JOB_RING_ALLREDUCE,
+		   SCN_JOB_ALLTOALL };
+enum scn_schedule { SCN_SCHEDULE_ALL_AT_ONCE, SCN_SCHEDULE_SHIFT };
 enum scn_pfcwd_action { SCN_PFCWD_DROP, SCN_PFCWD_FORWARD, SCN_PFCWD_ALERT };
 enum scn_fault_kind { SCN_FAULT_PAUSE_STORM, SCN_FAULT_SLOW_RECEIVER, SCN_FAULT_LINK_DOWN };
 
@@ -65,9 +98,19 @@ struct scn_job {
 	char name[SCN_NAME_LEN];  /* [job.NAME]: letters, digits, '-', '_' */
 	int line;                 /* line of the section header */
 	enum scn_pattern pattern;
-	struct scn_hostset ranks; /* permutation participants (default all) */
-	int64_t size_bytes;       /* incast/permutation: bytes per flow */
+	struct scn_hostset ranks; /* permutation, ring-allreduce, alltoall participants
+				   * (default all, in host index order) */
+	int64_t size_bytes;       /* incast/permutation: bytes per flow; ring-allreduce and
+				   * alltoall: the collective's size S */
 	sim_time_ps start_ps;
+	uint32_t iterations;      /* all patterns: repeat (default 1), each after the last
+				   * one finished plus compute_gap */
+	sim_time_ps compute_gap_ps; /* default 0 */
+	sim_time_ps skew_ps;      /* each rank (sender) starts each iteration up to skew
+				   * late, seeded (default 0) */
+	uint32_t channels;        /* ring-allreduce: rings (default 1) */
+	int64_t slice_bytes;      /* ring-allreduce: pipelining granularity (default 512KB) */
+	enum scn_schedule schedule; /* alltoall: all-at-once (default) or shift */
 	int32_t dscp;             /* -1: qos.data_dscp */
 	uint32_t dst;             /* incast */
 	struct scn_hostset senders; /* incast (default: all hosts but dst) */
@@ -153,12 +196,29 @@ struct scenario {
 	sim_time_ps pfcwd_poll_ps;   /* 200ms */
 	enum scn_pfcwd_action pfcwd_action; /* drop */
 
+	/* [ecn] (DESIGN B5) */
+	uint8_t ecn_queues;          /* bit q: WRED/ECN on egress queue q (default 1 << 3); 0 = off */
+	int64_t ecn_kmin_bytes;      /* 150KB */
+	int64_t ecn_kmax_bytes;      /* 1500KB; must be above kmin */
+	int64_t ecn_pmax_ppb;        /* 10% */
+	enum scn_mark_point ecn_mark_point; /* dequeue */
+
 	/* [nic] */
-	enum scn_cc cc;
+	enum scn_cc cc;              /* dcqcn */
 	sim_time_ps nic_pause_watchdog_ps; /* 0 = off */
+	sim_time_ps nic_rto_ps;      /* go-back-N retransmission timeout, 4ms */
+
+	/* [dcqcn] */
+	enum scn_dcqcn_profile dcqcn_profile; /* nvidia */
+	struct scn_dcqcn dcqcn;
+
+	/* [qos] CNPs (DESIGN A2, B6) */
+	uint8_t cnp_dscp;            /* 48 */
+	int cnp_priority_strict;     /* true: CNPs go out ahead of all data */
 
 	/* [output] */
-	sim_time_ps sample_interval_ps; /* 10us: pause.csv intervals */
+	sim_time_ps sample_interval_ps; /* 10us: pause.csv and rates.csv intervals */
+	uint32_t output_rates;       /* DCQCN state of at most this many flows in rates.csv (64) */
 
 	/* [job.*] */
 	struct scn_job jobs[SCN_MAX_JOBS];

@@ -54,18 +54,20 @@ cp "$tmp/out" "$tmp/resolved.ini"
 expect 0 "the resolved scenario loads back" "$sim" check "$tmp/resolved.ini"
 
 expect 0 "run the embedded default" "$sim" run -o "$tmp/run" --quiet --set sim.duration=300us
-for f in scenario.ini summary.csv stats.csv flows.csv pfc.csv pause.csv pfcwd.csv; do
+for f in scenario.ini summary.csv stats.csv flows.csv pfc.csv pause.csv pfcwd.csv rates.csv collectives.csv; do
 	if [ -s "$tmp/run/$f" ]; then ok "run writes $f"; else bad "run writes $f"; fi
 done
 grep_in "$tmp/run/summary.csv" "^sim_time_us,end,data_bytes_delivered" "summary.csv header"
 grep_in "$tmp/run/summary.csv" ",duration," "a run cut by sim.duration says so"
-grep_in "$tmp/run/flows.csv" "^flow,job,src,dst,bytes,start_us,end_us,fct_us$" "flows.csv header"
+grep_in "$tmp/run/flows.csv" "^flow,job,src,dst,bytes,start_us,end_us,fct_us,iteration$" "flows.csv header"
 grep_in "$tmp/run/stats.csv" "^events,wall_s,events_per_s,peak_rss_mb,sim_time_us" "stats.csv header"
 grep_in "$tmp/run/pfc.csv" "^time_us,node,port,priority,event,quanta$" "pfc.csv header"
 grep_in "$tmp/run/pause.csv" "^time_us,node,port,priority,paused_fraction,frames$" "pause.csv header"
 grep_in "$tmp/run/pfcwd.csv" "^time_us,node,port,priority,event,dropped$" "pfcwd.csv header"
-grep_in "$tmp/run/pfc.csv" ",3,xoff,65535$" "the default scenario pauses priority 3"
-grep_in "$tmp/run/summary.csv" "drops_lossless,drops_lossy,drops_pfcwd,headroom_exceeded" "summary.csv PFC columns"
+grep_in "$tmp/run/rates.csv" "^time_us,flow,rate_gbps,target_gbps,alpha$" "rates.csv header"
+grep_in "$tmp/run/collectives.csv" "^job,iteration,ranks,bytes,start_us,end_us,time_us,algbw_GBps,busbw_GBps,busbw_pct_line$" "collectives.csv header"
+grep_in "$tmp/run/rates.csv" "^[0-9.]*,0,[0-9.]*,[0-9.]*,[0-9.]*$" "rates.csv traces flow 0"
+grep_in "$tmp/run/summary.csv" "drops_lossless,drops_lossy,drops_pfcwd,drops_link_down,headroom_exceeded" "summary.csv PFC columns"
 grep_in "$tmp/run/scenario.ini" "duration = 300us" "scenario.ini holds the --set value"
 
 if [ ! -s "$tmp/out" ]; then ok "--quiet prints nothing"; else bad "--quiet printed"; fi
@@ -85,8 +87,9 @@ pattern = incast
 dst = 0
 size = 2MB
 INI
-expect 0 "run with undersized headroom" "$sim" run "$tmp/headroom.ini" -o "$tmp/hr" --set sim.duration=2ms
+expect 0 "run with undersized headroom" "$sim" run "$tmp/headroom.ini" -o "$tmp/hr" --set sim.duration=2ms --set nic.cc=none
 grep_in "$tmp/out" "WARNING: .* lossless packets dropped: the PFC headroom was exceeded" "the table warns of exceeded headroom"
+grep_in "$tmp/hr/pfc.csv" ",sw0,3,xoff,65535$" "senders are paused by sw0 on priority 3"
 # --seed is sim.seed; the summary table names the run directory
 expect 0 "run with --seed" "$sim" run -o "$tmp/seed" --seed 7 --set sim.duration=100us
 grep_in "$tmp/seed/scenario.ini" "seed = 7" "--seed reaches the scenario"

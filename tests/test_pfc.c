@@ -13,6 +13,7 @@
 #include "run.h"
 #include "scenario.h"
 
+/* these tests are about PFC alone: NICs send at line rate (nic.cc = none) */
 static struct scenario *load(const char *text)
 {
 	struct scenario *s = calloc(1, sizeof(*s));
@@ -20,6 +21,8 @@ static struct scenario *load(const char *text)
 	ck_assert_ptr_nonnull(s);
 	scenario_init(s);
 	int rc = scenario_load_string(s, "test.ini", text, &err);
+	if (rc == 0)
+		rc = scenario_set(s, "nic.cc=none", &err);
 	if (rc == 0)
 		rc = scenario_finalize(s, &err);
 	ck_assert_msg(rc == 0, "scenario rejected: %s\n%s", err.msg, text);
