@@ -7,6 +7,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "rng.h"
 #include "scenario.h"
@@ -114,21 +115,85 @@ static struct dcqcn_params dcqcn_params_of(const struct scenario *scn)
 	};
 }
 
-/* rates.csv: the DCQCN state of the first output.rates QPs that have data
- * in flight, read from a copy advanced to now (the sample must not change
- * the simulation) */
-static void rates_fire(struct sim_engine *eng, struct sim_event *ev)
+static struct fabric_totals totals(const struct fabric *f)
+{
+	const struct fabric_drops *d = &f->drops;
+	return (struct fabric_totals){
+		.delivered_pkts = f->cc.pkts_delivered, .ecn_marked = f->cc.ce_delivered,
+		.cnps = f->cc.cnps_sent, .pause_frames = f->pause_frames,
+		.drops = d->lossless + d->lossy + d->pfcwd + d->link_down,
+	};
+}
+
+/* NIC transmit backlogs: scans every QP, so only with output.queues = all */
+static void sample_backlogs(struct fabric *f)
+{
+	const struct fabric_hooks *h = &f->hooks;
+	memset(f->backlog, 0, (size_t)f->nhosts * PKT_PRIOS * sizeof(*f->backlog));
+	for (uint32_t i = 0; i < f->nqps; i++) {
+		const struct qp *q = &f->qps[i];
+		if (!q->snd)
+			continue;
+		uint64_t b = (uint64_t)(q->snd->bytes - q->snd_off);
+		for (const struct flow *fl = q->snd->next; fl; fl = fl->next)
+			b += (uint64_t)fl->bytes;
+		f->backlog[(size_t)q->src * PKT_PRIOS + q->prio] += b;
+	}
+	for (uint32_t hst = 0; hst < f->nhosts; hst++) {
+		uint8_t now = 0;
+		for (unsigned p = 0; p < PKT_PRIOS; p++) {
+			uint64_t b = f->backlog[(size_t)hst * PKT_PRIOS + p];
+			if (b)
+				now |= (uint8_t)(1u << p);
+			if (b || (f->backlog_last[hst] >> p & 1u))
+				h->nic_queue_sample(h->ctx, f, hst, p, b);
+		}
+		f->backlog_last[hst] = now;
+	}
+}
+
+/*
+ * Time series every sample_interval, at the end of each interval:
+ * counters.csv (deltas of the fabric totals), queues.csv (switch queues
+ * that held packets), rates.csv (the DCQCN state of the first output.rates
+ * QPs with data outstanding, read from a copy advanced to now: sampling
+ * never changes the simulation).  It samples only while there are hooks.
+ */
+static void series_fire(struct sim_engine *eng, struct sim_event *ev)
 {
 	struct fabric *f = eng->user;
+	const struct fabric_hooks *h = &f->hooks;
+	if (h->counters) {
+		struct fabric_totals now = totals(f), d = {
+			.delivered_pkts = now.delivered_pkts - f->last.delivered_pkts,
+			.ecn_marked = now.ecn_marked - f->last.ecn_marked,
+			.cnps = now.cnps - f->last.cnps,
+			.pause_frames = now.pause_frames - f->last.pause_frames,
+			.drops = now.drops - f->last.drops,
+		};
+		f->last = now;
+		h->counters(h->ctx, f, &d);
+	}
+	if (h->queue_sample)
+		switch_sample_queues(f);
+	if (h->nic_queue_sample && f->backlog)
+		sample_backlogs(f);
 	uint32_t n = f->nqps < f->scn->output_rates ? f->nqps : f->scn->output_rates;
-	if (f->hooks.rate_sample)
+	if (h->rate_sample && f->scn->cc == SCN_CC_DCQCN)
 		for (uint32_t i = 0; i < n; i++) {
 			const struct qp *q = &f->qps[i];
 			if (q->snd || q->psn_una < q->psn_max)
-				f->hooks.rate_sample(f->hooks.ctx, f, q);
+				h->rate_sample(h->ctx, f, q);
 		}
 	if (!fabric_finished(f))
 		sim_schedule(eng, ev, eng->now + f->scn->sample_interval_ps);
+}
+
+void fabric_start_series(struct fabric *f)
+{
+	const struct fabric_hooks *h = &f->hooks;
+	if (h->counters || h->queue_sample || h->rate_sample)
+		sim_schedule(&f->eng, &f->series_ev, f->scn->sample_interval_ps);
 }
 
 struct fabric *fabric_create(const struct scenario *scn, const char **err)
@@ -167,9 +232,13 @@ struct fabric *fabric_create(const struct scenario *scn, const char **err)
 	connect(f);
 	if (traffic_build(f) || fault_build(f))
 		goto fail;
-	sim_event_init(&f->rates_ev, rates_fire);
-	if (scn->cc == SCN_CC_DCQCN && scn->output_rates)
-		sim_schedule(&f->eng, &f->rates_ev, 0);
+	sim_event_init(&f->series_ev, series_fire);
+	if (scn->output_queues == SCN_QUEUES_ALL) {
+		f->backlog = calloc((size_t)f->nhosts * PKT_PRIOS, sizeof(*f->backlog));
+		f->backlog_last = calloc(f->nhosts, 1);
+		if (!f->backlog || !f->backlog_last)
+			goto fail;
+	}
 	*err = NULL;
 	return f;
 fail:
@@ -183,6 +252,8 @@ void fabric_destroy(struct fabric *f)
 		return;
 	traffic_free(f);
 	free(f->faults);
+	free(f->backlog);
+	free(f->backlog_last);
 	for (uint32_t i = 0; f->sws && i < f->nsw; i++)
 		rng_free(f->sws[i].rng);
 	free(f->pgs);

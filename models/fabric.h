@@ -34,6 +34,7 @@
 
 struct scenario;
 struct fabric;
+struct fabric_totals;
 
 #define FABRIC_NONE UINT32_MAX
 
@@ -131,7 +132,10 @@ struct port {
 	uint8_t dwrr_cur;
 	uint8_t dwrr_fresh;            /* quantum already added this visit */
 	uint8_t down;                  /* its link failed (fault link-down) */
+	uint8_t qdirty;                /* in the fabric's queue sampler list */
+	uint8_t qlast;                 /* bit q: the last queues.csv row of q was not 0 */
 	uint16_t idx;
+	struct port *next_qdirty;
 	struct serializer ser;
 	struct link link;              /* cable to the peer */
 	struct sw *sw;
@@ -168,6 +172,8 @@ struct sw {
 };
 
 void switch_init(struct fabric *f, struct sw *s, uint32_t id, struct port *ports, struct pg *pgs);
+/* the queue sampler's walk over ports that held packets (queues.csv) */
+void switch_sample_queues(struct fabric *f);
 void switch_rx(struct fabric *f, void *sw, uint16_t in_port, struct pkt *p);
 /* fail (down = 1) or restore a switch port's link, the switch's side */
 void switch_port_set_down(struct fabric *f, struct sw *s, uint16_t port, int down);
@@ -296,6 +302,16 @@ struct fabric_hooks {
 		    enum pfc_event ev, uint32_t quanta);
 	/* DCQCN state of a traced QP (rates.csv), every sample_interval */
 	void (*rate_sample)(void *ctx, const struct fabric *f, const struct qp *q);
+	/* a switch egress queue's bytes (queues.csv): while it is not empty,
+	 * and once more when it has emptied */
+	void (*queue_sample)(void *ctx, const struct fabric *f, const struct port *pt,
+			     unsigned q, uint64_t bytes);
+	/* a NIC's transmit backlog on a priority (queues.csv with
+	 * output.queues = all): payload its QPs have yet to send */
+	void (*nic_queue_sample)(void *ctx, const struct fabric *f, uint32_t host, unsigned prio,
+				 uint64_t bytes);
+	/* fabric counters over the last sample interval (counters.csv) */
+	void (*counters)(void *ctx, const struct fabric *f, const struct fabric_totals *delta);
 	/* one sample interval of a transmitter's priority: paused fraction in
 	 * parts per million and XOFF frames received (only when either is > 0) */
 	void (*pause_sample)(void *ctx, const struct fabric *f, sim_time_ps t,
@@ -304,6 +320,11 @@ struct fabric_hooks {
 	/* the PFC watchdog declared a storm or restored a queue */
 	void (*pfcwd)(void *ctx, const struct fabric *f, const struct pause_rx *pr, unsigned prio,
 		      enum pfcwd_event ev, uint64_t dropped);
+};
+
+/* running totals behind counters.csv */
+struct fabric_totals {
+	uint64_t delivered_pkts, ecn_marked, cnps, pause_frames, drops;
 };
 
 /* drops by cause (DESIGN B2-B4) */
@@ -358,7 +379,11 @@ struct fabric {
 	struct fabric_hooks hooks;
 	struct dcqcn_params dcqcn;     /* from [dcqcn] and the host link rate */
 	struct wred_params wred;
-	struct sim_event rates_ev;     /* rates.csv sampler */
+	struct sim_event series_ev;    /* rates.csv, queues.csv, counters.csv sampler */
+	struct port *qdirty;           /* switch ports with queued bytes since the last sample */
+	struct fabric_totals last;     /* totals at the last sample */
+	uint64_t *backlog;             /* output.queues = all: per host and priority */
+	uint8_t *backlog_last;         /* bit p: the last row of (host, p) was not 0 */
 	struct fabric_cc cc;
 
 	uint64_t data_pkts_sent;
@@ -372,6 +397,8 @@ struct fabric {
 
 /* a data packet is dropped (cause counter already chosen by the caller) */
 void fabric_drop(struct fabric *f, struct pkt *p, uint64_t *cause);
+/* start the time-series sampler once the hooks are set */
+void fabric_start_series(struct fabric *f);
 /* close the last pause sample interval (end of run) */
 void fabric_pause_flush(struct fabric *f);
 

@@ -235,6 +235,11 @@ static void switch_forward(struct fabric *f, void *to, uint16_t unused, struct p
 		ecn_mark(f, s, p, pt->q[p->prio].bytes);
 	pktq_push(&pt->q[p->prio], p);
 	pt->nonempty |= (uint8_t)(1u << p->prio);
+	if (!pt->qdirty) {
+		pt->qdirty = 1;
+		pt->next_qdirty = f->qdirty;
+		f->qdirty = pt;
+	}
 	pt->queued_bytes += pkt_frame_bytes(p);
 	if (pt->queued_bytes > pt->max_queued_bytes)
 		pt->max_queued_bytes = pt->queued_bytes;
@@ -301,6 +306,31 @@ void switch_rx(struct fabric *f, void *to, uint16_t in_port, struct pkt *p)
 	if (ll && !g->xoff && !g->mute && mmu_wants_xoff(&s->mmu, &s->pool, &g->mmu))
 		pg_xoff(f, g);
 	link_push(f, &s->pipeline, p);
+}
+
+/* ---- queues.csv ---- */
+
+void switch_sample_queues(struct fabric *f)
+{
+	struct port **link = &f->qdirty;
+	while (*link) {
+		struct port *pt = *link;
+		uint8_t now = 0;
+		for (unsigned q = 0; q < PKT_PRIOS; q++) {
+			uint64_t b = pt->q[q].bytes;
+			if (b)
+				now |= (uint8_t)(1u << q);
+			if (b || (pt->qlast >> q & 1u))
+				f->hooks.queue_sample(f->hooks.ctx, f, pt, q, b);
+		}
+		pt->qlast = now;
+		if (now) {
+			link = &pt->next_qdirty;
+		} else {
+			pt->qdirty = 0;
+			*link = pt->next_qdirty;
+		}
+	}
 }
 
 /* ---- PFC watchdog ---- */

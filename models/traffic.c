@@ -104,15 +104,17 @@ static void traffic_fire(struct sim_engine *eng, struct sim_event *ev)
 	traffic_arm(f);
 }
 
-/* release iteration c: its root flows start at c->start_ps + their offset */
+/* release iteration c: every flow's start_ps held its offset within the
+ * iteration (its sender's skew; a trace row's start_us); the roots start
+ * then, the others at the later of that and their dependency's completion
+ * (a straggler sends nothing before it has started) */
 static void release(struct fabric *f, struct coll *c)
 {
 	for (uint32_t i = c->first_flow; i < c->first_flow + c->nflows; i++) {
 		struct flow *fl = &f->flows[i];
-		if (fl->after >= 0)
-			continue;
-		fl->start_ps += c->start_ps; /* start_ps held the offset */
-		SIM_INVARIANT(heap_push(f, i) == 0, "out of memory for flow starts");
+		fl->start_ps += c->start_ps;
+		if (fl->after < 0)
+			SIM_INVARIANT(heap_push(f, i) == 0, "out of memory for flow starts");
 	}
 }
 
@@ -174,8 +176,8 @@ static sim_time_ps skew_of(struct gen *g)
 	return (sim_time_ps)(gsl_rng_uniform(g->skew) * (double)g->j->skew_ps + 0.5);
 }
 
-/* flow on QP qp; `after` is a flow id or -1; offset: start within the
- * iteration (roots only) */
+/* flow on QP qp; `after` is a flow id or -1; offset: its earliest start
+ * within the iteration */
 static int add(struct gen *g, uint32_t qp, int64_t bytes, sim_time_ps offset, int64_t after)
 {
 	uint32_t id = fabric_add_flow(g->f, g->ji, qp, bytes, offset, (int32_t)after);
@@ -256,7 +258,7 @@ static int gen_ring(struct gen *g, int64_t *bytes)
 						size_t pk = ((size_t)c * steps + s - 1) * n + (i + n - 1) % n;
 						after = first[pk] + sl;
 					}
-					rc = add(g, g->qps[c * n + i], sz, s ? 0 : rank_skew[i], after);
+					rc = add(g, g->qps[c * n + i], sz, rank_skew[i], after);
 				}
 			}
 	}
@@ -284,7 +286,7 @@ static int gen_iteration(struct gen *g, int64_t *bytes)
 				return -1;
 			g->qps[r] = q;
 			int64_t after = row->after >= 0 ? (int64_t)base + row->after : -1;
-			rc = add(g, q, row->bytes, row->start_ps + (after < 0 ? skew_of(g) : 0), after);
+			rc = add(g, q, row->bytes, row->start_ps + skew_of(g), after);
 			*bytes += row->bytes;
 		}
 		break;
@@ -316,7 +318,7 @@ static int gen_iteration(struct gen *g, int64_t *bytes)
 				uint32_t id = g->f->nflows;
 				int64_t after = j->schedule == SCN_SCHEDULE_SHIFT && prev != FABRIC_NONE
 							? (int64_t)prev : -1;
-				rc = add(g, g->qps[i * n + k], each, after < 0 ? off : 0, after);
+				rc = add(g, g->qps[i * n + k], each, off, after);
 				prev = id;
 			}
 		}

@@ -57,7 +57,10 @@ int output_open(struct output *o, const char *dir, const struct scenario *scn,
 	o->pfcwd = open_in(o, "pfcwd.csv", "w");
 	o->rates = open_in(o, "rates.csv", "w");
 	o->colls = open_in(o, "collectives.csv", "w");
-	if (!ini || !o->flows || !o->pfc || !o->pause || !o->pfcwd || !o->rates || !o->colls) {
+	o->queues = open_in(o, "queues.csv", "w");
+	o->counters = open_in(o, "counters.csv", "w");
+	if (!ini || !o->flows || !o->pfc || !o->pause || !o->pfcwd || !o->rates || !o->colls ||
+	    !o->queues || !o->counters) {
 		snprintf(err, errlen, "%s: cannot write in the output directory: %s", dir,
 			 strerror(errno));
 		if (ini)
@@ -69,13 +72,16 @@ int output_open(struct output *o, const char *dir, const struct scenario *scn,
 	scenario_print_derived(scn, ini);
 	int bad = ferror(ini);
 	bad |= fclose(ini);
-	fputs("flow,job,src,dst,bytes,start_us,end_us,fct_us,iteration\n", o->flows);
+	fputs("flow,job,src,dst,bytes,start_us,end_us,fct_us,iteration,delivered_bytes\n", o->flows);
 	fputs("job,iteration,ranks,bytes,start_us,end_us,time_us,algbw_GBps,busbw_GBps,"
 	      "busbw_pct_line\n", o->colls);
 	fputs("time_us,node,port,priority,event,quanta\n", o->pfc);
 	fputs("time_us,node,port,priority,paused_fraction,frames\n", o->pause);
 	fputs("time_us,node,port,priority,event,dropped\n", o->pfcwd);
 	fputs("time_us,flow,rate_gbps,target_gbps,alpha\n", o->rates);
+	fputs("time_us,node,port,queue,bytes\n", o->queues);
+	fputs("time_us,data_pkts_delivered,ecn_marked_pkts,cnps_sent,pause_frames,drops\n",
+	      o->counters);
 	if (bad) {
 		snprintf(err, errlen, "%s/scenario.ini: write failed", dir);
 		output_close(o);
@@ -92,9 +98,9 @@ void output_flow(struct output *o, const struct fabric *f, const struct flow *fl
 		units_format_us(fl->end_ps, end, sizeof(end));
 		units_format_us(fl->end_ps - fl->start_ps, fct, sizeof(fct));
 	}
-	fprintf(o->flows, "%u,%s,h%u,h%u,%lld,%s,%s,%s,%u\n", fl->id, f->scn->jobs[fl->job].name,
-		fl->src, fl->dst, (long long)fl->bytes, start, end, fct,
-		f->traffic.colls[fl->coll].iter);
+	fprintf(o->flows, "%u,%s,h%u,h%u,%lld,%s,%s,%s,%u,%lld\n", fl->id,
+		f->scn->jobs[fl->job].name, fl->src, fl->dst, (long long)fl->bytes, start, end, fct,
+		f->traffic.colls[fl->coll].iter, (long long)fl->rx_bytes);
 }
 
 /* "h3" or a switch name, and the name of the port's peer */
@@ -153,6 +159,35 @@ void output_rate(struct output *o, const struct fabric *f, const struct qp *q)
 		fl ? fl->id : 0, rc / 1e9, dc.rt_bps / 1e9, dc.alpha);
 }
 
+void output_queue(struct output *o, const struct fabric *f, const struct port *pt, unsigned q,
+		  uint64_t bytes)
+{
+	char time[32], node[32], port[32];
+	names(f, &pt->pause, node, port, sizeof(node));
+	fprintf(o->queues, "%s,%s,%s,%u,%llu\n", units_format_us(f->eng.now, time, sizeof(time)),
+		node, port, q, (unsigned long long)bytes);
+}
+
+void output_nic_queue(struct output *o, const struct fabric *f, uint32_t host, unsigned prio,
+		      uint64_t bytes)
+{
+	char time[32], tor[32];
+	struct topo_end up = topo_host_uplink(&f->topo, host);
+	topo_switch_name(&f->topo, up.node, tor, sizeof(tor));
+	fprintf(o->queues, "%s,h%u,%s,%u,%llu\n", units_format_us(f->eng.now, time, sizeof(time)),
+		host, tor, prio, (unsigned long long)bytes);
+}
+
+void output_counters(struct output *o, const struct fabric *f, const struct fabric_totals *d)
+{
+	char time[32];
+	fprintf(o->counters, "%s,%llu,%llu,%llu,%llu,%llu\n",
+		units_format_us(f->eng.now, time, sizeof(time)),
+		(unsigned long long)d->delivered_pkts, (unsigned long long)d->ecn_marked,
+		(unsigned long long)d->cnps, (unsigned long long)d->pause_frames,
+		(unsigned long long)d->drops);
+}
+
 void output_coll_bw(const struct fabric *f, const struct coll *c, double *algbw,
 		    double *busbw, double *pct_line)
 {
@@ -208,5 +243,7 @@ int output_close(struct output *o)
 	rc |= close_one(&o->pfcwd);
 	rc |= close_one(&o->rates);
 	rc |= close_one(&o->colls);
+	rc |= close_one(&o->queues);
+	rc |= close_one(&o->counters);
 	return rc ? -1 : 0;
 }

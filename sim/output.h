@@ -18,6 +18,8 @@ struct flow;
 struct pause_rx;
 struct qp;
 struct coll;
+struct port;
+struct fabric_totals;
 
 struct output {
 	char dir[4096];
@@ -27,6 +29,8 @@ struct output {
 	FILE *pfcwd; /* pfcwd.csv: watchdog storms and restorations */
 	FILE *rates; /* rates.csv: DCQCN state of traced QPs */
 	FILE *colls; /* collectives.csv: one row per job iteration */
+	FILE *queues; /* queues.csv: switch egress queues, sampled */
+	FILE *counters; /* counters.csv: fabric counters per sample interval */
 };
 
 /* mkdir -p dir, write scenario.ini, open the streamed files with their
@@ -45,6 +49,11 @@ void output_pfcwd(struct output *o, const struct fabric *f, sim_time_ps t,
 		  const struct pause_rx *pr, unsigned prio, const char *event, uint64_t dropped);
 /* rates.csv: the QP's current flow, Rc and Rt in Gbps, alpha */
 void output_rate(struct output *o, const struct fabric *f, const struct qp *q);
+void output_queue(struct output *o, const struct fabric *f, const struct port *pt, unsigned q,
+		  uint64_t bytes);
+void output_nic_queue(struct output *o, const struct fabric *f, uint32_t host, unsigned prio,
+		      uint64_t bytes);
+void output_counters(struct output *o, const struct fabric *f, const struct fabric_totals *d);
 /* collectives.csv: one completed job iteration */
 void output_coll(struct output *o, const struct fabric *f, const struct coll *c);
 /* algbw and busbw (GB/s, nccl-tests definitions) and busbw as % of the host

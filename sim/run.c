@@ -93,6 +93,26 @@ static void on_coll_done(void *ctx, const struct fabric *f, const struct coll *c
 		output_coll(&x->out, f, c);
 }
 
+static void on_queue_sample(void *ctx, const struct fabric *f, const struct port *pt,
+			    unsigned q, uint64_t bytes)
+{
+	struct run_ctx *c = ctx;
+	output_queue(&c->out, f, pt, q, bytes);
+}
+
+static void on_nic_queue(void *ctx, const struct fabric *f, uint32_t host, unsigned prio,
+			 uint64_t bytes)
+{
+	struct run_ctx *c = ctx;
+	output_nic_queue(&c->out, f, host, prio, bytes);
+}
+
+static void on_counters(void *ctx, const struct fabric *f, const struct fabric_totals *d)
+{
+	struct run_ctx *c = ctx;
+	output_counters(&c->out, f, d);
+}
+
 static void on_rate_sample(void *ctx, const struct fabric *f, const struct qp *q)
 {
 	struct run_ctx *c = ctx;
@@ -181,7 +201,13 @@ enum run_status run_scenario(const struct scenario *scn, const struct run_opts *
 		f->hooks.pause_sample = on_pause_sample;
 		f->hooks.pfcwd = on_pfcwd;
 		f->hooks.rate_sample = on_rate_sample;
+		f->hooks.counters = on_counters;
+		if (scn->output_queues != SCN_QUEUES_NONE)
+			f->hooks.queue_sample = on_queue_sample;
+		if (scn->output_queues == SCN_QUEUES_ALL)
+			f->hooks.nic_queue_sample = on_nic_queue;
 	}
+	fabric_start_series(f);
 
 	double t0 = wall_now(), last_draw = t0;
 	sim_time_ps dur = scn->duration_ps;

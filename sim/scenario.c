@@ -44,7 +44,9 @@
  *     data DSCP, naming the later of the keys the file gives; a job without
  *     pattern or (trace)
  *     file, a fault without kind or the node, link or rate its kind needs;
- *     the host count, and host indices against the file's topology; a fault
+ *     the host count, and host indices against the file's topology; a
+ *     ring-allreduce's or alltoall's size against its ranks (and channels),
+ *     and the flows of all jobs together (trace rows not counted yet); a fault
  *     against the topology (node index, link ends that exist and are
  *     directly cabled), against [pfc] (a pause-storm or slow-receiver needs
  *     PFC on; a storm's priority must be lossless) and a slow receiver's
@@ -69,9 +71,10 @@
  *     DSCP again (a --set may break them: the message says "--set" and
  *     names ecn.kmax or qos.cnp_dscp, so `--set ecn.kmin=2MB --set
  *     ecn.kmax=3MB` works in either order); the host count, every host
- *     index and every fault again (a
- *     --set may have changed the topology or [pfc]), the shared pool again,
- *     and the trace files.  A pause-storm without priority gets the lowest
+ *     index, every collective's size against its ranks and every fault
+ *     again (a --set may have changed the topology or [pfc]), the trace
+ *     files, then the flows of all jobs (trace rows included), and the
+ *     shared pool again.  A pause-storm without priority gets the lowest
  *     lossless priority.  struct scenario keeps no per-key line, so these
  *     messages point at the job's [job.NAME] or the fault's [fault.NAME]
  *     line ("--set" for one created by --set); a host count or shared pool
@@ -91,6 +94,24 @@
  *     directory), so the printed scenario loads back from anywhere.
  *   - job sizes and trace bytes: 1 B to 1000GB; job start and trace start_us:
  *     0 to 1000 s (the longest sim.duration).
+ *   - job.NAME.iterations (1-100000), compute_gap and skew (0-1000s) apply
+ *     to every pattern; channels (1-64) and slice (1KB-1GB) to
+ *     ring-allreduce only; schedule = all-at-once | shift to alltoall only.
+ *     ranks (at least 2) and size apply to permutation, ring-allreduce and
+ *     alltoall; size also to incast.
+ *   - ring-allreduce: size is the collective's S, cut into channels x n
+ *     near-equal chunks, so S >= ranks x channels (no empty chunk).
+ *     alltoall: each rank sends floor(S / n) bytes to every other rank (the
+ *     remainder is not sent), so S >= n; S need not be a multiple of n.
+ *   - all jobs together may generate at most 50,000,000 flows (the traffic
+ *     model builds every flow at set-up): per job, iterations x
+ *     ring-allreduce channels x 2(n-1) x n x ceil(chunk / slice) with chunk
+ *     = ceil(S / (channels x n)) (an upper bound: chunks differ by at most a
+ *     byte), alltoall n x (n-1), incast senders, permutation n, trace rows.
+ *     The message names job.NAME.iterations of the job with the most flows,
+ *     its product, the total and the keys that lower it.
+ *   - keys that apply to 3 or more values of their selector list them as
+ *     "pattern = permutation, ring-allreduce or alltoall".
  *   - scenario_print() omits job.NAME.dscp when it is -1 (qos.data_dscp) and
  *     writes a comment instead, since -1 is not a valid value to load.
  *   - topology.fabric_link, fabric_cable and ecmp apply to every kind (a
@@ -219,6 +240,12 @@
 #define PGS_PER_PORT 8                               /* priority groups per port */
 #define QUANTUM_BITS 512                             /* IEEE 802.1Qbb pause quantum */
 
+#define MAX_ITERATIONS 100000                        /* job.iterations */
+#define MAX_CHANNELS 64                              /* job.channels */
+#define MIN_SLICE_BYTES INT64_C(1000)                /* job.slice: 1KB */
+#define MAX_SLICE_BYTES INT64_C(1000000000)          /* 1GB */
+#define MAX_FLOWS UINT64_C(50000000)                 /* all jobs' flows together */
+
 #define NO_HOST UINT32_MAX /* fault.node not given */
 #define NO_PRIO 0xffu      /* fault.priority not given */
 
@@ -333,10 +360,12 @@ static const char *const ecmp_names[] = { "flow", "packet", NULL };
 static const char *const sched_names[] = { "strict", "dwrr", NULL };
 static const char *const cc_names[] = { "none", "dcqcn", NULL };
 static const char *const mark_point_names[] = { "dequeue", "enqueue", NULL };
+static const char *const queues_names[] = { "switches", "all", "none", NULL };
 static const char *const profile_names[] = { "nvidia", "paper", "hpcc", NULL };
 static const char *const cnp_scope_names[] = { "qp", "port", NULL };
-static const char *const pattern_names[] = { "trace", "incast", "permutation", NULL };
-static const char *const pattern_later[] = { "ring-allreduce", "alltoall", NULL };
+static const char *const pattern_names[] = { "trace", "incast", "permutation", "ring-allreduce",
+					     "alltoall", NULL };
+static const char *const schedule_names[] = { "all-at-once", "shift", NULL };
 static const char *const pfcwd_action_names[] = { "drop", "forward", "alert", NULL };
 static const char *const fault_kind_names[] = { "pause-storm", "slow-receiver", "link-down",
 						NULL };
@@ -347,11 +376,15 @@ _Static_assert(SCN_ECMP_FLOW == 0 && SCN_ECMP_PACKET == 1, "ecmp_names[] order")
 _Static_assert(SCN_SCHED_STRICT == 0 && SCN_SCHED_DWRR == 1, "sched_names[] order");
 _Static_assert(SCN_CC_NONE == 0 && SCN_CC_DCQCN == 1, "cc_names[] order");
 _Static_assert(SCN_MARK_DEQUEUE == 0 && SCN_MARK_ENQUEUE == 1, "mark_point_names[] order");
+_Static_assert(SCN_QUEUES_SWITCHES == 0 && SCN_QUEUES_ALL == 1 && SCN_QUEUES_NONE == 2,
+	       "queues_names[] order");
 _Static_assert(SCN_DCQCN_NVIDIA == 0 && SCN_DCQCN_PAPER == 1 && SCN_DCQCN_HPCC == 2,
 	       "profile_names[] order");
 _Static_assert(SCN_CNP_SCOPE_QP == 0 && SCN_CNP_SCOPE_PORT == 1, "cnp_scope_names[] order");
-_Static_assert(SCN_JOB_TRACE == 0 && SCN_JOB_INCAST == 1 && SCN_JOB_PERMUTATION == 2,
+_Static_assert(SCN_JOB_TRACE == 0 && SCN_JOB_INCAST == 1 && SCN_JOB_PERMUTATION == 2 &&
+		       SCN_JOB_RING_ALLREDUCE == 3 && SCN_JOB_ALLTOALL == 4,
 	       "pattern_names[] order");
+_Static_assert(SCN_SCHEDULE_ALL_AT_ONCE == 0 && SCN_SCHEDULE_SHIFT == 1, "schedule_names[] order");
 _Static_assert(SCN_PFCWD_DROP == 0 && SCN_PFCWD_FORWARD == 1 && SCN_PFCWD_ALERT == 2,
 	       "pfcwd_action_names[] order");
 _Static_assert(SCN_FAULT_PAUSE_STORM == 0 && SCN_FAULT_SLOW_RECEIVER == 1 &&
@@ -359,6 +392,7 @@ _Static_assert(SCN_FAULT_PAUSE_STORM == 0 && SCN_FAULT_SLOW_RECEIVER == 1 &&
 	       "fault_kind_names[] order");
 _Static_assert(sizeof(enum scn_topo_kind) == sizeof(int32_t) &&
 		       sizeof(enum scn_pattern) == sizeof(int32_t) &&
+		       sizeof(enum scn_schedule) == sizeof(int32_t) &&
 		       sizeof(enum scn_pfcwd_action) == sizeof(int32_t) &&
 		       sizeof(enum scn_fault_kind) == sizeof(int32_t) &&
 		       sizeof(enum scn_cc) == sizeof(int32_t) &&
@@ -379,6 +413,8 @@ _Static_assert(sizeof(((struct scenario *)0)->pfcwd_enable) == sizeof(int32_t) &
 #define P_TRACE (1u << SCN_JOB_TRACE)
 #define P_INCAST (1u << SCN_JOB_INCAST)
 #define P_PERM (1u << SCN_JOB_PERMUTATION)
+#define P_RING (1u << SCN_JOB_RING_ALLREDUCE)
+#define P_A2A (1u << SCN_JOB_ALLTOALL)
 #define F_STORM (1u << SCN_FAULT_PAUSE_STORM)
 #define F_SLOW (1u << SCN_FAULT_SLOW_RECEIVER)
 #define F_LINK (1u << SCN_FAULT_LINK_DOWN)
@@ -452,11 +488,12 @@ static const struct key_def key_defs[] = {
 	  10 * UNITS_PS_PER_S, "1us-10s", NULL, NULL, NULL, 0, 0 },
 
 	{ SEC_JOB, "pattern", KT_ENUM, JF(pattern), 0, 0, NULL, pattern_names,
-	  pattern_later, NULL, 0, 0 },
+	  NULL, NULL, 0, 0 },
 	{ SEC_JOB, "ranks", KT_HOSTSET, JF(ranks), 0, 0, NULL, NULL, NULL,
-	  "pattern", P_PERM, 0 },
+	  "pattern", P_PERM | P_RING | P_A2A, 0 },
 	{ SEC_JOB, "size", KT_SIZE, JF(size_bytes), 1, MAX_BYTES,
-	  "above 0, at most 1000GB", NULL, NULL, "pattern", P_INCAST | P_PERM, 0 },
+	  "above 0, at most 1000GB", NULL, NULL, "pattern",
+	  P_INCAST | P_PERM | P_RING | P_A2A, 0 },
 	{ SEC_JOB, "start", KT_TIME, JF(start_ps), 0, MAX_TIME_PS, "0-1000s",
 	  NULL, NULL, NULL, 0, 0 },
 	{ SEC_JOB, "dscp", KT_INT, JF(dscp), 0, 63, "0-63", NULL, NULL, NULL, 0,
@@ -467,12 +504,18 @@ static const struct key_def key_defs[] = {
 	  "pattern", P_INCAST, 0 },
 	{ SEC_JOB, "file", KT_FILE, JF(file), 0, 0, NULL, NULL, NULL, "pattern",
 	  P_TRACE, 0 },
-	TODO(SEC_JOB, "iterations"),
-	TODO(SEC_JOB, "compute_gap"),
-	TODO(SEC_JOB, "skew"),
-	TODO(SEC_JOB, "channels"),
-	TODO(SEC_JOB, "slice"),
-	TODO(SEC_JOB, "schedule"),
+	{ SEC_JOB, "iterations", KT_INT, JF(iterations), 1, MAX_ITERATIONS,
+	  "1-100000", NULL, NULL, NULL, 0, 0 },
+	{ SEC_JOB, "compute_gap", KT_TIME, JF(compute_gap_ps), 0, MAX_TIME_PS,
+	  "0-1000s", NULL, NULL, NULL, 0, 0 },
+	{ SEC_JOB, "skew", KT_TIME, JF(skew_ps), 0, MAX_TIME_PS, "0-1000s", NULL,
+	  NULL, NULL, 0, 0 },
+	{ SEC_JOB, "channels", KT_INT, JF(channels), 1, MAX_CHANNELS, "1-64", NULL,
+	  NULL, "pattern", P_RING, 0 },
+	{ SEC_JOB, "slice", KT_SIZE, JF(slice_bytes), MIN_SLICE_BYTES,
+	  MAX_SLICE_BYTES, "1KB-1GB", NULL, NULL, "pattern", P_RING, 0 },
+	{ SEC_JOB, "schedule", KT_ENUM, JF(schedule), 0, 0, NULL, schedule_names,
+	  NULL, "pattern", P_A2A, 0 },
 
 	{ SEC_BUFFER, "size", KT_SIZE, SF(buffer_bytes), 1, MAX_BUFFER_BYTES,
 	  "above 0, at most 64GiB", NULL, NULL, NULL, 0, 0 },
@@ -586,7 +629,8 @@ static const struct key_def key_defs[] = {
 
 	{ SEC_OUTPUT, "sample_interval", KT_TIME, SF(sample_interval_ps),
 	  100 * UNITS_PS_PER_NS, UNITS_PS_PER_S, "100ns-1s", NULL, NULL, NULL, 0, 0 },
-	TODO(SEC_OUTPUT, "queues"),
+	{ SEC_OUTPUT, "queues", KT_ENUM, SF(output_queues), 0, 0, NULL, queues_names, NULL,
+	  NULL, 0, 0 },
 	{ SEC_OUTPUT, "rates", KT_INT, SF(output_rates), 0, 100000, "0-100000",
 	  NULL, NULL, NULL, 0, 0 },
 	TODO(SEC_CRITERIA, "max_ecn_mark_pct"),
@@ -877,23 +921,29 @@ static const char *switch_off_why(const struct key_def *k)
 	}
 }
 
-/* "kind = fat-tree", "pattern = incast or permutation", "nic.cc = dcqcn" */
+/*
+ * "kind = fat-tree", "pattern = incast or permutation", "pattern =
+ * permutation, ring-allreduce or alltoall", "nic.cc = dcqcn"
+ */
 static void applies_text(const struct key_def *k, char *buf, size_t len)
 {
 	const struct key_def *d = dep_def(k);
-	size_t i, n;
-	int first = 1, w;
+	size_t i, n, total = 0, done = 0;
+	int w;
 
+	for (i = 0; d->names[i]; i++)
+		total += (k->mask >> i) & 1u;
 	w = snprintf(buf, len, "%s = ", k->dep);
 	n = (w < 0) ? 0 : (size_t)w;
 	for (i = 0; d->names[i] && n < len; i++) {
 		if (!((k->mask >> i) & 1u))
 			continue;
-		w = snprintf(buf + n, len - n, "%s%s", first ? "" : " or ", d->names[i]);
+		w = snprintf(buf + n, len - n, "%s%s",
+			     done == 0 ? "" : done + 1 == total ? " or " : ", ", d->names[i]);
 		if (w < 0)
 			return;
 		n += (size_t)w;
-		first = 0;
+		done++;
 	}
 }
 
@@ -2209,10 +2259,65 @@ static int check_topology(const struct scenario *s, const struct load *ld,
 static int read_trace(struct scn_job *job, uint32_t nhosts, struct place jpl,
 		      struct scn_error *err);
 
+/* does the job's pattern use job.NAME.ranks? */
+static int uses_ranks(enum scn_pattern p)
+{
+	return p == SCN_JOB_PERMUTATION || p == SCN_JOB_RING_ALLREDUCE || p == SCN_JOB_ALLTOALL;
+}
+
+/* "a permutation", "a ring-allreduce", "an alltoall" */
+static const char *pattern_article(enum scn_pattern p)
+{
+	switch (p) {
+	case SCN_JOB_TRACE:
+		return "a trace";
+	case SCN_JOB_INCAST:
+		return "an incast";
+	case SCN_JOB_PERMUTATION:
+		return "a permutation";
+	case SCN_JOB_RING_ALLREDUCE:
+		return "a ring-allreduce";
+	case SCN_JOB_ALLTOALL:
+		return "an alltoall";
+	}
+	return "a job";
+}
+
+/*
+ * The collective's size against its ranks (n of them), so that no flow is
+ * empty: ring-allreduce cuts S into channels x n chunks, alltoall sends
+ * floor(S / n) to each other rank.
+ */
+static int check_collective_size(const struct scenario *s, const struct load *ld, int j,
+				 uint32_t n, struct scn_error *err)
+{
+	const struct scn_job *job = &s->jobs[j];
+	struct place pl = key_place(s, ld, SEC_JOB, find_key(SEC_JOB, "size"), j);
+	int64_t need;
+	char a[40];
+
+	units_format_size(job->size_bytes, a, sizeof(a));
+	if (job->pattern == SCN_JOB_RING_ALLREDUCE) {
+		need = (int64_t)n * job->channels;
+		if (job->size_bytes < need)
+			return set_error(err, pl,
+					 "job.%s.size: %s is below ranks x channels (%" PRIu32
+					 " x %" PRIu32 " = %" PRId64 " B)",
+					 job->name, a, n, job->channels, need);
+	} else if (job->pattern == SCN_JOB_ALLTOALL && job->size_bytes < (int64_t)n) {
+		return set_error(err, pl,
+				 "job.%s.size: %s is below ranks (%" PRIu32
+				 " B: each rank sends floor(size / ranks) to every other rank)",
+				 job->name, a, n);
+	}
+	return 0;
+}
+
 /*
  * The values of job j that depend on the topology: host indices, counts,
- * dst against senders, a trace file given.  With resolve, the host sets are
- * expanded into their arrays and the trace file is read.
+ * dst against senders, a trace file given, a collective's size against its
+ * ranks.  With resolve, the host sets are expanded into their arrays and
+ * the trace file is read.
  */
 static int check_job(struct scenario *s, const struct load *ld, int j,
 		     int resolve, struct scn_error *err)
@@ -2225,7 +2330,7 @@ static int check_job(struct scenario *s, const struct load *ld, int j,
 
 	if (resolve) {
 		/* what another pattern resolved (a --set may change the pattern) */
-		if (job->pattern != SCN_JOB_PERMUTATION)
+		if (!uses_ranks(job->pattern))
 			hostset_clear(&job->ranks);
 		if (job->pattern != SCN_JOB_INCAST)
 			hostset_clear(&job->senders);
@@ -2236,12 +2341,6 @@ static int check_job(struct scenario *s, const struct load *ld, int j,
 		}
 	}
 	switch (job->pattern) {
-	case SCN_JOB_RING_ALLREDUCE:
-	case SCN_JOB_ALLTOALL:
-		/* known to scenario.h, not loadable yet (pattern_later[]) */
-		return set_error(err, key_place(s, ld, SEC_JOB, find_key(SEC_JOB, "pattern"), j),
-				 "job.%s.pattern: %s not implemented yet", job->name,
-				 job->pattern == SCN_JOB_ALLTOALL ? "alltoall" : "ring-allreduce");
 	case SCN_JOB_TRACE:
 		if (job->file[0] == '\0')
 			return set_error(err, key_place(s, ld, SEC_JOB, -1, j),
@@ -2283,6 +2382,8 @@ static int check_job(struct scenario *s, const struct load *ld, int j,
 		}
 		return 0;
 	case SCN_JOB_PERMUTATION:
+	case SCN_JOB_RING_ALLREDUCE:
+	case SCN_JOB_ALLTOALL:
 		ki = find_key(SEC_JOB, "ranks");
 		pl = key_place(s, ld, SEC_JOB, ki, j);
 		if (hostset_walk(job->ranks.text, nhosts, UINT32_MAX, NULL, &n, e,
@@ -2290,8 +2391,10 @@ static int check_job(struct scenario *s, const struct load *ld, int j,
 			return set_error(err, pl, "job.%s.ranks: %s", job->name, e);
 		if (n < 2)
 			return set_error(err, pl,
-					 "job.%s.ranks: %" PRIu32 " host (a permutation needs at least 2)",
-					 job->name, n);
+					 "job.%s.ranks: %" PRIu32 " host (%s needs at least 2)",
+					 job->name, n, pattern_article(job->pattern));
+		if (check_collective_size(s, ld, j, n, err))
+			return -1;
 		if (resolve) {
 			hostset_clear(&job->ranks);
 			job->ranks.hosts = malloc((size_t)n * sizeof(uint32_t));
@@ -2304,6 +2407,130 @@ static int check_job(struct scenario *s, const struct load *ld, int j,
 		return 0;
 	}
 	return 0;
+}
+
+/* ---- the flows of all jobs together ---- */
+
+static uint64_t sat_mul(uint64_t a, uint64_t b)
+{
+	return a && b > UINT64_MAX / a ? UINT64_MAX : a * b;
+}
+
+static uint64_t sat_add(uint64_t a, uint64_t b)
+{
+	return b > UINT64_MAX - a ? UINT64_MAX : a + b;
+}
+
+/* a flow count; UINT64_MAX means it saturated */
+static void count_text(uint64_t c, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s%" PRIu64, c == UINT64_MAX ? "at least " : "", c);
+}
+
+/*
+ * The flows job j generates over all its iterations (DESIGN B7),
+ * saturating at UINT64_MAX; with how, the product as messages show it and
+ * in *keys what to change.  A host set that does not resolve counts 0 (its
+ * own check reports it), and a trace counts the rows read so far (none
+ * before finalize).  Ring-allreduce counts every chunk with the slices of
+ * the largest one, ceil(S / (channels x n)) bytes: an upper bound, exact
+ * when channels x n divides S.
+ */
+static uint64_t job_flows(const struct scenario *s, const struct scn_job *job, char *how,
+			  size_t hlen, const char **keys)
+{
+	uint32_t nhosts = scenario_hosts(s), n = 0;
+	uint64_t it = job->iterations, steps, slices, count;
+	int64_t chunk;
+	char e[200], a[40], b[40];
+
+	switch (job->pattern) {
+	case SCN_JOB_TRACE:
+		if (how) {
+			snprintf(how, hlen, "iterations %" PRIu64 " x rows %" PRIu32, it,
+				 job->nrows);
+			*keys = "lower iterations or use fewer rows in file";
+		}
+		return sat_mul(it, job->nrows);
+	case SCN_JOB_INCAST:
+		if (hostset_walk(job->senders.text, nhosts, job->dst, NULL, &n, e, sizeof(e)))
+			n = 0;
+		if (how) {
+			snprintf(how, hlen, "iterations %" PRIu64 " x senders %" PRIu32, it, n);
+			*keys = "lower iterations or use fewer senders";
+		}
+		return sat_mul(it, n);
+	case SCN_JOB_PERMUTATION:
+	case SCN_JOB_RING_ALLREDUCE:
+	case SCN_JOB_ALLTOALL:
+		break;
+	}
+	if (hostset_walk(job->ranks.text, nhosts, UINT32_MAX, NULL, &n, e, sizeof(e)) || n < 2)
+		return 0;
+	if (job->pattern == SCN_JOB_PERMUTATION) {
+		if (how) {
+			snprintf(how, hlen, "iterations %" PRIu64 " x ranks %" PRIu32, it, n);
+			*keys = "lower iterations or use fewer ranks";
+		}
+		return sat_mul(it, n);
+	}
+	if (job->pattern == SCN_JOB_ALLTOALL) {
+		if (how) {
+			snprintf(how, hlen,
+				 "iterations %" PRIu64 " x ranks %" PRIu32 " x (ranks - 1) %" PRIu32,
+				 it, n, n - 1);
+			*keys = "lower iterations or use fewer ranks";
+		}
+		return sat_mul(sat_mul(it, n), n - 1);
+	}
+	/* ring-allreduce; channels x n <= 64 x 65536 */
+	steps = 2 * ((uint64_t)n - 1);
+	chunk = job->size_bytes / ((int64_t)job->channels * n) +
+		(job->size_bytes % ((int64_t)job->channels * n) != 0);
+	slices = (uint64_t)(chunk / job->slice_bytes + (chunk % job->slice_bytes != 0));
+	count = sat_mul(sat_mul(sat_mul(sat_mul(it, job->channels), steps), n), slices);
+	if (how) {
+		units_format_size(chunk, a, sizeof(a));
+		units_format_size(job->slice_bytes, b, sizeof(b));
+		snprintf(how, hlen,
+			 "iterations %" PRIu64 " x channels %" PRIu32 " x 2(ranks - 1) %" PRIu64
+			 " x ranks %" PRIu32 " x ceil(chunk %s / slice %s) %" PRIu64,
+			 it, job->channels, steps, n, a, b, slices);
+		*keys = "lower iterations or channels, raise slice, or use fewer ranks";
+	}
+	return count;
+}
+
+/*
+ * All jobs together generate at most MAX_FLOWS flows (the traffic model
+ * builds every flow of every iteration at set-up).  The message names the
+ * job with the most flows, at its iterations line (or its header).
+ */
+static int check_flows(const struct scenario *s, const struct load *ld,
+		       struct scn_error *err)
+{
+	uint64_t total = 0, most = 0, c;
+	uint32_t j, wj = 0;
+	const char *keys = "";
+	char how[300], tc[40], mc[40];
+
+	for (j = 0; j < s->njobs; j++) {
+		c = job_flows(s, &s->jobs[j], NULL, 0, NULL);
+		total = sat_add(total, c);
+		if (c > most) {
+			most = c;
+			wj = j;
+		}
+	}
+	if (total <= MAX_FLOWS)
+		return 0;
+	job_flows(s, &s->jobs[wj], how, sizeof(how), &keys);
+	count_text(most, mc, sizeof(mc));
+	count_text(total, tc, sizeof(tc));
+	return set_error(err, key_place(s, ld, SEC_JOB, find_key(SEC_JOB, "iterations"), (int)wj),
+			 "job.%s.iterations: too many flows: job %s makes %s (%s), all jobs %s, at most %" PRIu64
+			 " (%s)",
+			 s->jobs[wj].name, s->jobs[wj].name, mc, how, tc, MAX_FLOWS, keys);
 }
 
 /* ---- faults against the topology and [pfc] ---- */
@@ -2889,6 +3116,8 @@ static int check_file(struct load *ld)
 	for (j = 0; j < (int)s->njobs; j++)
 		if (hdr_at(ld, SEC_JOB, j) && check_job(s, ld, j, 0, ld->err))
 			return -1;
+	if (check_flows(s, ld, ld->err))
+		return -1;
 	for (j = 0; j < (int)s->nfaults; j++)
 		if (hdr_at(ld, SEC_FAULT, j) && check_fault(s, ld, j, 0, ld->err))
 			return -1;
@@ -3073,6 +3302,8 @@ int scenario_finalize(struct scenario *s, struct scn_error *err)
 	for (j = 0; j < s->njobs; j++)
 		if (check_job(s, NULL, (int)j, 1, err))
 			return -1;
+	if (check_flows(s, NULL, err))
+		return -1;
 	for (j = 0; j < s->nfaults; j++)
 		if (check_fault(s, NULL, (int)j, 1, err))
 			return -1;
@@ -3561,10 +3792,10 @@ void scenario_print(const struct scenario *s, FILE *out)
 		if (!section_defs[sec].implemented)
 			fprintf(out, " [%s%s]", section_defs[sec].name,
 				section_defs[sec].named ? ".*" : "");
-	fprintf(out, "\n# nor the keys");
 	for (i = 0; i < N_KEYS; i++)
 		if (key_defs[i].type == KT_TODO && section_defs[key_defs[i].sec].implemented) {
-			fprintf(out, "%s %s%s.%s", sep, section_defs[key_defs[i].sec].name,
+			fprintf(out, "%s %s%s.%s", *sep ? sep : "\n# nor the keys",
+				section_defs[key_defs[i].sec].name,
 				section_defs[key_defs[i].sec].named ? ".*" : "",
 				key_defs[i].name);
 			sep = ",";

@@ -8,10 +8,10 @@
  * other keys, contradictions, host indices, and reads trace CSV files.  Only
  * a finalized scenario may be simulated.
  *
- * Keys of the contract that a later version implements ([criteria],
- * output.queues, and the job keys iterations, compute_gap, skew, channels,
- * slice, schedule with the patterns ring-allreduce and alltoall) are known
- * by name and rejected with "not implemented yet", never silently ignored.
+ * Keys of the contract that a later version implements ([criteria]) are
+ * known by name and rejected with "not implemented yet", never silently
+ * ignored.  scenario_finalize() also checks a collective's size against its
+ * ranks and that all jobs together make at most 50,000,000 flows.
  *
  * Errors: functions return 0 or -1; on -1, err->msg holds one line
  * "FILE:LINE: section.key: what is wrong (valid range)".  For --set the place
@@ -72,6 +72,7 @@ struct scn_dcqcn {
 enum scn_pattern { SCN_JOB_TRACE, SCN_JOB_INCAST, SCN_JOB_PERMUTATION, SCN_JOB_RING_ALLREDUCE,
 		   SCN_JOB_ALLTOALL };
 enum scn_schedule { SCN_SCHEDULE_ALL_AT_ONCE, SCN_SCHEDULE_SHIFT };
+enum scn_queues { SCN_QUEUES_SWITCHES, SCN_QUEUES_ALL, SCN_QUEUES_NONE };
 enum scn_pfcwd_action { SCN_PFCWD_DROP, SCN_PFCWD_FORWARD, SCN_PFCWD_ALERT };
 enum scn_fault_kind { SCN_FAULT_PAUSE_STORM, SCN_FAULT_SLOW_RECEIVER, SCN_FAULT_LINK_DOWN };
 
@@ -219,6 +220,7 @@ struct scenario {
 	/* [output] */
 	sim_time_ps sample_interval_ps; /* 10us: pause.csv and rates.csv intervals */
 	uint32_t output_rates;       /* DCQCN state of at most this many flows in rates.csv (64) */
+	enum scn_queues output_queues; /* queues.csv: switches (default), all, none */
 
 	/* [job.*] */
 	struct scn_job jobs[SCN_MAX_JOBS];

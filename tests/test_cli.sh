@@ -59,7 +59,7 @@ for f in scenario.ini summary.csv stats.csv flows.csv pfc.csv pause.csv pfcwd.cs
 done
 grep_in "$tmp/run/summary.csv" "^sim_time_us,end,data_bytes_delivered" "summary.csv header"
 grep_in "$tmp/run/summary.csv" ",duration," "a run cut by sim.duration says so"
-grep_in "$tmp/run/flows.csv" "^flow,job,src,dst,bytes,start_us,end_us,fct_us,iteration$" "flows.csv header"
+grep_in "$tmp/run/flows.csv" "^flow,job,src,dst,bytes,start_us,end_us,fct_us,iteration,delivered_bytes$" "flows.csv header"
 grep_in "$tmp/run/stats.csv" "^events,wall_s,events_per_s,peak_rss_mb,sim_time_us" "stats.csv header"
 grep_in "$tmp/run/pfc.csv" "^time_us,node,port,priority,event,quanta$" "pfc.csv header"
 grep_in "$tmp/run/pause.csv" "^time_us,node,port,priority,paused_fraction,frames$" "pause.csv header"

@@ -24,6 +24,14 @@
  * knob), print -> load -> print for each profile, and the derived ECN and
  * DCQCN values against DESIGN B6's facts (42 us / 168 us byte counter,
  * 142 us and 9.7 ms alpha half-lives).
+ * Collectives and the job keys of DESIGN B7: ring-allreduce and alltoall
+ * with their defaults, iterations, compute_gap, skew (every pattern),
+ * channels and slice (ring-allreduce), schedule (alltoall) parsed exactly;
+ * a key of another pattern, out of range, a size below ranks x channels
+ * (ring) or ranks (alltoall), and more than 50,000,000 flows in all jobs
+ * (counts worked out by hand, one at 1.3e19 to catch overflow, the limit
+ * itself accepted), each with its exact prefix, from a file and after
+ * --set; print -> load -> print with both collectives.
  *
  * TEST_DATA_DIR is the folder of the fixtures (tests/data); meson passes it,
  * a standalone build run from the project root uses the default.
@@ -583,27 +591,18 @@ END_TEST
 
 START_TEST(test_err_not_implemented)
 {
-	expect_error("[output]\nqueues = all\n", "x.ini:2: output.queues: not implemented yet");
+	expect_error("[output]\nqueues = some\n", "x.ini:2: output.queues: ");
 	expect_error("[criteria]\nmax_ecn_mark_pct = 2\n", "x.ini:2: criteria.max_ecn_mark_pct: not implemented yet");
 	expect_error("[criteria]\nmax_pause_frame_rate = 10\n",
 		     "x.ini:2: criteria.max_pause_frame_rate: not implemented yet");
-	expect_error("[job.a]\npattern = ring-allreduce\n",
-		     "x.ini:2: job.a.pattern: ring-allreduce not implemented yet (only pattern = trace | incast | permutation in this version)");
-	expect_error("[job.a]\npattern = alltoall\n", "x.ini:2: job.a.pattern: alltoall not implemented yet");
-	expect_error("[job.a]\npattern = incast\niterations = 5\n", "x.ini:3: job.a.iterations: not implemented yet");
-	expect_error("[job.a]\npattern = incast\nschedule = shift\n", "x.ini:3: job.a.schedule: not implemented yet");
-	expect_error("[job.a]\npattern = incast\ncompute_gap = 1us\n", "x.ini:3: job.a.compute_gap: not implemented yet");
-	/* a pattern scenario.h knows but the loader does not: refused at finalize */
-	{
-		struct scenario *s = scn_new();
-		struct scn_error err;
-
-		ck_assert_int_eq(scenario_load_string(s, "x.ini", "[job.r]\npattern = incast\n", &err), 0);
-		s->jobs[0].pattern = SCN_JOB_RING_ALLREDUCE;
-		ck_assert_int_eq(scenario_finalize(s, &err), -1);
-		ck_assert_str_eq(err.msg, "x.ini:1: job.r.pattern: ring-allreduce not implemented yet");
-		scn_delete(s);
-	}
+	expect_error("[output]\nrates = 8\nsample_interval = 1ns\n", "x.ini:3: output.sample_interval: ");
+	expect_error("[criteria]\nmin_busbw_pct_line = 95\n",
+		     "x.ini:2: criteria.min_busbw_pct_line: not implemented yet");
+	expect_error("[criteria]\nmax_lossless_drops = 0\n",
+		     "x.ini:2: criteria.max_lossless_drops: not implemented yet");
+	/* implemented now: the collectives and the job keys of DESIGN B7 */
+	scn_delete(scn_ok("[job.a]\npattern = ring-allreduce\niterations = 5\ncompute_gap = 1us\n"
+			  "[job.b]\npattern = alltoall\nschedule = shift\nskew = 1us\n"));
 	/* implemented now: [ecn], [dcqcn], the CNP keys, nic.rto, output.rates, cc = dcqcn */
 	scn_delete(scn_ok("[nic]\ncc = none\n"));
 	scn_delete(scn_ok("[nic]\ncc = dcqcn\nrto = 4ms\n[ecn]\nkmin = 150KB\n[dcqcn]\nprofile = nvidia\n"
@@ -635,17 +634,18 @@ END_TEST
 START_TEST(test_err_job_key_wrong_pattern)
 {
 	expect_error("[job.a]\npattern = incast\nranks = 0-3\n",
-		     "x.ini:3: job.a.ranks: only for pattern = permutation (pattern is incast)");
+		     "x.ini:3: job.a.ranks: only for pattern = permutation, ring-allreduce or alltoall (pattern is incast)");
 	expect_error("[job.a]\nsenders = 1\npattern = permutation\n",
 		     "x.ini:2: job.a.senders: only for pattern = incast (pattern is permutation)");
 	expect_error("[job.a]\npattern = trace\nfile = t.csv\nsize = 1MB\n",
-		     "x.ini:4: job.a.size: only for pattern = incast or permutation (pattern is trace)");
+		     "x.ini:4: job.a.size: only for pattern = incast, permutation, ring-allreduce or alltoall (pattern is trace)");
 	expect_error("[job.a]\npattern = permutation\nfile = t.csv\n",
 		     "x.ini:3: job.a.file: only for pattern = trace (pattern is permutation)");
 	expect_error("[job.a]\npattern = trace\ndst = 1\nfile = t.csv\n",
 		     "x.ini:3: job.a.dst: only for pattern = incast (pattern is trace)");
 	/* required keys */
-	expect_error("[sim]\n[job.a]\nsize = 1MB\n", "x.ini:2: job.a.pattern: missing (trace, incast, permutation)");
+	expect_error("[sim]\n[job.a]\nsize = 1MB\n",
+		     "x.ini:2: job.a.pattern: missing (trace, incast, permutation, ring-allreduce, alltoall)");
 	expect_error("[job.a]\n", "x.ini:1: job.a.pattern: missing");
 	expect_error("[job.a]\npattern = trace\n", "x.ini:1: job.a.file: missing (pattern = trace needs a CSV file)");
 	expect_error("[job.a]\npattern = trace\nfile =\n", "x.ini:3: job.a.file: empty");
@@ -760,9 +760,11 @@ START_TEST(test_set_errors)
 	expect_set_error(NULL, "topology.k=8",
 			 "--set: topology.k: only for kind = fat-tree (kind is leaf-spine; set topology.kind first)");
 	expect_set_error(NULL, "job.x.size=1MB", "--set: job.x.size: no job x yet (give job.x.pattern first)");
-	expect_set_error(NULL, "job.x.pattern=alltoall", "--set: job.x.pattern: alltoall not implemented yet");
+	expect_set_error(NULL, "criteria.max_ecn_mark_pct=2", "--set: criteria.max_ecn_mark_pct: not implemented yet");
+	expect_set_error(NULL, "job.x.pattern=all-to-all",
+			 "--set: job.x.pattern: all-to-all is not valid (trace, incast, permutation, ring-allreduce, alltoall)");
 	expect_set_error("[job.a]\npattern = incast\n", "job.a.ranks=0-3",
-			 "--set: job.a.ranks: only for pattern = permutation (pattern is incast; set job.a.pattern first)");
+			 "--set: job.a.ranks: only for pattern = permutation, ring-allreduce or alltoall (pattern is incast; set job.a.pattern first)");
 	expect_set_error("[job.a]\npattern = incast\n", "job.a.senders=0-99",
 			 "x.ini:1: job.a.senders: host 99 out of range (0-31)");
 	/* --set shrinks the topology: finalize points at the job's header */
@@ -790,7 +792,7 @@ START_TEST(test_set_selector_first)
 	ck_assert_uint_eq(scenario_hosts(s), 128);
 	ck_assert_uint_eq(s->dwrr_weights[0], 8);
 	/* a failed --set pattern does not leave a job behind */
-	ck_assert_int_eq(scenario_set(s, "job.z.pattern=ring-allreduce", &err), -1);
+	ck_assert_int_eq(scenario_set(s, "job.z.pattern=allreduce", &err), -1);
 	ck_assert_uint_eq(s->njobs, 0);
 	scn_delete(s);
 }
@@ -853,8 +855,8 @@ START_TEST(test_print_content)
 
 	ck_assert_ptr_nonnull(strstr(p, "# dcqcn-sim scenario, resolved from x.ini, seed 1\n"));
 	ck_assert_ptr_nonnull(strstr(p, "# not implemented in this version: [criteria]\n"));
-	ck_assert_ptr_nonnull(strstr(p, "# nor the keys job.*.iterations, job.*.compute_gap, job.*.skew, job.*.channels, job.*.slice, job.*.schedule, output.queues;"
-					" nor job.*.pattern = ring-allreduce | alltoall\n"));
+	ck_assert_ptr_null(strstr(p, "# nor the keys"));
+	ck_assert_ptr_null(strstr(p, "job.*."));
 	/* the new sections, every key, in the order of DESIGN A2 */
 	ck_assert_ptr_nonnull(strstr(p, "\n[nic]\ncc = dcqcn\npause_watchdog = 0\nrto = 4ms\n"));
 	ck_assert_ptr_nonnull(strstr(p, "\n[buffer]\nsize = 64MB\nreserved = 4.158KB\ndynamic_th = 0\n"
@@ -863,7 +865,7 @@ START_TEST(test_print_content)
 					"pause_quanta = 65535\nresponse_time = auto\n"));
 	ck_assert_ptr_nonnull(strstr(p, "\n[pfcwd]\nenable = true\ndetection_time = 200ms\n"
 					"restoration_time = 400ms\npoll_interval = 200ms\naction = drop\n"));
-	ck_assert_ptr_nonnull(strstr(p, "\n[output]\nsample_interval = 10us\nrates = 64\n"));
+	ck_assert_ptr_nonnull(strstr(p, "\n[output]\nsample_interval = 10us\nqueues = switches\nrates = 64\n"));
 	ck_assert_ptr_nonnull(strstr(p, "\n[topology]\nkind = leaf-spine\nspines = 2\nleaves = 4\nhosts_per_leaf = 8\nhost_link = 400Gbps\n"));
 	ck_assert_ptr_nonnull(strstr(p, "\nduration = 1s\n"));
 	ck_assert_ptr_nonnull(strstr(p, "\nhost_cable = 3m\nfabric_cable = 30m\nswitch_latency = 500ns\nmtu = 4096\necmp = flow\n"));
@@ -872,7 +874,12 @@ START_TEST(test_print_content)
 	ck_assert_ptr_null(strstr(p, "nccl_ib_tc"));
 	ck_assert_ptr_null(strstr(p, "dwrr_weights")); /* scheduler strict */
 	ck_assert_ptr_null(strstr(p, "\nk ="));
-	ck_assert_ptr_nonnull(strstr(p, "\n[job.in]\npattern = incast\nsize = 4MB\nstart = 0ps\n# dscp: qos.data_dscp (26)\ndst = 0\nsenders = all\n"));
+	ck_assert_ptr_nonnull(strstr(p, "\n[job.in]\npattern = incast\nsize = 4MB\nstart = 0ps\n# dscp: qos.data_dscp (26)\ndst = 0\nsenders = all\n"
+					"iterations = 1\ncompute_gap = 0ps\nskew = 0ps\n"));
+	/* keys of ring-allreduce and alltoall only */
+	ck_assert_ptr_null(strstr(p, "\nchannels ="));
+	ck_assert_ptr_null(strstr(p, "\nslice ="));
+	ck_assert_ptr_null(strstr(p, "\nschedule ="));
 	ck_assert_ptr_null(strstr(p, "ranks"));
 	free(p);
 	scn_delete(s);
@@ -1623,9 +1630,9 @@ START_TEST(test_set_new_errors)
 			 "--set: pfcwd.action: the PFC watchdog is off (pfcwd.enable is false; set pfcwd.enable first)");
 	expect_set_error(NULL, "pfc.priorities=1,1", "--set: pfc.priorities: priority 1 listed twice");
 	expect_set_error(NULL, "buffer.size=0B", "--set: buffer.size: 0B out of range (above 0, at most 64GiB)");
-	expect_set_error(NULL, "output.queues=all", "--set: output.queues: not implemented yet");
-	expect_set_error(NULL, "job.x.pattern=ring-allreduce",
-			 "--set: job.x.pattern: ring-allreduce not implemented yet");
+	expect_set_error(NULL, "output.queues=some", "--set: output.queues: ");
+	expect_set_error(NULL, "criteria.max_pause_frame_rate=10",
+			 "--set: criteria.max_pause_frame_rate: not implemented yet");
 	expect_set_error(NULL, "fault.y.node=h1", "--set: fault.y.node: no fault y yet (give fault.y.kind first)");
 	expect_set_error("[fault.y]\nkind = link-down\nlink = leaf0-spine0\n", "fault.y.node=h1",
 			 "--set: fault.y.node: only for kind = pause-storm or slow-receiver (kind is link-down; set fault.y.kind first)");
@@ -2501,6 +2508,412 @@ START_TEST(test_print_derived_cc)
 }
 END_TEST
 
+/* ---- collectives and the job keys of DESIGN B7 ---- */
+
+START_TEST(test_collective_defaults)
+{
+	struct scenario *s = scn_ok("[job.ar]\npattern = ring-allreduce\n"
+				    "[job.a2a]\npattern = alltoall\n"
+				    "[job.in]\npattern = incast\n");
+	const struct scn_job *ar = &s->jobs[0], *aa = &s->jobs[1], *in = &s->jobs[2];
+	uint32_t i;
+
+	ck_assert_int_eq(ar->pattern, SCN_JOB_RING_ALLREDUCE);
+	ck_assert_int_eq(aa->pattern, SCN_JOB_ALLTOALL);
+	ck_assert_int_eq(ar->size_bytes, 4000000); /* 4MB, decimal */
+	ck_assert_int_eq(aa->size_bytes, 4000000);
+	/* ranks default: all, in host order */
+	ck_assert_str_eq(ar->ranks.text, "all");
+	ck_assert_uint_eq(ar->ranks.n, 32);
+	ck_assert_uint_eq(aa->ranks.n, 32);
+	for (i = 0; i < 32; i++) {
+		ck_assert_uint_eq(ar->ranks.hosts[i], i);
+		ck_assert_uint_eq(aa->ranks.hosts[i], i);
+	}
+	ck_assert_uint_eq(ar->iterations, 1);
+	ck_assert_int_eq(ar->compute_gap_ps, 0);
+	ck_assert_int_eq(ar->skew_ps, 0);
+	ck_assert_uint_eq(ar->channels, 1);
+	ck_assert_int_eq(ar->slice_bytes, 524288); /* 512 KiB */
+	ck_assert_int_eq(aa->schedule, SCN_SCHEDULE_ALL_AT_ONCE);
+	ck_assert_uint_eq(aa->iterations, 1);
+	ck_assert_int_eq(ar->start_ps, 0);
+	ck_assert_int_eq(ar->dscp, -1);
+	/* iterations, compute_gap and skew of every pattern */
+	ck_assert_uint_eq(in->iterations, 1);
+	ck_assert_int_eq(in->compute_gap_ps, 0);
+	ck_assert_int_eq(in->skew_ps, 0);
+	ck_assert_ptr_null(in->ranks.hosts); /* not an incast key: not resolved */
+	scn_delete(s);
+}
+END_TEST
+
+START_TEST(test_collective_keys)
+{
+	struct scenario *s = scn_ok("[topology]\nkind = star\nhosts = 16\n"
+				    "[job.ar]\npattern = ring-allreduce\nranks = 8-11,1\n"
+				    "size = 1.5GB\niterations = 1000\ncompute_gap = 1.001us\n"
+				    "start = 3ms\nskew = 2.5ms\nchannels = 64\nslice = 1.5MiB\n"
+				    "dscp = 34\n"
+				    "[job.a2a]\npattern = alltoall\nranks = 0-3\nsize = 5B\n"
+				    "schedule = shift\niterations = 100000\ncompute_gap = 0s\nskew = 1ps\n"
+				    "[job.a2b]\npattern = alltoall\nschedule = all-at-once\n"
+				    "[job.lo]\npattern = ring-allreduce\nslice = 1KB\nchannels = 1\n"
+				    "[job.hi]\npattern = ring-allreduce\nslice = 1GB\n"
+				    "[job.p]\npattern = permutation\niterations = 3\nskew = 1us\n"
+				    "compute_gap = 1000s\n");
+	static const uint32_t ranks[] = { 8, 9, 10, 11, 1 };
+	const struct scn_job *ar = &s->jobs[0], *aa = &s->jobs[1], *p = &s->jobs[5];
+	uint32_t i;
+
+	ck_assert_uint_eq(ar->ranks.n, 5);
+	for (i = 0; i < 5; i++)
+		ck_assert_uint_eq(ar->ranks.hosts[i], ranks[i]);
+	ck_assert_int_eq(ar->size_bytes, 1500000000);
+	ck_assert_uint_eq(ar->iterations, 1000);
+	ck_assert_int_eq(ar->compute_gap_ps, 1001000);
+	ck_assert_int_eq(ar->start_ps, INT64_C(3000000000));
+	ck_assert_int_eq(ar->skew_ps, INT64_C(2500000000));
+	ck_assert_uint_eq(ar->channels, 64);
+	ck_assert_int_eq(ar->slice_bytes, 1572864);
+	ck_assert_int_eq(ar->dscp, 34);
+	ck_assert_uint_eq(aa->ranks.n, 4);
+	ck_assert_int_eq(aa->size_bytes, 5); /* not a multiple of 4 ranks: floor(5 / 4) each */
+	ck_assert_int_eq(aa->schedule, SCN_SCHEDULE_SHIFT);
+	ck_assert_uint_eq(aa->iterations, 100000);
+	ck_assert_int_eq(aa->compute_gap_ps, 0);
+	ck_assert_int_eq(aa->skew_ps, 1);
+	ck_assert_int_eq(s->jobs[2].schedule, SCN_SCHEDULE_ALL_AT_ONCE);
+	ck_assert_int_eq(s->jobs[3].slice_bytes, 1000);
+	ck_assert_uint_eq(s->jobs[3].channels, 1);
+	ck_assert_int_eq(s->jobs[4].slice_bytes, 1000000000);
+	ck_assert_uint_eq(p->iterations, 3);
+	ck_assert_int_eq(p->skew_ps, 1000000);
+	ck_assert_int_eq(p->compute_gap_ps, INT64_C(1000000000000000));
+	scn_delete(s);
+}
+END_TEST
+
+START_TEST(test_err_collective_range)
+{
+	expect_error("[job.a]\npattern = ring-allreduce\niterations = 0\n",
+		     "x.ini:3: job.a.iterations: 0 out of range (1-100000)");
+	expect_error("[job.a]\npattern = incast\niterations = 100001\n",
+		     "x.ini:3: job.a.iterations: 100001 out of range (1-100000)");
+	expect_error("[job.a]\npattern = incast\niterations = 1.5\n",
+		     "x.ini:3: job.a.iterations: 1.5 is not an integer");
+	expect_error("[job.a]\npattern = incast\ncompute_gap = 1001s\n",
+		     "x.ini:3: job.a.compute_gap: 1001s out of range (0-1000s)");
+	expect_error("[job.a]\npattern = incast\ncompute_gap = 5\n",
+		     "x.ini:3: job.a.compute_gap: missing unit");
+	expect_error("[job.a]\npattern = permutation\nskew = 1000.000000000001s\n",
+		     "x.ini:3: job.a.skew: 1000.000000000001s out of range (0-1000s)");
+	expect_error("[job.a]\npattern = alltoall\nskew = -1us\n", "x.ini:3: job.a.skew: ");
+	expect_error("[job.a]\npattern = ring-allreduce\nchannels = 0\n",
+		     "x.ini:3: job.a.channels: 0 out of range (1-64)");
+	expect_error("[job.a]\npattern = ring-allreduce\nchannels = 65\n",
+		     "x.ini:3: job.a.channels: 65 out of range (1-64)");
+	expect_error("[job.a]\npattern = ring-allreduce\nslice = 999B\n",
+		     "x.ini:3: job.a.slice: 999B out of range (1KB-1GB)");
+	expect_error("[job.a]\npattern = ring-allreduce\nslice = 1000000001B\n",
+		     "x.ini:3: job.a.slice: 1000000001B out of range (1KB-1GB)");
+	expect_error("[job.a]\npattern = ring-allreduce\nslice = 512\n",
+		     "x.ini:3: job.a.slice: missing unit");
+	expect_error("[job.a]\npattern = alltoall\nschedule = ring\n",
+		     "x.ini:3: job.a.schedule: ring is not valid (all-at-once, shift)");
+	expect_error("[job.a]\npattern = allreduce\n",
+		     "x.ini:2: job.a.pattern: allreduce is not valid (trace, incast, permutation, ring-allreduce, alltoall)");
+	expect_error("[job.a]\npattern = alltoall\nsize = 0B\n",
+		     "x.ini:3: job.a.size: 0B out of range (above 0, at most 1000GB)");
+}
+END_TEST
+
+START_TEST(test_err_collective_wrong_pattern)
+{
+	expect_error("[job.a]\npattern = incast\nchannels = 2\n",
+		     "x.ini:3: job.a.channels: only for pattern = ring-allreduce (pattern is incast)");
+	expect_error("[job.a]\npattern = alltoall\nslice = 64KB\n",
+		     "x.ini:3: job.a.slice: only for pattern = ring-allreduce (pattern is alltoall)");
+	expect_error("[job.a]\nschedule = shift\npattern = ring-allreduce\n",
+		     "x.ini:2: job.a.schedule: only for pattern = alltoall (pattern is ring-allreduce)");
+	expect_error("[job.a]\npattern = permutation\nschedule = shift\n",
+		     "x.ini:3: job.a.schedule: only for pattern = alltoall (pattern is permutation)");
+	expect_error("[job.a]\npattern = ring-allreduce\ndst = 3\n",
+		     "x.ini:3: job.a.dst: only for pattern = incast (pattern is ring-allreduce)");
+	expect_error("[job.a]\npattern = alltoall\nsenders = 1-3\n",
+		     "x.ini:3: job.a.senders: only for pattern = incast (pattern is alltoall)");
+	expect_error("[job.a]\npattern = ring-allreduce\nfile = t.csv\n",
+		     "x.ini:3: job.a.file: only for pattern = trace (pattern is ring-allreduce)");
+	expect_error("[job.a]\npattern = trace\nfile = t.csv\nranks = 0-3\n",
+		     "x.ini:4: job.a.ranks: only for pattern = permutation, ring-allreduce or alltoall (pattern is trace)");
+	/* the earliest line */
+	expect_error("[job.a]\npattern = alltoall\niterations = 2\nslice = 1MB\nchannels = 2\n",
+		     "x.ini:4: job.a.slice: only for pattern = ring-allreduce (pattern is alltoall)");
+	/* ranks: at least 2, host indices */
+	expect_error("[job.r]\npattern = ring-allreduce\nranks = 3\n",
+		     "x.ini:3: job.r.ranks: 1 host (a ring-allreduce needs at least 2)");
+	expect_error("[job.r]\npattern = alltoall\nranks = 31\n",
+		     "x.ini:3: job.r.ranks: 1 host (an alltoall needs at least 2)");
+	expect_error("[job.r]\npattern = ring-allreduce\nranks = 30-32\n",
+		     "x.ini:3: job.r.ranks: host 32 out of range (0-31)");
+	expect_error("[job.r]\npattern = alltoall\nranks = 1,2,1\n",
+		     "x.ini:3: job.r.ranks: host 1 listed twice");
+}
+END_TEST
+
+START_TEST(test_err_collective_size)
+{
+	/* DESIGN A2's form, at the line of size */
+	expect_error("[topology]\nleaves = 8\nhosts_per_leaf = 8\n\n[job.ar]\npattern = ring-allreduce\n"
+		     "ranks = all\nchannels = 2\nsize = 100B\n",
+		     "x.ini:9: job.ar.size: 100B is below ranks x channels (64 x 2 = 128 B)");
+	/* the boundary: one byte per chunk */
+	expect_error("[job.ar]\npattern = ring-allreduce\nsize = 7B\nranks = 0-3\nchannels = 2\n",
+		     "x.ini:3: job.ar.size: 7B is below ranks x channels (4 x 2 = 8 B)");
+	scn_delete(scn_ok("[job.ar]\npattern = ring-allreduce\nsize = 8B\nranks = 0-3\nchannels = 2\n"));
+	/* size not given: the job's header line (4MB < 65536 ranks x 64 channels) */
+	expect_error("[topology]\nleaves = 128\nhosts_per_leaf = 512\n[job.big]\n"
+		     "pattern = ring-allreduce\nchannels = 64\n",
+		     "x.ini:4: job.big.size: 4MB is below ranks x channels (65536 x 64 = 4194304 B)");
+	/* alltoall: floor(S / n) per peer, at least one byte */
+	expect_error("[job.a]\npattern = alltoall\nranks = 0-3\nsize = 3B\n",
+		     "x.ini:4: job.a.size: 3B is below ranks (4 B: each rank sends floor(size / ranks) to every other rank)");
+	scn_delete(scn_ok("[job.a]\npattern = alltoall\nranks = 0-3\nsize = 4B\n"));
+	expect_error("[job.a]\npattern = alltoall\nsize = 31B\n",
+		     "x.ini:3: job.a.size: 31B is below ranks (32 B: ");
+	/* a --set breaks it: finalize points at the job's header, or --set */
+	expect_set_error("[sim]\n[job.ar]\npattern = ring-allreduce\nsize = 40B\n", "topology.hosts_per_leaf=16",
+			 "x.ini:2: job.ar.size: 40B is below ranks x channels (64 x 1 = 64 B)");
+	expect_set_error("[job.ar]\npattern = ring-allreduce\nsize = 64B\n", "job.ar.channels=3",
+			 "x.ini:1: job.ar.size: 64B is below ranks x channels (32 x 3 = 96 B)");
+	{
+		struct scenario *s = scn_new();
+		struct scn_error err;
+
+		ck_assert_int_eq(scenario_set(s, "job.n.pattern=alltoall", &err), 0);
+		ck_assert_int_eq(scenario_set(s, "job.n.size=2B", &err), 0);
+		ck_assert_int_eq(scenario_finalize(s, &err), -1);
+		ck_assert_str_eq(err.msg, "--set: job.n.size: 2B is below ranks (32 B: each rank sends floor(size / ranks) to every other rank)");
+		scn_delete(s);
+	}
+}
+END_TEST
+
+/* a trace CSV of n rows (host 0 to 1, 1000 B) in a temporary folder */
+static void write_trace_rows(char dir[64], char path[128], int n)
+{
+	char *csv = malloc((size_t)n * 16 + 32);
+	size_t len;
+	int i;
+
+	ck_assert_ptr_nonnull(csv);
+	len = (size_t)sprintf(csv, "src,dst,bytes,start_us\n");
+	for (i = 0; i < n; i++)
+		len += (size_t)sprintf(csv + len, "0,1,1000,0\n");
+	write_temp(dir, path, "t.csv", csv);
+	free(csv);
+}
+
+START_TEST(test_err_too_many_flows)
+{
+	char dir[64], path[128], text[512];
+	struct scenario *s;
+	struct scn_error err;
+
+	/* 100000 x 1 channel x 62 steps x 32 ranks x 1 slice of 125 KB */
+	expect_error("[job.ar]\npattern = ring-allreduce\niterations = 100000\n",
+		     "x.ini:3: job.ar.iterations: too many flows: job ar makes 198400000 (iterations 100000 x channels 1 "
+		     "x 2(ranks - 1) 62 x ranks 32 x ceil(chunk 125KB / slice 512KiB) 1), all jobs 198400000, "
+		     "at most 50000000 (lower iterations or channels, raise slice, or use fewer ranks)");
+	/* slices per chunk: 4MB / 32 ranks = 125000 B in 1KB slices = 125 */
+	expect_error("[job.ar]\npattern = ring-allreduce\nslice = 1KB\niterations = 10000\n",
+		     "x.ini:4: job.ar.iterations: too many flows: job ar makes 2480000000 (iterations 10000 x channels 1 "
+		     "x 2(ranks - 1) 62 x ranks 32 x ceil(chunk 125KB / slice 1KB) 125)");
+	/* chunk rounded up: ceil(4000000 / (3 x 32)) = 41667 B, 41 full 1 KB slices + 1 */
+	expect_error("[job.ar]\npattern = ring-allreduce\nchannels = 3\nslice = 1KB\niterations = 1000\n",
+		     "x.ini:5: job.ar.iterations: too many flows: job ar makes 249984000 (iterations 1000 x channels 3 "
+		     "x 2(ranks - 1) 62 x ranks 32 x ceil(chunk 41.667KB / slice 1KB) 42)");
+	/* exact without overflow: 65536 ranks, 64 channels, 1000GB in 1KB slices */
+	expect_error("[topology]\nleaves = 128\nhosts_per_leaf = 512\n[job.ar]\npattern = ring-allreduce\n"
+		     "size = 1000GB\nchannels = 64\nslice = 1KB\niterations = 100000\n",
+		     "x.ini:9: job.ar.iterations: too many flows: job ar makes 13138963464192000000 (iterations 100000 "
+		     "x channels 64 x 2(ranks - 1) 131070 x ranks 65536 x ceil(chunk 238.419KB / slice 1KB) 239)");
+	expect_error("[job.a]\npattern = alltoall\niterations = 100000\n",
+		     "x.ini:3: job.a.iterations: too many flows: job a makes 99200000 (iterations 100000 x ranks 32 "
+		     "x (ranks - 1) 31), all jobs 99200000, at most 50000000 (lower iterations or use fewer ranks)");
+	expect_error("[topology]\nkind = star\nhosts = 1024\n[buffer]\nsize = 1GiB\n"
+		     "[job.in]\npattern = incast\niterations = 100000\n",
+		     "x.ini:8: job.in.iterations: too many flows: job in makes 102300000 (iterations 100000 x senders 1023), "
+		     "all jobs 102300000, at most 50000000 (lower iterations or use fewer senders)");
+	/* the limit itself is allowed; one flow more is not, and the job with the most is named */
+	scn_delete(scn_ok("[topology]\nkind = star\nhosts = 1024\n[buffer]\nsize = 1GiB\n"
+			  "[job.p]\npattern = permutation\nranks = 0-499\niterations = 100000\n"));
+	expect_error("[topology]\nkind = star\nhosts = 1024\n[buffer]\nsize = 1GiB\n"
+		     "[job.in]\npattern = incast\ndst = 1000\nsenders = 1001\n"
+		     "[job.p]\npattern = permutation\nranks = 0-499\niterations = 100000\n",
+		     "x.ini:13: job.p.iterations: too many flows: job p makes 50000000 (iterations 100000 x ranks 500), "
+		     "all jobs 50000001, at most 50000000 (lower iterations or use fewer ranks)");
+	/* trace rows count once read, at finalize: the job's header line */
+	write_trace_rows(dir, path, 501);
+	snprintf(text, sizeof(text), "[sim]\n[job.t]\npattern = trace\nfile = %s\niterations = 100000\n", path);
+	s = scn_new();
+	ck_assert_msg(scenario_load_string(s, "x.ini", text, &err) == 0, "%s", err.msg);
+	ck_assert_int_eq(scenario_finalize(s, &err), -1);
+	ck_assert_str_eq(err.msg, "x.ini:2: job.t.iterations: too many flows: job t makes 50100000 (iterations 100000 "
+				  "x rows 501), all jobs 50100000, at most 50000000 (lower iterations or use fewer rows in file)");
+	/* a --set back under the limit */
+	ck_assert_int_eq(scenario_set(s, "job.t.iterations=99800", &err), 0);
+	ck_assert_msg(scenario_finalize(s, &err) == 0, "%s", err.msg);
+	ck_assert_uint_eq(s->jobs[0].nrows, 501);
+	scn_delete(s);
+	remove_temp(dir, path);
+	/* a --set over the limit: the job's header, or --set */
+	expect_set_error("[job.a]\npattern = alltoall\n", "job.a.iterations=60000",
+			 "x.ini:1: job.a.iterations: too many flows: job a makes 59520000 ");
+	expect_set_error("[job.a]\npattern = alltoall\niterations = 20\n", "topology.hosts_per_leaf=512",
+			 "x.ini:1: job.a.iterations: too many flows: job a makes 83845120 (iterations 20 x ranks 2048 x (ranks - 1) 2047)");
+	s = scn_new();
+	ck_assert_int_eq(scenario_set(s, "job.b.pattern=permutation", &err), 0);
+	ck_assert_int_eq(scenario_set(s, "job.b.iterations=100000", &err), 0);
+	ck_assert_int_eq(scenario_set(s, "topology.kind=star", &err), 0);
+	ck_assert_int_eq(scenario_set(s, "topology.hosts=501", &err), 0);
+	ck_assert_int_eq(scenario_finalize(s, &err), -1);
+	ck_assert_str_eq(err.msg, "--set: job.b.iterations: too many flows: job b makes 50100000 (iterations 100000 "
+				  "x ranks 501), all jobs 50100000, at most 50000000 (lower iterations or use fewer ranks)");
+	scn_delete(s);
+}
+END_TEST
+
+START_TEST(test_set_collective)
+{
+	struct scenario *s = scn_new();
+	struct scn_error err;
+	const struct scn_job *x;
+
+	ck_assert_int_eq(scenario_load_string(s, "x.ini", "[job.x]\npattern = incast\n", &err), 0);
+	ck_assert_int_eq(scenario_set(s, "job.x.iterations=3", &err), 0);
+	ck_assert_int_eq(scenario_set(s, "job.x.compute_gap=5us", &err), 0);
+	ck_assert_int_eq(scenario_set(s, "job.x.skew=1ns", &err), 0);
+	ck_assert_msg(scenario_finalize(s, &err) == 0, "%s", err.msg);
+	x = &s->jobs[0];
+	ck_assert_uint_eq(x->iterations, 3);
+	ck_assert_int_eq(x->compute_gap_ps, 5000000);
+	ck_assert_int_eq(x->skew_ps, 1000);
+	ck_assert_uint_eq(x->senders.n, 31);
+	/* the pattern first, then its keys */
+	ck_assert_int_eq(scenario_set(s, "job.x.channels=4", &err), -1);
+	ck_assert_str_eq(err.msg, "--set: job.x.channels: only for pattern = ring-allreduce (pattern is incast; set job.x.pattern first)");
+	ck_assert_int_eq(scenario_set(s, "job.x.pattern=ring-allreduce", &err), 0);
+	ck_assert_int_eq(scenario_set(s, "job.x.channels=4", &err), 0);
+	ck_assert_int_eq(scenario_set(s, "job.x.slice=64KiB", &err), 0);
+	ck_assert_int_eq(scenario_set(s, "job.x.ranks=0-7", &err), 0);
+	ck_assert_int_eq(scenario_set(s, "job.x.schedule=shift", &err), -1);
+	ck_assert_str_eq(err.msg, "--set: job.x.schedule: only for pattern = alltoall (pattern is ring-allreduce; set job.x.pattern first)");
+	ck_assert_msg(scenario_finalize(s, &err) == 0, "%s", err.msg);
+	ck_assert_uint_eq(x->channels, 4);
+	ck_assert_int_eq(x->slice_bytes, 65536);
+	ck_assert_uint_eq(x->ranks.n, 8);
+	ck_assert_ptr_null(x->senders.hosts); /* the incast's resolution is dropped */
+	ck_assert_uint_eq(x->iterations, 3);
+	/* another pattern leaves channels and slice unused, not contradictory */
+	ck_assert_int_eq(scenario_set(s, "job.x.pattern=alltoall", &err), 0);
+	ck_assert_int_eq(scenario_set(s, "job.x.schedule=shift", &err), 0);
+	ck_assert_msg(scenario_finalize(s, &err) == 0, "%s", err.msg);
+	ck_assert_int_eq(x->schedule, SCN_SCHEDULE_SHIFT);
+	ck_assert_uint_eq(x->ranks.n, 8);
+	/* a job created by --set */
+	ck_assert_int_eq(scenario_set(s, "job.y.pattern=ring-allreduce", &err), 0);
+	ck_assert_int_eq(scenario_set(s, "job.y.iterations=2", &err), 0);
+	ck_assert_msg(scenario_finalize(s, &err) == 0, "%s", err.msg);
+	ck_assert_uint_eq(s->njobs, 2);
+	ck_assert_uint_eq(s->jobs[1].iterations, 2);
+	ck_assert_uint_eq(s->jobs[1].ranks.n, 32);
+	/* range errors say --set */
+	ck_assert_int_eq(scenario_set(s, "job.y.iterations=0", &err), -1);
+	ck_assert_str_eq(err.msg, "--set: job.y.iterations: 0 out of range (1-100000)");
+	ck_assert_int_eq(scenario_set(s, "job.y.slice=1GiB", &err), -1);
+	ck_assert_str_eq(err.msg, "--set: job.y.slice: 1GiB out of range (1KB-1GB)");
+	scn_delete(s);
+	/* the trace fixture: iterations apply to traces too */
+	s = scn_new();
+	ck_assert_msg(scenario_load_file(s, TEST_DATA_DIR "/trace_job.ini", &err) == 0, "%s", err.msg);
+	ck_assert_int_eq(scenario_set(s, "job.replay.iterations=3", &err), 0);
+	ck_assert_msg(scenario_finalize(s, &err) == 0, "%s", err.msg);
+	ck_assert_uint_eq(s->jobs[0].iterations, 3);
+	ck_assert_uint_eq(s->jobs[0].nrows, 3);
+	scn_delete(s);
+}
+END_TEST
+
+/* print -> load -> print, and every job field equal */
+static void check_round_trip_jobs(const char *text)
+{
+	struct scenario *a = scn_ok(text), *b = scn_new();
+	struct scn_error err;
+	char *pa = print_to_string(a), *pb;
+	uint32_t j, i;
+
+	ck_assert_msg(scenario_load_string(b, "x.ini", pa, &err) == 0,
+		      "printed scenario does not load: %s\n%s", err.msg, pa);
+	ck_assert_msg(scenario_finalize(b, &err) == 0, "finalize: %s", err.msg);
+	pb = print_to_string(b);
+	ck_assert_str_eq(pa, pb);
+	ck_assert_uint_eq(a->njobs, b->njobs);
+	for (j = 0; j < a->njobs; j++) {
+		const struct scn_job *x = &a->jobs[j], *y = &b->jobs[j];
+
+		ck_assert_str_eq(x->name, y->name);
+		ck_assert_int_eq(x->pattern, y->pattern);
+		ck_assert_str_eq(x->ranks.text, y->ranks.text);
+		ck_assert_uint_eq(x->ranks.n, y->ranks.n);
+		for (i = 0; i < x->ranks.n; i++)
+			ck_assert_uint_eq(x->ranks.hosts[i], y->ranks.hosts[i]);
+		ck_assert_int_eq(x->size_bytes, y->size_bytes);
+		ck_assert_int_eq(x->start_ps, y->start_ps);
+		ck_assert_uint_eq(x->iterations, y->iterations);
+		ck_assert_int_eq(x->compute_gap_ps, y->compute_gap_ps);
+		ck_assert_int_eq(x->skew_ps, y->skew_ps);
+		ck_assert_int_eq(x->dscp, y->dscp);
+		if (x->pattern == SCN_JOB_RING_ALLREDUCE) {
+			ck_assert_uint_eq(x->channels, y->channels);
+			ck_assert_int_eq(x->slice_bytes, y->slice_bytes);
+		}
+		if (x->pattern == SCN_JOB_ALLTOALL)
+			ck_assert_int_eq(x->schedule, y->schedule);
+	}
+	free(pa);
+	free(pb);
+	scn_delete(a);
+	scn_delete(b);
+}
+
+START_TEST(test_round_trip_collective)
+{
+	struct scenario *s;
+	char *p;
+
+	check_round_trip_jobs("[job.ar]\npattern = ring-allreduce\n[job.a2a]\npattern = alltoall\n");
+	check_round_trip_jobs("[topology]\nkind = star\nhosts = 64\n"
+			      "[job.ar]\npattern = ring-allreduce\nranks = 0-7, 16-23\nsize = 256MiB\n"
+			      "iterations = 1000\ncompute_gap = 1.001us\nstart = 2ms\nskew = 83.56ns\n"
+			      "channels = 64\nslice = 1.5MiB\ndscp = 34\n"
+			      "[job.a2a]\npattern = alltoall\nranks = 63,0-3\nsize = 1.536KB\n"
+			      "iterations = 7\ncompute_gap = 1000s\nskew = 1ps\nschedule = shift\n"
+			      "[job.in]\npattern = incast\ndst = 5\niterations = 2\nskew = 10us\n");
+	s = scn_ok("[job.ar]\npattern = ring-allreduce\nchannels = 2\niterations = 4\n"
+		   "[job.a2a]\npattern = alltoall\nschedule = shift\nranks = 0-15\n");
+	p = print_to_string(s);
+	ck_assert_ptr_nonnull(strstr(p, "\n[job.ar]\npattern = ring-allreduce\nranks = all\nsize = 4MB\nstart = 0ps\n"
+					"# dscp: qos.data_dscp (26)\niterations = 4\ncompute_gap = 0ps\nskew = 0ps\n"
+					"channels = 2\nslice = 512KiB\n\n"));
+	ck_assert_ptr_nonnull(strstr(p, "\n[job.a2a]\npattern = alltoall\nranks = 0-15\nsize = 4MB\nstart = 0ps\n"
+					"# dscp: qos.data_dscp (26)\niterations = 1\ncompute_gap = 0ps\nskew = 0ps\n"
+					"schedule = shift\n"));
+	free(p);
+	scn_delete(s);
+}
+END_TEST
+
 Suite *make_scenario_suite(void);
 
 Suite *make_scenario_suite(void)
@@ -2596,6 +3009,17 @@ Suite *make_scenario_suite(void)
 	tcase_add_test(tc, test_trace_fixture_relative);
 	tcase_add_loop_test(tc, test_trace_errors, 0, (int)(sizeof(trace_cases) / sizeof(trace_cases[0])));
 	tcase_add_test(tc, test_trace_file_missing);
+	suite_add_tcase(su, tc);
+
+	tc = tcase_create("collectives");
+	tcase_add_test(tc, test_collective_defaults);
+	tcase_add_test(tc, test_collective_keys);
+	tcase_add_test(tc, test_err_collective_range);
+	tcase_add_test(tc, test_err_collective_wrong_pattern);
+	tcase_add_test(tc, test_err_collective_size);
+	tcase_add_test(tc, test_err_too_many_flows);
+	tcase_add_test(tc, test_set_collective);
+	tcase_add_test(tc, test_round_trip_collective);
 	suite_add_tcase(su, tc);
 	return su;
 }

@@ -1,0 +1,55 @@
+# pause_map.gp - PFC pause map: which transmitters were paused, and when.
+#
+# From pause.csv (time_us, node, port, priority, paused_fraction, frames;
+# rows only for intervals with pause activity, absent = not paused), shaped
+# by `dcqcn-sim plot` (sim/plot.c) into plots/data/:
+#   pause_rows.dat  row, transmitter ("node → port": node was paused
+#                   sending to port), paused_us: the (at most 40) most paused
+#                   transmitters, in order of their first pause
+#   pause_map.dat   time_us (bin centre), row, paused_fraction (0-1): the
+#                   mean paused fraction over each bin of bin_us
+#   pause_map.vars  t_end_us, interval_us, bin_us, nrows, ntransmitters,
+#                   priorities
+# Draws rows (transmitters) x time, coloured by the paused fraction, so a
+# storm that spreads from one port to others reads top to bottom.  With no
+# pause at all (a valid result) it draws an empty map saying so.
+
+data = dir."/plots/data/"
+load data."pause_map.vars"
+height = nrows > 20 ? 300 + 15 * nrows : 600
+load ARG0[1:strlen(ARG0) - strlen("pause_map.gp")]."common.gp"
+
+ts = tscale(t_end_us)
+set xlabel tlabel(t_end_us)
+set xrange [0:t_end_us / ts]
+set grid noxtics noytics
+set border 15
+set tics nomirror
+set palette defined (0 "#ffffff", 0.1 "#fff3b0", 0.35 "#fdae61", 0.65 "#e34a33", 1 "#7f0000")
+set cbrange [0:1]
+set cblabel "share of the bin spent paused"
+set cbtics 0.25
+set format cb "%.0f%%"
+set format cb "%.2f"
+
+if (nrows == 0) {
+    set title "PFC pause map"
+    set label 1 "no pause in this run" at graph 0.5, 0.5 center font ",22" tc rgb "#606060"
+    set yrange [0:1]
+    unset ytics
+    set ylabel "paused transmitter → peer"
+    plot NaN notitle
+} else {
+    NEED = data."pause_map.dat"; eval need
+    if (ntransmitters > nrows) {
+        which = sprintf("the %d most paused of %d transmitters", nrows, ntransmitters)
+    } else {
+        which = sprintf("%d paused transmitter%s", nrows, nrows > 1 ? "s" : "")
+    }
+    set title sprintf("PFC pause map, priority %s: %s, in order of first pause (bins of %s)", priorities, which, span(bin_us))
+    set ylabel "paused transmitter → peer"
+    set yrange [nrows - 0.5:-0.5]
+    if (nrows > 24) { set ytics font ",10" }
+    plot NEED using ($1 / ts):2:3 with image notitle, \
+         data."pause_rows.dat" using (NaN):1:ytic(2) notitle
+}

@@ -1,0 +1,1309 @@
+/*
+ * plot.c - gnuplot figures of a run directory (DESIGN A1 `plot`, A3; plot.h).
+ *
+ * The work is split so that no chart is ever drawn from data that is not
+ * there.  C reads the run's CSVs with libcsv, checks by name every column a
+ * figure needs (gnuplot only warns about a missing `using "name"` column and
+ * then draws an empty chart), and does the shaping gnuplot is bad at:
+ * choosing the busiest queues, the most paused transmitters and the traced
+ * flows, binning pause intervals into an image, turning per-interval counts
+ * into rates.  It writes tab-separated files with a header row under
+ * DIR/plots/data/ (NAME.dat, NAME_K.dat, and NAME.vars: a few gnuplot
+ * assignments such as the run's end time), then runs
+ *
+ *     gnuplot -e "dir='DIR';out='DIR/plots/NAME.png'" SCRIPTS/NAME.gp
+ *
+ * with fork/exec (posix_spawn), stdin and stdout on /dev/null and stderr in
+ * DIR/plots/data/NAME.log, and checks its exit status and the PNG.  The
+ * scripts only draw; each stops with `exit error` naming the file when its
+ * data has no rows, so they fail loudly when run by hand on a bad folder too.
+ *
+ * Time: the CSVs' time_us is the end of a sample interval (pause.csv,
+ * counters.csv, rates.csv) or the sample time (queues.csv).  The interval
+ * is output.sample_interval from scenario.ini, else the smallest step seen
+ * in the data.  The x axes run from 0 to summary.csv's sim_time_us (else
+ * the last time in counters.csv).
+ *
+ * Sizes are decimal, as everywhere in the project: 1 KB = 1000 B.
+ */
+#include "plot.h"
+
+#include <csv.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <ini.h>
+#include <math.h>
+#include <spawn.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "units.h"
+
+extern char **environ;
+
+#define PLOT_PATH_MAX 4096
+#define QUEUES_MAX 6	 /* queue series drawn */
+#define PAUSE_ROWS_MAX 40 /* rows of the pause map */
+#define PAUSE_COLS_MAX 1000 /* time bins of the pause map */
+#define FLOWS_MAX 16	 /* DCQCN flows drawn */
+#define JOBS_MAX 16	 /* collective jobs drawn */
+#define ARROW "\xe2\x86\x92" /* U+2192, the transmitter -> peer arrow */
+
+/* ---- small helpers ---------------------------------------------------- */
+
+__attribute__((format(printf, 3, 4))) static int fail(char *err, size_t errlen,
+						       const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+/* dir/name into buf; -1 (with err) when it does not fit */
+static int join(char *buf, size_t len, const char *dir, const char *name, char *err,
+		size_t errlen)
+{
+	int n = snprintf(buf, len, "%s/%s", dir, name);
+	if (n < 0 || (size_t)n >= len)
+		return fail(err, errlen, "%s/%s: path too long", dir, name);
+	return 0;
+}
+
+static int make_dir(const char *path, char *err, size_t errlen)
+{
+	if (mkdir(path, 0777) && errno != EEXIST)
+		return fail(err, errlen, "%s: cannot create: %s", path, strerror(errno));
+	return 0;
+}
+
+static int parse_double(const char *s, double *v)
+{
+	char *end;
+	errno = 0;
+	*v = strtod(s, &end);
+	return end == s || *end || errno || !isfinite(*v) ? -1 : 0;
+}
+
+/* ---- CSV scanning (libcsv) -------------------------------------------- */
+
+#define SCAN_COLS_MAX 8
+#define SCAN_FIELD_MAX 128
+
+/*
+ * One pass over a CSV file with a header row.  The header is matched
+ * against the wanted column names (any order, other columns ignored); each
+ * data row is handed to row() as the wanted fields, NUL-terminated, in the
+ * order of cols.  The first error stops the pass.
+ */
+struct scan {
+	char path[PLOT_PATH_MAX]; /* for messages */
+	const char *const *cols;
+	size_t ncols;
+	int idx[SCAN_COLS_MAX]; /* file column of each wanted column, -1 unseen */
+	size_t field;		/* field number in the current row */
+	unsigned long line;	/* line of the current row, header = 1 */
+	unsigned long rows;	/* data rows seen */
+	char header[512];	/* the header row, for messages */
+	char val[SCAN_COLS_MAX][SCAN_FIELD_MAX];
+	int got[SCAN_COLS_MAX];
+	int (*row)(struct scan *sc, char *const *f);
+	void *ctx;
+	char *err;
+	size_t errlen;
+	int failed;
+};
+
+static void scan_field(void *s, size_t len, void *data)
+{
+	struct scan *sc = data;
+	if (sc->failed)
+		return;
+	size_t i = sc->field++;
+	if (sc->line == 1) {
+		size_t h = strlen(sc->header);
+		snprintf(sc->header + h, sizeof(sc->header) - h, "%s%.*s", i ? "," : "",
+			 (int)len, (const char *)s);
+		for (size_t k = 0; k < sc->ncols; k++)
+			if (strlen(sc->cols[k]) == len && !memcmp(sc->cols[k], s, len) &&
+			    sc->idx[k] < 0)
+				sc->idx[k] = (int)i;
+		return;
+	}
+	for (size_t k = 0; k < sc->ncols; k++) {
+		if (sc->idx[k] != (int)i)
+			continue;
+		if (len >= SCAN_FIELD_MAX) {
+			sc->failed = fail(sc->err, sc->errlen, "%s:%lu: column %s: value too long",
+					  sc->path, sc->line, sc->cols[k]);
+			return;
+		}
+		memcpy(sc->val[k], s, len);
+		sc->val[k][len] = '\0';
+		sc->got[k] = 1;
+	}
+}
+
+static void scan_row(int c, void *data)
+{
+	(void)c;
+	struct scan *sc = data;
+	if (sc->failed)
+		return;
+	if (sc->line == 1) {
+		for (size_t k = 0; k < sc->ncols; k++)
+			if (sc->idx[k] < 0) {
+				sc->failed = fail(sc->err, sc->errlen,
+						  "%s: no column '%s' (header: %s)", sc->path,
+						  sc->cols[k], sc->header);
+				return;
+			}
+	} else {
+		char *f[SCAN_COLS_MAX];
+		for (size_t k = 0; k < sc->ncols; k++) {
+			if (!sc->got[k]) {
+				sc->failed = fail(sc->err, sc->errlen,
+						  "%s:%lu: no value for column %s", sc->path,
+						  sc->line, sc->cols[k]);
+				return;
+			}
+			f[k] = sc->val[k];
+			sc->got[k] = 0;
+		}
+		sc->rows++;
+		if (sc->row(sc, f))
+			sc->failed = -1;
+	}
+	sc->line++;
+	sc->field = 0;
+}
+
+/*
+ * Scan dir/name.  Returns the number of data rows (0 for a header alone),
+ * or -1 with err set: the file missing, a wanted column missing, a short
+ * row, or the row callback's error.
+ */
+static long scan_csv(const char *dir, const char *name, const char *const *cols,
+		     int (*row)(struct scan *, char *const *), void *ctx, char *err,
+		     size_t errlen)
+{
+	struct scan *sc = calloc(1, sizeof(*sc));
+	if (!sc)
+		return fail(err, errlen, "out of memory");
+	size_t n = 0;
+	while (cols[n])
+		n++;
+	if (join(sc->path, sizeof(sc->path), dir, name, err, errlen)) {
+		free(sc);
+		return -1;
+	}
+	sc->cols = cols;
+	sc->ncols = n;
+	for (size_t k = 0; k < SCAN_COLS_MAX; k++)
+		sc->idx[k] = -1;
+	sc->line = 1;
+	sc->row = row;
+	sc->ctx = ctx;
+	sc->err = err;
+	sc->errlen = errlen;
+	FILE *fp = fopen(sc->path, "rb");
+	if (!fp) {
+		fail(err, errlen, "%s: cannot open: %s", sc->path, strerror(errno));
+		free(sc);
+		return -1;
+	}
+	struct csv_parser p;
+	csv_init(&p, 0);
+	char buf[65536];
+	size_t got;
+	while (!sc->failed && (got = fread(buf, 1, sizeof(buf), fp)) > 0)
+		if (csv_parse(&p, buf, got, scan_field, scan_row, sc) != got && !sc->failed)
+			sc->failed = fail(err, errlen, "%s: %s", sc->path,
+					  csv_strerror(csv_error(&p)));
+	if (!sc->failed && ferror(fp))
+		sc->failed = fail(err, errlen, "%s: read error", sc->path);
+	if (!sc->failed)
+		csv_fini(&p, scan_field, scan_row, sc);
+	if (!sc->failed && sc->line == 1)
+		sc->failed = fail(err, errlen, "%s: empty file (no header row)", sc->path);
+	csv_free(&p);
+	fclose(fp);
+	long rows = sc->failed ? -1 : (long)sc->rows;
+	free(sc);
+	return rows;
+}
+
+/* field k of the row as a number, or -1 with "file:line: column ..." */
+static int scan_num(struct scan *sc, char *const *f, size_t k, double *v)
+{
+	if (parse_double(f[k], v))
+		return fail(sc->err, sc->errlen, "%s:%lu: column %s: '%s' is not a number",
+			    sc->path, sc->line, sc->cols[k], f[k]);
+	return 0;
+}
+
+/* ---- series table: string key -> statistics --------------------------- */
+
+struct series {
+	char key[96];	/* e.g. "leaf0\th3\t3" */
+	double peak;	/* largest value */
+	double sum;	/* sum of values */
+	double first_us; /* time of the first non-zero value (INFINITY: none) */
+	double num;	/* numeric key (flow id), for sorting */
+	int slot;	/* index among the drawn series, -1 when not drawn */
+};
+
+struct table {
+	struct series *v;
+	size_t n, cap;
+	size_t *hash; /* open addressing: entry index + 1, 0 = free */
+	size_t hcap;
+};
+
+static uint64_t fnv1a(const char *s)
+{
+	uint64_t h = UINT64_C(1469598103934665603);
+	while (*s)
+		h = (h ^ (unsigned char)*s++) * UINT64_C(1099511628211);
+	return h;
+}
+
+static struct series *table_find(const struct table *t, const char *key)
+{
+	if (!t->hcap)
+		return NULL;
+	for (size_t i = fnv1a(key) & (t->hcap - 1);; i = (i + 1) & (t->hcap - 1)) {
+		if (!t->hash[i])
+			return NULL;
+		if (!strcmp(t->v[t->hash[i] - 1].key, key))
+			return &t->v[t->hash[i] - 1];
+	}
+}
+
+static int table_rehash(struct table *t, size_t hcap)
+{
+	size_t *h = calloc(hcap, sizeof(*h));
+	if (!h)
+		return -1;
+	for (size_t e = 0; e < t->n; e++) {
+		size_t i = fnv1a(t->v[e].key) & (hcap - 1);
+		while (h[i])
+			i = (i + 1) & (hcap - 1);
+		h[i] = e + 1;
+	}
+	free(t->hash);
+	t->hash = h;
+	t->hcap = hcap;
+	return 0;
+}
+
+/* the entry of key, added (zeroed, slot -1) when new; NULL when out of memory */
+static struct series *table_get(struct table *t, const char *key)
+{
+	struct series *s = table_find(t, key);
+	if (s)
+		return s;
+	if (strlen(key) >= sizeof(s->key))
+		return NULL;
+	if (2 * (t->n + 1) > t->hcap && table_rehash(t, t->hcap ? 2 * t->hcap : 64))
+		return NULL;
+	if (t->n == t->cap) {
+		size_t cap = t->cap ? 2 * t->cap : 64;
+		struct series *v = realloc(t->v, cap * sizeof(*v));
+		if (!v)
+			return NULL;
+		t->v = v;
+		t->cap = cap;
+	}
+	s = &t->v[t->n];
+	*s = (struct series){.first_us = INFINITY, .slot = -1};
+	strcpy(s->key, key);
+	size_t i = fnv1a(key) & (t->hcap - 1);
+	while (t->hash[i])
+		i = (i + 1) & (t->hcap - 1);
+	t->hash[i] = ++t->n;
+	return s;
+}
+
+static void table_free(struct table *t)
+{
+	free(t->v);
+	free(t->hash);
+	*t = (struct table){0};
+}
+
+/* biggest peak first, then the key: a deterministic order */
+static int by_peak(const void *a, const void *b)
+{
+	const struct series *x = *(struct series *const *)a, *y = *(struct series *const *)b;
+	if (x->peak != y->peak)
+		return x->peak < y->peak ? 1 : -1;
+	return strcmp(x->key, y->key);
+}
+
+static int by_sum(const void *a, const void *b)
+{
+	const struct series *x = *(struct series *const *)a, *y = *(struct series *const *)b;
+	if (x->sum != y->sum)
+		return x->sum < y->sum ? 1 : -1;
+	return strcmp(x->key, y->key);
+}
+
+/* earliest onset first (a storm spreading reads top to bottom) */
+static int by_onset(const void *a, const void *b)
+{
+	const struct series *x = *(struct series *const *)a, *y = *(struct series *const *)b;
+	if (x->first_us != y->first_us)
+		return x->first_us > y->first_us ? 1 : -1;
+	return by_sum(a, b);
+}
+
+static int by_num(const void *a, const void *b)
+{
+	const struct series *x = *(struct series *const *)a, *y = *(struct series *const *)b;
+	return (x->num > y->num) - (x->num < y->num);
+}
+
+/*
+ * Point sel[0..] at the table's entries sorted by cmp and give the first
+ * max of them slots 0..; returns how many got one, or -1 out of memory.
+ */
+static int table_select(struct table *t, int (*cmp)(const void *, const void *), size_t max,
+			struct series ***sel)
+{
+	*sel = malloc((t->n ? t->n : 1) * sizeof(**sel));
+	if (!*sel)
+		return -1;
+	for (size_t i = 0; i < t->n; i++)
+		(*sel)[i] = &t->v[i];
+	qsort(*sel, t->n, sizeof(**sel), cmp);
+	size_t n = t->n < max ? t->n : max;
+	for (size_t i = 0; i < n; i++)
+		(*sel)[i]->slot = (int)i;
+	return (int)n;
+}
+
+/* ---- what the run directory says about itself ------------------------- */
+
+struct run_info {
+	double t_end_us;	/* x axes end here */
+	double interval_us;	/* output.sample_interval, 0 unknown */
+	double kmin_kb, kmax_kb; /* ECN thresholds, NaN unknown */
+	unsigned ecn_queues;	/* bit q: queue q marks */
+	double host_link_gbps;	/* NaN unknown */
+	double max_ecn_mark_pct; /* [criteria], NaN unknown */
+	double min_busbw_pct;	/* [criteria], default 95 (DESIGN A2) */
+	int queues_none;	/* output.queues = none */
+	int cc_none;		/* nic.cc = none */
+	int rates_zero;		/* output.rates = 0 */
+};
+
+static int ini_value(void *user, const char *section, const char *name, const char *value)
+{
+	struct run_info *ri = user;
+	char e[128];
+	int64_t v;
+	if (!strcmp(section, "ecn")) {
+		if (!strcmp(name, "kmin") && !units_parse_size(value, &v, e, sizeof(e)))
+			ri->kmin_kb = (double)v / 1000;
+		if (!strcmp(name, "kmax") && !units_parse_size(value, &v, e, sizeof(e)))
+			ri->kmax_kb = (double)v / 1000;
+		if (!strcmp(name, "queues")) {
+			ri->ecn_queues = 0;
+			for (const char *c = value; *c; c++)
+				if (*c >= '0' && *c <= '7' && (c == value || c[-1] < '0' || c[-1] > '9') &&
+				    (c[1] < '0' || c[1] > '9'))
+					ri->ecn_queues |= 1u << (*c - '0');
+		}
+	} else if (!strcmp(section, "output")) {
+		if (!strcmp(name, "sample_interval") && !units_parse_time(value, &v, e, sizeof(e)))
+			ri->interval_us = (double)v / (double)UNITS_PS_PER_US;
+		if (!strcmp(name, "queues"))
+			ri->queues_none = !strcmp(value, "none");
+		if (!strcmp(name, "rates"))
+			ri->rates_zero = !strcmp(value, "0");
+	} else if (!strcmp(section, "topology")) {
+		if (!strcmp(name, "host_link") && !units_parse_rate(value, &v, e, sizeof(e)))
+			ri->host_link_gbps = (double)v / 1e9;
+	} else if (!strcmp(section, "nic")) {
+		if (!strcmp(name, "cc"))
+			ri->cc_none = !strcmp(value, "none");
+	} else if (!strcmp(section, "criteria")) {
+		double d;
+		if (!strcmp(name, "max_ecn_mark_pct") && !parse_double(value, &d))
+			ri->max_ecn_mark_pct = d;
+		if (!strcmp(name, "min_busbw_pct_line") && !parse_double(value, &d))
+			ri->min_busbw_pct = d;
+	}
+	return 1;
+}
+
+static int end_row(struct scan *sc, char *const *f)
+{
+	double *t = sc->ctx;
+	return scan_num(sc, f, 0, t);
+}
+
+/*
+ * scenario.ini is optional (the defaults above stand in); the end time
+ * comes from summary.csv, else the last row of counters.csv, else 0 (each
+ * figure then uses its own data's last time).
+ */
+static void read_run_info(const char *dir, struct run_info *ri)
+{
+	*ri = (struct run_info){.kmin_kb = NAN, .kmax_kb = NAN, .ecn_queues = 1u << 3,
+				.host_link_gbps = NAN, .max_ecn_mark_pct = NAN,
+				.min_busbw_pct = 95};
+	char path[PLOT_PATH_MAX], e[512];
+	if (!join(path, sizeof(path), dir, "scenario.ini", e, sizeof(e)))
+		ini_parse(path, ini_value, ri);
+	static const char *const sum_cols[] = {"sim_time_us", NULL};
+	static const char *const cnt_cols[] = {"time_us", NULL};
+	double t = 0;
+	if (scan_csv(dir, "summary.csv", sum_cols, end_row, &t, e, sizeof(e)) > 0 ||
+	    scan_csv(dir, "counters.csv", cnt_cols, end_row, &t, e, sizeof(e)) > 0)
+		ri->t_end_us = t;
+}
+
+/* ---- output files ----------------------------------------------------- */
+
+struct fig {
+	const char *name; /* "queues": queues.gp, queues.png, data/queues* */
+	char dir[PLOT_PATH_MAX];
+	char data[PLOT_PATH_MAX]; /* dir/plots/data */
+	char note[256];		  /* why the figure was skipped */
+};
+
+static FILE *data_open(const struct fig *g, const char *file, char *err, size_t errlen)
+{
+	char path[PLOT_PATH_MAX];
+	if (join(path, sizeof(path), g->data, file, err, errlen))
+		return NULL;
+	FILE *fp = fopen(path, "w");
+	if (!fp)
+		fail(err, errlen, "%s: cannot write: %s", path, strerror(errno));
+	return fp;
+}
+
+static int data_close(FILE *fp, const struct fig *g, const char *file, char *err,
+		      size_t errlen)
+{
+	int bad = ferror(fp);
+	bad |= fclose(fp);
+	if (bad)
+		return fail(err, errlen, "%s/%s: write failed", g->data, file);
+	return 0;
+}
+
+/* NAME.vars: t_end_us and the figure's own assignments (printf format) */
+__attribute__((format(printf, 6, 7))) static int write_vars(const struct fig *g,
+							    const struct run_info *ri,
+							    double t_end_us, char *err,
+							    size_t errlen, const char *fmt, ...)
+{
+	char file[64];
+	snprintf(file, sizeof(file), "%s.vars", g->name);
+	FILE *fp = data_open(g, file, err, errlen);
+	if (!fp)
+		return -1;
+	fprintf(fp, "# written by dcqcn-sim plot for %s.gp\n", g->name);
+	fprintf(fp, "t_end_us = %.3f\ninterval_us = %.6g\n",
+		ri->t_end_us > 0 ? ri->t_end_us : t_end_us, ri->interval_us);
+	va_list ap;
+	va_start(ap, fmt);
+	vfprintf(fp, fmt, ap);
+	va_end(ap);
+	return data_close(fp, g, file, err, errlen);
+}
+
+/* NaN as gnuplot reads it ("NaN" is undefined: no point, no line) */
+static const char *gp_num(double v, char *buf, size_t len)
+{
+	if (isnan(v))
+		return "NaN";
+	snprintf(buf, len, "%.6g", v);
+	return buf;
+}
+
+/* ---- queues.png ------------------------------------------------------- */
+
+static const char *const queue_cols[] = {"time_us", "node", "port", "queue", "bytes", NULL};
+
+struct queues {
+	struct table t;
+	double last_t, min_step, max_t;
+	/* pass 2 */
+	FILE *out;
+	int nsel;
+	double cur_t, emit_t;
+	int have_cur, emitted;
+	double val[QUEUES_MAX];
+	double last_val_sum;
+};
+
+static void queue_key(char *buf, size_t len, char *const *f)
+{
+	snprintf(buf, len, "%s\t%s\t%s", f[1], f[2], f[3]);
+}
+
+static int queues_pass1(struct scan *sc, char *const *f)
+{
+	struct queues *q = sc->ctx;
+	double t, b;
+	if (scan_num(sc, f, 0, &t) || scan_num(sc, f, 4, &b))
+		return -1;
+	char key[96];
+	queue_key(key, sizeof(key), f);
+	struct series *s = table_get(&q->t, key);
+	if (!s)
+		return fail(sc->err, sc->errlen, "%s:%lu: out of memory or key too long",
+			    sc->path, sc->line);
+	if (b > s->peak)
+		s->peak = b;
+	if (sc->rows > 1 && t > q->last_t && (q->min_step == 0 || t - q->last_t < q->min_step))
+		q->min_step = t - q->last_t;
+	q->last_t = t;
+	if (t > q->max_t)
+		q->max_t = t;
+	return 0;
+}
+
+static void queues_emit(struct queues *q, double t, int zeros)
+{
+	fprintf(q->out, "%.3f", t);
+	double sum = 0;
+	for (int i = 0; i < q->nsel; i++) {
+		double v = zeros ? 0 : q->val[i];
+		fprintf(q->out, "\t%.3f", v / 1000);
+		sum += v;
+	}
+	fputc('\n', q->out);
+	q->emit_t = t;
+	q->emitted = 1;
+	q->last_val_sum = sum;
+}
+
+/*
+ * Flush the samples of time cur_t as one row.  A queue has a row while it
+ * is non-empty and once more when it empties, so a selected queue without a
+ * row at a time that another one has is empty then, and when none of them
+ * has a row for more than one interval they were all empty: a zero row one
+ * interval before the next sample keeps the line from ramping across it.
+ */
+static void queues_flush(struct queues *q, double interval)
+{
+	if (!q->have_cur)
+		return;
+	if (!q->emitted && q->cur_t > 0)
+		queues_emit(q, 0, 1);
+	if (q->cur_t - q->emit_t > 1.5 * interval)
+		queues_emit(q, q->cur_t - interval, 1);
+	queues_emit(q, q->cur_t, 0);
+	for (int i = 0; i < q->nsel; i++)
+		q->val[i] = 0;
+	q->have_cur = 0;
+}
+
+static int queues_pass2(struct scan *sc, char *const *f)
+{
+	struct queues *q = sc->ctx;
+	char key[96];
+	queue_key(key, sizeof(key), f);
+	const struct series *s = table_find(&q->t, key);
+	if (!s || s->slot < 0)
+		return 0;
+	double t, b;
+	if (scan_num(sc, f, 0, &t) || scan_num(sc, f, 4, &b))
+		return -1;
+	if (q->have_cur && t != q->cur_t)
+		queues_flush(q, q->min_step);
+	q->cur_t = t;
+	q->have_cur = 1;
+	q->val[s->slot] = b;
+	return 0;
+}
+
+static int shape_queues(struct fig *g, const struct run_info *ri, char *err, size_t errlen)
+{
+	struct queues q = {0};
+	struct series **sel = NULL;
+	FILE *out = NULL;
+	int rc = -1;
+	long rows = scan_csv(g->dir, "queues.csv", queue_cols, queues_pass1, &q, err, errlen);
+	if (rows < 0)
+		goto done;
+	if (rows == 0 && ri->queues_none) {
+		snprintf(g->note, sizeof(g->note), "queues.csv has no rows (output.queues = none)");
+		rc = 1;
+		goto done;
+	}
+	if (rows == 0) {
+		fail(err, errlen, "%s/queues.csv: no rows: no switch queue was ever sampled "
+			"non-empty", g->dir);
+		goto done;
+	}
+	if (ri->interval_us > 0)
+		q.min_step = ri->interval_us;
+	if (q.min_step <= 0)
+		q.min_step = 1;
+	int n = table_select(&q.t, by_peak, QUEUES_MAX, &sel);
+	if (n < 0) {
+		fail(err, errlen, "out of memory");
+		goto done;
+	}
+	while (n > 0 && sel[n - 1]->peak <= 0)
+		sel[--n]->slot = -1;
+	if (n == 0) {
+		fail(err, errlen, "%s/queues.csv: column bytes is 0 in every row", g->dir);
+		goto done;
+	}
+	if (!(out = data_open(g, "queues.dat", err, errlen)))
+		goto done;
+	fputs("time_us", out);
+	int ecn_shown = 0;
+	for (int i = 0; i < n; i++) {
+		char node[96], *port, *queue;
+		strcpy(node, sel[i]->key);
+		port = strchr(node, '\t');
+		*port++ = '\0';
+		queue = strchr(port, '\t');
+		*queue++ = '\0';
+		int qn = atoi(queue);
+		if (qn >= 0 && qn < 32 && (ri->ecn_queues >> qn & 1))
+			ecn_shown = 1;
+		fprintf(out, "\t%s " ARROW " %s  q%s  (peak %.0f KB)", node, port, queue,
+			sel[i]->peak / 1000);
+	}
+	fputc('\n', out);
+	q.out = out;
+	q.nsel = n;
+	if (scan_csv(g->dir, "queues.csv", queue_cols, queues_pass2, &q, err, errlen) < 0)
+		goto done;
+	queues_flush(&q, q.min_step);
+	double t_end = ri->t_end_us > 0 ? ri->t_end_us : q.max_t;
+	if (q.last_val_sum == 0 && t_end > q.emit_t)
+		queues_emit(&q, t_end, 1);
+	rc = data_close(out, g, "queues.dat", err, errlen);
+	out = NULL;
+	if (rc)
+		goto done;
+	char a[32], b[32];
+	rc = write_vars(g, ri, q.max_t, err, errlen,
+			"nseries = %d\nnqueues = %zu\nkmin_kb = %s\nkmax_kb = %s\n", n, q.t.n,
+			gp_num(ecn_shown ? ri->kmin_kb : NAN, a, sizeof(a)),
+			gp_num(ecn_shown ? ri->kmax_kb : NAN, b, sizeof(b)));
+done:
+	if (out)
+		fclose(out);
+	free(sel);
+	table_free(&q.t);
+	return rc;
+}
+
+/* ---- pause_map.png ---------------------------------------------------- */
+
+static const char *const pause_cols[] = {"time_us",	    "node",   "port", "priority",
+					 "paused_fraction", "frames", NULL};
+
+struct pause {
+	struct table t;
+	unsigned prios; /* bit p: priority p seen */
+	double max_t, min_t;
+	/* pass 2 */
+	double interval, bin_us;
+	size_t ncols;
+	double *grid; /* [slot][col], sum of fractions */
+};
+
+static int pause_pass1(struct scan *sc, char *const *f)
+{
+	struct pause *p = sc->ctx;
+	double t, frac, frames, prio;
+	if (scan_num(sc, f, 0, &t) || scan_num(sc, f, 3, &prio) || scan_num(sc, f, 4, &frac) ||
+	    scan_num(sc, f, 5, &frames))
+		return -1;
+	char key[96];
+	snprintf(key, sizeof(key), "%s\t%s\t%s", f[1], f[2], f[3]);
+	struct series *s = table_get(&p->t, key);
+	if (!s)
+		return fail(sc->err, sc->errlen, "%s:%lu: out of memory or key too long",
+			    sc->path, sc->line);
+	s->sum += frac;
+	if (frac > s->peak)
+		s->peak = frac;
+	if ((frac > 0 || frames > 0) && t < s->first_us)
+		s->first_us = t;
+	if (prio >= 0 && prio < 32)
+		p->prios |= 1u << (unsigned)prio;
+	if (t > p->max_t)
+		p->max_t = t;
+	if (t > 0 && (p->min_t == 0 || t < p->min_t))
+		p->min_t = t;
+	return 0;
+}
+
+static int pause_pass2(struct scan *sc, char *const *f)
+{
+	struct pause *p = sc->ctx;
+	char key[96];
+	snprintf(key, sizeof(key), "%s\t%s\t%s", f[1], f[2], f[3]);
+	const struct series *s = table_find(&p->t, key);
+	if (!s || s->slot < 0)
+		return 0;
+	double t, frac;
+	if (scan_num(sc, f, 0, &t) || scan_num(sc, f, 4, &frac))
+		return -1;
+	/* the row's time is the end of its interval: bin by the interval's middle */
+	double col = floor((t - p->interval / 2) / p->bin_us);
+	if (col < 0)
+		col = 0;
+	if (col >= (double)p->ncols)
+		col = (double)p->ncols - 1;
+	p->grid[(size_t)s->slot * p->ncols + (size_t)col] += frac;
+	return 0;
+}
+
+static int shape_pause(struct fig *g, const struct run_info *ri, char *err, size_t errlen)
+{
+	struct pause p = {0};
+	struct series **sel = NULL;
+	FILE *out = NULL;
+	int rc = -1;
+	long rows = scan_csv(g->dir, "pause.csv", pause_cols, pause_pass1, &p, err, errlen);
+	if (rows < 0)
+		goto done;
+	double t_end = ri->t_end_us > 0 ? ri->t_end_us : p.max_t;
+	p.interval = ri->interval_us > 0 ? ri->interval_us : p.min_t > 0 ? p.min_t : 1;
+	double nint = ceil(t_end / p.interval - 1e-9);
+	if (nint < 1)
+		nint = 1;
+	double per_col = ceil(nint / PAUSE_COLS_MAX);
+	p.bin_us = per_col * p.interval;
+	p.ncols = (size_t)ceil(nint / per_col);
+	int n = table_select(&p.t, by_sum, PAUSE_ROWS_MAX, &sel);
+	if (n < 0) {
+		fail(err, errlen, "out of memory");
+		goto done;
+	}
+	/* the drawn rows, earliest onset at the top */
+	qsort(sel, (size_t)n, sizeof(*sel), by_onset);
+	for (int i = 0; i < n; i++)
+		sel[i]->slot = i;
+	p.grid = calloc((size_t)(n ? n : 1) * p.ncols, sizeof(*p.grid));
+	if (!p.grid) {
+		fail(err, errlen, "out of memory");
+		goto done;
+	}
+	if (n > 0 && scan_csv(g->dir, "pause.csv", pause_cols, pause_pass2, &p, err, errlen) < 0)
+		goto done;
+	int show_prio = (p.prios & (p.prios - 1)) != 0;
+	if (!(out = data_open(g, "pause_rows.dat", err, errlen)))
+		goto done;
+	fputs("row\ttransmitter\tpaused_us\n", out);
+	for (int i = 0; i < n; i++) {
+		char node[96], *port, *prio;
+		strcpy(node, sel[i]->key);
+		port = strchr(node, '\t');
+		*port++ = '\0';
+		prio = strchr(port, '\t');
+		*prio++ = '\0';
+		fprintf(out, "%d\t%s " ARROW " %s%s%s\t%.3f\n", i, node, port,
+			show_prio ? "  p" : "", show_prio ? prio : "", sel[i]->sum * p.interval);
+	}
+	rc = data_close(out, g, "pause_rows.dat", err, errlen);
+	out = NULL;
+	if (rc)
+		goto done;
+	rc = -1;
+	if (!(out = data_open(g, "pause_map.dat", err, errlen)))
+		goto done;
+	fputs("time_us\trow\tpaused_fraction\n", out);
+	for (int i = 0; i < n; i++) {
+		for (size_t c = 0; c < p.ncols; c++) {
+			double lo = (double)c * per_col, hi = fmin(lo + per_col, nint);
+			double v = p.grid[(size_t)i * p.ncols + c] / (hi - lo);
+			fprintf(out, "%.3f\t%d\t%.4f\n", ((double)c + 0.5) * p.bin_us, i,
+				v > 1 ? 1 : v);
+		}
+		fputc('\n', out);
+	}
+	rc = data_close(out, g, "pause_map.dat", err, errlen);
+	out = NULL;
+	if (rc)
+		goto done;
+	char prios[32] = "";
+	for (unsigned b = 0; b < 32; b++)
+		if (p.prios >> b & 1)
+			snprintf(prios + strlen(prios), sizeof(prios) - strlen(prios), "%s%u",
+				 *prios ? "," : "", b);
+	rc = write_vars(g, ri, t_end, err, errlen,
+			"nrows = %d\nntransmitters = %zu\nbin_us = %.6g\npriorities = \"%s\"\n",
+			n, p.t.n, p.bin_us, prios);
+done:
+	if (out)
+		fclose(out);
+	free(p.grid);
+	free(sel);
+	table_free(&p.t);
+	return rc;
+}
+
+/* ---- rates.png (counters.csv) ----------------------------------------- */
+
+static const char *const counter_cols[] = {"time_us", "data_pkts_delivered",
+					   "ecn_marked_pkts", "pause_frames", NULL};
+
+struct counters {
+	FILE *out;
+	double prev_t, max_t;
+	double delivered, marked, pauses;
+};
+
+static int counters_row(struct scan *sc, char *const *f)
+{
+	struct counters *c = sc->ctx;
+	double t, dlv, mk, pf;
+	if (scan_num(sc, f, 0, &t) || scan_num(sc, f, 1, &dlv) || scan_num(sc, f, 2, &mk) ||
+	    scan_num(sc, f, 3, &pf))
+		return -1;
+	double dt = t - c->prev_t;
+	if (dt <= 0)
+		return fail(sc->err, sc->errlen, "%s:%lu: time_us %s does not increase",
+			    sc->path, sc->line, f[0]);
+	char a[32];
+	fprintf(c->out, "%.3f\t%.6g\t%s\n", t, pf / (dt * 1e-6),
+		gp_num(dlv > 0 ? 100 * mk / dlv : NAN, a, sizeof(a)));
+	c->prev_t = t;
+	c->max_t = t;
+	c->delivered += dlv;
+	c->marked += mk;
+	c->pauses += pf;
+	return 0;
+}
+
+static int shape_rates(struct fig *g, const struct run_info *ri, char *err, size_t errlen)
+{
+	struct counters c = {0};
+	if (!(c.out = data_open(g, "rates.dat", err, errlen)))
+		return -1;
+	fputs("time_us\tpause_frames_per_s\tecn_marked_pct\n", c.out);
+	long rows = scan_csv(g->dir, "counters.csv", counter_cols, counters_row, &c, err,
+			     errlen);
+	if (rows < 0) {
+		fclose(c.out);
+		return -1;
+	}
+	if (data_close(c.out, g, "rates.dat", err, errlen))
+		return -1;
+	if (rows == 0)
+		return fail(err, errlen, "%s/counters.csv: no rows", g->dir);
+	char a[32], b[32];
+	return write_vars(g, ri, c.max_t, err, errlen,
+			  "pause_total = %.0f\nmark_pct_total = %s\nmax_ecn_mark_pct = %s\n",
+			  c.pauses,
+			  gp_num(c.delivered > 0 ? 100 * c.marked / c.delivered : NAN, a,
+				 sizeof(a)),
+			  gp_num(ri->max_ecn_mark_pct, b, sizeof(b)));
+}
+
+/* ---- dcqcn.png (rates.csv) -------------------------------------------- */
+
+static const char *const rate_cols[] = {"time_us", "flow", "rate_gbps", NULL};
+
+struct dcqcn {
+	struct table t;
+	double max_t, interval;
+	FILE *out[FLOWS_MAX];
+	double last_t[FLOWS_MAX];
+};
+
+static int dcqcn_pass1(struct scan *sc, char *const *f)
+{
+	struct dcqcn *d = sc->ctx;
+	double t, flow, r;
+	if (scan_num(sc, f, 0, &t) || scan_num(sc, f, 1, &flow) || scan_num(sc, f, 2, &r))
+		return -1;
+	struct series *s = table_get(&d->t, f[1]);
+	if (!s)
+		return fail(sc->err, sc->errlen, "%s:%lu: out of memory or key too long",
+			    sc->path, sc->line);
+	s->num = flow;
+	if (r > s->peak)
+		s->peak = r;
+	if (t > d->max_t)
+		d->max_t = t;
+	return 0;
+}
+
+static int dcqcn_pass2(struct scan *sc, char *const *f)
+{
+	struct dcqcn *d = sc->ctx;
+	const struct series *s = table_find(&d->t, f[1]);
+	if (!s || s->slot < 0)
+		return 0;
+	double t, r;
+	if (scan_num(sc, f, 0, &t) || scan_num(sc, f, 2, &r))
+		return -1;
+	FILE *out = d->out[s->slot];
+	/* a QP is sampled only while it has data outstanding: break the line
+	 * across the idle stretches */
+	if (d->last_t[s->slot] > 0 && t - d->last_t[s->slot] > 1.5 * d->interval)
+		fputc('\n', out);
+	fprintf(out, "%.3f\t%.6f\n", t, r);
+	d->last_t[s->slot] = t;
+	return 0;
+}
+
+static int shape_dcqcn(struct fig *g, const struct run_info *ri, char *err, size_t errlen)
+{
+	struct dcqcn d = {0};
+	struct series **sel = NULL;
+	int rc = -1, n = 0;
+	long rows = scan_csv(g->dir, "rates.csv", rate_cols, dcqcn_pass1, &d, err, errlen);
+	if (rows < 0)
+		goto done;
+	if (rows == 0) {
+		snprintf(g->note, sizeof(g->note), "rates.csv has no rows (%s)",
+			 ri->cc_none	 ? "nic.cc = none: no DCQCN"
+			 : ri->rates_zero ? "output.rates = 0"
+					  : "no QP was sampled");
+		rc = 1;
+		goto done;
+	}
+	d.interval = ri->interval_us > 0 ? ri->interval_us : 1;
+	if ((n = table_select(&d.t, by_num, FLOWS_MAX, &sel)) < 0) {
+		fail(err, errlen, "out of memory");
+		goto done;
+	}
+	for (int i = 0; i < n; i++) {
+		char file[64];
+		snprintf(file, sizeof(file), "dcqcn_%d.dat", i + 1);
+		if (!(d.out[i] = data_open(g, file, err, errlen)))
+			goto done;
+		fprintf(d.out[i], "time_us\tflow %s\n", sel[i]->key);
+	}
+	if (scan_csv(g->dir, "rates.csv", rate_cols, dcqcn_pass2, &d, err, errlen) < 0)
+		goto done;
+	rc = 0;
+	for (int i = 0; i < n; i++) {
+		char file[64];
+		snprintf(file, sizeof(file), "dcqcn_%d.dat", i + 1);
+		if (data_close(d.out[i], g, file, err, errlen))
+			rc = -1;
+		d.out[i] = NULL;
+	}
+	char a[32];
+	if (!rc)
+		rc = write_vars(g, ri, d.max_t, err, errlen,
+				"nflows = %d\nntraced = %zu\nline_gbps = %s\n", n, d.t.n,
+				gp_num(ri->host_link_gbps, a, sizeof(a)));
+done:
+	for (int i = 0; i < FLOWS_MAX; i++)
+		if (d.out[i])
+			fclose(d.out[i]);
+	free(sel);
+	table_free(&d.t);
+	return rc;
+}
+
+/* ---- collectives.png -------------------------------------------------- */
+
+static const char *const coll_cols[] = {"job", "iteration", "time_us", "busbw_pct_line", NULL};
+
+struct coll_row {
+	int job; /* index into jobs */
+	double iter, time_us, pct;
+};
+
+struct colls {
+	char jobs[JOBS_MAX][64];
+	int njobs, dropped_jobs;
+	struct coll_row *v;
+	size_t n, cap;
+	double max_iter, max_time;
+};
+
+static int colls_row(struct scan *sc, char *const *f)
+{
+	struct colls *c = sc->ctx;
+	struct coll_row r;
+	if (scan_num(sc, f, 1, &r.iter) || scan_num(sc, f, 2, &r.time_us))
+		return -1;
+	/* busbw_pct_line is empty when the link rate is unknown: no point */
+	if (!*f[3])
+		r.pct = NAN;
+	else if (scan_num(sc, f, 3, &r.pct))
+		return -1;
+	int j = 0;
+	while (j < c->njobs && strcmp(c->jobs[j], f[0]))
+		j++;
+	if (j == c->njobs) {
+		if (c->njobs == JOBS_MAX || strlen(f[0]) >= sizeof(c->jobs[0])) {
+			c->dropped_jobs++;
+			return 0;
+		}
+		strcpy(c->jobs[c->njobs++], f[0]);
+	}
+	r.job = j;
+	if (c->n == c->cap) {
+		size_t cap = c->cap ? 2 * c->cap : 64;
+		struct coll_row *v = realloc(c->v, cap * sizeof(*v));
+		if (!v)
+			return fail(sc->err, sc->errlen, "out of memory");
+		c->v = v;
+		c->cap = cap;
+	}
+	c->v[c->n++] = r;
+	if (r.iter > c->max_iter)
+		c->max_iter = r.iter;
+	if (r.time_us > c->max_time)
+		c->max_time = r.time_us;
+	return 0;
+}
+
+static int shape_collectives(struct fig *g, const struct run_info *ri, char *err,
+			     size_t errlen)
+{
+	struct colls c = {0};
+	int rc = -1;
+	long rows = scan_csv(g->dir, "collectives.csv", coll_cols, colls_row, &c, err, errlen);
+	if (rows < 0)
+		goto done;
+	if (rows == 0) {
+		snprintf(g->note, sizeof(g->note),
+			 "collectives.csv has no rows (no collective iteration completed)");
+		rc = 1;
+		goto done;
+	}
+	for (int j = 0; j < c.njobs; j++) {
+		char file[64];
+		snprintf(file, sizeof(file), "collectives_%d.dat", j + 1);
+		FILE *out = data_open(g, file, err, errlen);
+		if (!out)
+			goto done;
+		fprintf(out, "iteration\t%s: time\t%s: busbw\n", c.jobs[j], c.jobs[j]);
+		for (size_t i = 0; i < c.n; i++) {
+			char a[32];
+			if (c.v[i].job == j)
+				fprintf(out, "%.0f\t%.3f\t%s\n", c.v[i].iter, c.v[i].time_us,
+					gp_num(c.v[i].pct, a, sizeof(a)));
+		}
+		if (data_close(out, g, file, err, errlen))
+			goto done;
+	}
+	rc = write_vars(g, ri, 0, err, errlen,
+			"njobs = %d\nmax_iteration = %.0f\nmax_time_us = %.3f\n"
+			"min_busbw_pct = %.6g\n",
+			c.njobs, c.max_iter, c.max_time, ri->min_busbw_pct);
+done:
+	free(c.v);
+	return rc;
+}
+
+/* ---- gnuplot ---------------------------------------------------------- */
+
+/* the gnuplot executable on PATH, into buf; -1 when there is none */
+static int find_gnuplot(char *buf, size_t len)
+{
+	const char *path = getenv("PATH");
+	if (!path || !*path)
+		path = "/usr/local/bin:/usr/bin:/bin";
+	while (*path) {
+		size_t n = strcspn(path, ":");
+		int w = snprintf(buf, len, "%.*s%sgnuplot", (int)n, n ? path : ".", n ? "/" : "");
+		if (w > 0 && (size_t)w < len && access(buf, X_OK) == 0)
+			return 0;
+		path += n + (path[n] == ':');
+	}
+	return -1;
+}
+
+/* s as a gnuplot single-quoted string ('' stands for a quote inside) */
+static int gp_quote(char *buf, size_t len, const char *s)
+{
+	size_t o = 0;
+	if (len < 3)
+		return -1;
+	buf[o++] = '\'';
+	for (; *s; s++) {
+		if (o + (*s == '\'') + 3 > len)
+			return -1;
+		if (*s == '\'')
+			buf[o++] = '\'';
+		buf[o++] = *s;
+	}
+	buf[o++] = '\'';
+	buf[o] = '\0';
+	return 0;
+}
+
+/* the last non-blank line of a file, into buf (empty when none) */
+static void last_line(const char *path, char *buf, size_t len)
+{
+	buf[0] = '\0';
+	FILE *fp = fopen(path, "r");
+	if (!fp)
+		return;
+	char line[1024];
+	while (fgets(line, sizeof(line), fp)) {
+		line[strcspn(line, "\r\n")] = '\0';
+		const char *s = line + strspn(line, " \t^");
+		if (*s)
+			snprintf(buf, len, "%s", s);
+	}
+	fclose(fp);
+}
+
+static int run_gnuplot(const char *gnuplot, const struct fig *g, const char *scripts_dir,
+		       char *err, size_t errlen)
+{
+	char script[PLOT_PATH_MAX], png[PLOT_PATH_MAX], log[PLOT_PATH_MAX];
+	char qdir[2 * PLOT_PATH_MAX + 3], qout[2 * PLOT_PATH_MAX + 3];
+	char expr[sizeof(qdir) + sizeof(qout) + 16];
+	char file[64];
+	snprintf(file, sizeof(file), "%s.gp", g->name);
+	if (join(script, sizeof(script), scripts_dir, file, err, errlen))
+		return -1;
+	snprintf(file, sizeof(file), "plots/%s.png", g->name);
+	if (join(png, sizeof(png), g->dir, file, err, errlen))
+		return -1;
+	snprintf(file, sizeof(file), "%s.log", g->name);
+	if (join(log, sizeof(log), g->data, file, err, errlen))
+		return -1;
+	if (access(script, R_OK))
+		return fail(err, errlen, "%s: cannot read the plot script: %s", script,
+			    strerror(errno));
+	if (gp_quote(qdir, sizeof(qdir), g->dir) || gp_quote(qout, sizeof(qout), png))
+		return fail(err, errlen, "%s: path too long", g->dir);
+	snprintf(expr, sizeof(expr), "dir=%s;out=%s", qdir, qout);
+	unlink(png);
+
+	posix_spawn_file_actions_t fa;
+	if (posix_spawn_file_actions_init(&fa))
+		return fail(err, errlen, "posix_spawn_file_actions_init failed");
+	posix_spawn_file_actions_addopen(&fa, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
+	posix_spawn_file_actions_addopen(&fa, STDOUT_FILENO, "/dev/null", O_WRONLY, 0);
+	posix_spawn_file_actions_addopen(&fa, STDERR_FILENO, log, O_WRONLY | O_CREAT | O_TRUNC,
+					 0666);
+	char *argv[] = {(char *)"gnuplot", (char *)"-e", expr, script, NULL};
+	pid_t pid;
+	int e = posix_spawn(&pid, gnuplot, &fa, NULL, argv, environ);
+	posix_spawn_file_actions_destroy(&fa);
+	if (e)
+		return fail(err, errlen, "%s: cannot run: %s", gnuplot, strerror(e));
+	int status;
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return fail(err, errlen, "waitpid: %s", strerror(errno));
+	if (!WIFEXITED(status) || WEXITSTATUS(status)) {
+		char why[512];
+		last_line(log, why, sizeof(why));
+		if (WIFSIGNALED(status))
+			return fail(err, errlen, "%s.png: gnuplot killed by signal %d (log: %s)",
+				    g->name, WTERMSIG(status), log);
+		return fail(err, errlen, "%s.png: gnuplot %s failed: %s", g->name, script,
+			    *why ? why : "(no message)");
+	}
+	struct stat st;
+	if (stat(png, &st) || st.st_size == 0)
+		return fail(err, errlen, "%s: gnuplot exited 0 but wrote no image (log: %s)", png,
+			    log);
+	return 0;
+}
+
+/* ---- plot_run ----------------------------------------------------------- */
+
+static const struct {
+	const char *name;
+	int (*shape)(struct fig *, const struct run_info *, char *, size_t);
+} figures[] = {
+	{"queues", shape_queues},   {"pause_map", shape_pause},
+	{"rates", shape_rates},	    {"dcqcn", shape_dcqcn},
+	{"collectives", shape_collectives},
+};
+
+int plot_run(const char *dir, const char *scripts_dir, char *err, size_t errlen)
+{
+	char gnuplot[PLOT_PATH_MAX], plots[PLOT_PATH_MAX];
+	struct stat st;
+	if (stat(dir, &st) || !S_ISDIR(st.st_mode))
+		return fail(err, errlen, "%s: not a run directory: %s", dir,
+			    errno ? strerror(errno) : "not a folder");
+	if (!scripts_dir)
+		return fail(err, errlen, "the plot scripts (plots/*.gp) were not found; set "
+			    "DCQCN_SIM_PLOTS to their folder");
+	if (find_gnuplot(gnuplot, sizeof(gnuplot)))
+		return fail(err, errlen, "gnuplot not found on PATH: install it "
+			    "(apt-get install gnuplot-nox) to draw plots");
+	struct fig *g = calloc(1, sizeof(*g));
+	if (!g)
+		return fail(err, errlen, "out of memory");
+	struct run_info ri;
+	read_run_info(dir, &ri);
+	int failed = 0;
+	char first[1024] = "", msg[1024], done[256] = "", skipped[768] = "";
+	if (join(plots, sizeof(plots), dir, "plots", err, errlen) ||
+	    make_dir(plots, err, errlen) || join(g->data, sizeof(g->data), plots, "data", err,
+						 errlen) ||
+	    make_dir(g->data, err, errlen)) {
+		free(g);
+		return -1;
+	}
+	snprintf(g->dir, sizeof(g->dir), "%s", dir);
+	for (size_t i = 0; i < sizeof(figures) / sizeof(figures[0]); i++) {
+		g->name = figures[i].name;
+		g->note[0] = '\0';
+		msg[0] = '\0';
+		int rc = figures[i].shape(g, &ri, msg, sizeof(msg));
+		if (rc == 0)
+			rc = run_gnuplot(gnuplot, g, scripts_dir, msg, sizeof(msg));
+		if (rc < 0) {
+			if (!failed++)
+				snprintf(first, sizeof(first), "%s", msg);
+		} else if (rc > 0) {
+			char png[PLOT_PATH_MAX + 64];
+			snprintf(png, sizeof(png), "%s/%s.png", plots, g->name);
+			unlink(png);
+			snprintf(skipped + strlen(skipped), sizeof(skipped) - strlen(skipped),
+				 "; skipped %s.png: %s", g->name, g->note);
+		} else {
+			snprintf(done + strlen(done), sizeof(done) - strlen(done), "%s%s.png",
+				 *done ? " " : "", g->name);
+		}
+	}
+	free(g);
+	if (failed) {
+		if (failed > 1)
+			snprintf(msg, sizeof(msg), " (and %d more figure%s failed)", failed - 1,
+				 failed > 2 ? "s" : "");
+		else
+			msg[0] = '\0';
+		return fail(err, errlen, "%s%s", first, msg);
+	}
+	snprintf(err, errlen, "plots in %s: %s%s", plots, *done ? done : "none", skipped);
+	return 0;
+}
+
+const char *plot_scripts_dir(const char *const *candidates)
+{
+	static char env[PLOT_PATH_MAX];
+	const char *e = getenv("DCQCN_SIM_PLOTS");
+	if (e && *e) {
+		snprintf(env, sizeof(env), "%s", e);
+		return env;
+	}
+	for (; candidates && *candidates; candidates++) {
+		char path[PLOT_PATH_MAX];
+		int n = snprintf(path, sizeof(path), "%s/queues.gp", *candidates);
+		if (n > 0 && (size_t)n < sizeof(path) && access(path, R_OK) == 0)
+			return *candidates;
+	}
+	return NULL;
+}

@@ -1,0 +1,42 @@
+/*
+ * plot.h - gnuplot figures of a run directory (DESIGN A1 `plot`, A3 plots/).
+ *
+ * plot_run() reads the CSV files of a run directory, checks the columns each
+ * figure needs, writes the shaped data under DIR/plots/data/ and runs one
+ * gnuplot script per figure (scripts_dir/NAME.gp) to draw DIR/plots/NAME.png:
+ *
+ *   queues.png       queues.csv        the 6 busiest switch egress queues, KB
+ *   pause_map.png    pause.csv         paused fraction per transmitter x time
+ *   rates.png        counters.csv      pause frames/s and % of packets CE-marked
+ *   dcqcn.png        rates.csv         DCQCN current rate of up to 16 flows, Gbps
+ *   collectives.png  collectives.csv   time and busbw (% of line) per iteration
+ *
+ * dcqcn.png and collectives.png are skipped (not an error) when their CSV has
+ * no rows (nic.cc = none; no collective completed); queues.png when
+ * scenario.ini says output.queues = none.  pause_map.png with no pause is an
+ * empty map labelled so.  A skipped figure's old PNG is removed.
+ *
+ * Nothing here prints: gnuplot's stdout goes to /dev/null and its stderr to
+ * DIR/plots/data/NAME.log, whose last line becomes the error message.
+ */
+#ifndef DCQCN_PLOT_H
+#define DCQCN_PLOT_H
+
+#include <stddef.h>
+
+/* write DIR/plots/NAME.png from the CSVs of run directory DIR; scripts from
+ * scripts_dir (the installed or source plots/ folder).  Returns 0, or -1
+ * with a one-line reason in err (gnuplot missing: say how to install it,
+ * `apt-get install gnuplot-nox`; a CSV missing or lacking a column: name
+ * the file and the column).  Every figure is attempted even after one
+ * fails; err names the first failure.  On success err holds a one-line note
+ * for the user ("plots in DIR/plots: ...; skipped dcqcn.png: ...").  */
+int plot_run(const char *dir, const char *scripts_dir, char *err, size_t errlen);
+
+/* The first of the folders that holds the plot scripts (queues.gp): the
+ * environment variable DCQCN_SIM_PLOTS when set, then each of candidates
+ * (a NULL-terminated list, e.g. the source tree's plots/ and the installed
+ * DATADIR/dcqcn-sim/plots).  Returns NULL when none does.  */
+const char *plot_scripts_dir(const char *const *candidates);
+
+#endif

@@ -1,0 +1,292 @@
+/*
+ * test_collective.c - collective traffic (DESIGN B7): ring all-reduce time
+ * against its closed form, slice pipelining, bus bandwidth bounds,
+ * all-to-all byte accounting, skew and iterations, an oversubscribed
+ * 64-rank ring, determinism and conservation with concurrent jobs.
+ */
+#include <check.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "fabric.h"
+#include "run.h"
+#include "scenario.h"
+
+static struct scenario *load(const char *text)
+{
+	struct scenario *s = calloc(1, sizeof(*s));
+	struct scn_error err = {{0}};
+	ck_assert_ptr_nonnull(s);
+	scenario_init(s);
+	int rc = scenario_load_string(s, "test.ini", text, &err);
+	if (rc == 0)
+		rc = scenario_finalize(s, &err);
+	ck_assert_msg(rc == 0, "scenario rejected: %s\n%s", err.msg, text);
+	return s;
+}
+
+static void unload(struct scenario *s)
+{
+	scenario_free(s);
+	free(s);
+}
+
+static struct fabric *run(const struct scenario *s)
+{
+	const char *why = NULL;
+	struct fabric *f = fabric_create(s, &why);
+	ck_assert_msg(f != NULL, "fabric: %s", why ? why : "?");
+	sim_run_until(&f->eng, s->duration_ps);
+	ck_assert_msg(fabric_finished(f), "%u of %u flows done", f->flows_done, f->nflows);
+	uint64_t in_flight = 0;
+	ck_assert_msg(fabric_check_conservation(f, &in_flight) == 0, "%s", f->err);
+	ck_assert_uint_eq(in_flight, 0);
+	return f;
+}
+
+static double coll_time_s(const struct fabric *f, uint32_t c)
+{
+	const struct coll *k = &f->traffic.colls[c];
+	ck_assert_int_ge(k->end_ps, 0);
+	return (double)(k->end_ps - k->start_ps) * 1e-12;
+}
+
+/* 400G goodput ceiling, bytes per second (DESIGN B1: 49.0 GB/s) */
+#define GOODPUT_400G (400e9 / 8 * 4096.0 / 4178.0)
+/* one-way latency of a full frame on a star: two cables of 3 m, two
+ * serializations at 400G, one switch: 2 x 15 + 2 x 83.56 + 500 ns */
+#define FRAME_LAT_S (2 * 15e-9 + 2 * 83.56e-9 + 500e-9)
+
+/* 8 ranks on one switch (nothing shared), S = 256 MB, slice 512 KB:
+ * T = 2(n-1)/n S / G + 2(n-1) slice latencies within 5 %, and busbw below
+ * the goodput ceiling */
+START_TEST(ring_matches_closed_form)
+{
+	struct scenario *s = load("[sim]\nduration = 100ms\n"
+				  "[topology]\nkind = star\nhosts = 8\n"
+				  "[job.ar]\npattern = ring-allreduce\nsize = 256MB\n");
+	struct fabric *f = run(s);
+	ck_assert_uint_eq(f->traffic.ncolls, 1);
+	double n = 8, S = 256e6, L = 512 * 1024;
+	double slice_lat = L / GOODPUT_400G + FRAME_LAT_S;
+	double expect = 2 * (n - 1) / n * S / GOODPUT_400G + 2 * (n - 1) * slice_lat;
+	double t = coll_time_s(f, 0);
+	ck_assert_msg(fabs(t - expect) <= 0.05 * expect, "ring took %.1f us, closed form %.1f us",
+		      t * 1e6, expect * 1e6);
+	double busbw = S / t * 2 * (n - 1) / n;
+	ck_assert_msg(busbw < GOODPUT_400G, "busbw %.3f GB/s above the ceiling", busbw / 1e9);
+	ck_assert_uint_eq(f->drops.lossless + f->drops.lossy, 0);
+	fabric_destroy(f);
+	unload(s);
+}
+END_TEST
+
+/* slices pipeline a step behind the previous one; with one slice per
+ * chunk every step waits for the whole chunk: T_chunk - T_sliced is about
+ * (2(n-1) - 1) one-way latencies of the last frame, less one slice time */
+START_TEST(slice_pipelining_effect)
+{
+	double t[2];
+	static const char *slices[] = { "64KB", "4MB" };
+	for (int k = 0; k < 2; k++) {
+		char text[512];
+		snprintf(text, sizeof(text),
+			 "[sim]\nduration = 100ms\n[topology]\nkind = star\nhosts = 8\n"
+			 "fabric_cable = 3m\n[nic]\ncc = none\n"
+			 "[job.ar]\npattern = ring-allreduce\nsize = 32MB\nslice = %s\n",
+			 slices[k]);
+		struct scenario *s = load(text);
+		struct fabric *f = run(s);
+		t[k] = coll_time_s(f, 0);
+		fabric_destroy(f);
+		unload(s);
+	}
+	/* chunk = 32 MB / 8 = 4 MB: the second run has one slice per chunk */
+	double n = 8, chunk = 4e6, L = 64e3;
+	double sliced = 2 * (n - 1) * chunk / GOODPUT_400G + L / GOODPUT_400G + FRAME_LAT_S;
+	double whole = 2 * (n - 1) * (chunk / GOODPUT_400G + FRAME_LAT_S);
+	ck_assert_msg(t[1] > t[0], "whole chunks %.2f us not slower than slices %.2f us",
+		      t[1] * 1e6, t[0] * 1e6);
+	ck_assert_msg(fabs(t[0] - sliced) < 0.02 * sliced, "sliced %.2f us, model %.2f us",
+		      t[0] * 1e6, sliced * 1e6);
+	ck_assert_msg(fabs(t[1] - whole) < 0.02 * whole, "whole %.2f us, model %.2f us",
+		      t[1] * 1e6, whole * 1e6);
+}
+END_TEST
+
+/* all-to-all: every rank sends and receives (n-1)/n x S */
+START_TEST(alltoall_byte_accounting)
+{
+	static const char *sched[] = { "all-at-once", "shift" };
+	for (int k = 0; k < 2; k++) {
+		char text[512];
+		snprintf(text, sizeof(text),
+			 "[sim]\nduration = 100ms\n[topology]\nspines = 2\nleaves = 2\n"
+			 "hosts_per_leaf = 4\n[job.a2a]\npattern = alltoall\nsize = 8MB\n"
+			 "schedule = %s\n",
+			 sched[k]);
+		struct scenario *s = load(text);
+		struct fabric *f = run(s);
+		for (uint32_t h = 0; h < 8; h++) {
+			ck_assert_uint_eq(f->nics[h].rx_payload_bytes, 7000000);
+			ck_assert_uint_eq(f->nics[h].tx_payload_bytes - 0, 7000000);
+		}
+		ck_assert_uint_eq(f->nflows, 56);
+		fabric_destroy(f);
+		unload(s);
+	}
+}
+END_TEST
+
+/* skew delays completion by about the largest rank delay; iteration k+1
+ * starts compute_gap after iteration k ends */
+START_TEST(skew_and_iterations)
+{
+	struct scenario *s = load("[sim]\nduration = 100ms\n[topology]\nkind = star\nhosts = 8\n"
+				  "[job.ar]\npattern = ring-allreduce\nsize = 16MB\niterations = 3\n"
+				  "compute_gap = 50us\n");
+	struct fabric *f = run(s);
+	double base = coll_time_s(f, 0);
+	ck_assert_uint_eq(f->traffic.ncolls, 3);
+	for (uint32_t c = 1; c < 3; c++) {
+		ck_assert_int_eq(f->traffic.colls[c].start_ps,
+				 f->traffic.colls[c - 1].end_ps + 50 * UNITS_PS_PER_US);
+		ck_assert_msg(fabs(coll_time_s(f, c) - base) < 0.001 * base,
+			      "iteration %u took %.2f us, the first %.2f us", c,
+			      coll_time_s(f, c) * 1e6, base * 1e6);
+	}
+	fabric_destroy(f);
+	unload(s);
+
+	s = load("[sim]\nduration = 100ms\n[topology]\nkind = star\nhosts = 8\n"
+		 "[job.ar]\npattern = ring-allreduce\nsize = 16MB\niterations = 3\n"
+		 "compute_gap = 50us\nskew = 200us\n");
+	f = run(s);
+	for (uint32_t c = 0; c < 3; c++) {
+		/* the ring waits for its latest rank: completion moves by about
+		 * the largest start delay (read back from the root flows) */
+		const struct coll *k = &f->traffic.colls[c];
+		sim_time_ps max_skew = 0;
+		for (uint32_t i = k->first_flow; i < k->first_flow + k->nflows; i++)
+			if (f->flows[i].after < 0 && f->flows[i].start_ps - k->start_ps > max_skew)
+				max_skew = f->flows[i].start_ps - k->start_ps;
+		/* (dependent flows start at the later of their rank's start and
+		 * their dependency, so roots carry the ranks' delays) */
+		ck_assert_int_le(max_skew, 200 * UNITS_PS_PER_US);
+		ck_assert_int_gt(max_skew, 0);
+		double extra = coll_time_s(f, c) - base, want = (double)max_skew * 1e-12;
+		ck_assert_msg(fabs(extra - want) < 0.05 * base,
+			      "iteration %u: skew added %.1f us, largest delay %.1f us", c,
+			      extra * 1e6, want * 1e6);
+	}
+	fabric_destroy(f);
+	unload(s);
+}
+END_TEST
+
+/* 64 ranks on a 2:1 oversubscribed leaf-spine: completes, busbw below the
+ * line rate, rows consistent */
+START_TEST(ring_64_ranks_oversubscribed)
+{
+	struct scenario *s = load("[sim]\nduration = 500ms\n"
+				  "[topology]\nspines = 4\nleaves = 8\nhosts_per_leaf = 8\n"
+				  "[job.ar]\npattern = ring-allreduce\nsize = 16MB\nchannels = 2\n"
+				  "iterations = 2\n");
+	struct run_opts o = {0};
+	struct run_result r;
+	ck_assert_int_eq(run_scenario(s, &o, &r), RUN_OK);
+	ck_assert_uint_eq(r.collectives_completed, 2);
+	ck_assert_msg(r.busbw_pct_line > 10 && r.busbw_pct_line < 100, "busbw %.2f %% of line",
+		      r.busbw_pct_line);
+	ck_assert_uint_eq(r.drops_lossless, 0);
+	ck_assert_uint_eq(r.flows_completed, r.flows_total);
+	/* 2 channels x 126 steps x 64 ranks x 1 slice (chunk 125 KB) x 2 */
+	ck_assert_uint_eq(r.flows_total, 2 * 126 * 64 * 2);
+	unload(s);
+}
+END_TEST
+
+static char *slurp(const char *dir, const char *name)
+{
+	char path[256];
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	FILE *fp = fopen(path, "rb");
+	ck_assert_msg(fp != NULL, "%s missing", path);
+	fseek(fp, 0, SEEK_END);
+	long n = ftell(fp);
+	rewind(fp);
+	char *b = malloc((size_t)n + 1);
+	ck_assert_uint_eq(fread(b, 1, (size_t)n, fp), (size_t)n);
+	b[n] = '\0';
+	fclose(fp);
+	return b;
+}
+
+/* a training ring next to an incast and a permutation: the same bytes
+ * twice, every collective row consistent, conservation */
+START_TEST(concurrent_jobs_deterministic)
+{
+	char dir[64] = "/tmp/dcqcn-coll-XXXXXX";
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	struct scenario *s = load("[sim]\nduration = 200ms\n"
+				  "[topology]\nspines = 2\nleaves = 4\nhosts_per_leaf = 4\n"
+				  "[job.train]\npattern = ring-allreduce\nsize = 16MB\n"
+				  "iterations = 2\nskew = 20us\n"
+				  "[job.bg]\npattern = permutation\nsize = 4MB\niterations = 2\n"
+				  "[job.burst]\npattern = incast\ndst = 3\nsenders = 8-15\nsize = 1MB\n"
+				  "start = 100us\n");
+	char d[2][128];
+	for (int k = 0; k < 2; k++) {
+		snprintf(d[k], sizeof(d[k]), "%s/run%d", dir, k);
+		struct run_opts o = { .out_dir = d[k] };
+		struct run_result r;
+		ck_assert_int_eq(run_scenario(s, &o, &r), RUN_OK);
+		ck_assert_uint_eq(r.flows_completed, r.flows_total);
+		ck_assert_uint_eq(r.collectives_completed, 2);
+	}
+	static const char *files[] = { "collectives.csv", "flows.csv", "summary.csv" };
+	for (int i = 0; i < 3; i++) {
+		char *a = slurp(d[0], files[i]), *b = slurp(d[1], files[i]);
+		ck_assert_msg(strcmp(a, b) == 0, "%s differs", files[i]);
+		free(a);
+		free(b);
+	}
+	/* 2 ring iterations + 2 permutation iterations + 1 incast */
+	char *rows = slurp(d[0], "collectives.csv");
+	int lines = 0;
+	for (char *c = rows; *c; c++)
+		lines += *c == '\n';
+	ck_assert_int_eq(lines, 1 + 5);
+	free(rows);
+	unload(s);
+	char cmd[128];
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	ck_assert_int_eq(system(cmd), 0);
+}
+END_TEST
+
+static Suite *make_collective_suite(void)
+{
+	Suite *s = suite_create("collective");
+	TCase *tc = tcase_create("ring");
+	tcase_add_test(tc, ring_matches_closed_form);
+	tcase_add_test(tc, slice_pipelining_effect);
+	tcase_add_test(tc, alltoall_byte_accounting);
+	tcase_add_test(tc, skew_and_iterations);
+	tcase_add_test(tc, ring_64_ranks_oversubscribed);
+	tcase_add_test(tc, concurrent_jobs_deterministic);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(make_collective_suite());
+	srunner_run_all(sr, CK_NORMAL);
+	int failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

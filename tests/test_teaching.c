@@ -1,0 +1,181 @@
+/*
+ * test_teaching.c - every teaching scenario in scenarios/ teaches what its
+ * header says, in numbers: run it as shipped and with the override its
+ * header suggests, and compare.
+ */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fabric.h"
+#include "scenario.h"
+
+#ifndef TEST_SCENARIO_DIR
+#define TEST_SCENARIO_DIR "scenarios"
+#endif
+
+/* load scenarios/NAME.ini with up to three --set overrides and run it to
+ * its sim.duration (or until every flow is done) */
+static struct fabric *run(const char *name, const char *set1, const char *set2,
+			  struct scenario **ps)
+{
+	char path[512];
+	snprintf(path, sizeof(path), "%s/%s.ini", TEST_SCENARIO_DIR, name);
+	struct scenario *s = calloc(1, sizeof(*s));
+	struct scn_error err = {{0}};
+	ck_assert_ptr_nonnull(s);
+	scenario_init(s);
+	int rc = scenario_load_file(s, path, &err);
+	if (rc == 0 && set1)
+		rc = scenario_set(s, set1, &err);
+	if (rc == 0 && set2)
+		rc = scenario_set(s, set2, &err);
+	if (rc == 0)
+		rc = scenario_finalize(s, &err);
+	ck_assert_msg(rc == 0, "%s: %s", path, err.msg);
+	const char *why = NULL;
+	struct fabric *f = fabric_create(s, &why);
+	ck_assert_msg(f != NULL, "fabric: %s", why ? why : "?");
+	sim_run_until(&f->eng, s->duration_ps);
+	uint64_t in_flight;
+	ck_assert_msg(fabric_check_conservation(f, &in_flight) == 0, "%s", f->err);
+	*ps = s;
+	return f;
+}
+
+static void done(struct fabric *f, struct scenario *s)
+{
+	fabric_destroy(f);
+	scenario_free(s);
+	free(s);
+}
+
+/* payload delivered to the flows of job `name` */
+static int64_t job_bytes(const struct fabric *f, const char *name)
+{
+	int64_t b = 0;
+	for (uint32_t i = 0; i < f->nflows; i++)
+		if (!strcmp(f->scn->jobs[f->flows[i].job].name, name))
+			b += f->flows[i].rx_bytes;
+	return b;
+}
+
+START_TEST(pfc_only_pauses_dcqcn_marks)
+{
+	struct scenario *s1, *s2;
+	struct fabric *cc = run("pfc-vs-dcqcn", NULL, NULL, &s1);
+	struct fabric *pfc = run("pfc-vs-dcqcn", "nic.cc=none", NULL, &s2);
+	ck_assert(fabric_finished(cc) && fabric_finished(pfc));
+	ck_assert_msg(cc->pause_frames * 10 < pfc->pause_frames, "pauses: dcqcn %llu, pfc %llu",
+		      (unsigned long long)cc->pause_frames, (unsigned long long)pfc->pause_frames);
+	ck_assert_uint_gt(cc->cc.cnps_sent, 0);
+	ck_assert_uint_eq(pfc->cc.cnps_sent, 0);
+	ck_assert_uint_eq(cc->drops.lossless + pfc->drops.lossless, 0);
+	done(cc, s1);
+	done(pfc, s2);
+}
+END_TEST
+
+START_TEST(pause_storm_spreads_unless_watchdog)
+{
+	struct scenario *s1, *s2;
+	struct fabric *wd = run("pause-storm", "sim.duration=10ms", NULL, &s1);
+	struct fabric *nowd = run("pause-storm", "sim.duration=10ms", "pfcwd.enable=false", &s2);
+	/* without the watchdog the spine's port to leaf0 is still paused at
+	 * the end and the victim (h9 -> h1) is starved; with it, leaf0 drops
+	 * for h0 and the victim runs */
+	struct port *spine_to_leaf0 = &nowd->sws[2].ports[0];
+	ck_assert(spine_to_leaf0->pause.paused & (1u << 3));
+	ck_assert(!(wd->sws[2].ports[0].pause.paused & (1u << 3)));
+	ck_assert_uint_gt(wd->pfcwd_storms, 0);
+	ck_assert_uint_gt(wd->drops.pfcwd, 0);
+	int64_t v_wd = job_bytes(wd, "victim"), v_no = job_bytes(nowd, "victim");
+	ck_assert_msg(v_wd > 10 * v_no, "victim: %lld B with the watchdog, %lld B without",
+		      (long long)v_wd, (long long)v_no);
+	done(wd, s1);
+	done(nowd, s2);
+}
+END_TEST
+
+START_TEST(victim_flow_slowed_by_shared_path)
+{
+	struct scenario *s1, *s2;
+	struct fabric *shared = run("victim-flow", "sim.duration=5ms", NULL, &s1);
+	struct fabric *alone = run("victim-flow", "sim.duration=5ms", "job.incast.start=1s", &s2);
+	int64_t v = job_bytes(shared, "victim"), a = job_bytes(alone, "victim");
+	/* alone it runs at the 100G goodput ceiling: 98 Gbps x 5 ms */
+	ck_assert_msg(a > 0.97 * 100e9 / 8 * 5e-3 * 4096 / 4178, "alone: %lld B", (long long)a);
+	ck_assert_msg(v < a / 2, "victim: %lld B with the incast, %lld B alone", (long long)v,
+		      (long long)a);
+	done(shared, s1);
+	done(alone, s2);
+}
+END_TEST
+
+START_TEST(undersized_headroom_drops)
+{
+	struct scenario *s1, *s2;
+	struct fabric *small = run("headroom", NULL, NULL, &s1);
+	struct fabric *autoh = run("headroom", "pfc.headroom=auto", NULL, &s2);
+	ck_assert_uint_gt(small->drops.lossless, 0);
+	ck_assert_uint_gt(small->cc.retransmitted_bytes, 0);
+	ck_assert_uint_eq(autoh->drops.lossless, 0);
+	ck_assert(fabric_finished(small) && fabric_finished(autoh)); /* go-back-N recovers */
+	done(small, s1);
+	done(autoh, s2);
+}
+END_TEST
+
+START_TEST(dscp_mismatch_is_lossy)
+{
+	struct scenario *s1, *s2;
+	struct fabric *wrong = run("dscp-mismatch", NULL, NULL, &s1);
+	struct fabric *right = run("dscp-mismatch", "job.incast.dscp=26", NULL, &s2);
+	ck_assert_uint_gt(wrong->drops.lossy, 0);
+	ck_assert_uint_gt(wrong->cc.retransmitted_bytes, 0);
+	ck_assert_uint_eq(wrong->pause_frames, 0);
+	ck_assert_uint_eq(right->drops.lossy + right->drops.lossless, 0);
+	ck_assert_uint_gt(right->pause_frames, 0);
+	done(wrong, s1);
+	done(right, s2);
+}
+END_TEST
+
+START_TEST(high_ecn_thresholds_pause_more_mark_less)
+{
+	struct scenario *s1, *s2;
+	struct fabric *low = run("ecn-thresholds", NULL, NULL, &s1);
+	struct fabric *high = run("ecn-thresholds", "ecn.kmin=12MB", "ecn.kmax=16MB", &s2);
+	ck_assert_msg(high->pause_frames > low->pause_frames, "pauses: high %llu, low %llu",
+		      (unsigned long long)high->pause_frames, (unsigned long long)low->pause_frames);
+	ck_assert_msg(high->cc.ce_delivered < low->cc.ce_delivered, "marks: high %llu, low %llu",
+		      (unsigned long long)high->cc.ce_delivered,
+		      (unsigned long long)low->cc.ce_delivered);
+	done(low, s1);
+	done(high, s2);
+}
+END_TEST
+
+static Suite *make_teaching_suite(void)
+{
+	Suite *s = suite_create("teaching");
+	TCase *tc = tcase_create("scenarios");
+	tcase_add_test(tc, pfc_only_pauses_dcqcn_marks);
+	tcase_add_test(tc, pause_storm_spreads_unless_watchdog);
+	tcase_add_test(tc, victim_flow_slowed_by_shared_path);
+	tcase_add_test(tc, undersized_headroom_drops);
+	tcase_add_test(tc, dscp_mismatch_is_lossy);
+	tcase_add_test(tc, high_ecn_thresholds_pause_more_mark_less);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(make_teaching_suite());
+	srunner_run_all(sr, CK_NORMAL);
+	int failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
