@@ -273,6 +273,7 @@ struct coll {
 	uint32_t job, iter;
 	uint32_t first_flow, nflows, done;
 	uint32_t ranks;
+	uint32_t senders;              /* distinct source hosts */
 	int64_t bytes;                 /* collective size S, or the flows' total */
 	sim_time_ps start_ps, end_ps;  /* start: release (before skew); end < 0 until done */
 };

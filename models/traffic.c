@@ -381,6 +381,20 @@ static int add_coll(struct fabric *f, struct coll c)
 	return 0;
 }
 
+static uint32_t distinct_sources(const struct fabric *f, uint32_t first, uint32_t end)
+{
+	uint32_t n = 0;
+	uint8_t *seen = calloc(f->nhosts, 1);
+	SIM_INVARIANT(seen, "out of memory");
+	for (uint32_t i = first; i < end; i++)
+		if (!seen[f->flows[i].src]) {
+			seen[f->flows[i].src] = 1;
+			n++;
+		}
+	free(seen);
+	return n;
+}
+
 static int build_job(struct fabric *f, uint32_t ji)
 {
 	const struct scn_job *j = &f->scn->jobs[ji];
@@ -400,6 +414,7 @@ static int build_job(struct fabric *f, uint32_t ji)
 		struct coll c = { .job = ji, .iter = it, .first_flow = first,
 				  .nflows = f->nflows - first, .ranks = ranks, .bytes = bytes,
 				  .start_ps = j->start_ps, .end_ps = -1 };
+		c.senders = distinct_sources(f, first, f->nflows);
 		if (add_coll(f, c))
 			goto out;
 	}

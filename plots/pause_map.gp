@@ -7,13 +7,18 @@
 #                   sending to port), paused_us: the (at most 40) most paused
 #                   transmitters, in order of their first pause
 #   pause_map.dat   time_us (bin centre), row, paused_fraction (0-1): the
-#                   mean paused fraction over each bin of bin_us
+#                   mean paused fraction over each bin of bin_us; each row
+#                   is two scan lines (row -+ 0.25), as `with image` needs a
+#                   grid of at least 2 x 2 points
 #   pause_map.vars  t_end_us, interval_us, bin_us, nrows, ntransmitters,
-#                   priorities
+#                   priorities, label_chars (the longest row label)
 # Draws rows (transmitters) x time, coloured by the paused fraction, so a
 # storm that spreads from one port to others reads top to bottom.  With no
 # pause at all (a valid result) it draws an empty map saying so.
 
+if (!exists("dir") || !exists("out")) {
+    exit error "usage: gnuplot -e \"dir='RUNDIR';out='FILE.png'\" pause_map.gp  (after dcqcn-sim plot RUNDIR)"
+}
 data = dir."/plots/data/"
 load data."pause_map.vars"
 height = nrows > 20 ? 300 + 15 * nrows : 600
@@ -29,7 +34,6 @@ set palette defined (0 "#ffffff", 0.1 "#fff3b0", 0.35 "#fdae61", 0.65 "#e34a33",
 set cbrange [0:1]
 set cblabel "share of the bin spent paused"
 set cbtics 0.25
-set format cb "%.0f%%"
 set format cb "%.2f"
 
 if (nrows == 0) {
@@ -46,9 +50,10 @@ if (nrows == 0) {
     } else {
         which = sprintf("%d paused transmitter%s", nrows, nrows > 1 ? "s" : "")
     }
-    set title sprintf("PFC pause map, priority %s: %s, in order of first pause (bins of %s)", priorities, which, span(bin_us))
+    set title sprintf("PFC pause map, %s %s: %s, in order of first pause (bins of %s)", strstrt(priorities, ",") ? "priorities" : "priority", priorities, which, span(bin_us))
     set ylabel "paused transmitter → peer"
     set yrange [nrows - 0.5:-0.5]
+    set lmargin label_chars + 6
     if (nrows > 24) { set ytics font ",10" }
     plot NEED using ($1 / ts):2:3 with image notitle, \
          data."pause_rows.dat" using (NaN):1:ytic(2) notitle

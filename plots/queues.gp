@@ -9,21 +9,30 @@
 #                while a queue is non-empty and once more when it empties).
 #   queues.vars  t_end_us, nseries, nqueues, kmin_kb, kmax_kb ([ecn] of
 #                scenario.ini; NaN when no drawn queue is an ECN queue).
+# Runs of more than 4000 sample intervals are thinned to the minimum and
+# maximum of each 1/2000 of the run (plot.c), which keeps every peak.
 # Draws one line per queue and the ECN Kmin/Kmax thresholds, dashed.
 
+if (!exists("dir") || !exists("out")) {
+    exit error "usage: gnuplot -e \"dir='RUNDIR';out='FILE.png'\" queues.gp  (after dcqcn-sim plot RUNDIR)"
+}
 data = dir."/plots/data/"
 load data."queues.vars"
 load ARG0[1:strlen(ARG0) - strlen("queues.gp")]."common.gp"
 NEED = data."queues.dat"; eval need
 
 ts = tscale(t_end_us)
-set title sprintf("Switch egress queue depth: the %d deepest of %d queues that held data", nseries, nqueues)
+if (nqueues > nseries) {
+    set title sprintf("Switch egress queue depth: the %d deepest of the %d queues that held data", nseries, nqueues)
+} else {
+    set title sprintf("Switch egress queue depth: the %d queue%s that held data", nqueues, nqueues > 1 ? "s" : "")
+}
 set xlabel tlabel(t_end_us)
 set ylabel "queue depth (KB)"
 set xrange [0:t_end_us / ts]
 set yrange [0:*]
 set format y "%.0f"
-set key top right opaque box lc rgb "#c0c0c0" samplen 2 spacing 1.1 font ",11"
+set key below maxrows 3 Left reverse samplen 2 width 2 height 1 font ",11"
 
 if (kmin_kb == kmin_kb) {
     plot for [i=2:nseries + 1] NEED using ($1 / ts):i with lines title columnheader(i), \

@@ -1,9 +1,9 @@
 #!/bin/sh
 # quickstart.sh - install what is missing, build (release), and run the
-# embedded default scenario into results/default/.
+# embedded default scenario into results/default/ with its figures.
 set -e
 cd "$(dirname "$0")/.."
 sh scripts/deps.sh
 [ -d build-release ] || meson setup build-release --buildtype=release
 meson compile -C build-release
-./build-release/dcqcn-sim run "$@"
+./build-release/dcqcn-sim run --plot "$@"

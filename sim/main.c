@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "plot.h"
 #include "run.h"
 #include "scenario.h"
 
@@ -31,19 +32,25 @@ static void on_sigint(int sig)
 static const char usage[] =
 	"usage:\n"
 	"  dcqcn-sim run [SCENARIO] [-o DIR] [--set SECTION.KEY=VALUE]... [--seed N] [--quiet]\n"
+	"                [--plot]\n"
 	"  dcqcn-sim check SCENARIO [--set SECTION.KEY=VALUE]...\n"
+	"  dcqcn-sim plot DIR\n"
 	"  dcqcn-sim --help | --version\n"
 	"\n"
 	"run     simulate SCENARIO (the embedded default without one) and write the\n"
 	"        run directory DIR (default results/NAME): scenario.ini, summary.csv,\n"
-	"        stats.csv, flows.csv; print a summary table\n"
+	"        stats.csv and the time series (README, Outputs); print a summary table\n"
 	"check   validate SCENARIO, print the resolved scenario and derived values;\n"
 	"        exit 0 when valid, 2 otherwise\n"
 	"--set   override one key, e.g. --set topology.spines=4 (repeatable)\n"
 	"--seed  same as --set sim.seed=N\n"
 	"--quiet no summary table, no progress bar\n"
+	"--plot  draw the figures (plot DIR) when the run ends\n"
+	"plot    draw DIR/plots/*.png from the CSVs of run directory DIR with\n"
+	"        gnuplot (apt-get install gnuplot-nox): queues, pause map, pause\n"
+	"        and ECN rates, DCQCN rates, collectives\n"
 	"\n"
-	"sweep and plot are not implemented in this version.\n";
+	"sweep is not implemented in this version.\n";
 
 struct cli {
 	const char *cmd;
@@ -53,6 +60,7 @@ struct cli {
 	int nsets;
 	char seed_set[64];
 	int quiet;
+	int plot; /* run --plot */
 };
 
 __attribute__((format(printf, 1, 2))) static int usage_error(const char *fmt, ...)
@@ -91,6 +99,10 @@ static int parse_args(int argc, char **argv, struct cli *c)
 					return usage_error("too many --set options (at most %d)", MAX_SETS);
 				c->sets[c->nsets++] = v;
 			}
+		} else if (!strcmp(a, "--plot")) {
+			if (!is_run)
+				return usage_error("%s is an option of run", a);
+			c->plot = 1;
 		} else if (!strcmp(a, "--quiet") || !strcmp(a, "-q")) {
 			if (!is_run)
 				return usage_error("%s is an option of run", a);
@@ -144,6 +156,27 @@ static void default_out_dir(const char *scenario, char *buf, size_t len)
 	snprintf(buf, len, "results/%.*s", (int)n, base);
 }
 
+/* the plot scripts: $DCQCN_SIM_PLOTS, the source tree's plots/, the installed ones */
+static const char *plots_dir(void)
+{
+	static const char *const dirs[] = {DCQCN_PLOTS_SOURCE, DCQCN_PLOTS_INSTALLED, NULL};
+	return plot_scripts_dir(dirs);
+}
+
+/* plot DIR: 0, or 2 with the reason on stderr */
+static int cmd_plot(int argc, char **argv)
+{
+	if (argc != 3 || argv[2][0] == '-')
+		return usage_error("plot needs one run directory: dcqcn-sim plot DIR");
+	char err[2048];
+	if (plot_run(argv[2], plots_dir(), err, sizeof(err))) {
+		fprintf(stderr, "dcqcn-sim: plot: %s\n", err);
+		return EXIT_USAGE;
+	}
+	printf("dcqcn-sim: %s\n", err);
+	return 0;
+}
+
 static int cmd_run(const struct cli *c)
 {
 	struct scenario *s = load(c);
@@ -167,6 +200,14 @@ static int cmd_run(const struct cli *c)
 	if (!c->quiet && st != RUN_EIO) {
 		printf("dcqcn-sim: results in %s/\n", dir);
 		run_print_summary(&r, stdout);
+	}
+	if (c->plot && st == RUN_OK) {
+		/* the run's results stand even when plotting fails (no gnuplot) */
+		char err[2048];
+		if (plot_run(dir, plots_dir(), err, sizeof(err)))
+			fprintf(stderr, "dcqcn-sim: plot: %s\n", err);
+		else if (!c->quiet)
+			printf("dcqcn-sim: %s\n", err);
 	}
 	switch (st) {
 	case RUN_OK:
@@ -209,8 +250,10 @@ int main(int argc, char **argv)
 		printf("dcqcn-sim %s\n", DCQCN_VERSION);
 		return 0;
 	}
-	if (!strcmp(argv[1], "sweep") || !strcmp(argv[1], "plot"))
+	if (!strcmp(argv[1], "sweep"))
 		return usage_error("%s: not implemented yet in this version", argv[1]);
+	if (!strcmp(argv[1], "plot"))
+		return cmd_plot(argc, argv);
 	if (strcmp(argv[1], "run") && strcmp(argv[1], "check"))
 		return usage_error("unknown command %s", argv[1]);
 	struct cli c = {0};

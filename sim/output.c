@@ -154,9 +154,8 @@ void output_rate(struct output *o, const struct fabric *f, const struct qp *q)
 	char time[32];
 	struct dcqcn_qp dc = q->dc; /* advance a copy: sampling changes nothing */
 	double rc = dcqcn_rate(&f->dcqcn, &dc, f->eng.now);
-	const struct flow *fl = q->snd ? q->snd : q->head;
 	fprintf(o->rates, "%s,%u,%.6f,%.6f,%.6f\n", units_format_us(f->eng.now, time, sizeof(time)),
-		fl ? fl->id : 0, rc / 1e9, dc.rt_bps / 1e9, dc.alpha);
+		q->id, rc / 1e9, dc.rt_bps / 1e9, dc.alpha);
 }
 
 void output_queue(struct output *o, const struct fabric *f, const struct port *pt, unsigned q,
@@ -193,9 +192,11 @@ void output_coll_bw(const struct fabric *f, const struct coll *c, double *algbw,
 {
 	const struct scn_job *j = &f->scn->jobs[c->job];
 	double t = (double)(c->end_ps - c->start_ps) * 1e-12, n = c->ranks;
+	/* nccl-tests factors; for incast, permutation and trace, whose bytes
+	 * are the iteration's total, busbw is the mean rate per sender */
 	double factor = j->pattern == SCN_JOB_RING_ALLREDUCE ? 2 * (n - 1) / n
 			: j->pattern == SCN_JOB_ALLTOALL     ? (n - 1) / n
-							     : 1.0;
+							     : 1.0 / (c->senders ? c->senders : 1);
 	*algbw = t > 0 ? (double)c->bytes / t / 1e9 : 0;
 	*busbw = *algbw * factor;
 	*pct_line = 100 * *busbw / ((double)f->scn->host_link_bps / 8 / 1e9);

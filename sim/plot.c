@@ -398,7 +398,7 @@ struct run_info {
 	double kmin_kb, kmax_kb; /* ECN thresholds, NaN unknown */
 	unsigned ecn_queues;	/* bit q: queue q marks */
 	double host_link_gbps;	/* NaN unknown */
-	double max_ecn_mark_pct; /* [criteria], NaN unknown */
+	double max_ecn_mark_pct; /* [criteria], default 2 (DESIGN A2) */
 	double min_busbw_pct;	/* [criteria], default 95 (DESIGN A2) */
 	int queues_none;	/* output.queues = none */
 	int cc_none;		/* nic.cc = none */
@@ -445,31 +445,47 @@ static int ini_value(void *user, const char *section, const char *name, const ch
 	return 1;
 }
 
-static int end_row(struct scan *sc, char *const *f)
+/* the first and the last time of a one-column scan */
+struct span_us {
+	double first, last;
+};
+
+static int span_row(struct scan *sc, char *const *f)
 {
-	double *t = sc->ctx;
-	return scan_num(sc, f, 0, t);
+	struct span_us *sp = sc->ctx;
+	if (scan_num(sc, f, 0, &sp->last))
+		return -1;
+	if (sc->rows == 1)
+		sp->first = sp->last;
+	return 0;
 }
 
 /*
- * scenario.ini is optional (the defaults above stand in); the end time
- * comes from summary.csv, else the last row of counters.csv, else 0 (each
- * figure then uses its own data's last time).
+ * scenario.ini is optional (the defaults above, DESIGN A2's, stand in).
+ * The end time comes from summary.csv, else the last row of counters.csv,
+ * else 0 (each figure then uses its own data's last time); without
+ * output.sample_interval, the interval is the end of counters.csv's first
+ * interval.  Errors here are not reported: each figure reads what it needs
+ * and reports its own.
  */
 static void read_run_info(const char *dir, struct run_info *ri)
 {
 	*ri = (struct run_info){.kmin_kb = NAN, .kmax_kb = NAN, .ecn_queues = 1u << 3,
-				.host_link_gbps = NAN, .max_ecn_mark_pct = NAN,
+				.host_link_gbps = NAN, .max_ecn_mark_pct = 2,
 				.min_busbw_pct = 95};
 	char path[PLOT_PATH_MAX], e[512];
 	if (!join(path, sizeof(path), dir, "scenario.ini", e, sizeof(e)))
 		ini_parse(path, ini_value, ri);
 	static const char *const sum_cols[] = {"sim_time_us", NULL};
 	static const char *const cnt_cols[] = {"time_us", NULL};
-	double t = 0;
-	if (scan_csv(dir, "summary.csv", sum_cols, end_row, &t, e, sizeof(e)) > 0 ||
-	    scan_csv(dir, "counters.csv", cnt_cols, end_row, &t, e, sizeof(e)) > 0)
-		ri->t_end_us = t;
+	struct span_us sum = {0}, cnt = {0};
+	int have_cnt = scan_csv(dir, "counters.csv", cnt_cols, span_row, &cnt, e, sizeof(e)) > 0;
+	if (scan_csv(dir, "summary.csv", sum_cols, span_row, &sum, e, sizeof(e)) > 0)
+		ri->t_end_us = sum.last;
+	else if (have_cnt)
+		ri->t_end_us = cnt.last;
+	if (ri->interval_us <= 0 && have_cnt)
+		ri->interval_us = cnt.first;
 }
 
 /* ---- output files ----------------------------------------------------- */
@@ -532,6 +548,89 @@ static const char *gp_num(double v, char *buf, size_t len)
 	return buf;
 }
 
+/* ---- thinning long time series --------------------------------------- */
+
+/*
+ * A chart 1200 pixels wide shows no more than a couple of thousand distinct
+ * times, and gnuplot takes seconds over millions of points (a 1 s run
+ * sampled every 10 us has 100,000 samples per series).  So when a series
+ * has more than 2 x THIN_BUCKETS samples over the run, time is cut into
+ * THIN_BUCKETS buckets and a bucket holding several samples is written as
+ * two rows: the minimum of each column at the bucket's first time and the
+ * maximum at its last.  Peaks and troughs (a queue's peak, a rate cut) stay
+ * on the chart; shorter runs pass through unchanged.
+ */
+#define THIN_BUCKETS 2000
+#define THIN_COLS_MAX 8
+
+struct thin {
+	FILE *out;
+	int ncols;
+	double bucket_us; /* 0: write every sample */
+	double bucket;	  /* index of the open bucket */
+	int n;		  /* samples in it */
+	double t0, t1;	  /* its first and last time */
+	double first[THIN_COLS_MAX], lo[THIN_COLS_MAX], hi[THIN_COLS_MAX];
+};
+
+static void thin_init(struct thin *th, FILE *out, int ncols, double t_end_us,
+		      double interval_us)
+{
+	*th = (struct thin){.out = out, .ncols = ncols};
+	if (interval_us > 0 && t_end_us / interval_us > 2 * THIN_BUCKETS)
+		th->bucket_us = t_end_us / THIN_BUCKETS;
+}
+
+static void thin_row(const struct thin *th, double t, const double *v)
+{
+	char a[32];
+	fprintf(th->out, "%.3f", t);
+	for (int i = 0; i < th->ncols; i++)
+		fprintf(th->out, "\t%s", gp_num(v[i], a, sizeof(a)));
+	fputc('\n', th->out);
+}
+
+static void thin_flush(struct thin *th)
+{
+	if (th->n == 1) {
+		thin_row(th, th->t0, th->first);
+	} else if (th->n > 1) {
+		thin_row(th, th->t0, th->lo);
+		thin_row(th, th->t1, th->hi);
+	}
+	th->n = 0;
+}
+
+static void thin_add(struct thin *th, double t, const double *v)
+{
+	if (th->bucket_us <= 0) {
+		thin_row(th, t, v);
+		return;
+	}
+	double b = floor(t / th->bucket_us);
+	if (th->n && b != th->bucket)
+		thin_flush(th);
+	if (!th->n) {
+		th->bucket = b;
+		th->t0 = t;
+		for (int i = 0; i < th->ncols; i++)
+			th->first[i] = th->lo[i] = th->hi[i] = v[i];
+	}
+	for (int i = 0; i < th->ncols; i++) {
+		th->lo[i] = fmin(th->lo[i], v[i]); /* fmin and fmax skip a NaN */
+		th->hi[i] = fmax(th->hi[i], v[i]);
+	}
+	th->t1 = t;
+	th->n++;
+}
+
+/* a blank line: gnuplot breaks the line there */
+static void thin_break(struct thin *th)
+{
+	thin_flush(th);
+	fputc('\n', th->out);
+}
+
 /* ---- queues.png ------------------------------------------------------- */
 
 static const char *const queue_cols[] = {"time_us", "node", "port", "queue", "bytes", NULL};
@@ -540,7 +639,7 @@ struct queues {
 	struct table t;
 	double last_t, min_step, max_t;
 	/* pass 2 */
-	FILE *out;
+	struct thin th;
 	int nsel;
 	double cur_t, emit_t;
 	int have_cur, emitted;
@@ -575,16 +674,15 @@ static int queues_pass1(struct scan *sc, char *const *f)
 	return 0;
 }
 
+/* one row of the wide grid: time_us, then each drawn queue in KB */
 static void queues_emit(struct queues *q, double t, int zeros)
 {
-	fprintf(q->out, "%.3f", t);
-	double sum = 0;
+	double kb[QUEUES_MAX], sum = 0;
 	for (int i = 0; i < q->nsel; i++) {
-		double v = zeros ? 0 : q->val[i];
-		fprintf(q->out, "\t%.3f", v / 1000);
-		sum += v;
+		kb[i] = zeros ? 0 : q->val[i] / 1000;
+		sum += kb[i];
 	}
-	fputc('\n', q->out);
+	thin_add(&q->th, t, kb);
 	q->emit_t = t;
 	q->emitted = 1;
 	q->last_val_sum = sum;
@@ -682,14 +780,15 @@ static int shape_queues(struct fig *g, const struct run_info *ri, char *err, siz
 			sel[i]->peak / 1000);
 	}
 	fputc('\n', out);
-	q.out = out;
+	double t_end = ri->t_end_us > 0 ? ri->t_end_us : q.max_t;
+	thin_init(&q.th, out, n, t_end, q.min_step);
 	q.nsel = n;
 	if (scan_csv(g->dir, "queues.csv", queue_cols, queues_pass2, &q, err, errlen) < 0)
 		goto done;
 	queues_flush(&q, q.min_step);
-	double t_end = ri->t_end_us > 0 ? ri->t_end_us : q.max_t;
 	if (q.last_val_sum == 0 && t_end > q.emit_t)
 		queues_emit(&q, t_end, 1);
+	thin_flush(&q.th);
 	rc = data_close(out, g, "queues.dat", err, errlen);
 	out = NULL;
 	if (rc)
@@ -807,6 +906,7 @@ static int shape_pause(struct fig *g, const struct run_info *ri, char *err, size
 	if (!(out = data_open(g, "pause_rows.dat", err, errlen)))
 		goto done;
 	fputs("row\ttransmitter\tpaused_us\n", out);
+	size_t label_chars = 0; /* the longest row label, for the left margin */
 	for (int i = 0; i < n; i++) {
 		char node[96], *port, *prio;
 		strcpy(node, sel[i]->key);
@@ -814,6 +914,9 @@ static int shape_pause(struct fig *g, const struct run_info *ri, char *err, size
 		*port++ = '\0';
 		prio = strchr(port, '\t');
 		*prio++ = '\0';
+		size_t w = strlen(node) + strlen(port) + 3 + (show_prio ? 3 + strlen(prio) : 0);
+		if (w > label_chars)
+			label_chars = w;
 		fprintf(out, "%d\t%s " ARROW " %s%s%s\t%.3f\n", i, node, port,
 			show_prio ? "  p" : "", show_prio ? prio : "", sel[i]->sum * p.interval);
 	}
@@ -824,15 +927,28 @@ static int shape_pause(struct fig *g, const struct run_info *ri, char *err, size
 	rc = -1;
 	if (!(out = data_open(g, "pause_map.dat", err, errlen)))
 		goto done;
+	/* gnuplot draws `with image` only from a grid of at least 2 x 2
+	 * points, so each transmitter is two scan lines (y = row -+ 0.25) and
+	 * a single time bin two half bins */
 	fputs("time_us\trow\tpaused_fraction\n", out);
 	for (int i = 0; i < n; i++) {
-		for (size_t c = 0; c < p.ncols; c++) {
-			double lo = (double)c * per_col, hi = fmin(lo + per_col, nint);
-			double v = p.grid[(size_t)i * p.ncols + c] / (hi - lo);
-			fprintf(out, "%.3f\t%d\t%.4f\n", ((double)c + 0.5) * p.bin_us, i,
-				v > 1 ? 1 : v);
+		for (int half = 0; half < 2; half++) {
+			for (size_t c = 0; c < p.ncols; c++) {
+				double lo = (double)c * per_col, hi = fmin(lo + per_col, nint);
+				double v = p.grid[(size_t)i * p.ncols + c] / (hi - lo);
+				double y = i + (half ? 0.25 : -0.25);
+				if (v > 1)
+					v = 1;
+				if (p.ncols > 1) {
+					fprintf(out, "%.3f\t%.2f\t%.4f\n",
+						((double)c + 0.5) * p.bin_us, y, v);
+				} else {
+					fprintf(out, "%.3f\t%.2f\t%.4f\n", 0.25 * p.bin_us, y, v);
+					fprintf(out, "%.3f\t%.2f\t%.4f\n", 0.75 * p.bin_us, y, v);
+				}
+			}
+			fputc('\n', out);
 		}
-		fputc('\n', out);
 	}
 	rc = data_close(out, g, "pause_map.dat", err, errlen);
 	out = NULL;
@@ -844,8 +960,9 @@ static int shape_pause(struct fig *g, const struct run_info *ri, char *err, size
 			snprintf(prios + strlen(prios), sizeof(prios) - strlen(prios), "%s%u",
 				 *prios ? "," : "", b);
 	rc = write_vars(g, ri, t_end, err, errlen,
-			"nrows = %d\nntransmitters = %zu\nbin_us = %.6g\npriorities = \"%s\"\n",
-			n, p.t.n, p.bin_us, prios);
+			"nrows = %d\nntransmitters = %zu\nbin_us = %.6g\npriorities = \"%s\"\n"
+			"label_chars = %zu\n",
+			n, p.t.n, p.bin_us, prios, label_chars);
 done:
 	if (out)
 		fclose(out);
@@ -861,7 +978,7 @@ static const char *const counter_cols[] = {"time_us", "data_pkts_delivered",
 					   "ecn_marked_pkts", "pause_frames", NULL};
 
 struct counters {
-	FILE *out;
+	struct thin th;
 	double prev_t, max_t;
 	double delivered, marked, pauses;
 };
@@ -877,9 +994,8 @@ static int counters_row(struct scan *sc, char *const *f)
 	if (dt <= 0)
 		return fail(sc->err, sc->errlen, "%s:%lu: time_us %s does not increase",
 			    sc->path, sc->line, f[0]);
-	char a[32];
-	fprintf(c->out, "%.3f\t%.6g\t%s\n", t, pf / (dt * 1e-6),
-		gp_num(dlv > 0 ? 100 * mk / dlv : NAN, a, sizeof(a)));
+	double v[2] = {pf / (dt * 1e-6), dlv > 0 ? 100 * mk / dlv : NAN};
+	thin_add(&c->th, t, v);
 	c->prev_t = t;
 	c->max_t = t;
 	c->delivered += dlv;
@@ -891,16 +1007,19 @@ static int counters_row(struct scan *sc, char *const *f)
 static int shape_rates(struct fig *g, const struct run_info *ri, char *err, size_t errlen)
 {
 	struct counters c = {0};
-	if (!(c.out = data_open(g, "rates.dat", err, errlen)))
+	FILE *out = data_open(g, "rates.dat", err, errlen);
+	if (!out)
 		return -1;
-	fputs("time_us\tpause_frames_per_s\tecn_marked_pct\n", c.out);
+	fputs("time_us\tpause_frames_per_s\tecn_marked_pct\n", out);
+	thin_init(&c.th, out, 2, ri->t_end_us, ri->interval_us);
 	long rows = scan_csv(g->dir, "counters.csv", counter_cols, counters_row, &c, err,
 			     errlen);
 	if (rows < 0) {
-		fclose(c.out);
+		fclose(out);
 		return -1;
 	}
-	if (data_close(c.out, g, "rates.dat", err, errlen))
+	thin_flush(&c.th);
+	if (data_close(out, g, "rates.dat", err, errlen))
 		return -1;
 	if (rows == 0)
 		return fail(err, errlen, "%s/counters.csv: no rows", g->dir);
@@ -921,6 +1040,7 @@ struct dcqcn {
 	struct table t;
 	double max_t, interval;
 	FILE *out[FLOWS_MAX];
+	struct thin th[FLOWS_MAX];
 	double last_t[FLOWS_MAX];
 };
 
@@ -951,12 +1071,12 @@ static int dcqcn_pass2(struct scan *sc, char *const *f)
 	double t, r;
 	if (scan_num(sc, f, 0, &t) || scan_num(sc, f, 2, &r))
 		return -1;
-	FILE *out = d->out[s->slot];
+	struct thin *th = &d->th[s->slot];
 	/* a QP is sampled only while it has data outstanding: break the line
 	 * across the idle stretches */
 	if (d->last_t[s->slot] > 0 && t - d->last_t[s->slot] > 1.5 * d->interval)
-		fputc('\n', out);
-	fprintf(out, "%.3f\t%.6f\n", t, r);
+		thin_break(th);
+	thin_add(th, t, &r);
 	d->last_t[s->slot] = t;
 	return 0;
 }
@@ -987,7 +1107,9 @@ static int shape_dcqcn(struct fig *g, const struct run_info *ri, char *err, size
 		snprintf(file, sizeof(file), "dcqcn_%d.dat", i + 1);
 		if (!(d.out[i] = data_open(g, file, err, errlen)))
 			goto done;
-		fprintf(d.out[i], "time_us\tflow %s\n", sel[i]->key);
+		fprintf(d.out[i], "time_us\tQP %s\n", sel[i]->key);
+		thin_init(&d.th[i], d.out[i], 1, ri->t_end_us > 0 ? ri->t_end_us : d.max_t,
+			  d.interval);
 	}
 	if (scan_csv(g->dir, "rates.csv", rate_cols, dcqcn_pass2, &d, err, errlen) < 0)
 		goto done;
@@ -995,6 +1117,7 @@ static int shape_dcqcn(struct fig *g, const struct run_info *ri, char *err, size
 	for (int i = 0; i < n; i++) {
 		char file[64];
 		snprintf(file, sizeof(file), "dcqcn_%d.dat", i + 1);
+		thin_flush(&d.th[i]);
 		if (data_close(d.out[i], g, file, err, errlen))
 			rc = -1;
 		d.out[i] = NULL;
@@ -1088,7 +1211,7 @@ static int shape_collectives(struct fig *g, const struct run_info *ri, char *err
 		FILE *out = data_open(g, file, err, errlen);
 		if (!out)
 			goto done;
-		fprintf(out, "iteration\t%s: time\t%s: busbw\n", c.jobs[j], c.jobs[j]);
+		fprintf(out, "iteration\t%s\t%s busbw\n", c.jobs[j], c.jobs[j]);
 		for (size_t i = 0; i < c.n; i++) {
 			char a[32];
 			if (c.v[i].job == j)
@@ -1239,6 +1362,12 @@ int plot_run(const char *dir, const char *scripts_dir, char *err, size_t errlen)
 	if (!scripts_dir)
 		return fail(err, errlen, "the plot scripts (plots/*.gp) were not found; set "
 			    "DCQCN_SIM_PLOTS to their folder");
+	char probe[PLOT_PATH_MAX];
+	if (join(probe, sizeof(probe), scripts_dir, "queues.gp", err, errlen))
+		return -1;
+	if (access(probe, R_OK))
+		return fail(err, errlen, "%s: no plot scripts there (queues.gp: %s)", scripts_dir,
+			    strerror(errno));
 	if (find_gnuplot(gnuplot, sizeof(gnuplot)))
 		return fail(err, errlen, "gnuplot not found on PATH: install it "
 			    "(apt-get install gnuplot-nox) to draw plots");
@@ -1264,13 +1393,15 @@ int plot_run(const char *dir, const char *scripts_dir, char *err, size_t errlen)
 		int rc = figures[i].shape(g, &ri, msg, sizeof(msg));
 		if (rc == 0)
 			rc = run_gnuplot(gnuplot, g, scripts_dir, msg, sizeof(msg));
+		if (rc != 0) { /* no stale figure from an earlier plot */
+			char png[PLOT_PATH_MAX + 64];
+			snprintf(png, sizeof(png), "%s/%s.png", plots, g->name);
+			unlink(png);
+		}
 		if (rc < 0) {
 			if (!failed++)
 				snprintf(first, sizeof(first), "%s", msg);
 		} else if (rc > 0) {
-			char png[PLOT_PATH_MAX + 64];
-			snprintf(png, sizeof(png), "%s/%s.png", plots, g->name);
-			unlink(png);
 			snprintf(skipped + strlen(skipped), sizeof(skipped) - strlen(skipped),
 				 "; skipped %s.png: %s", g->name, g->note);
 		} else {
