@@ -14,39 +14,7 @@
 #include "run.h"
 #include "scenario.h"
 #include "wred.h"
-
-static struct scenario *load(const char *text)
-{
-	struct scenario *s = calloc(1, sizeof(*s));
-	struct scn_error err = {{0}};
-	ck_assert_ptr_nonnull(s);
-	scenario_init(s);
-	int rc = scenario_load_string(s, "test.ini", text, &err);
-	if (rc == 0)
-		rc = scenario_finalize(s, &err);
-	ck_assert_msg(rc == 0, "scenario rejected: %s\n%s", err.msg, text);
-	return s;
-}
-
-static void unload(struct scenario *s)
-{
-	scenario_free(s);
-	free(s);
-}
-
-static struct fabric *build(const struct scenario *s)
-{
-	const char *why = NULL;
-	struct fabric *f = fabric_create(s, &why);
-	ck_assert_msg(f != NULL, "fabric: %s", why ? why : "?");
-	return f;
-}
-
-static void conserved(struct fabric *f)
-{
-	uint64_t in_flight = 0;
-	ck_assert_msg(fabric_check_conservation(f, &in_flight) == 0, "%s", f->err);
-}
+#include "testlib.h"
 
 /* ---- WRED: the marking fraction at a fixed queue follows the ramp ---- */
 
@@ -135,8 +103,8 @@ START_TEST(dcqcn_fair_share_and_queue)
 			 "[dcqcn]\nprofile = hpcc\n"
 			 "[job.incast]\npattern = incast\ndst = 0\nsize = 10GB\n",
 			 n + 1);
-		struct scenario *scn = load(text);
-		struct fabric *f = build(scn);
+		struct scenario *scn = tl_load(text);
+		struct fabric *f = tl_build(scn);
 		struct window w = {0};
 		/* the transient of 16 flows takes tens of ms at 20 Mbps per step */
 		measure(f, n, 100 * UNITS_PS_PER_MS, 200 * UNITS_PS_PER_MS, &w);
@@ -152,9 +120,9 @@ START_TEST(dcqcn_fair_share_and_queue)
 			      "N %u: mean queue %.0f B not between Kmin and Kmax", n, w.qmean);
 		ck_assert_uint_eq(w.pauses, 0);
 		ck_assert_uint_gt(f->cc.cnps_received, 0);
-		conserved(f);
+		tl_conserved(f);
 		fabric_destroy(f);
-		unload(scn);
+		tl_unload(scn);
 	}
 }
 END_TEST
@@ -162,13 +130,13 @@ END_TEST
 /* two flows converged, a third joins: all three converge to C/3 */
 START_TEST(dcqcn_late_joiner)
 {
-	struct scenario *scn = load("[topology]\nkind = star\nhosts = 4\nhost_link = 100Gbps\n"
+	struct scenario *scn = tl_load("[topology]\nkind = star\nhosts = 4\nhost_link = 100Gbps\n"
 				    "[dcqcn]\nprofile = hpcc\n"
 				    "[job.early]\npattern = incast\nsenders = 1-2\ndst = 0\n"
 				    "size = 10GB\n"
 				    "[job.late]\npattern = incast\nsenders = 3\ndst = 0\nsize = 10GB\n"
 				    "start = 20ms\n");
-	struct fabric *f = build(scn);
+	struct fabric *f = tl_build(scn);
 	struct window w = {0};
 	measure(f, 2, 15 * UNITS_PS_PER_MS, 20 * UNITS_PS_PER_MS, &w);
 	double half = 100e9 / 8 * 5e-3 * 4096.0 / 4178.0 / 2;
@@ -179,9 +147,9 @@ START_TEST(dcqcn_late_joiner)
 	for (int i = 0; i < 3; i++)
 		ck_assert_msg(fabs(w.share[i] - third) < 0.1 * third, "after: flow %d %.0f of %.0f",
 			      i, w.share[i], third);
-	conserved(f);
+	tl_conserved(f);
 	fabric_destroy(f);
-	unload(scn);
+	tl_unload(scn);
 }
 END_TEST
 
@@ -189,11 +157,11 @@ END_TEST
 
 START_TEST(go_back_n_recovers_drops)
 {
-	struct scenario *scn = load("[topology]\nkind = star\nhosts = 9\nhost_link = 100Gbps\n"
+	struct scenario *scn = tl_load("[topology]\nkind = star\nhosts = 9\nhost_link = 100Gbps\n"
 				    "[buffer]\nsize = 2MB\n[pfc]\npriorities =\n"
 				    "[nic]\ncc = none\nrto = 200us\n"
 				    "[job.incast]\npattern = incast\ndst = 0\nsize = 2MB\n");
-	struct fabric *f = build(scn);
+	struct fabric *f = tl_build(scn);
 	sim_run_until(&f->eng, 1000 * UNITS_PS_PER_MS);
 	ck_assert_msg(fabric_finished(f), "%u of %u flows done", f->flows_done, f->nflows);
 	ck_assert_uint_gt(f->drops.lossy, 0);
@@ -207,9 +175,9 @@ START_TEST(go_back_n_recovers_drops)
 	/* every retransmitted byte was injected once more: injected =
 	 * delivered + dropped (switch and receiver) + in flight */
 	ck_assert_uint_ge(f->payload_injected, total + f->cc.retransmitted_bytes / 2);
-	conserved(f);
+	tl_conserved(f);
 	fabric_destroy(f);
-	unload(scn);
+	tl_unload(scn);
 }
 END_TEST
 
@@ -219,16 +187,16 @@ START_TEST(dcqcn_lowers_queue_against_pfc_only)
 {
 	static const char *base = "[topology]\nkind = star\nhosts = 17\n"
 				  "[job.incast]\npattern = incast\ndst = 0\nsize = 32MB\n";
-	struct scenario *scn = load(base);
+	struct scenario *scn = tl_load(base);
 	struct run_opts o = {0};
 	struct run_result cc, none;
 	ck_assert_int_eq(run_scenario(scn, &o, &cc), RUN_OK);
-	unload(scn);
+	tl_unload(scn);
 	char text[512];
 	snprintf(text, sizeof(text), "%s[nic]\ncc = none\n", base);
-	scn = load(text);
+	scn = tl_load(text);
 	ck_assert_int_eq(run_scenario(scn, &o, &none), RUN_OK);
-	unload(scn);
+	tl_unload(scn);
 	ck_assert_uint_gt(cc.cnps_sent, 0);
 	ck_assert_uint_gt(cc.ecn_marked_pkts, 0);
 	ck_assert_uint_eq(none.cnps_sent, 0);
@@ -256,9 +224,5 @@ static Suite *make_cc_suite(void)
 
 int main(void)
 {
-	SRunner *sr = srunner_create(make_cc_suite());
-	srunner_run_all(sr, CK_NORMAL);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return tl_run(make_cc_suite());
 }

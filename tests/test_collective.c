@@ -14,25 +14,7 @@
 #include "fabric.h"
 #include "run.h"
 #include "scenario.h"
-
-static struct scenario *load(const char *text)
-{
-	struct scenario *s = calloc(1, sizeof(*s));
-	struct scn_error err = {{0}};
-	ck_assert_ptr_nonnull(s);
-	scenario_init(s);
-	int rc = scenario_load_string(s, "test.ini", text, &err);
-	if (rc == 0)
-		rc = scenario_finalize(s, &err);
-	ck_assert_msg(rc == 0, "scenario rejected: %s\n%s", err.msg, text);
-	return s;
-}
-
-static void unload(struct scenario *s)
-{
-	scenario_free(s);
-	free(s);
-}
+#include "testlib.h"
 
 static struct fabric *run(const struct scenario *s)
 {
@@ -65,7 +47,7 @@ static double coll_time_s(const struct fabric *f, uint32_t c)
  * the goodput ceiling */
 START_TEST(ring_matches_closed_form)
 {
-	struct scenario *s = load("[sim]\nduration = 100ms\n"
+	struct scenario *s = tl_load("[sim]\nduration = 100ms\n"
 				  "[topology]\nkind = star\nhosts = 8\n"
 				  "[job.ar]\npattern = ring-allreduce\nsize = 256MB\n");
 	struct fabric *f = run(s);
@@ -80,7 +62,7 @@ START_TEST(ring_matches_closed_form)
 	ck_assert_msg(busbw < GOODPUT_400G, "busbw %.3f GB/s above the ceiling", busbw / 1e9);
 	ck_assert_uint_eq(f->drops.lossless + f->drops.lossy, 0);
 	fabric_destroy(f);
-	unload(s);
+	tl_unload(s);
 }
 END_TEST
 
@@ -98,11 +80,11 @@ START_TEST(slice_pipelining_effect)
 			 "fabric_cable = 3m\n[nic]\ncc = none\n"
 			 "[job.ar]\npattern = ring-allreduce\nsize = 32MB\nslice = %s\n",
 			 slices[k]);
-		struct scenario *s = load(text);
+		struct scenario *s = tl_load(text);
 		struct fabric *f = run(s);
 		t[k] = coll_time_s(f, 0);
 		fabric_destroy(f);
-		unload(s);
+		tl_unload(s);
 	}
 	/* chunk = 32 MB / 8 = 4 MB: the second run has one slice per chunk */
 	double n = 8, chunk = 4e6, L = 64e3;
@@ -128,7 +110,7 @@ START_TEST(alltoall_byte_accounting)
 			 "hosts_per_leaf = 4\n[job.a2a]\npattern = alltoall\nsize = 8MB\n"
 			 "schedule = %s\n",
 			 sched[k]);
-		struct scenario *s = load(text);
+		struct scenario *s = tl_load(text);
 		struct fabric *f = run(s);
 		for (uint32_t h = 0; h < 8; h++) {
 			ck_assert_uint_eq(f->nics[h].rx_payload_bytes, 7000000);
@@ -136,7 +118,7 @@ START_TEST(alltoall_byte_accounting)
 		}
 		ck_assert_uint_eq(f->nflows, 56);
 		fabric_destroy(f);
-		unload(s);
+		tl_unload(s);
 	}
 }
 END_TEST
@@ -145,7 +127,7 @@ END_TEST
  * starts compute_gap after iteration k ends */
 START_TEST(skew_and_iterations)
 {
-	struct scenario *s = load("[sim]\nduration = 100ms\n[topology]\nkind = star\nhosts = 8\n"
+	struct scenario *s = tl_load("[sim]\nduration = 100ms\n[topology]\nkind = star\nhosts = 8\n"
 				  "[job.ar]\npattern = ring-allreduce\nsize = 16MB\niterations = 3\n"
 				  "compute_gap = 50us\n");
 	struct fabric *f = run(s);
@@ -159,9 +141,9 @@ START_TEST(skew_and_iterations)
 			      coll_time_s(f, c) * 1e6, base * 1e6);
 	}
 	fabric_destroy(f);
-	unload(s);
+	tl_unload(s);
 
-	s = load("[sim]\nduration = 100ms\n[topology]\nkind = star\nhosts = 8\n"
+	s = tl_load("[sim]\nduration = 100ms\n[topology]\nkind = star\nhosts = 8\n"
 		 "[job.ar]\npattern = ring-allreduce\nsize = 16MB\niterations = 3\n"
 		 "compute_gap = 50us\nskew = 200us\n");
 	f = run(s);
@@ -183,7 +165,7 @@ START_TEST(skew_and_iterations)
 			      extra * 1e6, want * 1e6);
 	}
 	fabric_destroy(f);
-	unload(s);
+	tl_unload(s);
 }
 END_TEST
 
@@ -191,7 +173,7 @@ END_TEST
  * line rate, rows consistent */
 START_TEST(ring_64_ranks_oversubscribed)
 {
-	struct scenario *s = load("[sim]\nduration = 500ms\n"
+	struct scenario *s = tl_load("[sim]\nduration = 500ms\n"
 				  "[topology]\nspines = 4\nleaves = 8\nhosts_per_leaf = 8\n"
 				  "[job.ar]\npattern = ring-allreduce\nsize = 16MB\nchannels = 2\n"
 				  "iterations = 2\n");
@@ -205,7 +187,7 @@ START_TEST(ring_64_ranks_oversubscribed)
 	ck_assert_uint_eq(r.flows_completed, r.flows_total);
 	/* 2 channels x 126 steps x 64 ranks x 1 slice (chunk 125 KB) x 2 */
 	ck_assert_uint_eq(r.flows_total, 2 * 126 * 64 * 2);
-	unload(s);
+	tl_unload(s);
 }
 END_TEST
 
@@ -231,7 +213,7 @@ START_TEST(concurrent_jobs_deterministic)
 {
 	char dir[64] = "/tmp/dcqcn-coll-XXXXXX";
 	ck_assert_ptr_nonnull(mkdtemp(dir));
-	struct scenario *s = load("[sim]\nduration = 200ms\n"
+	struct scenario *s = tl_load("[sim]\nduration = 200ms\n"
 				  "[topology]\nspines = 2\nleaves = 4\nhosts_per_leaf = 4\n"
 				  "[job.train]\npattern = ring-allreduce\nsize = 16MB\n"
 				  "iterations = 2\nskew = 20us\n"
@@ -261,7 +243,7 @@ START_TEST(concurrent_jobs_deterministic)
 		lines += *c == '\n';
 	ck_assert_int_eq(lines, 1 + 5);
 	free(rows);
-	unload(s);
+	tl_unload(s);
 	char cmd[128];
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
 	ck_assert_int_eq(system(cmd), 0);
@@ -284,9 +266,5 @@ static Suite *make_collective_suite(void)
 
 int main(void)
 {
-	SRunner *sr = srunner_create(make_collective_suite());
-	srunner_run_all(sr, CK_NORMAL);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return tl_run(make_collective_suite());
 }

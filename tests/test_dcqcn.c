@@ -11,6 +11,7 @@
 #include <stdlib.h>
 
 #include "dcqcn.h"
+#include "testlib.h"
 
 #define US UNITS_PS_PER_US
 #define MS UNITS_PS_PER_MS
@@ -1021,9 +1022,5 @@ static Suite *make_dcqcn_suite(void)
 
 int main(void)
 {
-	SRunner *sr = srunner_create(make_dcqcn_suite());
-	srunner_run_all(sr, CK_NORMAL);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return tl_run(make_dcqcn_suite());
 }

@@ -7,6 +7,7 @@
 
 #include "engine.h"
 #include "rng.h"
+#include "testlib.h"
 
 struct rec {
 	struct sim_event ev;
@@ -170,9 +171,5 @@ static Suite *make_engine_suite(void)
 
 int main(void)
 {
-	SRunner *sr = srunner_create(make_engine_suite());
-	srunner_run_all(sr, CK_NORMAL);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return tl_run(make_engine_suite());
 }

@@ -13,33 +13,7 @@
 #include "fabric.h"
 #include "run.h"
 #include "scenario.h"
-
-static struct scenario *load(const char *text)
-{
-	struct scenario *s = calloc(1, sizeof(*s));
-	struct scn_error err = {{0}};
-	ck_assert_ptr_nonnull(s);
-	scenario_init(s);
-	int rc = scenario_load_string(s, "test.ini", text, &err);
-	if (rc == 0)
-		rc = scenario_finalize(s, &err);
-	ck_assert_msg(rc == 0, "scenario rejected: %s", err.msg);
-	return s;
-}
-
-static void unload(struct scenario *s)
-{
-	scenario_free(s);
-	free(s);
-}
-
-static struct fabric *build(const struct scenario *s)
-{
-	const char *why = NULL;
-	struct fabric *f = fabric_create(s, &why);
-	ck_assert_msg(f != NULL, "fabric: %s", why ? why : "?");
-	return f;
-}
+#include "testlib.h"
 
 static void run_to_end(struct fabric *f)
 {
@@ -58,13 +32,13 @@ static sim_time_ps one_flow_fct(uint32_t dst)
 	char text[512];
 	snprintf(text, sizeof(text),
 		 "[job.one]\npattern = incast\nsenders = 0\ndst = %u\nsize = 4MB\n", dst);
-	struct scenario *s = load(text);
-	struct fabric *f = build(s);
+	struct scenario *s = tl_load(text);
+	struct fabric *f = tl_build(s);
 	run_to_end(f);
 	ck_assert_uint_eq(f->flows[0].rx_bytes, 4000000);
 	sim_time_ps fct = f->flows[0].end_ps - f->flows[0].start_ps;
 	fabric_destroy(f);
-	unload(s);
+	tl_unload(s);
 	return fct;
 }
 
@@ -96,11 +70,11 @@ END_TEST
  * 100 Gbps x 4096 / 4178 (DESIGN B1), within one packet */
 START_TEST(incast_runs_at_goodput_ceiling)
 {
-	struct scenario *s = load("[topology]\nkind = star\nhosts = 17\n"
+	struct scenario *s = tl_load("[topology]\nkind = star\nhosts = 17\n"
 				  "host_link = 100Gbps\n[nic]\ncc = none\n"
 				  "[job.incast]\npattern = incast\ndst = 0\nsenders = 1-16\n"
 				  "size = 1MiB\n");
-	struct fabric *f = build(s);
+	struct fabric *f = tl_build(s);
 	const sim_time_ps t1 = 20 * UNITS_PS_PER_US, t2 = 80 * UNITS_PS_PER_US;
 	sim_run_until(&f->eng, t1);
 	uint64_t b1 = f->nics[0].rx_payload_bytes;
@@ -118,7 +92,7 @@ START_TEST(incast_runs_at_goodput_ceiling)
 	ck_assert_uint_eq(f->nics[0].rx_payload_bytes, 16u * 1048576u);
 	ck_assert_uint_eq(f->flows_done, 16);
 	fabric_destroy(f);
-	unload(s);
+	tl_unload(s);
 }
 END_TEST
 
@@ -153,8 +127,8 @@ static void check_spread(const char *ecmp, int one_qp)
 	snprintf(text, sizeof(text),
 		 "[topology]\nspines = 4\nleaves = 2\nhosts_per_leaf = 1\necmp = %s\n"
 		 "[job.t]\npattern = trace\nfile = %s\n", ecmp, path);
-	struct scenario *s = load(text);
-	struct fabric *f = build(s);
+	struct scenario *s = tl_load(text);
+	struct fabric *f = tl_build(s);
 	run_to_end(f);
 	for (uint16_t p = 1; p <= 4; p++) {
 		uint64_t n = f->sws[0].ports[p].tx_pkts;
@@ -162,7 +136,7 @@ static void check_spread(const char *ecmp, int one_qp)
 			      (unsigned long long)n);
 	}
 	fabric_destroy(f);
-	unload(s);
+	tl_unload(s);
 	remove_tree(tmpdir);
 }
 
@@ -195,23 +169,23 @@ START_TEST(strict_and_dwrr_schedulers)
 	"[job.high]\npattern = incast\nsenders = 2\ndst = 0\nsize = 10MB\ndscp = 24\n"
 	uint64_t b[2];
 
-	struct scenario *s = load(SCHED_SCENARIO("[qos]\nscheduler = strict\n"));
-	struct fabric *f = build(s);
+	struct scenario *s = tl_load(SCHED_SCENARIO("[qos]\nscheduler = strict\n"));
+	struct fabric *f = tl_build(s);
 	ck_assert_uint_eq(f->flows[0].prio, 1);
 	ck_assert_uint_eq(f->flows[1].prio, 3);
 	window_bytes(f, b, 2);
 	ck_assert_uint_eq(b[0], 0);
 	ck_assert_uint_gt(b[1], 1000000);
 	fabric_destroy(f);
-	unload(s);
+	tl_unload(s);
 
-	s = load(SCHED_SCENARIO("[qos]\nscheduler = dwrr\ndwrr_weights = 1,1,1,3,1,1,1,1\n"));
-	f = build(s);
+	s = tl_load(SCHED_SCENARIO("[qos]\nscheduler = dwrr\ndwrr_weights = 1,1,1,3,1,1,1,1\n"));
+	f = tl_build(s);
 	window_bytes(f, b, 2);
 	double ratio = (double)b[1] / (double)b[0];
 	ck_assert_msg(ratio > 2.9 && ratio < 3.1, "dwrr 1:3 gave %.3f", ratio);
 	fabric_destroy(f);
-	unload(s);
+	tl_unload(s);
 }
 END_TEST
 
@@ -224,8 +198,8 @@ static const char *perm_text = "[topology]\nspines = 2\nleaves = 4\nhosts_per_le
  * fail: a byte counted as injected but never sent breaks it */
 START_TEST(conservation_mid_run_and_negative)
 {
-	struct scenario *s = load(perm_text);
-	struct fabric *f = build(s);
+	struct scenario *s = tl_load(perm_text);
+	struct fabric *f = tl_build(s);
 	sim_run_until(&f->eng, 40 * UNITS_PS_PER_US);
 	uint64_t in_flight = 0;
 	ck_assert_int_eq(fabric_check_conservation(f, &in_flight), 0);
@@ -241,7 +215,7 @@ START_TEST(conservation_mid_run_and_negative)
 		total += (uint64_t)f->flows[i].bytes;
 	ck_assert_uint_eq(f->payload_delivered, total);
 	fabric_destroy(f);
-	unload(s);
+	tl_unload(s);
 }
 END_TEST
 
@@ -249,10 +223,10 @@ END_TEST
  * alone: no hidden shared state */
 START_TEST(two_simulations_do_not_interfere)
 {
-	struct scenario *s = load(perm_text);
-	struct fabric *solo = build(s);
+	struct scenario *s = tl_load(perm_text);
+	struct fabric *solo = tl_build(s);
 	run_to_end(solo);
-	struct fabric *a = build(s), *b = build(s);
+	struct fabric *a = tl_build(s), *b = tl_build(s);
 	for (sim_time_ps t = 0; !fabric_finished(a) || !fabric_finished(b);
 	     t += 3 * UNITS_PS_PER_US) {
 		sim_run_until(&a->eng, t);
@@ -267,7 +241,7 @@ START_TEST(two_simulations_do_not_interfere)
 	fabric_destroy(a);
 	fabric_destroy(b);
 	fabric_destroy(solo);
-	unload(s);
+	tl_unload(s);
 }
 END_TEST
 
@@ -295,7 +269,7 @@ START_TEST(same_seed_same_bytes)
 	snprintf(d1, sizeof(d1), "%s/a", tmpdir);
 	snprintf(d2, sizeof(d2), "%s/b", tmpdir);
 	snprintf(d3, sizeof(d3), "%s/c", tmpdir);
-	struct scenario *s = load(perm_text);
+	struct scenario *s = tl_load(perm_text);
 	struct run_result r;
 	struct run_opts o = { .out_dir = d1 };
 	ck_assert_int_eq(run_scenario(s, &o, &r), RUN_OK);
@@ -311,7 +285,7 @@ START_TEST(same_seed_same_bytes)
 	ck_assert_int_eq(run_scenario(s, &o, &r), RUN_OK);
 	ck_assert_msg(strcmp(slurp(d1, "flows.csv"), slurp(d3, "flows.csv")) != 0,
 		      "seed 2 gave the same flows as seed 1");
-	unload(s);
+	tl_unload(s);
 	remove_tree(tmpdir);
 }
 END_TEST
@@ -328,14 +302,14 @@ START_TEST(trace_after_dependency)
 	      "2,3,1000000,5,1\n", fp);
 	fclose(fp);
 	snprintf(text, sizeof(text), "[job.c]\npattern = trace\nfile = %s\n", path);
-	struct scenario *s = load(text);
-	struct fabric *f = build(s);
+	struct scenario *s = tl_load(text);
+	struct fabric *f = tl_build(s);
 	run_to_end(f);
 	ck_assert_int_eq(f->flows[1].start_ps, f->flows[0].end_ps);
 	ck_assert_int_eq(f->flows[2].start_ps, f->flows[1].end_ps);
 	ck_assert_int_gt(f->flows[2].start_ps, 5 * UNITS_PS_PER_US);
 	fabric_destroy(f);
-	unload(s);
+	tl_unload(s);
 	remove_tree(tmpdir);
 }
 END_TEST
@@ -358,9 +332,5 @@ static Suite *make_fabric_suite(void)
 
 int main(void)
 {
-	SRunner *sr = srunner_create(make_fabric_suite());
-	srunner_run_all(sr, CK_NORMAL);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return tl_run(make_fabric_suite());
 }

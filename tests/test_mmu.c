@@ -7,6 +7,7 @@
 #include <stdlib.h>
 
 #include "mmu.h"
+#include "testlib.h"
 
 #define FRAME 4158
 
@@ -114,9 +115,5 @@ static Suite *make_mmu_suite(void)
 
 int main(void)
 {
-	SRunner *sr = srunner_create(make_mmu_suite());
-	srunner_run_all(sr, CK_NORMAL);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return tl_run(make_mmu_suite());
 }

@@ -12,48 +12,20 @@
 #include "fabric.h"
 #include "run.h"
 #include "scenario.h"
+#include "testlib.h"
 
 /* these tests are about PFC alone: NICs send at line rate (nic.cc = none) */
 static struct scenario *load(const char *text)
 {
-	struct scenario *s = calloc(1, sizeof(*s));
-	struct scn_error err = {{0}};
-	ck_assert_ptr_nonnull(s);
-	scenario_init(s);
-	int rc = scenario_load_string(s, "test.ini", text, &err);
-	if (rc == 0)
-		rc = scenario_set(s, "nic.cc=none", &err);
-	if (rc == 0)
-		rc = scenario_finalize(s, &err);
-	ck_assert_msg(rc == 0, "scenario rejected: %s\n%s", err.msg, text);
-	return s;
-}
-
-static void unload(struct scenario *s)
-{
-	scenario_free(s);
-	free(s);
-}
-
-static struct fabric *build(const struct scenario *s)
-{
-	const char *why = NULL;
-	struct fabric *f = fabric_create(s, &why);
-	ck_assert_msg(f != NULL, "fabric: %s", why ? why : "?");
-	return f;
-}
-
-static void conserved(struct fabric *f)
-{
-	uint64_t in_flight = 0;
-	ck_assert_msg(fabric_check_conservation(f, &in_flight) == 0, "%s", f->err);
+	static const char *const cc_none[] = { "nic.cc=none", NULL };
+	return tl_load_set(text, cc_none);
 }
 
 /* run until every flow is done (or the bound), then check conservation */
 static void run_until_done(struct fabric *f, sim_time_ps bound)
 {
 	sim_run_until(&f->eng, bound);
-	conserved(f);
+	tl_conserved(f);
 }
 
 /* ---- losslessness: incasts with auto headroom never drop ---- */
@@ -69,7 +41,7 @@ static void incast(int senders, const char *rate, const char *cable, const char 
 		 senders + 1, rate, cable, senders > 8 ? "32MB" : "16MB", extra,
 		 senders > 8 ? "512KB" : "4MB");
 	*ps = load(text);
-	*pf = build(*ps);
+	*pf = tl_build(*ps);
 	run_until_done(*pf, 100 * UNITS_PS_PER_MS);
 	ck_assert_msg(fabric_finished(*pf), "incast did not finish");
 }
@@ -101,7 +73,7 @@ START_TEST(incast_lossless_with_auto_headroom)
 					      (long long)f->peak_headroom_bytes, (long long)headroom);
 				ck_assert_uint_eq(f->payload_delivered, f->payload_injected);
 				fabric_destroy(f);
-				unload(scn);
+				tl_unload(scn);
 			}
 }
 END_TEST
@@ -128,7 +100,7 @@ START_TEST(undersized_headroom_drops_and_says_so)
 	fclose(mem);
 	ck_assert_ptr_nonnull(strstr(text, "headroom was exceeded"));
 	free(text);
-	unload(scn);
+	tl_unload(scn);
 }
 END_TEST
 
@@ -159,7 +131,7 @@ START_TEST(dynamic_threshold_in_switch)
 					      "dst = %d\nsize = 20MB\n",
 					      i, i, S + i);
 			struct scenario *scn = load(text);
-			struct fabric *f = build(scn);
+			struct fabric *f = tl_build(scn);
 			double sum[8] = {0};
 			int samples = 0;
 			for (sim_time_ps t = 300 * UNITS_PS_PER_US; t <= 500 * UNITS_PS_PER_US;
@@ -168,7 +140,7 @@ START_TEST(dynamic_threshold_in_switch)
 				for (int i = 0; i < S; i++)
 					sum[i] += (double)f->sws[0].pgs[i * PKT_PRIOS + 3].mmu.shared;
 			}
-			conserved(f);
+			tl_conserved(f);
 			int64_t B = f->sws[0].mmu.pool_bytes;
 			ck_assert_int_eq(B, scenario_pool_bytes(scn, (uint32_t)S, 1));
 			double alpha = ths[a] < 0 ? 1.0 / (1 << -ths[a]) : (double)(1 << ths[a]);
@@ -186,7 +158,7 @@ START_TEST(dynamic_threshold_in_switch)
 			ck_assert_uint_gt(f->pause_frames, 0);
 			ck_assert_uint_eq(f->drops.lossless, 0);
 			fabric_destroy(f);
-			unload(scn);
+			tl_unload(scn);
 		}
 }
 END_TEST
@@ -226,7 +198,7 @@ static void pause_once(const char *rate, sim_time_ps hold_ps)
 		 "[job.p1]\npattern = incast\nsenders = 2\ndst = 0\nsize = 100MB\ndscp = 8\n",
 		 rate);
 	struct scenario *scn = load(text);
-	struct fabric *f = build(scn);
+	struct fabric *f = tl_build(scn);
 	struct pfc_log log = {0};
 	f->hooks.ctx = &log;
 	f->hooks.pfc = log_pfc;
@@ -252,9 +224,9 @@ static void pause_once(const char *rate, sim_time_ps hold_ps)
 	sim_run_until(&f->eng, t0 + resp + hold_ps + 10 * 1000 * 1000);
 	ck_assert_int_eq(log.expire_at - log.xoff_at, hold_ps);
 	ck_assert_int_gt(f->flows[0].rx_bytes, p3);
-	conserved(f);
+	tl_conserved(f);
 	fabric_destroy(f);
-	unload(scn);
+	tl_unload(scn);
 }
 
 START_TEST(pause_holds_for_its_quanta)
@@ -297,7 +269,7 @@ static void log_wd(void *ctx, const struct fabric *f, const struct pause_rx *pr,
 START_TEST(watchdog_detects_drops_and_restores)
 {
 	struct scenario *scn = load(WD_SCENARIO("2ms"));
-	struct fabric *f = build(scn);
+	struct fabric *f = tl_build(scn);
 	struct wd_log log = {0};
 	f->hooks.ctx = &log;
 	f->hooks.pfcwd = log_wd;
@@ -324,14 +296,14 @@ START_TEST(watchdog_detects_drops_and_restores)
 	double got = (double)(f->nics[0].rx_payload_bytes - b0);
 	double want = 100e-6 * 100e9 / 8 * 4096.0 / 4178.0;
 	ck_assert_msg(got > 0.99 * want, "after restore: %.0f of %.0f B in 100 us", got, want);
-	conserved(f);
+	tl_conserved(f);
 	fabric_destroy(f);
-	unload(scn);
+	tl_unload(scn);
 
 	/* a storm shorter than the detection time is never declared: one XOFF
 	 * at 100G holds the port for 335.5 us, less than 500 us */
 	scn = load(WD_SCENARIO("150us"));
-	f = build(scn);
+	f = tl_build(scn);
 	log = (struct wd_log){0};
 	f->hooks.ctx = &log;
 	f->hooks.pfcwd = log_wd;
@@ -340,7 +312,7 @@ START_TEST(watchdog_detects_drops_and_restores)
 	ck_assert_uint_eq(f->drops.pfcwd, 0);
 	ck_assert_uint_eq(f->drops.lossless, 0);
 	fabric_destroy(f);
-	unload(scn);
+	tl_unload(scn);
 }
 END_TEST
 
@@ -382,14 +354,14 @@ static void spread(int watchdog, struct spread_log *log)
 		 watchdog ? "detection_time = 100us\npoll_interval = 50us\n"
 			    "restoration_time = 200us\n" : "");
 	struct scenario *scn = load(text);
-	struct fabric *f = build(scn);
+	struct fabric *f = tl_build(scn);
 	f->hooks.ctx = log;
 	f->hooks.pfc = log_spread;
 	sim_run_until(&f->eng, 2 * UNITS_PS_PER_MS);
-	conserved(f);
+	tl_conserved(f);
 	ck_assert_uint_eq(f->drops.lossless, 0);
 	fabric_destroy(f);
-	unload(scn);
+	tl_unload(scn);
 }
 
 START_TEST(pause_storm_spreads_without_watchdog)
@@ -415,16 +387,16 @@ START_TEST(nic_pause_watchdog_stops_storm)
 		"[nic]\npause_watchdog = 300us\n"
 		"[fault.broken]\nkind = pause-storm\nnode = h0\nstart = 10us\n"
 		"[job.to0]\npattern = incast\nsenders = 1\ndst = 0\nsize = 100MB\n");
-	struct fabric *f = build(scn);
+	struct fabric *f = tl_build(scn);
 	sim_run_until(&f->eng, 309 * UNITS_PS_PER_US);
 	uint64_t frames = f->pause_frames;
 	ck_assert_uint_gt(frames, 0);
 	sim_run_until(&f->eng, 2 * UNITS_PS_PER_MS);
 	ck_assert_uint_eq(f->pause_frames, frames);
 	ck_assert(!(f->sws[0].ports[0].pause.paused & (1u << 3)));
-	conserved(f);
+	tl_conserved(f);
 	fabric_destroy(f);
-	unload(scn);
+	tl_unload(scn);
 }
 END_TEST
 
@@ -436,7 +408,7 @@ START_TEST(slow_receiver_pauses_without_loss)
 		"[topology]\nkind = star\nhosts = 5\nhost_link = 100Gbps\n"
 		"[fault.slow]\nkind = slow-receiver\nnode = h0\nrate = 10Gbps\n"
 		"[job.to0]\npattern = incast\nsenders = 1-4\ndst = 0\nsize = 1MB\n");
-	struct fabric *f = build(scn);
+	struct fabric *f = tl_build(scn);
 	sim_run_until(&f->eng, 200 * UNITS_PS_PER_US);
 	uint64_t b0 = f->nics[0].rx_payload_bytes;
 	sim_run_until(&f->eng, 1200 * UNITS_PS_PER_US);
@@ -448,9 +420,9 @@ START_TEST(slow_receiver_pauses_without_loss)
 	sim_run_until(&f->eng, 20 * UNITS_PS_PER_MS);
 	ck_assert(fabric_finished(f));
 	ck_assert_uint_eq(f->drops.lossless, 0);
-	conserved(f);
+	tl_conserved(f);
 	fabric_destroy(f);
-	unload(scn);
+	tl_unload(scn);
 }
 END_TEST
 
@@ -462,7 +434,7 @@ START_TEST(lossy_drops_at_egress_threshold_only)
 		"[topology]\nkind = star\nhosts = 17\nhost_link = 100Gbps\n"
 		"[buffer]\nsize = 4MB\n"
 		"[job.lossy]\npattern = incast\ndst = 0\nsize = 1MB\ndscp = 8\n");
-	struct fabric *f = build(scn);
+	struct fabric *f = tl_build(scn);
 	sim_run_until(&f->eng, 5 * UNITS_PS_PER_MS);
 	ck_assert_uint_gt(f->drops.lossy, 0);
 	ck_assert_uint_eq(f->drops.lossless, 0);
@@ -486,7 +458,7 @@ START_TEST(lossy_drops_at_egress_threshold_only)
 			  f->payload_delivered + f->drops.payload + in_flight);
 	ck_assert_uint_gt(f->drops.payload, 0);
 	fabric_destroy(f);
-	unload(scn);
+	tl_unload(scn);
 }
 END_TEST
 
@@ -504,7 +476,7 @@ START_TEST(link_down_from_start_is_avoided)
 		 "[job.a]\npattern = incast\nsenders = 0-1\ndst = 2\nsize = 4MB\n"
 		 "[job.b]\npattern = incast\nsenders = 2-3\ndst = 0\nsize = 4MB\n");
 	struct scenario *scn = load(text);
-	struct fabric *f = build(scn);
+	struct fabric *f = tl_build(scn);
 	run_until_done(f, 10 * UNITS_PS_PER_MS);
 	ck_assert(fabric_finished(f));
 	/* leaf0 ports: 0-1 hosts, 2 spine0, 3 spine1; leaf1 likewise */
@@ -514,7 +486,7 @@ START_TEST(link_down_from_start_is_avoided)
 	ck_assert_uint_gt(f->sws[1].ports[2].tx_pkts, 0);
 	ck_assert_uint_eq(f->drops.link_down, 0);
 	fabric_destroy(f);
-	unload(scn);
+	tl_unload(scn);
 }
 END_TEST
 
@@ -526,12 +498,12 @@ START_TEST(link_down_in_fat_tree)
 				    "[fault.a]\nkind = link-down\nlink = edge0-agg0\n"
 				    "[fault.b]\nkind = link-down\nlink = agg3-core2\n"
 				    "[job.p]\npattern = permutation\nsize = 1MB\n");
-	struct fabric *f = build(scn);
+	struct fabric *f = tl_build(scn);
 	run_until_done(f, 10 * UNITS_PS_PER_MS);
 	ck_assert(fabric_finished(f));
 	ck_assert_uint_eq(f->drops.link_down, 0);
 	fabric_destroy(f);
-	unload(scn);
+	tl_unload(scn);
 }
 END_TEST
 
@@ -547,20 +519,20 @@ START_TEST(link_down_under_load)
 		"[job.a]\npattern = incast\nsenders = 0-3\ndst = 4\nsize = 20MB\n"
 		"[job.b]\npattern = incast\nsenders = 0-3\ndst = 5\nsize = 20MB\n"
 		"[job.c]\npattern = incast\nsenders = 0-3\ndst = 6\nsize = 20MB\n");
-	struct fabric *f = build(scn);
+	struct fabric *f = tl_build(scn);
 	sim_run_until(&f->eng, 20 * UNITS_PS_PER_US);
 	uint64_t before = f->sws[0].ports[5].tx_pkts;
 	ck_assert_uint_gt(before, 0);
 	sim_run_until(&f->eng, 119 * UNITS_PS_PER_US);
 	ck_assert_uint_le(f->sws[0].ports[5].tx_pkts, before + 1); /* the frame in flight */
 	ck_assert_uint_gt(f->drops.link_down, 0);
-	conserved(f);
+	tl_conserved(f);
 	uint64_t during = f->sws[0].ports[5].tx_pkts;
 	sim_run_until(&f->eng, 200 * UNITS_PS_PER_US);
 	ck_assert_uint_gt(f->sws[0].ports[5].tx_pkts, during);
-	conserved(f);
+	tl_conserved(f);
 	fabric_destroy(f);
-	unload(scn);
+	tl_unload(scn);
 }
 END_TEST
 
@@ -588,9 +560,5 @@ static Suite *make_pfc_suite(void)
 
 int main(void)
 {
-	SRunner *sr = srunner_create(make_pfc_suite());
-	srunner_run_all(sr, CK_NORMAL);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return tl_run(make_pfc_suite());
 }

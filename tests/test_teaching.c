@@ -10,6 +10,7 @@
 
 #include "fabric.h"
 #include "scenario.h"
+#include "testlib.h"
 
 #ifndef TEST_SCENARIO_DIR
 #define TEST_SCENARIO_DIR "scenarios"
@@ -173,9 +174,5 @@ static Suite *make_teaching_suite(void)
 
 int main(void)
 {
-	SRunner *sr = srunner_create(make_teaching_suite());
-	srunner_run_all(sr, CK_NORMAL);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return tl_run(make_teaching_suite());
 }

@@ -8,6 +8,7 @@
 #include "rng.h"
 #include "scenario.h"
 #include "topology.h"
+#include "testlib.h"
 
 static struct scenario *scn_new(enum scn_topo_kind kind)
 {
@@ -161,9 +162,5 @@ static Suite *make_topology_suite(void)
 
 int main(void)
 {
-	SRunner *sr = srunner_create(make_topology_suite());
-	srunner_run_all(sr, CK_NORMAL);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return tl_run(make_topology_suite());
 }
