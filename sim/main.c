@@ -15,6 +15,7 @@
 #include "plot.h"
 #include "run.h"
 #include "scenario.h"
+#include "sweep.h"
 
 #define EXIT_INVARIANT 1
 #define EXIT_USAGE 2
@@ -34,6 +35,8 @@ static const char usage[] =
 	"  dcqcn-sim run [SCENARIO] [-o DIR] [--set SECTION.KEY=VALUE]... [--seed N] [--quiet]\n"
 	"                [--plot]\n"
 	"  dcqcn-sim check SCENARIO [--set SECTION.KEY=VALUE]...\n"
+	"  dcqcn-sim sweep SCENARIO --vary SECTION.KEY=V1,V2,... [--vary ...] [-j N]\n"
+	"                [-o DIR] [--set ...] [--seed N] [--quiet] [--plot]\n"
 	"  dcqcn-sim plot DIR\n"
 	"  dcqcn-sim --help | --version\n"
 	"\n"
@@ -46,11 +49,14 @@ static const char usage[] =
 	"--seed  same as --set sim.seed=N\n"
 	"--quiet no summary table, no progress bar\n"
 	"--plot  draw the figures (plot DIR) when the run ends\n"
+	"sweep   one run per combination of the --vary values (the last axis\n"
+	"        fastest), -j N at a time, in DIR/pNNN (default results/NAME-sweep);\n"
+	"        DIR/sweep.csv has a row per point with its summary and whether it\n"
+	"        met the scenario's [criteria]; exit 0 even when points miss them\n"
 	"plot    draw DIR/plots/*.png from the CSVs of run directory DIR with\n"
 	"        gnuplot (apt-get install gnuplot-nox): queues, pause map, pause\n"
-	"        and ECN rates, DCQCN rates, collectives\n"
-	"\n"
-	"sweep is not implemented in this version.\n";
+	"        and ECN rates, DCQCN rates, collectives; for a sweep directory,\n"
+	"        the figures of every point\n";
 
 struct cli {
 	const char *cmd;
@@ -60,7 +66,10 @@ struct cli {
 	int nsets;
 	char seed_set[64];
 	int quiet;
-	int plot; /* run --plot */
+	int plot; /* run --plot, sweep --plot */
+	int jobs; /* sweep -j */
+	char *vary[SWEEP_MAX_AXES];
+	int nvary;
 };
 
 __attribute__((format(printf, 1, 2))) static int usage_error(const char *fmt, ...)
@@ -77,15 +86,35 @@ __attribute__((format(printf, 1, 2))) static int usage_error(const char *fmt, ..
 static int parse_args(int argc, char **argv, struct cli *c)
 {
 	c->cmd = argv[1];
-	int is_run = strcmp(c->cmd, "run") == 0;
+	int is_run = strcmp(c->cmd, "run") == 0, is_sweep = strcmp(c->cmd, "sweep") == 0;
+	c->jobs = 1;
 	for (int i = 2; i < argc; i++) {
 		const char *a = argv[i];
 		int has_next = i + 1 < argc;
-		if (!strcmp(a, "--set") || !strcmp(a, "-o") || !strcmp(a, "--seed")) {
+		if (!strcmp(a, "--vary") || !strcmp(a, "-j")) {
 			if (!has_next)
 				return usage_error("%s needs a value", a);
-			if ((!strcmp(a, "-o") || !strcmp(a, "--seed")) && !is_run)
-				return usage_error("%s is an option of run", a);
+			if (!is_sweep)
+				return usage_error("%s is an option of sweep", a);
+			char *v = argv[++i];
+			if (!strcmp(a, "-j")) {
+				char *end;
+				long j = strtol(v, &end, 10);
+				if (*end || j < 1 || j > 256)
+					return usage_error("-j %s: a number of concurrent runs, 1-256", v);
+				c->jobs = (int)j;
+			} else {
+				if (c->nvary == SWEEP_MAX_AXES)
+					return usage_error("at most %d --vary axes", SWEEP_MAX_AXES);
+				c->vary[c->nvary++] = v;
+			}
+		} else if (!strcmp(a, "--set") || !strcmp(a, "-o") || !strcmp(a, "--seed")) {
+			if (!has_next)
+				return usage_error("%s needs a value", a);
+			if (!strcmp(a, "--seed") && !is_run && !is_sweep)
+				return usage_error("%s is an option of run and sweep", a);
+			if (!strcmp(a, "-o") && !is_run && !is_sweep)
+				return usage_error("%s is an option of run and sweep", a);
 			const char *v = argv[++i];
 			if (!strcmp(a, "-o")) {
 				c->out_dir = v;
@@ -100,12 +129,12 @@ static int parse_args(int argc, char **argv, struct cli *c)
 				c->sets[c->nsets++] = v;
 			}
 		} else if (!strcmp(a, "--plot")) {
-			if (!is_run)
-				return usage_error("%s is an option of run", a);
+			if (!is_run && !is_sweep)
+				return usage_error("%s is an option of run and sweep", a);
 			c->plot = 1;
 		} else if (!strcmp(a, "--quiet") || !strcmp(a, "-q")) {
-			if (!is_run)
-				return usage_error("%s is an option of run", a);
+			if (!is_run && !is_sweep)
+				return usage_error("%s is an option of run and sweep", a);
 			c->quiet = 1;
 		} else if (a[0] == '-' && a[1]) {
 			return usage_error("unknown option %s", a);
@@ -117,6 +146,8 @@ static int parse_args(int argc, char **argv, struct cli *c)
 	}
 	if (!is_run && !c->scenario)
 		return usage_error("%s needs a SCENARIO file", c->cmd);
+	if (is_sweep && !c->nvary)
+		return usage_error("sweep needs at least one --vary section.key=V1,V2,...");
 	return 0;
 }
 
@@ -163,18 +194,133 @@ static const char *plots_dir(void)
 	return plot_scripts_dir(dirs);
 }
 
-/* plot DIR: 0, or 2 with the reason on stderr */
+/* the figures of a run directory, or of every point of a sweep directory
+ * (one that holds sweep.csv); 0, or 2 with the reason on stderr */
+static int plot_dir(const char *dir, int quiet)
+{
+	char path[4200], err[2048];
+	snprintf(path, sizeof(path), "%s/sweep.csv", dir);
+	if (access(path, F_OK) != 0) {
+		if (plot_run(dir, plots_dir(), err, sizeof(err))) {
+			fprintf(stderr, "dcqcn-sim: plot: %s\n", err);
+			return EXIT_USAGE;
+		}
+		if (!quiet)
+			printf("dcqcn-sim: %s\n", err);
+		return 0;
+	}
+	int rc = 0, points = 0;
+	for (int p = 0; p < SWEEP_MAX_POINTS; p++) {
+		snprintf(path, sizeof(path), "%s/p%03d", dir, p);
+		if (access(path, F_OK) != 0)
+			break;
+		points++;
+		if (plot_run(path, plots_dir(), err, sizeof(err))) {
+			fprintf(stderr, "dcqcn-sim: plot: %s\n", err);
+			rc = EXIT_USAGE;
+		}
+	}
+	if (!quiet)
+		printf("dcqcn-sim: figures of %d sweep points in %s/pNNN/plots\n", points, dir);
+	return rc;
+}
+
+/* plot DIR */
 static int cmd_plot(int argc, char **argv)
 {
 	if (argc != 3 || argv[2][0] == '-')
-		return usage_error("plot needs one run directory: dcqcn-sim plot DIR");
-	char err[2048];
-	if (plot_run(argv[2], plots_dir(), err, sizeof(err))) {
-		fprintf(stderr, "dcqcn-sim: plot: %s\n", err);
+		return usage_error("plot needs one run or sweep directory: dcqcn-sim plot DIR");
+	return plot_dir(argv[2], 0);
+}
+
+/* split a CSV line of unquoted fields in place (empty fields kept) */
+static int split_csv(char *line, char **f, int max)
+{
+	int n = 0;
+	for (char *c = line; n < max;) {
+		f[n++] = c;
+		c = strchr(c, ',');
+		if (!c)
+			break;
+		*c++ = '\0';
+	}
+	return n;
+}
+
+/* sweep.csv as a table: point, the axes, and the deployment metrics */
+static void print_sweep(const char *dir, int naxes)
+{
+	static const char *const metrics[] = { "busbw_pct_line", "ecn_mark_pct",
+					       "pause_frame_rate", "drops_lossless",
+					       "criteria_pass", "criteria_failed", NULL };
+	char path[4200], line[4096];
+	char *f[128];
+	int want[128] = {0};
+	snprintf(path, sizeof(path), "%s/sweep.csv", dir);
+	FILE *fp = fopen(path, "r");
+	if (!fp)
+		return;
+	for (int row = 0; fgets(line, sizeof(line), fp); row++) {
+		line[strcspn(line, "\n")] = '\0';
+		int n = split_csv(line, f, 128);
+		for (int col = 0; row == 0 && col < n; col++) {
+			want[col] = col == 0 || (col >= 2 && col < 2 + naxes);
+			for (int k = 0; metrics[k]; k++)
+				want[col] |= !strcmp(f[col], metrics[k]);
+		}
+		for (int col = 0; col < n; col++)
+			if (want[col])
+				printf("  %-*s", col ? 16 : 5, *f[col] ? f[col] : "-");
+		printf("\n");
+	}
+	fclose(fp);
+}
+
+static int cmd_sweep(const struct cli *c)
+{
+	struct sweep_opts o = { .scenario = c->scenario, .sets = c->sets, .nsets = c->nsets,
+				.jobs = c->jobs, .interrupt = &interrupted };
+	char err[2048], dir[4096];
+	for (int i = 0; i < c->nvary; i++) {
+		if (sweep_parse_vary(c->vary[i], &o.axes[i], err, sizeof(err)))
+			return usage_error("%s", err);
+		o.naxes++;
+	}
+	if (c->out_dir) {
+		snprintf(dir, sizeof(dir), "%s", c->out_dir);
+	} else {
+		default_out_dir(c->scenario, dir, sizeof(dir));
+		strncat(dir, "-sweep", sizeof(dir) - strlen(dir) - 1);
+	}
+	o.out_dir = dir;
+	o.log = c->quiet ? NULL : stderr;
+	signal(SIGINT, on_sigint);
+	int failed = 0;
+	int st = sweep_run(&o, &failed, err, sizeof(err));
+	if (st == RUN_EIO && !failed && access(dir, F_OK) != 0) {
+		fprintf(stderr, "dcqcn-sim: sweep: %s\n", err);
 		return EXIT_USAGE;
 	}
-	printf("dcqcn-sim: %s\n", err);
-	return 0;
+	if (!c->quiet) {
+		printf("dcqcn-sim: sweep results in %s/sweep.csv (%d point%s missed the criteria)\n",
+		       dir, failed, failed == 1 ? "" : "s");
+		print_sweep(dir, o.naxes);
+	}
+	if (c->plot && st == RUN_OK)
+		plot_dir(dir, c->quiet);
+	switch (st) {
+	case RUN_OK:
+		return 0;
+	case RUN_INVARIANT:
+		fprintf(stderr, "dcqcn-sim: sweep: %s\n", err);
+		return EXIT_INVARIANT;
+	case RUN_INTERRUPTED:
+		fprintf(stderr, "dcqcn-sim: sweep interrupted; finished points in %s/\n", dir);
+		return EXIT_INTERRUPTED;
+	default:
+		fprintf(stderr, "dcqcn-sim: sweep: %s\n", err);
+		return EXIT_USAGE;
+	}
 }
 
 static int cmd_run(const struct cli *c)
@@ -201,14 +347,8 @@ static int cmd_run(const struct cli *c)
 		printf("dcqcn-sim: results in %s/\n", dir);
 		run_print_summary(&r, stdout);
 	}
-	if (c->plot && st == RUN_OK) {
-		/* the run's results stand even when plotting fails (no gnuplot) */
-		char err[2048];
-		if (plot_run(dir, plots_dir(), err, sizeof(err)))
-			fprintf(stderr, "dcqcn-sim: plot: %s\n", err);
-		else if (!c->quiet)
-			printf("dcqcn-sim: %s\n", err);
-	}
+	if (c->plot && st == RUN_OK)
+		plot_dir(dir, c->quiet); /* the results stand even when plotting fails */
 	switch (st) {
 	case RUN_OK:
 		return 0;
@@ -250,15 +390,15 @@ int main(int argc, char **argv)
 		printf("dcqcn-sim %s\n", DCQCN_VERSION);
 		return 0;
 	}
-	if (!strcmp(argv[1], "sweep"))
-		return usage_error("%s: not implemented yet in this version", argv[1]);
 	if (!strcmp(argv[1], "plot"))
 		return cmd_plot(argc, argv);
-	if (strcmp(argv[1], "run") && strcmp(argv[1], "check"))
+	if (strcmp(argv[1], "run") && strcmp(argv[1], "check") && strcmp(argv[1], "sweep"))
 		return usage_error("unknown command %s", argv[1]);
 	struct cli c = {0};
 	int rc = parse_args(argc, argv, &c);
 	if (rc)
 		return rc;
+	if (!strcmp(c.cmd, "sweep"))
+		return cmd_sweep(&c);
 	return !strcmp(c.cmd, "run") ? cmd_run(&c) : cmd_check(&c);
 }

@@ -15,7 +15,7 @@
 #include "scenario.h"
 #include "units.h"
 
-static int mkdir_p(const char *dir)
+int output_mkdir_p(const char *dir)
 {
 	char path[4096];
 	size_t n = strlen(dir);
@@ -44,7 +44,7 @@ int output_open(struct output *o, const char *dir, const struct scenario *scn,
 		char *err, size_t errlen)
 {
 	*o = (struct output){0};
-	if (strlen(dir) >= sizeof(o->dir) || mkdir_p(dir)) {
+	if (strlen(dir) >= sizeof(o->dir) || output_mkdir_p(dir)) {
 		snprintf(err, errlen, "%s: cannot create the output directory: %s", dir,
 			 strerror(errno));
 		return -1;

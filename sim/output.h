@@ -33,6 +33,8 @@ struct output {
 	FILE *counters; /* counters.csv: fabric counters per sample interval */
 };
 
+/* mkdir -p dir; 0 or -1 (errno set) */
+int output_mkdir_p(const char *dir);
 /* mkdir -p dir, write scenario.ini, open the streamed files with their
  * headers.  Returns 0, or -1 with a message in err. */
 int output_open(struct output *o, const char *dir, const struct scenario *scn,

@@ -265,6 +265,7 @@ enum run_status run_scenario(const struct scenario *scn, const struct run_opts *
 	res->collective_time_ps = c.colls ? c.coll_time / c.colls : -1;
 	res->busbw_GBps = c.colls ? c.busbw / c.colls : 0;
 	res->busbw_pct_line = c.colls ? c.pct / c.colls : 0;
+	run_check_criteria(scn, res);
 	qsort(c.fct, c.nfct, sizeof(*c.fct), cmp_time);
 	res->fct_p50_ps = percentile(c.fct, c.nfct, 50);
 	res->fct_p99_ps = percentile(c.fct, c.nfct, 99);
@@ -297,6 +298,43 @@ static const char *end_name(enum run_end e)
 	return e == RUN_END_DONE ? "done" : e == RUN_END_DURATION ? "duration" : "interrupted";
 }
 
+static double mark_pct_of(const struct run_result *r)
+{
+	return r->data_pkts_delivered
+		       ? 100.0 * (double)r->ecn_marked_pkts / (double)r->data_pkts_delivered
+		       : 0.0;
+}
+
+static double pause_rate_of(const struct run_result *r)
+{
+	return r->sim_time_ps > 0 ? (double)r->pause_frames * 1e12 / (double)r->sim_time_ps : 0.0;
+}
+
+void run_check_criteria(const struct scenario *scn, struct run_result *r)
+{
+	size_t n = 0;
+	r->criteria_failed[0] = '\0';
+#define FAIL_IF(cond, name)                                                                    \
+	do {                                                                                   \
+		if (cond)                                                                      \
+			n += (size_t)snprintf(r->criteria_failed + n,                          \
+					      n < sizeof(r->criteria_failed)                   \
+						      ? sizeof(r->criteria_failed) - n         \
+						      : 0,                                     \
+					      "%s%s", n ? ";" : "", name);                     \
+	} while (0)
+	FAIL_IF(mark_pct_of(r) * 1e7 > (double)scn->crit_max_ecn_mark_ppb, "max_ecn_mark_pct");
+	FAIL_IF((int64_t)r->drops_lossless > scn->crit_max_lossless_drops, "max_lossless_drops");
+	FAIL_IF(r->collectives_completed &&
+			r->busbw_pct_line * 1e7 < (double)scn->crit_min_busbw_ppb,
+		"min_busbw_pct_line");
+	FAIL_IF(scn->crit_max_pause_frame_rate != SCN_AUTO &&
+			pause_rate_of(r) > (double)scn->crit_max_pause_frame_rate,
+		"max_pause_frame_rate");
+#undef FAIL_IF
+	r->criteria_pass = n == 0;
+}
+
 void run_summary_csv(const struct run_result *r, char *header, size_t hlen, char *row,
 		     size_t rlen)
 {
@@ -311,11 +349,8 @@ void run_summary_csv(const struct run_result *r, char *header, size_t hlen, char
 		units_format_us(r->fct_p99_ps, p99, sizeof(p99));
 	}
 	/* XOFF frames per simulated second */
-	double rate = r->sim_time_ps > 0 ? (double)r->pause_frames * 1e12 / (double)r->sim_time_ps
-					 : 0.0;
-	double mark_pct = r->data_pkts_delivered
-				  ? 100.0 * (double)r->ecn_marked_pkts / (double)r->data_pkts_delivered
-				  : 0.0;
+	double rate = pause_rate_of(r);
+	double mark_pct = mark_pct_of(r);
 	snprintf(header, hlen,
 		 "sim_time_us,end,data_bytes_delivered,data_bytes_in_flight,drops_lossless,"
 		 "drops_lossy,drops_pfcwd,drops_link_down,headroom_exceeded,ecn_marked_pkts,"
@@ -323,10 +358,10 @@ void run_summary_csv(const struct run_result *r, char *header, size_t hlen, char
 		 "peak_headroom_bytes,pause_frames,"
 		 "pause_frame_rate,max_paused_fraction,pfcwd_storms,max_queue_bytes,"
 		 "flows_completed,flows_total,fct_p50_us,fct_p99_us,collectives_completed,"
-		 "collective_time_us,busbw_GBps,busbw_pct_line");
+		 "collective_time_us,busbw_GBps,busbw_pct_line,criteria_pass,criteria_failed");
 	snprintf(row, rlen,
 		 "%s,%s,%llu,%llu,%llu,%llu,%llu,%llu,%d,%llu,%.3f,%llu,%llu,%llu,%llu,"
-		 "%lld,%llu,%.3f,%u.%06u,%llu,%llu,%u,%u,%s,%s,%u,%s,%s,%s",
+		 "%lld,%llu,%.3f,%u.%06u,%llu,%llu,%u,%u,%s,%s,%u,%s,%s,%s,%d,%s",
 		 units_format_us(r->sim_time_ps, t, sizeof(t)), end_name(r->end),
 		 (unsigned long long)r->data_bytes_delivered,
 		 (unsigned long long)r->data_bytes_in_flight,
@@ -341,7 +376,7 @@ void run_summary_csv(const struct run_result *r, char *header, size_t hlen, char
 		 r->max_paused_ppm / 1000000, r->max_paused_ppm % 1000000,
 		 (unsigned long long)r->pfcwd_storms, (unsigned long long)r->max_queue_bytes,
 		 r->flows_completed, r->flows_total, p50, p99, r->collectives_completed, ct, bw,
-		 pct);
+		 pct, r->criteria_pass, r->criteria_failed);
 }
 
 void run_print_summary(const struct run_result *r, FILE *out)

@@ -55,6 +55,9 @@ struct run_result {
 	double busbw_GBps, busbw_pct_line;     /* their mean bus bandwidth */
 	sim_time_ps fct_p50_ps, fct_p99_ps;    /* -1 when no flow completed */
 
+	int criteria_pass;                     /* 1: every [criteria] limit is met */
+	char criteria_failed[256];             /* the failed ones, ';'-separated */
+
 	uint64_t events, data_pkts;
 	double wall_s, events_per_s, pkts_per_s, peak_rss_mb;
 	char err[512];                         /* what failed, when status != 0 */
@@ -63,6 +66,10 @@ struct run_result {
 enum run_status run_scenario(const struct scenario *scn, const struct run_opts *opts,
 			     struct run_result *res);
 
+/* [criteria] (DESIGN A2) against a result: sets criteria_pass and
+ * criteria_failed.  busbw applies only when a collective completed; the
+ * pause frame rate only when a limit is set. */
+void run_check_criteria(const struct scenario *scn, struct run_result *r);
 /* the summary.csv header and row of a result */
 void run_summary_csv(const struct run_result *r, char *header, size_t hlen, char *row,
 		     size_t rlen);

@@ -8,9 +8,8 @@
  * other keys, contradictions, host indices, and reads trace CSV files.  Only
  * a finalized scenario may be simulated.
  *
- * Keys of the contract that a later version implements ([criteria]) are
- * known by name and rejected with "not implemented yet", never silently
- * ignored.  scenario_finalize() also checks a collective's size against its
+ * Every key of the contract is implemented; a key this version does not
+ * know is an error, never silently ignored.  scenario_finalize() also checks a collective's size against its
  * ranks and that all jobs together make at most 50,000,000 flows.
  *
  * Errors: functions return 0 or -1; on -1, err->msg holds one line
@@ -221,6 +220,13 @@ struct scenario {
 	sim_time_ps sample_interval_ps; /* 10us: pause.csv and rates.csv intervals */
 	uint32_t output_rates;       /* DCQCN state of at most this many flows in rates.csv (64) */
 	enum scn_queues output_queues; /* queues.csv: switches (default), all, none */
+
+	/* [criteria]: acceptance of a run (sweep marks each point pass/fail) */
+	int64_t crit_max_ecn_mark_ppb;    /* ecn_mark_pct at most (2%, parts per 1e9) */
+	int64_t crit_max_lossless_drops;  /* 0 */
+	int64_t crit_min_busbw_ppb;       /* busbw_pct_line at least (95%), when a
+					   * collective completed */
+	int64_t crit_max_pause_frame_rate; /* frames/s; SCN_AUTO = no limit (default) */
 
 	/* [job.*] */
 	struct scn_job jobs[SCN_MAX_JOBS];

@@ -32,8 +32,6 @@ expect 0 "--version" "$sim" --version
 expect 2 "no command" "$sim"
 expect 2 "unknown command" "$sim" frobnicate
 expect 2 "unknown option" "$sim" run --frob
-expect 2 "sweep is rejected as not implemented" "$sim" sweep x.ini --vary a=1
-grep_in "$tmp/err" "not implemented yet" "sweep says not implemented yet"
 
 cat >"$tmp/bad.ini" <<'INI'
 [topology]
@@ -94,6 +92,35 @@ grep_in "$tmp/hr/pfc.csv" ",sw0,3,xoff,65535$" "senders are paused by sw0 on pri
 expect 0 "run with --seed" "$sim" run -o "$tmp/seed" --seed 7 --set sim.duration=100us
 grep_in "$tmp/seed/scenario.ini" "seed = 7" "--seed reaches the scenario"
 grep_in "$tmp/out" "flows_completed" "the summary table is printed"
+
+# sweep: a point per combination, criteria per point, the same with -j 1 and -j 2
+cat >"$tmp/sweep.ini" <<'INI'
+[topology]
+kind = star
+hosts = 5
+host_link = 100Gbps
+[job.incast]
+pattern = incast
+dst = 0
+size = 2MB
+INI
+expect 0 "sweep over two axes" "$sim" sweep "$tmp/sweep.ini" -o "$tmp/sw1" --quiet \
+	--vary criteria.max_ecn_mark_pct=0,100 --vary ecn.kmin=50KB,100KB -j 2
+if [ "$(wc -l <"$tmp/sw1/sweep.csv")" -eq 5 ]; then ok "sweep.csv has 4 points"; else bad "sweep.csv rows"; cat "$tmp/sw1/sweep.csv"; fi
+grep_in "$tmp/sw1/sweep.csv" "^point,dir,criteria.max_ecn_mark_pct,ecn.kmin,sim_time_us," "sweep.csv header: axes, then the summary"
+grep_in "$tmp/sw1/sweep.csv" "^0,p000,0,50KB,.*,0,max_ecn_mark_pct$" "a point over its ECN criterion fails it"
+grep_in "$tmp/sw1/sweep.csv" "^3,p003,100,100KB,.*,1,$" "a point within its criteria passes"
+for p in p000 p001 p002 p003; do
+	if [ -s "$tmp/sw1/$p/summary.csv" ]; then ok "sweep point $p has a run directory"; else bad "sweep point $p"; fi
+done
+expect 0 "the same sweep with -j 1" "$sim" sweep "$tmp/sweep.ini" -o "$tmp/sw2" --quiet \
+	--vary criteria.max_ecn_mark_pct=0,100 --vary ecn.kmin=50KB,100KB -j 1
+if cmp -s "$tmp/sw1/sweep.csv" "$tmp/sw2/sweep.csv"; then ok "sweep.csv does not depend on -j"; else bad "sweep.csv differs with -j"; fi
+expect 2 "a sweep point that does not load" "$sim" sweep "$tmp/sweep.ini" -o "$tmp/sw3" \
+	--vary ecn.kmin=50KB,5MB
+grep_in "$tmp/err" "point 1 (ecn.kmin=5MB): --set: ecn.kmax: 1.5MB must be above ecn.kmin (5MB)" "the bad point is named before anything runs"
+if [ ! -d "$tmp/sw3" ]; then ok "nothing ran"; else bad "a bad sweep left $tmp/sw3"; fi
+expect 2 "sweep without --vary" "$sim" sweep "$tmp/sweep.ini"
 
 # SIGINT: exit 3, results flushed and marked interrupted
 cat >"$tmp/long.ini" <<'INI'

@@ -314,6 +314,33 @@ START_TEST(trace_after_dependency)
 }
 END_TEST
 
+/* [criteria] against a result: each limit on its own, busbw only when a
+ * collective completed, the pause rate only when a limit is set */
+START_TEST(criteria_verdicts)
+{
+	struct scenario *s = tl_load("[criteria]\nmax_ecn_mark_pct = 2\nmax_lossless_drops = 0\n"
+				     "min_busbw_pct_line = 95\n");
+	struct run_result r = { .data_pkts_delivered = 1000, .ecn_marked_pkts = 20,
+				.sim_time_ps = UNITS_PS_PER_S, .pause_frames = 1000000 };
+	run_check_criteria(s, &r); /* 2.0 % marked: at the limit */
+	ck_assert_int_eq(r.criteria_pass, 1);
+	ck_assert_str_eq(r.criteria_failed, "");
+	r.ecn_marked_pkts = 21;
+	r.drops_lossless = 1;
+	r.collectives_completed = 1;
+	r.busbw_pct_line = 94.9;
+	run_check_criteria(s, &r);
+	ck_assert_int_eq(r.criteria_pass, 0);
+	ck_assert_str_eq(r.criteria_failed, "max_ecn_mark_pct;max_lossless_drops;min_busbw_pct_line");
+	tl_unload(s);
+	s = tl_load("[criteria]\nmax_pause_frame_rate = 999999\n");
+	r = (struct run_result){ .sim_time_ps = UNITS_PS_PER_S, .pause_frames = 1000000 };
+	run_check_criteria(s, &r);
+	ck_assert_str_eq(r.criteria_failed, "max_pause_frame_rate");
+	tl_unload(s);
+}
+END_TEST
+
 static Suite *make_fabric_suite(void)
 {
 	Suite *s = suite_create("fabric");
@@ -326,6 +353,7 @@ static Suite *make_fabric_suite(void)
 	tcase_add_test(tc, two_simulations_do_not_interfere);
 	tcase_add_test(tc, same_seed_same_bytes);
 	tcase_add_test(tc, trace_after_dependency);
+	tcase_add_test(tc, criteria_verdicts);
 	suite_add_tcase(s, tc);
 	return s;
 }

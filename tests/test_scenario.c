@@ -592,14 +592,28 @@ END_TEST
 START_TEST(test_err_not_implemented)
 {
 	expect_error("[output]\nqueues = some\n", "x.ini:2: output.queues: ");
-	expect_error("[criteria]\nmax_ecn_mark_pct = 2\n", "x.ini:2: criteria.max_ecn_mark_pct: not implemented yet");
-	expect_error("[criteria]\nmax_pause_frame_rate = 10\n",
-		     "x.ini:2: criteria.max_pause_frame_rate: not implemented yet");
+	expect_error("[criteria]\nmax_ecn_mark_pct = 150\n",
+		     "x.ini:2: criteria.max_ecn_mark_pct: 150% is above 1");
+	expect_error("[criteria]\nmax_pause_frame_rate = lots\n",
+		     "x.ini:2: criteria.max_pause_frame_rate: ");
 	expect_error("[output]\nrates = 8\nsample_interval = 1ns\n", "x.ini:3: output.sample_interval: ");
-	expect_error("[criteria]\nmin_busbw_pct_line = 95\n",
-		     "x.ini:2: criteria.min_busbw_pct_line: not implemented yet");
-	expect_error("[criteria]\nmax_lossless_drops = 0\n",
-		     "x.ini:2: criteria.max_lossless_drops: not implemented yet");
+	expect_error("[criteria]\nmin_busbw_pct_line = -1\n",
+		     "x.ini:2: criteria.min_busbw_pct_line: ");
+	expect_error("[criteria]\nmax_lossless_drops = -1\n",
+		     "x.ini:2: criteria.max_lossless_drops: -1 out of range");
+	/* [criteria]: percentages with or without %, "none" for no limit */
+	struct scenario *cr = scn_ok("[criteria]\nmax_ecn_mark_pct = 2.5\nmin_busbw_pct_line = 90%\n"
+				     "max_pause_frame_rate = 1000\nmax_lossless_drops = 3\n");
+	ck_assert_int_eq(cr->crit_max_ecn_mark_ppb, 25000000);
+	ck_assert_int_eq(cr->crit_min_busbw_ppb, 900000000);
+	ck_assert_int_eq(cr->crit_max_pause_frame_rate, 1000);
+	ck_assert_int_eq(cr->crit_max_lossless_drops, 3);
+	scn_delete(cr);
+	cr = scn_ok("[criteria]\nmax_pause_frame_rate = none\n");
+	ck_assert_int_eq(cr->crit_max_pause_frame_rate, SCN_AUTO);
+	ck_assert_int_eq(cr->crit_max_ecn_mark_ppb, 20000000);
+	ck_assert_int_eq(cr->crit_min_busbw_ppb, 950000000);
+	scn_delete(cr);
 	/* implemented now: the collectives and the job keys of DESIGN B7 */
 	scn_delete(scn_ok("[job.a]\npattern = ring-allreduce\niterations = 5\ncompute_gap = 1us\n"
 			  "[job.b]\npattern = alltoall\nschedule = shift\nskew = 1us\n"));
@@ -753,14 +767,14 @@ START_TEST(test_set_errors)
 	expect_set_error(NULL, "foo.bar=1", "--set: foo.bar: unknown section");
 	expect_set_error(NULL, "topology.mtu=100", "--set: topology.mtu: 100 out of range (256-9000)");
 	expect_set_error(NULL, "topology.host_link=400", "--set: topology.host_link: missing unit");
-	expect_set_error(NULL, "criteria.max_lossless_drops=0",
-			 "--set: criteria.max_lossless_drops: not implemented yet");
+	expect_set_error(NULL, "criteria.max_lossless_drops=x",
+			 "--set: criteria.max_lossless_drops: ");
 	expect_set_error(NULL, "topology.mtu", "--set: topology.mtu: expected section.key=value");
 	expect_set_error(NULL, "mtu=9000", "--set: mtu: expected section.key=value");
 	expect_set_error(NULL, "topology.k=8",
 			 "--set: topology.k: only for kind = fat-tree (kind is leaf-spine; set topology.kind first)");
 	expect_set_error(NULL, "job.x.size=1MB", "--set: job.x.size: no job x yet (give job.x.pattern first)");
-	expect_set_error(NULL, "criteria.max_ecn_mark_pct=2", "--set: criteria.max_ecn_mark_pct: not implemented yet");
+	expect_set_error(NULL, "criteria.max_ecn_mark_pct=200", "--set: criteria.max_ecn_mark_pct: ");
 	expect_set_error(NULL, "job.x.pattern=all-to-all",
 			 "--set: job.x.pattern: all-to-all is not valid (trace, incast, permutation, ring-allreduce, alltoall)");
 	expect_set_error("[job.a]\npattern = incast\n", "job.a.ranks=0-3",
@@ -854,7 +868,9 @@ START_TEST(test_print_content)
 	char *p = print_to_string(s);
 
 	ck_assert_ptr_nonnull(strstr(p, "# dcqcn-sim scenario, resolved from x.ini, seed 1\n"));
-	ck_assert_ptr_nonnull(strstr(p, "# not implemented in this version: [criteria]\n"));
+	ck_assert_ptr_null(strstr(p, "not implemented"));
+	ck_assert_ptr_nonnull(strstr(p, "\n[criteria]\nmax_ecn_mark_pct = 2%\nmax_lossless_drops = 0\n"
+					"min_busbw_pct_line = 95%\nmax_pause_frame_rate = none\n"));
 	ck_assert_ptr_null(strstr(p, "# nor the keys"));
 	ck_assert_ptr_null(strstr(p, "job.*."));
 	/* the new sections, every key, in the order of DESIGN A2 */
@@ -1631,8 +1647,8 @@ START_TEST(test_set_new_errors)
 	expect_set_error(NULL, "pfc.priorities=1,1", "--set: pfc.priorities: priority 1 listed twice");
 	expect_set_error(NULL, "buffer.size=0B", "--set: buffer.size: 0B out of range (above 0, at most 64GiB)");
 	expect_set_error(NULL, "output.queues=some", "--set: output.queues: ");
-	expect_set_error(NULL, "criteria.max_pause_frame_rate=10",
-			 "--set: criteria.max_pause_frame_rate: not implemented yet");
+	expect_set_error(NULL, "criteria.max_pause_frame_rate=-5",
+			 "--set: criteria.max_pause_frame_rate: ");
 	expect_set_error(NULL, "fault.y.node=h1", "--set: fault.y.node: no fault y yet (give fault.y.kind first)");
 	expect_set_error("[fault.y]\nkind = link-down\nlink = leaf0-spine0\n", "fault.y.node=h1",
 			 "--set: fault.y.node: only for kind = pause-storm or slow-receiver (kind is link-down; set fault.y.kind first)");

@@ -1,0 +1,317 @@
+/*
+ * sweep.c - parameter sweeps (see sweep.h).
+ *
+ * Points are numbered in odometer order, the last --vary axis fastest.
+ * Each point runs in a child process (fork), so a point that runs out of
+ * memory or breaks an invariant cannot take the others down, and -j N uses
+ * N cores.  The children write ordinary run directories; the parent only
+ * collects their summary.csv rows.
+ */
+#include "sweep.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "output.h"
+#include "run.h"
+#include "scenario.h"
+
+#define LINE_MAX_BYTES 4096
+
+int sweep_parse_vary(char *arg, struct sweep_axis *axis, char *err, size_t errlen)
+{
+	char *eq = strchr(arg, '=');
+	if (!eq || eq == arg || !eq[1] || !strchr(arg, '.') || strchr(arg, '.') > eq) {
+		snprintf(err, errlen, "--vary %s: expected section.key=V1,V2,...", arg);
+		return -1;
+	}
+	*eq = '\0';
+	axis->key = arg;
+	axis->n = 0;
+	for (char *v = eq + 1, *save = NULL, *tok; (tok = strtok_r(v, ",", &save)); v = NULL) {
+		if (axis->n == SWEEP_MAX_VALUES) {
+			snprintf(err, errlen, "--vary %s: at most %d values", arg, SWEEP_MAX_VALUES);
+			return -1;
+		}
+		axis->values[axis->n++] = tok;
+	}
+	if (!axis->n) {
+		snprintf(err, errlen, "--vary %s: no values", arg);
+		return -1;
+	}
+	return 0;
+}
+
+/* the value index of each axis at point p */
+static void point_index(const struct sweep_opts *o, int p, int *idx)
+{
+	for (int a = o->naxes - 1; a >= 0; a--) {
+		idx[a] = p % o->axes[a].n;
+		p /= o->axes[a].n;
+	}
+}
+
+static void point_label(const struct sweep_opts *o, int p, char *buf, size_t len)
+{
+	int idx[SWEEP_MAX_AXES];
+	size_t n = 0;
+	point_index(o, p, idx);
+	buf[0] = '\0';
+	for (int a = 0; a < o->naxes && n < len; a++)
+		n += (size_t)snprintf(buf + n, len - n, "%s%s=%s", a ? ", " : "", o->axes[a].key,
+				      o->axes[a].values[idx[a]]);
+}
+
+/* the finalized scenario of point p; NULL with err set */
+static struct scenario *load_point(const struct sweep_opts *o, int p, struct scn_error *err)
+{
+	int idx[SWEEP_MAX_AXES];
+	struct scenario *s = calloc(1, sizeof(*s));
+	if (!s) {
+		snprintf(err->msg, sizeof(err->msg), "out of memory");
+		return NULL;
+	}
+	scenario_init(s);
+	int rc = o->scenario ? scenario_load_file(s, o->scenario, err)
+			     : scenario_load_string(s, "scenarios/default.ini (embedded)",
+						    scenario_default_text, err);
+	for (int i = 0; rc == 0 && i < o->nsets; i++)
+		rc = scenario_set(s, o->sets[i], err);
+	point_index(o, p, idx);
+	for (int a = 0; rc == 0 && a < o->naxes; a++) {
+		char assign[512];
+		snprintf(assign, sizeof(assign), "%s=%s", o->axes[a].key, o->axes[a].values[idx[a]]);
+		rc = scenario_set(s, assign, err);
+	}
+	if (rc == 0)
+		rc = scenario_finalize(s, err);
+	if (rc) {
+		scenario_free(s);
+		free(s);
+		return NULL;
+	}
+	return s;
+}
+
+static void point_dir(const struct sweep_opts *o, int p, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s/p%03d", o->out_dir, p);
+}
+
+/* child: run point p into its directory; the exit status is run_status */
+static _Noreturn void run_child(const struct sweep_opts *o, int p)
+{
+	struct scn_error err;
+	char dir[4200];
+	struct scenario *s = load_point(o, p, &err);
+	if (!s)
+		_exit(RUN_EIO);
+	point_dir(o, p, dir, sizeof(dir));
+	struct run_opts ro = { .out_dir = dir };
+	struct run_result r;
+	enum run_status st = run_scenario(s, &ro, &r);
+	if (st == RUN_INVARIANT || st == RUN_EIO) {
+		/* the parent reports it; leave the reason next to the results */
+		char path[4300];
+		snprintf(path, sizeof(path), "%s/error.txt", dir);
+		FILE *fp = fopen(path, "w");
+		if (fp) {
+			fprintf(fp, "%s\n", r.err);
+			fclose(fp);
+		}
+	}
+	fflush(NULL);
+	_exit((int)st);
+}
+
+/* the two lines of DIR/summary.csv; 0 or -1 */
+static int read_summary(const char *dir, char *header, char *row)
+{
+	char path[4300];
+	snprintf(path, sizeof(path), "%s/summary.csv", dir);
+	FILE *fp = fopen(path, "r");
+	if (!fp)
+		return -1;
+	int ok = fgets(header, LINE_MAX_BYTES, fp) && fgets(row, LINE_MAX_BYTES, fp);
+	fclose(fp);
+	if (!ok)
+		return -1;
+	header[strcspn(header, "\n")] = '\0';
+	row[strcspn(row, "\n")] = '\0';
+	return 0;
+}
+
+/* the value of column `name` in a CSV row of unquoted fields */
+static int column_is(const char *header, const char *row, const char *name, const char *want)
+{
+	int col = 0;
+	size_t nl = strlen(name);
+	for (const char *h = header;; col++) {
+		if (!strncmp(h, name, nl) && (h[nl] == ',' || !h[nl]))
+			break;
+		h = strchr(h, ',');
+		if (!h)
+			return 0;
+		h++;
+	}
+	const char *v = row;
+	for (int i = 0; i < col && v; i++)
+		if ((v = strchr(v, ',')))
+			v++;
+	return v && !strncmp(v, want, strlen(want)) &&
+	       (v[strlen(want)] == ',' || !v[strlen(want)]);
+}
+
+static int write_csv(const struct sweep_opts *o, int npoints, const int *status, int *failed,
+		     char *err, size_t errlen)
+{
+	char path[4200], header[LINE_MAX_BYTES], row[LINE_MAX_BYTES], dir[4200];
+	snprintf(path, sizeof(path), "%s/sweep.csv", o->out_dir);
+	FILE *fp = fopen(path, "w");
+	if (!fp) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	int wrote_header = 0;
+	*failed = 0;
+	for (int p = 0; p < npoints; p++) {
+		point_dir(o, p, dir, sizeof(dir));
+		if (status[p] != RUN_OK || read_summary(dir, header, row))
+			continue;
+		if (!wrote_header) {
+			fputs("point,dir", fp);
+			for (int a = 0; a < o->naxes; a++)
+				fprintf(fp, ",%s", o->axes[a].key);
+			fprintf(fp, ",%s\n", header);
+			wrote_header = 1;
+		}
+		int idx[SWEEP_MAX_AXES];
+		point_index(o, p, idx);
+		fprintf(fp, "%d,p%03d", p, p);
+		for (int a = 0; a < o->naxes; a++)
+			fprintf(fp, ",%s", o->axes[a].values[idx[a]]);
+		fprintf(fp, ",%s\n", row);
+		*failed += !column_is(header, row, "criteria_pass", "1");
+	}
+	int bad = ferror(fp);
+	if (fclose(fp) || bad) {
+		snprintf(err, errlen, "%s: write failed", path);
+		return -1;
+	}
+	return 0;
+}
+
+int sweep_run(const struct sweep_opts *o, int *failed, char *err, size_t errlen)
+{
+	long npoints = 1;
+	err[0] = '\0';
+	*failed = 0;
+	for (int a = 0; a < o->naxes; a++) {
+		npoints *= o->axes[a].n;
+		if (npoints > SWEEP_MAX_POINTS) {
+			snprintf(err, errlen, "more than %d points: vary fewer values", SWEEP_MAX_POINTS);
+			return RUN_EIO;
+		}
+	}
+	/* every point must load before anything runs */
+	for (int p = 0; p < npoints; p++) {
+		struct scn_error e;
+		struct scenario *s = load_point(o, p, &e);
+		if (!s) {
+			char label[512];
+			point_label(o, p, label, sizeof(label));
+			snprintf(err, errlen, "point %d (%s): %s", p, label, e.msg);
+			return RUN_EIO;
+		}
+		scenario_free(s);
+		free(s);
+	}
+	if (output_mkdir_p(o->out_dir)) {
+		snprintf(err, errlen, "%s: cannot create the output directory: %s", o->out_dir,
+			 strerror(errno));
+		return RUN_EIO;
+	}
+	int *status = calloc((size_t)npoints, sizeof(*status));
+	pid_t *pids = calloc((size_t)(o->jobs > 0 ? o->jobs : 1), sizeof(*pids));
+	int *slot_point = calloc((size_t)(o->jobs > 0 ? o->jobs : 1), sizeof(*slot_point));
+	if (!status || !pids || !slot_point) {
+		free(status);
+		free(pids);
+		free(slot_point);
+		snprintf(err, errlen, "out of memory");
+		return RUN_EIO;
+	}
+	for (int p = 0; p < npoints; p++)
+		status[p] = -1;
+	int jobs = o->jobs > 0 ? o->jobs : 1, running = 0, next = 0, done = 0, worst = RUN_OK;
+	fflush(NULL);
+	while (done < npoints) {
+		int stop = o->interrupt && *o->interrupt;
+		while (!stop && running < jobs && next < npoints) {
+			int slot = 0;
+			while (pids[slot])
+				slot++;
+			pid_t pid = fork();
+			if (pid == 0)
+				run_child(o, next);
+			if (pid < 0) {
+				snprintf(err, errlen, "fork: %s", strerror(errno));
+				stop = 1;
+				worst = RUN_EIO;
+				break;
+			}
+			pids[slot] = pid;
+			slot_point[slot] = next++;
+			running++;
+		}
+		if (!running)
+			break;
+		int ws;
+		pid_t pid = wait(&ws);
+		if (pid < 0) {
+			if (errno == EINTR)
+				continue;
+			break;
+		}
+		int slot = 0;
+		while (slot < jobs && pids[slot] != pid)
+			slot++;
+		if (slot == jobs)
+			continue;
+		int p = slot_point[slot];
+		pids[slot] = 0;
+		running--;
+		done++;
+		status[p] = WIFEXITED(ws) ? WEXITSTATUS(ws) : RUN_INTERRUPTED;
+		if (status[p] == RUN_INVARIANT || (status[p] == RUN_EIO && worst != RUN_INVARIANT))
+			worst = status[p];
+		if (o->log) {
+			char label[512];
+			point_label(o, p, label, sizeof(label));
+			fprintf(o->log, "sweep: point %d (%s): %s; %d of %ld done\n", p, label,
+				status[p] == RUN_OK ? "ok"
+				: status[p] == RUN_INVARIANT ? "invariant broken (see error.txt)"
+				: status[p] == RUN_INTERRUPTED ? "interrupted"
+							       : "failed (see error.txt)",
+				done, npoints);
+			fflush(o->log);
+		}
+	}
+	int interrupted = done < npoints;
+	if (write_csv(o, (int)npoints, status, failed, err, errlen))
+		worst = RUN_EIO;
+	else if (worst == RUN_INVARIANT)
+		snprintf(err, errlen, "a point broke an invariant (its error.txt says which)");
+	else if (worst == RUN_EIO && !err[0])
+		snprintf(err, errlen, "a point could not write its results (see its error.txt)");
+	free(status);
+	free(pids);
+	free(slot_point);
+	if (worst != RUN_OK)
+		return worst;
+	return interrupted ? RUN_INTERRUPTED : RUN_OK;
+}
