@@ -1,10 +1,54 @@
 /*
  * engine.c - event queue and run loop (see engine.h for the contract).
  *
- * A 4-ary heap: half the depth of a binary heap for the same size, and the
- * four children of a node share a cache line or two.  Entries carry their
- * keys by value; each event remembers its slot (heap_idx) so that cancel and
- * reschedule are O(log n) without a search.
+ * Structure: a timing wheel in front of a heap.
+ *
+ *   wheel  16384 slots of 256 ps: every pending event earlier than wheel_end
+ *          (= wheel_start + 4.19 us, wheel_start being the slot of `now`)
+ *          sits in slot (time / 256) mod 16384, in a ring through the events'
+ *          own next/prev pointers sorted by time, equal times in scheduling
+ *          order.  A bitmap of non-empty slots, and a bitmap of its non-zero
+ *          words, find the next slot with two count-trailing-zeros (a few
+ *          more when the window wraps or is sparse).
+ *   heap   the later events (watchdogs, pause timers, slow pacing): the 4-ary
+ *          min-heap of (time, seq, event) entries this engine always had;
+ *          each event remembers its slot (heap_idx).
+ *
+ * Schedule: append to the slot's ring (a backward walk when the slot already
+ * holds a later time) or push on the heap.  Fire: the head of the first
+ * non-empty slot from `now` on, or the heap top when the wheel is empty.
+ * When `now` enters a new slot the wheel window slides with it, and heap
+ * events that the window now covers move into the wheel (each moves once).
+ *
+ * Why: fabric events are a few hundred ns to a few us ahead, so nearly all of
+ * them live in the wheel and cost O(1), without the heap's data-dependent
+ * (time, seq) comparisons: its sift_down took about half the run time of the
+ * 128-host benchmark, mostly in mispredicted branches.  Replaying recorded
+ * schedule/cancel/fire sequences of the benchmark, of the default scenario
+ * and of a 25/100 Gbps variant through both queues, this one is 2.6-3.5
+ * times faster, 5 times on a run where most events share their picosecond;
+ * the benchmark runs 1.5 times faster end to end (outputs byte-identical).
+ * The geometry: 4096 slots of 256 ps (a 1 us window) sent a third of the
+ * 25 Gbps events through the heap; 4096 slots of 1 ns made the sorted
+ * insertions walk (0.4 steps per event) at 400 Gbps; 16384 slots of 256 ps
+ * did well on both.  Slower fabrics and long cables mean more events pass
+ * through the heap first, which costs about what the heap alone did.
+ * Evaluated and not kept: a branch-free choice among the four children in
+ * sift_down (~20% off the heap), a binary or 8-ary heap (no better than
+ * 4-ary), pop-then-push fusion, and one heap entry per distinct time with a
+ * FIFO of its events (5 times faster with many ties, none without); a
+ * prefetch of the next event to fire gained nothing.
+ *
+ * Order is exactly (time, insertion sequence):
+ *  - within the wheel, slots in window order from the slot of `now` are in
+ *    time order (every wheel event is in [wheel_start, wheel_end), a window
+ *    of exactly NSLOTS slots), and a ring is sorted with equal times FIFO;
+ *  - the heap orders its events by (time, seq);
+ *  - an event at time t goes to the heap only while t >= wheel_end; wheel_end
+ *    only grows, and the heap events it passes move into the wheel, in heap
+ *    order, before anything else is scheduled.  So of the events at time t,
+ *    those that went through the heap were all scheduled before those that
+ *    went straight into the wheel, and they reach t's ring first.
  */
 #include "engine.h"
 
@@ -15,6 +59,12 @@
 #include "invariant.h"
 
 #define ARITY 4
+#define SLOT_SHIFT 8                                /* 256 ps per slot */
+#define NSLOTS 16384
+#define NWORDS (NSLOTS / 64)                         /* words of wheel_used */
+#define NSUMMARY (NWORDS / 64)                       /* words of wheel_used_words */
+#define SLOT_PS ((sim_time_ps)1 << SLOT_SHIFT)
+#define WHEEL_PS ((sim_time_ps)NSLOTS << SLOT_SHIFT) /* 4.19 us */
 
 static int entry_less(const struct sim_heap_entry *a, const struct sim_heap_entry *b)
 {
@@ -43,9 +93,9 @@ static void sift_down(struct sim_engine *eng, uint32_t i, struct sim_heap_entry 
 {
 	for (;;) {
 		uint32_t first = i * ARITY + 1;
-		if (first >= eng->n)
+		if (first >= eng->nheap)
 			break;
-		uint32_t last = first + ARITY < eng->n ? first + ARITY : eng->n;
+		uint32_t last = first + ARITY < eng->nheap ? first + ARITY : eng->nheap;
 		uint32_t best = first;
 		for (uint32_t c = first + 1; c < last; c++)
 			if (entry_less(&eng->heap[c], &eng->heap[best]))
@@ -58,23 +108,125 @@ static void sift_down(struct sim_engine *eng, uint32_t i, struct sim_heap_entry 
 	heap_place(eng, i, e);
 }
 
+static void heap_push(struct sim_engine *eng, struct sim_event *ev)
+{
+	if (eng->nheap == eng->cap) {
+		uint32_t cap = eng->cap * 2;
+		struct sim_heap_entry *h = realloc(eng->heap, cap * sizeof(*h));
+		SIM_INVARIANT(h, "out of memory growing the event queue to %u events", cap);
+		eng->heap = h;
+		eng->cap = cap;
+	}
+	struct sim_heap_entry e = { .time = ev->time, .seq = eng->seq, .ev = ev };
+	sift_up(eng, eng->nheap++, e);
+}
+
 /* remove the entry at slot i, keeping the heap shape */
 static void heap_remove(struct sim_engine *eng, uint32_t i)
 {
-	eng->heap[i].ev->heap_idx = SIM_EVENT_IDLE;
-	eng->n--;
-	if (i == eng->n)
+	eng->nheap--;
+	if (i == eng->nheap)
 		return;
-	struct sim_heap_entry last = eng->heap[eng->n];
+	struct sim_heap_entry last = eng->heap[eng->nheap];
 	if (i > 0 && entry_less(&last, &eng->heap[(i - 1) / ARITY]))
 		sift_up(eng, i, last);
 	else
 		sift_down(eng, i, last);
 }
 
+static uint32_t slot_of(sim_time_ps t)
+{
+	return (uint32_t)((uint64_t)t >> SLOT_SHIFT) % NSLOTS;
+}
+
+/* t must be in [wheel_start, wheel_end) */
+static void wheel_insert(struct sim_engine *eng, struct sim_event *ev)
+{
+	uint32_t s = slot_of(ev->time);
+	struct sim_event *head = eng->wheel[s];
+	ev->heap_idx = SIM_EVENT_WHEEL;
+	eng->nwheel++;
+	if (!head) {
+		eng->wheel[s] = ev->next = ev->prev = ev;
+		eng->wheel_used[s / 64] |= UINT64_C(1) << (s % 64);
+		eng->wheel_used_words[s / 64 / 64] |= UINT64_C(1) << (s / 64 % 64);
+		return;
+	}
+	/* behind the last event not later than ev: usually the tail */
+	struct sim_event *p = head->prev;
+	while (p->time > ev->time) {
+		if (p == head) {
+			eng->wheel[s] = ev; /* the earliest: ev becomes the head */
+			p = head->prev;
+			break;
+		}
+		p = p->prev;
+	}
+	ev->prev = p;
+	ev->next = p->next;
+	p->next->prev = ev;
+	p->next = ev;
+}
+
+static void wheel_remove(struct sim_engine *eng, struct sim_event *ev)
+{
+	uint32_t s = slot_of(ev->time);
+	eng->nwheel--;
+	if (ev->next == ev) {
+		eng->wheel[s] = NULL;
+		eng->wheel_used[s / 64] &= ~(UINT64_C(1) << (s % 64));
+		if (!eng->wheel_used[s / 64])
+			eng->wheel_used_words[s / 64 / 64] &= ~(UINT64_C(1) << (s / 64 % 64));
+		return;
+	}
+	ev->prev->next = ev->next;
+	ev->next->prev = ev->prev;
+	if (eng->wheel[s] == ev)
+		eng->wheel[s] = ev->next;
+}
+
+/* the earliest wheel event: the head of the first non-empty slot from the
+ * slot of wheel_start on, wrapping around; the wheel must not be empty */
+static struct sim_event *wheel_first(const struct sim_engine *eng)
+{
+	uint32_t s = slot_of(eng->wheel_start), w = s / 64;
+	uint64_t bits = eng->wheel_used[w] & (~UINT64_C(0) << (s % 64));
+	if (!bits) {
+		/* the next non-zero word after w; coming back round to w's own
+		 * summary word takes all of it: word w's low bits are the last
+		 * slots of the window */
+		uint32_t k = w / 64;
+		uint64_t words = w % 64 == 63 ? 0
+				 : eng->wheel_used_words[k] & (~UINT64_C(0) << (w % 64 + 1));
+		while (!words) {
+			k = (k + 1) % NSUMMARY;
+			words = eng->wheel_used_words[k];
+		}
+		w = k * 64 + (uint32_t)__builtin_ctzll(words);
+		bits = eng->wheel_used[w];
+	}
+	return eng->wheel[w * 64 + (uint32_t)__builtin_ctzll(bits)];
+}
+
+/* now has entered a later slot: slide the window to start there and move the
+ * heap events it now covers into the wheel, in heap order */
+static void wheel_slide(struct sim_engine *eng)
+{
+	eng->wheel_start = eng->now & ~(SLOT_PS - 1);
+	eng->wheel_end = eng->wheel_start <= INT64_MAX - WHEEL_PS ? eng->wheel_start + WHEEL_PS
+								 : INT64_MAX;
+	while (eng->nheap && eng->heap[0].time < eng->wheel_end) {
+		struct sim_event *ev = eng->heap[0].ev;
+		heap_remove(eng, 0);
+		wheel_insert(eng, ev);
+	}
+}
+
 void sim_event_init(struct sim_event *ev, sim_event_fn fn)
 {
 	ev->fn = fn;
+	ev->next = ev->prev = NULL;
+	ev->time = 0;
 	ev->heap_idx = SIM_EVENT_IDLE;
 }
 
@@ -83,14 +235,37 @@ int sim_engine_init(struct sim_engine *eng)
 	*eng = (struct sim_engine){0};
 	eng->cap = 1024;
 	eng->heap = malloc(eng->cap * sizeof(*eng->heap));
-	return eng->heap ? 0 : -1;
+	eng->wheel = calloc(NSLOTS, sizeof(*eng->wheel));
+	eng->wheel_used = calloc(NWORDS, sizeof(*eng->wheel_used));
+	eng->wheel_used_words = calloc(NSUMMARY, sizeof(*eng->wheel_used_words));
+	eng->wheel_end = WHEEL_PS;
+	if (eng->heap && eng->wheel && eng->wheel_used && eng->wheel_used_words)
+		return 0;
+	sim_engine_free(eng);
+	return -1;
 }
 
 void sim_engine_free(struct sim_engine *eng)
 {
 	free(eng->heap);
+	free(eng->wheel);
+	free(eng->wheel_used);
+	free(eng->wheel_used_words);
 	eng->heap = NULL;
-	eng->n = eng->cap = 0;
+	eng->wheel = NULL;
+	eng->wheel_used = NULL;
+	eng->wheel_used_words = NULL;
+	eng->n = eng->cap = eng->nheap = eng->nwheel = 0;
+}
+
+static void remove_event(struct sim_engine *eng, struct sim_event *ev)
+{
+	if (ev->heap_idx == SIM_EVENT_WHEEL)
+		wheel_remove(eng, ev);
+	else
+		heap_remove(eng, ev->heap_idx);
+	ev->heap_idx = SIM_EVENT_IDLE;
+	eng->n--;
 }
 
 void sim_schedule(struct sim_engine *eng, struct sim_event *ev, sim_time_ps t)
@@ -98,39 +273,42 @@ void sim_schedule(struct sim_engine *eng, struct sim_event *ev, sim_time_ps t)
 	SIM_INVARIANT(t >= eng->now, "event scheduled in the past (%lld < now %lld)",
 		      (long long)t, (long long)eng->now);
 	if (sim_event_pending(ev))
-		heap_remove(eng, ev->heap_idx);
-	if (eng->n == eng->cap) {
-		uint32_t cap = eng->cap * 2;
-		struct sim_heap_entry *h = realloc(eng->heap, cap * sizeof(*h));
-		SIM_INVARIANT(h, "out of memory growing the event queue to %u events", cap);
-		eng->heap = h;
-		eng->cap = cap;
-	}
-	struct sim_heap_entry e = { .time = t, .seq = eng->seq++, .ev = ev };
-	sift_up(eng, eng->n++, e);
+		remove_event(eng, ev);
+	ev->time = t;
+	eng->n++;
+	eng->seq++;
+	if (t < eng->wheel_end)
+		wheel_insert(eng, ev);
+	else
+		heap_push(eng, ev);
 }
 
 void sim_cancel(struct sim_engine *eng, struct sim_event *ev)
 {
 	if (sim_event_pending(ev))
-		heap_remove(eng, ev->heap_idx);
+		remove_event(eng, ev);
 }
 
 sim_time_ps sim_next_time(const struct sim_engine *eng)
 {
-	return eng->n ? eng->heap[0].time : INT64_MAX;
+	if (eng->nwheel)
+		return wheel_first(eng)->time;
+	return eng->nheap ? eng->heap[0].time : INT64_MAX;
 }
 
 uint64_t sim_run_until(struct sim_engine *eng, sim_time_ps until)
 {
 	uint64_t fired = 0;
 	while (eng->n && !eng->stop) {
-		struct sim_heap_entry top = eng->heap[0];
-		if (top.time > until)
+		/* wheel events are all earlier than heap events */
+		struct sim_event *ev = eng->nwheel ? wheel_first(eng) : eng->heap[0].ev;
+		if (ev->time > until)
 			break;
-		heap_remove(eng, 0);
-		eng->now = top.time;
-		top.ev->fn(eng, top.ev);
+		remove_event(eng, ev);
+		eng->now = ev->time;
+		if (eng->now - eng->wheel_start >= SLOT_PS)
+			wheel_slide(eng);
+		ev->fn(eng, ev);
 		fired++;
 	}
 	eng->events += fired;

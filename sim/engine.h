@@ -10,9 +10,11 @@
  * same picosecond fire in the order they were scheduled (libuv's timer
  * start_id rule).  Nothing ever adds a tick to force an order.
  *
- * The queue is an implicit 4-ary min-heap of (time, seq, event*) entries held
- * by value, so comparisons touch only the heap array.  The event set grows
- * with busy servers (ports, links, pipelines), not with packets (DESIGN D).
+ * The queue is a timing wheel for the next few microseconds (most events:
+ * O(1) to schedule, cancel and fire) in front of a 4-ary min-heap for the
+ * rest; engine.c explains the design and why the order is exact.  The event
+ * set grows with busy servers (ports, links, pipelines), not with packets
+ * (DESIGN D).
  */
 #ifndef DCQCN_ENGINE_H
 #define DCQCN_ENGINE_H
@@ -32,10 +34,13 @@ typedef void (*sim_event_fn)(struct sim_engine *eng, struct sim_event *ev);
 
 struct sim_event {
 	sim_event_fn fn;
-	uint32_t heap_idx; /* SIM_EVENT_IDLE when not pending */
+	struct sim_event *next, *prev; /* ring of its wheel slot (engine.c) */
+	sim_time_ps time;              /* when it fires, while pending */
+	uint32_t heap_idx; /* heap slot, SIM_EVENT_WHEEL or SIM_EVENT_IDLE */
 };
 
 #define SIM_EVENT_IDLE UINT32_MAX
+#define SIM_EVENT_WHEEL (UINT32_MAX - 1) /* pending, in the wheel */
 
 struct sim_heap_entry {
 	sim_time_ps time;
@@ -47,8 +52,13 @@ struct sim_engine {
 	sim_time_ps now;
 	uint64_t seq;      /* insertion counter: the tie-breaker */
 	uint64_t events;   /* events fired so far */
-	struct sim_heap_entry *heap;
-	uint32_t n, cap;
+	struct sim_heap_entry *heap;  /* events at or after wheel_end */
+	struct sim_event **wheel;     /* events before wheel_end, by slot */
+	uint64_t *wheel_used;         /* a bit per non-empty slot */
+	uint64_t *wheel_used_words;   /* a bit per non-zero word of wheel_used */
+	sim_time_ps wheel_start, wheel_end; /* the wheel covers [start, end) */
+	uint32_t n, cap;              /* pending events; heap capacity */
+	uint32_t nheap, nwheel;       /* pending events in each part */
 	int stop;          /* set by a handler or a signal: run loop returns */
 	void *user;        /* the simulation that owns this engine */
 };
