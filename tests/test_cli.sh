@@ -6,25 +6,7 @@ sim="$1"
 root="$2"
 tmp=$(mktemp -d /tmp/dcqcn-cli-XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
-pass=0
-fail=0
-
-ok() { pass=$((pass + 1)); echo "ok: $1"; }
-bad() { fail=$((fail + 1)); echo "FAIL: $1"; }
-
-# expect STATUS DESCRIPTION CMD...: run CMD, compare its exit status
-expect() {
-	want="$1"; what="$2"; shift 2
-	"$@" >"$tmp/out" 2>"$tmp/err"
-	got=$?
-	if [ "$got" -eq "$want" ]; then ok "$what"; else
-		bad "$what: exit $got, want $want"; sed 's/^/  | /' "$tmp/err" | head -5; fi
-}
-
-# grep_in FILE PATTERN DESCRIPTION
-grep_in() {
-	if grep -q -- "$2" "$1"; then ok "$3"; else bad "$3: no '$2' in $1"; sed 's/^/  | /' "$1" | head -5; fi
-}
+. "$root/tests/testlib.sh"
 
 expect 0 "--help" "$sim" --help
 grep_in "$tmp/out" "dcqcn-sim run" "--help shows the run usage"
@@ -141,5 +123,4 @@ st=$?
 if [ "$st" -eq 3 ]; then ok "SIGINT exits 3"; else bad "SIGINT exit $st, want 3"; fi
 grep_in "$tmp/long/summary.csv" ",interrupted," "an interrupted run is marked"
 
-echo "cli: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish cli

@@ -191,22 +191,6 @@ START_TEST(ring_64_ranks_oversubscribed)
 }
 END_TEST
 
-static char *slurp(const char *dir, const char *name)
-{
-	char path[256];
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	FILE *fp = fopen(path, "rb");
-	ck_assert_msg(fp != NULL, "%s missing", path);
-	fseek(fp, 0, SEEK_END);
-	long n = ftell(fp);
-	rewind(fp);
-	char *b = malloc((size_t)n + 1);
-	ck_assert_uint_eq(fread(b, 1, (size_t)n, fp), (size_t)n);
-	b[n] = '\0';
-	fclose(fp);
-	return b;
-}
-
 /* a training ring next to an incast and a permutation: the same bytes
  * twice, every collective row consistent, conservation */
 START_TEST(concurrent_jobs_deterministic)
@@ -231,13 +215,13 @@ START_TEST(concurrent_jobs_deterministic)
 	}
 	static const char *files[] = { "collectives.csv", "flows.csv", "summary.csv" };
 	for (int i = 0; i < 3; i++) {
-		char *a = slurp(d[0], files[i]), *b = slurp(d[1], files[i]);
+		char *a = tl_slurp(d[0], files[i]), *b = tl_slurp(d[1], files[i]);
 		ck_assert_msg(strcmp(a, b) == 0, "%s differs", files[i]);
 		free(a);
 		free(b);
 	}
 	/* 2 ring iterations + 2 permutation iterations + 1 incast */
-	char *rows = slurp(d[0], "collectives.csv");
+	char *rows = tl_slurp(d[0], "collectives.csv");
 	int lines = 0;
 	for (char *c = rows; *c; c++)
 		lines += *c == '\n';

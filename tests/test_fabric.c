@@ -245,21 +245,6 @@ START_TEST(two_simulations_do_not_interfere)
 }
 END_TEST
 
-static char *slurp(const char *dir, const char *name)
-{
-	char path[256];
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	FILE *fp = fopen(path, "rb");
-	ck_assert_msg(fp != NULL, "%s missing", path);
-	static char buf[2][1 << 20];
-	static int which;
-	char *b = buf[which++ & 1];
-	size_t n = fread(b, 1, sizeof(buf[0]) - 1, fp);
-	b[n] = '\0';
-	fclose(fp);
-	return b;
-}
-
 /* same scenario and seed: byte-identical run directories (but stats.csv,
  * which holds wall-clock figures); another seed: another permutation */
 START_TEST(same_seed_same_bytes)
@@ -277,14 +262,19 @@ START_TEST(same_seed_same_bytes)
 	o.out_dir = d2;
 	ck_assert_int_eq(run_scenario(s, &o, &r), RUN_OK);
 	static const char *files[] = { "flows.csv", "summary.csv", "scenario.ini" };
-	for (int i = 0; i < 3; i++)
-		ck_assert_msg(strcmp(slurp(d1, files[i]), slurp(d2, files[i])) == 0,
-			      "%s differs between two runs", files[i]);
+	for (int i = 0; i < 3; i++) {
+		char *x = tl_slurp(d1, files[i]), *y = tl_slurp(d2, files[i]);
+		ck_assert_msg(strcmp(x, y) == 0, "%s differs between two runs", files[i]);
+		free(x);
+		free(y);
+	}
 	s->seed = 2;
 	o.out_dir = d3;
 	ck_assert_int_eq(run_scenario(s, &o, &r), RUN_OK);
-	ck_assert_msg(strcmp(slurp(d1, "flows.csv"), slurp(d3, "flows.csv")) != 0,
-		      "seed 2 gave the same flows as seed 1");
+	char *x = tl_slurp(d1, "flows.csv"), *y = tl_slurp(d3, "flows.csv");
+	ck_assert_msg(strcmp(x, y) != 0, "seed 2 gave the same flows as seed 1");
+	free(x);
+	free(y);
 	tl_unload(s);
 	remove_tree(tmpdir);
 }

@@ -16,26 +16,7 @@ fi
 export DCQCN_SIM_PLOTS="$root/plots"
 tmp=$(mktemp -d /tmp/dcqcn-plots-XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
-pass=0
-fail=0
-
-ok() { pass=$((pass + 1)); echo "ok: $1"; }
-bad() { fail=$((fail + 1)); echo "FAIL: $1"; }
-
-# expect STATUS DESCRIPTION CMD...: run CMD, compare its exit status
-# (STATUS "nonzero": any failure)
-expect() {
-	want="$1"; what="$2"; shift 2
-	"$@" >"$tmp/out" 2>"$tmp/err"
-	got=$?
-	if [ "$want" = nonzero ] && [ "$got" -ne 0 ] || [ "$got" = "$want" ]; then ok "$what"; else
-		bad "$what: exit $got, want $want"; sed 's/^/  | /' "$tmp/err" | head -5; fi
-}
-
-# grep_in FILE PATTERN DESCRIPTION
-grep_in() {
-	if grep -q -- "$2" "$1"; then ok "$3"; else bad "$3: no '$2' in $1"; sed 's/^/  | /' "$1" | head -5; fi
-}
+. "$root/tests/testlib.sh"
 
 # has_rows FILE: the CSV has a data row below its header
 has_rows() { [ "$(wc -l <"$1")" -gt 1 ]; }
@@ -163,5 +144,4 @@ grep_in "$tmp/err" "apt-get install gnuplot-nox" "the error says how to install 
 # 9. not a run directory
 expect nonzero "plot of a missing directory fails" "$sim" plot "$tmp/nope"
 
-echo "plots: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish plots

@@ -3,6 +3,7 @@
  */
 #include "testlib.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "fabric.h"
@@ -46,6 +47,23 @@ void tl_conserved(struct fabric *f)
 {
 	uint64_t in_flight = 0;
 	ck_assert_msg(fabric_check_conservation(f, &in_flight) == 0, "%s", f->err);
+}
+
+char *tl_slurp(const char *dir, const char *name)
+{
+	char path[512];
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	FILE *fp = fopen(path, "rb");
+	ck_assert_msg(fp != NULL, "%s missing", path);
+	fseek(fp, 0, SEEK_END);
+	long n = ftell(fp);
+	rewind(fp);
+	char *b = malloc((size_t)n + 1);
+	ck_assert_ptr_nonnull(b);
+	ck_assert_uint_eq(fread(b, 1, (size_t)n, fp), (size_t)n);
+	b[n] = '\0';
+	fclose(fp);
+	return b;
 }
 
 int tl_run(Suite *s)

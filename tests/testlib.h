@@ -19,6 +19,8 @@ void tl_unload(struct scenario *s);
 struct fabric *tl_build(const struct scenario *s);
 /* fails the test unless the fabric conserves bytes and packets */
 void tl_conserved(struct fabric *f);
+/* the text of DIR/NAME (the caller frees it) */
+char *tl_slurp(const char *dir, const char *name);
 /* run a suite (CK_NORMAL) and return the process exit status */
 int tl_run(Suite *s);
 
