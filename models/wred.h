@@ -36,10 +36,14 @@ static inline int wred_mark(const struct wred_params *w, int64_t q_bytes, uint32
 		return 0;
 	if (q_bytes > w->kmax_bytes)
 		return 1;
-	/* p x 2^32 = pmax_q32 (q - kmin) / (kmax - kmin); pmax_q32 <= 2^32 and
-	 * q - kmin < 2^31 (the loader caps sizes), so the product fits */
-	uint64_t p = w->pmax_q32 * (uint64_t)(q_bytes - w->kmin_bytes) /
-		     (uint64_t)(w->kmax_bytes - w->kmin_bytes);
+	/* p x 2^32 = pmax_q32 (q - kmin) / (kmax - kmin), exact in 64 bits
+	 * while q - kmin < 2^32 (pmax_q32 <= 2^32); beyond 4 GB of queue (the
+	 * loader allows kmax up to 64 GiB) through a double */
+	uint64_t above = (uint64_t)(q_bytes - w->kmin_bytes);
+	uint64_t range = (uint64_t)(w->kmax_bytes - w->kmin_bytes);
+	uint64_t p = above < (UINT64_C(1) << 32)
+			     ? w->pmax_q32 * above / range
+			     : (uint64_t)((double)w->pmax_q32 * (double)above / (double)range);
 	return (uint64_t)rnd < p;
 }
 
