@@ -209,10 +209,13 @@ static void nic_kick(struct fabric *f, struct nic *n)
 		start_tx(f, n, pktq_pop(&n->ctrl));
 		return;
 	}
-	uint8_t eligible = n->ready_mask & pause_open(&n->pause);
-	if (!eligible)
-		return;
-	struct qp *q = ready_pop(n, 31u - (unsigned)__builtin_clz(eligible));
+	struct qp *q;
+	do { /* an acknowledgement may have left a QP in the ring with nothing to send */
+		uint8_t eligible = n->ready_mask & pause_open(&n->pause);
+		if (!eligible)
+			return;
+		q = ready_pop(n, 31u - (unsigned)__builtin_clz(eligible));
+	} while (!q->snd);
 	struct pkt *p = take_packet(f, n, q);
 	start_tx(f, n, p);
 	requeue(f, n, q, pkt_wire_bytes(p));
@@ -235,25 +238,39 @@ static void pace_fire(struct sim_engine *eng, struct sim_event *ev)
 	nic_kick(f, n);
 }
 
-/* go back to PSN r: resend from the message that holds it */
-static void go_back(struct fabric *f, struct qp *q, uint32_t r)
+/* send from PSN r on: the message that holds it, or the first message not
+ * sent yet when r is past everything sent (nothing left: snd is NULL) */
+static void seek(struct fabric *f, struct qp *q, uint32_t r)
 {
 	struct flow *fl = q->head;
 	while (fl && fl->first_psn != UINT32_MAX && r >= fl->first_psn + fl->npkts)
 		fl = fl->next;
-	SIM_INVARIANT(fl && fl->first_psn != UINT32_MAX && r >= fl->first_psn,
+	SIM_INVARIANT(r <= q->psn_max && (!fl || fl->first_psn == UINT32_MAX ||
+					  r >= fl->first_psn),
 		      "QP %u cannot go back to PSN %u", q->id, r);
-	q->snd = fl;
-	q->snd_off = (int64_t)(r - fl->first_psn) * f->scn->mtu_bytes;
-	fl->tx_left = fl->bytes - q->snd_off;
 	q->psn_nxt = r;
+	if (fl && fl->first_psn == UINT32_MAX) {
+		next_message(q, fl);
+		return;
+	}
+	q->snd = fl;
+	q->snd_off = fl ? (int64_t)(r - fl->first_psn) * f->scn->mtu_bytes : 0;
+	if (fl)
+		fl->tx_left = fl->bytes - q->snd_off;
+}
+
+/* go back to PSN r and resend from there */
+static void go_back(struct fabric *f, struct qp *q, uint32_t r)
+{
+	seek(f, q, r);
 	struct nic *n = &f->nics[q->src];
-	if (!q->ready && !q->pacing)
+	if (q->snd && !q->ready && !q->pacing)
 		ready_push(n, q);
 	nic_kick(f, n);
 }
 
-/* cumulative acknowledgement: everything below a */
+/* cumulative acknowledgement: everything below a.  A resend in progress
+ * skips what the acknowledgement covers. */
 static void acked(struct fabric *f, struct qp *q, uint32_t a)
 {
 	if (a <= q->psn_una)
@@ -265,6 +282,8 @@ static void acked(struct fabric *f, struct qp *q, uint32_t a)
 		if (!q->head)
 			q->tail = NULL;
 	}
+	if (q->psn_nxt < a)
+		seek(f, q, a);
 	q->rto_at_ps = q->psn_una < q->psn_max ? f->eng.now + f->scn->nic_rto_ps : 0;
 }
 
@@ -272,8 +291,10 @@ static void rto_fire(struct sim_engine *eng, struct sim_event *ev)
 {
 	struct qp *q = container_of(ev, struct qp, rto_ev);
 	struct fabric *f = eng->user;
-	if (!q->rto_at_ps)
+	if (!q->rto_at_ps || q->psn_una >= q->psn_max) {
+		q->rto_at_ps = 0;
 		return;
+	}
 	if (eng->now < q->rto_at_ps) { /* progress moved the deadline */
 		sim_schedule(eng, ev, q->rto_at_ps);
 		return;
@@ -483,8 +504,12 @@ void nic_rx(struct fabric *f, void *to, uint16_t port, struct pkt *p)
 			acked(f, q, p->psn);
 			break;
 		case PKT_NAK:
-			acked(f, q, p->psn);
-			go_back(f, q, p->psn);
+			/* a NAK below psn_una is stale: a timeout or an earlier
+			 * NAK already resent that range and it was acknowledged */
+			if (p->psn >= q->psn_una) {
+				acked(f, q, p->psn);
+				go_back(f, q, p->psn);
+			}
 			break;
 		default:
 			break;

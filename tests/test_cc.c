@@ -181,6 +181,41 @@ START_TEST(go_back_n_recovers_drops)
 }
 END_TEST
 
+/* go-back-N edge cases found by random scenarios: an acknowledgement that
+ * arrives while the sender is resending after a timeout (the resend skips
+ * what it covers, and a QP left with nothing to send leaves the ring), and
+ * NAKs that a timeout made stale.  Lossy small messages with a short RTO,
+ * then a pause storm that holds a ring and an all-to-all past their RTO. */
+START_TEST(go_back_n_timeouts_and_late_acks)
+{
+	static const char *const texts[] = {
+		"[topology]\nspines = 3\nleaves = 4\nhosts_per_leaf = 4\nhost_link = 25Gbps\n"
+		"fabric_link = 100Gbps\nhost_cable = 1m\n[buffer]\nsize = 16MB\ndynamic_th = 1\n"
+		"[pfc]\npriorities =\n[nic]\nrto = 100us\n[dcqcn]\nprofile = hpcc\n"
+		"[qos]\nscheduler = dwrr\n[sim]\nseed = 14\n"
+		"[job.j0]\npattern = incast\ndst = 8\nsize = 64KB\nskew = 20us\n",
+		"[topology]\nkind = star\nhosts = 9\nhost_link = 100Gbps\necmp = packet\n"
+		"[buffer]\nsize = 4MB\ndynamic_th = -3\n[nic]\nrto = 100us\n[dcqcn]\nprofile = paper\n"
+		"[sim]\nseed = 22\n"
+		"[job.j0]\npattern = ring-allreduce\nsize = 4MB\nslice = 64KB\n"
+		"[job.j1]\npattern = incast\ndst = 4\nsize = 64KB\n"
+		"[job.j2]\npattern = alltoall\nsize = 2MB\n"
+		"[fault.f]\nkind = pause-storm\nstart = 50us\nnode = h4\nduration = 200us\n",
+	};
+	for (int k = 0; k < 2; k++) {
+		struct scenario *scn = tl_load(texts[k]);
+		struct fabric *f = tl_build(scn);
+		sim_run_until(&f->eng, 100 * UNITS_PS_PER_MS);
+		ck_assert_msg(fabric_finished(f), "case %d: %u of %u flows done", k, f->flows_done,
+			      f->nflows);
+		ck_assert_uint_gt(f->cc.timeouts, 0);
+		tl_conserved(f);
+		fabric_destroy(f);
+		tl_unload(scn);
+	}
+}
+END_TEST
+
 /* ---- DCQCN against PFC alone: 16-to-1 at 400G, default thresholds ---- */
 
 START_TEST(dcqcn_lowers_queue_against_pfc_only)
@@ -217,6 +252,7 @@ static Suite *make_cc_suite(void)
 	tcase_add_test(tc, dcqcn_fair_share_and_queue);
 	tcase_add_test(tc, dcqcn_late_joiner);
 	tcase_add_test(tc, go_back_n_recovers_drops);
+	tcase_add_test(tc, go_back_n_timeouts_and_late_acks);
 	tcase_add_test(tc, dcqcn_lowers_queue_against_pfc_only);
 	suite_add_tcase(s, tc);
 	return s;
