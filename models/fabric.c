@@ -323,7 +323,9 @@ int fabric_check_conservation(struct fabric *f, uint64_t *in_flight)
 	for (uint32_t h = 0; h < f->nhosts; h++) {
 		const struct nic *n = &f->nics[h];
 		count_pkt(n->tx, &pkts, &payload);
-		count_q(&n->ctrl, &pkts, &payload);
+		count_q(&n->pfcq, &pkts, &payload);
+		for (int q = 0; q < PKT_PRIOS; q++)
+			count_q(&n->ctrlq[q], &pkts, &payload);
 		count_q(&n->rxq, &pkts, &payload);
 		count_q(&n->link.q, &pkts, &payload);
 		count_q(&n->pause.delay.q, &pkts, &payload);

@@ -228,7 +228,10 @@ struct qp {
 struct nic {
 	struct sim_event tx_ev;
 	struct pkt *tx;                /* frame being serialized */
-	struct pktq ctrl;              /* PFC frames: ahead of all data */
+	struct pktq pfcq;              /* PFC frames: ahead of everything, never paused */
+	struct pktq ctrlq[PKT_PRIOS];  /* CNP, ACK, NAK by priority: ahead of data, paused
+					* with their priority */
+	uint8_t ctrl_mask;             /* bit p: ctrlq[p] is not empty */
 	struct pause_rx pause;         /* PFC received from the ToR */
 	/* receive side under a slow-receiver fault: a small buffer drained at
 	 * a fixed rate, which pauses the ToR (DESIGN B3) */

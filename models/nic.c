@@ -7,8 +7,9 @@
  * non-empty priority, sends one packet of its current message (at most mtu
  * bytes of payload) and puts the QP back at the tail if it has more: round
  * robin among QPs, strict priority between priorities, O(1) per packet
- * whatever the number of QPs.  Control frames (PFC, CNP, ACK, NAK) go out
- * ahead of data.
+ * whatever the number of QPs.  PFC frames go out first and are never
+ * paused; CNP, ACK and NAK frames go out ahead of data, by priority, and
+ * wait while their priority is paused like data does.
  *
  * Rate (DESIGN B6): with nic.cc = dcqcn each QP is paced at its DCQCN rate
  * Rc: after a packet, the QP may send again one frame time at Rc later.  A
@@ -98,7 +99,8 @@ static void send_ctrl(struct fabric *f, const struct qp *q, enum pkt_type type, 
 	*p = (struct pkt){ .flow = q->id, .psn = psn, .src = (uint16_t)from, .dst = (uint16_t)to,
 			   .sport = q->sport, .dscp = dscp, .prio = f->scn->dscp_to_prio[dscp],
 			   .type = (uint8_t)type };
-	pktq_push(&n->ctrl, p);
+	pktq_push(&n->ctrlq[p->prio], p);
+	n->ctrl_mask |= (uint8_t)(1u << p->prio);
 	nic_kick(f, n);
 }
 
@@ -205,8 +207,16 @@ static void nic_kick(struct fabric *f, struct nic *n)
 {
 	if (n->tx || n->down)
 		return;
-	if (n->ctrl.head) {
-		start_tx(f, n, pktq_pop(&n->ctrl));
+	if (n->pfcq.head) {
+		start_tx(f, n, pktq_pop(&n->pfcq));
+		return;
+	}
+	uint8_t ctrl = n->ctrl_mask & pause_open(&n->pause);
+	if (ctrl) {
+		unsigned prio = 31u - (unsigned)__builtin_clz(ctrl);
+		start_tx(f, n, pktq_pop(&n->ctrlq[prio]));
+		if (!n->ctrlq[prio].n)
+			n->ctrl_mask &= (uint8_t)~(1u << prio);
 		return;
 	}
 	struct qp *q;
@@ -311,7 +321,7 @@ static void nic_pause_kick(struct fabric *f, struct pause_rx *pr)
 
 void nic_send_pfc(struct fabric *f, struct nic *n, unsigned prio, uint32_t quanta)
 {
-	pktq_push(&n->ctrl, pfc_frame(f, prio, quanta));
+	pktq_push(&n->pfcq, pfc_frame(f, prio, quanta));
 	nic_kick(f, n);
 }
 
@@ -527,8 +537,12 @@ void nic_set_down(struct fabric *f, struct nic *n, int down)
 {
 	n->down = (uint8_t)down;
 	if (down) {
-		while (n->ctrl.n)
-			pkt_release(&f->pool, pktq_pop(&n->ctrl));
+		while (n->pfcq.n)
+			pkt_release(&f->pool, pktq_pop(&n->pfcq));
+		for (unsigned p = 0; p < PKT_PRIOS; p++)
+			while (n->ctrlq[p].n)
+				pkt_release(&f->pool, pktq_pop(&n->ctrlq[p]));
+		n->ctrl_mask = 0;
 		for (unsigned p = 0; p < PKT_PRIOS; p++)
 			pause_clear(f, &n->pause, p);
 	}

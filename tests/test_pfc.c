@@ -236,6 +236,36 @@ START_TEST(pause_holds_for_its_quanta)
 }
 END_TEST
 
+/* a NIC paused on priority 3 holds its ACKs of priority 3 (they are RoCE
+ * frames of that traffic class) and sends them once the pause ends */
+START_TEST(paused_nic_holds_its_acks)
+{
+	struct scenario *scn = tl_load_set("[topology]\nkind = star\nhosts = 2\n"
+					   "[pfcwd]\nenable = false\n"
+					   "[job.to0]\npattern = incast\nsenders = 1\ndst = 0\n"
+					   "size = 100MB\n",
+					   NULL);
+	struct fabric *f = tl_build(scn);
+	sim_run_until(&f->eng, 10 * UNITS_PS_PER_US);
+	struct nic *h0 = &f->nics[0];
+	pause_receive(f, &h0->pause, pfc_frame(f, 3, 65535));
+	sim_run_until(&f->eng, 20 * UNITS_PS_PER_US);
+	ck_assert(h0->pause.paused & (1u << 3));
+	uint64_t acks = f->cc.acks_sent;
+	uint32_t held = h0->ctrlq[3].n;
+	sim_run_until(&f->eng, 60 * UNITS_PS_PER_US);
+	ck_assert_uint_gt(f->cc.acks_sent, acks);              /* h0 keeps receiving */
+	ck_assert_uint_ge(h0->ctrlq[3].n, held + 20); /* ... but holds its ACKs (1 per 16) */
+	ck_assert(h0->tx == NULL && h0->link.q.n == 0);         /* and sends nothing */
+	sim_run_until(&f->eng, 200 * UNITS_PS_PER_US);          /* 83.9 us after the XOFF */
+	ck_assert(!(h0->pause.paused & (1u << 3)));
+	ck_assert_uint_lt(h0->ctrlq[3].n, 2);
+	tl_conserved(f);
+	fabric_destroy(f);
+	tl_unload(scn);
+}
+END_TEST
+
 /* ---- PFC watchdog ---- */
 
 struct wd_log {
@@ -544,6 +574,7 @@ static Suite *make_pfc_suite(void)
 	tcase_add_test(tc, undersized_headroom_drops_and_says_so);
 	tcase_add_test(tc, dynamic_threshold_in_switch);
 	tcase_add_test(tc, pause_holds_for_its_quanta);
+	tcase_add_test(tc, paused_nic_holds_its_acks);
 	tcase_add_test(tc, watchdog_detects_drops_and_restores);
 	tcase_add_test(tc, pause_storm_spreads_without_watchdog);
 	tcase_add_test(tc, nic_pause_watchdog_stops_storm);
