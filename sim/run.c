@@ -49,7 +49,7 @@ static void on_flow_done(void *ctx, const struct fabric *f, const struct flow *f
 {
 	struct run_ctx *c = ctx;
 	c->fct[c->nfct++] = fl->end_ps - fl->start_ps;
-	if (c->has_out)
+	if (c->has_out && f->scn->output_flows)
 		output_flow(&c->out, f, fl);
 }
 
@@ -276,7 +276,7 @@ enum run_status run_scenario(const struct scenario *scn, const struct run_opts *
 		st = RUN_INVARIANT;
 	}
 	if (c.has_out) {
-		for (uint32_t i = 0; i < f->nflows; i++)
+		for (uint32_t i = 0; scn->output_flows && i < f->nflows; i++)
 			if (f->flows[i].end_ps < 0)
 				output_flow(&c.out, f, &f->flows[i]);
 		res->peak_rss_mb = peak_rss_mb();

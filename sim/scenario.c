@@ -363,6 +363,7 @@ static const char *const sched_names[] = { "strict", "dwrr", NULL };
 static const char *const cc_names[] = { "none", "dcqcn", NULL };
 static const char *const mark_point_names[] = { "dequeue", "enqueue", NULL };
 static const char *const queues_names[] = { "switches", "all", "none", NULL };
+static const char *const flows_names[] = { "none", "all", NULL }; /* output_flows 0, 1 */
 static const char *const profile_names[] = { "nvidia", "paper", "hpcc", NULL };
 static const char *const cnp_scope_names[] = { "qp", "port", NULL };
 static const char *const pattern_names[] = { "trace", "incast", "permutation", "ring-allreduce",
@@ -632,6 +633,8 @@ static const struct key_def key_defs[] = {
 	{ SEC_OUTPUT, "sample_interval", KT_TIME, SF(sample_interval_ps),
 	  100 * UNITS_PS_PER_NS, UNITS_PS_PER_S, "100ns-1s", NULL, NULL, NULL, 0, 0 },
 	{ SEC_OUTPUT, "queues", KT_ENUM, SF(output_queues), 0, 0, NULL, queues_names, NULL,
+	  NULL, 0, 0 },
+	{ SEC_OUTPUT, "flows", KT_ENUM, SF(output_flows), 0, 0, NULL, flows_names, NULL,
 	  NULL, 0, 0 },
 	{ SEC_OUTPUT, "rates", KT_INT, SF(output_rates), 0, 100000, "0-100000",
 	  NULL, NULL, NULL, 0, 0 },
@@ -1183,6 +1186,7 @@ void scenario_init(struct scenario *s)
 	s->dcqcn.cnp_scope = SCN_CNP_SCOPE_QP;
 	s->sample_interval_ps = 10 * UNITS_PS_PER_US;
 	s->output_rates = 64;
+	s->output_flows = 1;
 	s->crit_max_ecn_mark_ppb = 20000000;  /* 2% */
 	s->crit_max_lossless_drops = 0;
 	s->crit_min_busbw_ppb = 950000000;    /* 95% */

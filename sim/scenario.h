@@ -220,6 +220,7 @@ struct scenario {
 	sim_time_ps sample_interval_ps; /* 10us: pause.csv and rates.csv intervals */
 	uint32_t output_rates;       /* DCQCN state of at most this many flows in rates.csv (64) */
 	enum scn_queues output_queues; /* queues.csv: switches (default), all, none */
+	int output_flows;            /* flows.csv rows: 1 all (default), 0 none */
 
 	/* [criteria]: acceptance of a run (sweep marks each point pass/fail) */
 	int64_t crit_max_ecn_mark_ppb;    /* ecn_mark_pct at most (2%, parts per 1e9) */

@@ -70,6 +70,10 @@ INI
 expect 0 "run with undersized headroom" "$sim" run "$tmp/headroom.ini" -o "$tmp/hr" --set sim.duration=2ms --set nic.cc=none
 grep_in "$tmp/out" "WARNING: .* lossless packets dropped: the PFC headroom was exceeded" "the table warns of exceeded headroom"
 grep_in "$tmp/hr/pfc.csv" ",sw0,3,xoff,65535$" "senders are paused by sw0 on priority 3"
+# output.flows = none: flows.csv keeps its header only (big collectives)
+expect 0 "run without flow rows" "$sim" run -o "$tmp/noflows" --quiet --set sim.duration=100us --set output.flows=none
+if [ "$(wc -l <"$tmp/noflows/flows.csv")" -eq 1 ]; then ok "output.flows = none writes no rows"; else bad "flows.csv has rows"; fi
+
 # --seed is sim.seed; the summary table names the run directory
 expect 0 "run with --seed" "$sim" run -o "$tmp/seed" --seed 7 --set sim.duration=100us
 grep_in "$tmp/seed/scenario.ini" "seed = 7" "--seed reaches the scenario"

@@ -609,6 +609,10 @@ START_TEST(test_err_not_implemented)
 	ck_assert_int_eq(cr->crit_max_pause_frame_rate, 1000);
 	ck_assert_int_eq(cr->crit_max_lossless_drops, 3);
 	scn_delete(cr);
+	cr = scn_ok("[output]\nflows = none\n");
+	ck_assert_int_eq(cr->output_flows, 0);
+	scn_delete(cr);
+	expect_error("[output]\nflows = some\n", "x.ini:2: output.flows: ");
 	cr = scn_ok("[criteria]\nmax_pause_frame_rate = none\n");
 	ck_assert_int_eq(cr->crit_max_pause_frame_rate, SCN_AUTO);
 	ck_assert_int_eq(cr->crit_max_ecn_mark_ppb, 20000000);
@@ -881,7 +885,7 @@ START_TEST(test_print_content)
 					"pause_quanta = 65535\nresponse_time = auto\n"));
 	ck_assert_ptr_nonnull(strstr(p, "\n[pfcwd]\nenable = true\ndetection_time = 200ms\n"
 					"restoration_time = 400ms\npoll_interval = 200ms\naction = drop\n"));
-	ck_assert_ptr_nonnull(strstr(p, "\n[output]\nsample_interval = 10us\nqueues = switches\nrates = 64\n"));
+	ck_assert_ptr_nonnull(strstr(p, "\n[output]\nsample_interval = 10us\nqueues = switches\nflows = all\nrates = 64\n"));
 	ck_assert_ptr_nonnull(strstr(p, "\n[topology]\nkind = leaf-spine\nspines = 2\nleaves = 4\nhosts_per_leaf = 8\nhost_link = 400Gbps\n"));
 	ck_assert_ptr_nonnull(strstr(p, "\nduration = 1s\n"));
 	ck_assert_ptr_nonnull(strstr(p, "\nhost_cable = 3m\nfabric_cable = 30m\nswitch_latency = 500ns\nmtu = 4096\necmp = flow\n"));
