@@ -153,8 +153,8 @@ void output_rate(struct output *o, const struct fabric *f, const struct qp *q)
 {
 	char time[32];
 	struct dcqcn_qp dc = q->dc; /* advance a copy: sampling changes nothing */
-	double rc = dcqcn_rate(&f->dcqcn, &dc, f->eng.now);
-	fprintf(o->rates, "%s,%u,%.6f,%.6f,%.6f\n", units_format_us(f->eng.now, time, sizeof(time)),
+	double rc = dcqcn_rate(&f->niccfg.dcqcn_params, &dc, fabric_now(f));
+	fprintf(o->rates, "%s,%u,%.6f,%.6f,%.6f\n", units_format_us(fabric_now(f), time, sizeof(time)),
 		q->id, rc / 1e9, dc.rt_bps / 1e9, dc.alpha);
 }
 
@@ -163,7 +163,7 @@ void output_queue(struct output *o, const struct fabric *f, const struct port *p
 {
 	char time[32], node[32], port[32];
 	names(f, &pt->pause, node, port, sizeof(node));
-	fprintf(o->queues, "%s,%s,%s,%u,%llu\n", units_format_us(f->eng.now, time, sizeof(time)),
+	fprintf(o->queues, "%s,%s,%s,%u,%llu\n", units_format_us(fabric_now(f), time, sizeof(time)),
 		node, port, q, (unsigned long long)bytes);
 }
 
@@ -173,7 +173,7 @@ void output_nic_queue(struct output *o, const struct fabric *f, uint32_t host, u
 	char time[32], tor[32];
 	struct topo_end up = topo_host_uplink(&f->topo, host);
 	topo_switch_name(&f->topo, up.node, tor, sizeof(tor));
-	fprintf(o->queues, "%s,h%u,%s,%u,%llu\n", units_format_us(f->eng.now, time, sizeof(time)),
+	fprintf(o->queues, "%s,h%u,%s,%u,%llu\n", units_format_us(fabric_now(f), time, sizeof(time)),
 		host, tor, prio, (unsigned long long)bytes);
 }
 
@@ -181,7 +181,7 @@ void output_counters(struct output *o, const struct fabric *f, const struct fabr
 {
 	char time[32];
 	fprintf(o->counters, "%s,%llu,%llu,%llu,%llu,%llu\n",
-		units_format_us(f->eng.now, time, sizeof(time)),
+		units_format_us(fabric_now(f), time, sizeof(time)),
 		(unsigned long long)d->delivered_pkts, (unsigned long long)d->ecn_marked,
 		(unsigned long long)d->cnps, (unsigned long long)d->pause_frames,
 		(unsigned long long)d->drops);

@@ -60,7 +60,7 @@ static void on_pfc(void *ctx, const struct fabric *f, const struct pause_rx *pr,
 		   enum pfc_event ev, uint32_t quanta)
 {
 	struct run_ctx *c = ctx;
-	output_pfc(&c->out, f, f->eng.now, pr, prio, pfc_names[ev], quanta);
+	output_pfc(&c->out, f, fabric_now(f), pr, prio, pfc_names[ev], quanta);
 }
 
 static void on_pause_sample(void *ctx, const struct fabric *f, sim_time_ps t,
@@ -74,7 +74,7 @@ static void on_pfcwd(void *ctx, const struct fabric *f, const struct pause_rx *p
 		     enum pfcwd_event ev, uint64_t dropped)
 {
 	struct run_ctx *c = ctx;
-	output_pfcwd(&c->out, f, f->eng.now, pr, prio, pfcwd_names[ev], dropped);
+	output_pfcwd(&c->out, f, fabric_now(f), pr, prio, pfcwd_names[ev], dropped);
 }
 
 static void on_coll_done(void *ctx, const struct fabric *f, const struct coll *c)
@@ -137,8 +137,8 @@ static sim_time_ps percentile(const sim_time_ps *sorted, uint32_t n, unsigned pc
 static void progress(FILE *out, const struct fabric *f, sim_time_ps dur, double t0)
 {
 	double wall = wall_now() - t0;
-	double frac = (double)f->eng.now / (double)dur;
-	double done = (double)f->flows_done / (double)(f->nflows ? f->nflows : 1);
+	double frac = (double)fabric_now(f) / (double)dur;
+	double done = (double)f->net.flows_done / (double)(f->net.nflows ? f->net.nflows : 1);
 	if (done > frac)
 		frac = done; /* the run ends when all flows are done */
 	int width = 30, fill = (int)(frac * width);
@@ -149,8 +149,8 @@ static void progress(FILE *out, const struct fabric *f, sim_time_ps dur, double 
 	char now[32];
 	double eta = frac > 0 ? wall * (1 - frac) / frac : 0;
 	fprintf(out, "\r[%s] %5.1f%%  sim %s us  wall %.1f s  %.2f M ev/s  ETA %.0f s ",
-		bar, 100 * frac, units_format_us(f->eng.now, now, sizeof(now)), wall,
-		wall > 0 ? (double)f->eng.events / wall / 1e6 : 0.0, eta);
+		bar, 100 * frac, units_format_us(fabric_now(f), now, sizeof(now)), wall,
+		wall > 0 ? (double)fabric_events(f) / wall / 1e6 : 0.0, eta);
 	fflush(out);
 }
 
@@ -180,7 +180,7 @@ enum run_status run_scenario(const struct scenario *scn, const struct run_opts *
 		snprintf(res->err, sizeof(res->err), "%s", why);
 		return RUN_EIO;
 	}
-	c.fct = malloc(((size_t)f->nflows + 1) * sizeof(*c.fct));
+	c.fct = malloc(((size_t)f->net.nflows + 1) * sizeof(*c.fct));
 	if (!c.fct) {
 		fabric_destroy(f);
 		snprintf(res->err, sizeof(res->err), "out of memory");
@@ -217,13 +217,13 @@ enum run_status run_scenario(const struct scenario *scn, const struct run_opts *
 			interrupted = 1;
 			break;
 		}
-		sim_time_ps next = sim_next_time(&f->eng);
+		sim_time_ps next = fabric_next_time(f);
 		if (next > dur)
 			break;
-		sim_time_ps until = f->eng.now + SLICE_PS;
+		sim_time_ps until = fabric_now(f) + SLICE_PS;
 		if (until < next)
 			until = next;
-		sim_run_until(&f->eng, until < dur ? until : dur);
+		fabric_run_until(f, until < dur ? until : dur);
 		if (opts->progress && wall_now() - last_draw >= PROGRESS_EVERY_S) {
 			last_draw = wall_now();
 			progress(opts->progress, f, dur, t0);
@@ -235,32 +235,34 @@ enum run_status run_scenario(const struct scenario *scn, const struct run_opts *
 	}
 
 	fabric_pause_flush(f);
+	struct net_stats ns;
+	fabric_stats(f, &ns);
 	res->end = interrupted ? RUN_END_INTERRUPTED
 			       : fabric_finished(f) ? RUN_END_DONE : RUN_END_DURATION;
-	res->sim_time_ps = res->end == RUN_END_DURATION ? dur : f->eng.now;
+	res->sim_time_ps = res->end == RUN_END_DURATION ? dur : fabric_now(f);
 	res->wall_s = wall_now() - t0;
-	res->events = f->eng.events;
-	res->data_pkts = f->data_pkts_sent;
+	res->events = fabric_events(f);
+	res->data_pkts = ns.data_pkts_sent;
 	res->events_per_s = res->wall_s > 0 ? (double)res->events / res->wall_s : 0;
 	res->pkts_per_s = res->wall_s > 0 ? (double)res->data_pkts / res->wall_s : 0;
-	res->data_bytes_delivered = f->payload_delivered;
+	res->data_bytes_delivered = ns.payload_delivered;
 	res->max_queue_bytes = fabric_max_queue_bytes(f);
-	res->drops_lossless = f->drops.lossless;
-	res->drops_lossy = f->drops.lossy;
-	res->drops_pfcwd = f->drops.pfcwd;
-	res->drops_link_down = f->drops.link_down;
-	res->ecn_marked_pkts = f->cc.ce_delivered;
-	res->data_pkts_delivered = f->cc.pkts_delivered;
-	res->cnps_sent = f->cc.cnps_sent;
-	res->naks_sent = f->cc.naks_sent;
-	res->rto_timeouts = f->cc.timeouts;
-	res->retransmitted_bytes = f->cc.retransmitted_bytes;
-	res->peak_headroom_bytes = f->peak_headroom_bytes;
-	res->pause_frames = f->pause_frames;
-	res->max_paused_ppm = f->max_paused_ppm;
-	res->pfcwd_storms = f->pfcwd_storms;
-	res->flows_total = f->nflows;
-	res->flows_completed = f->flows_done;
+	res->drops_lossless = ns.drops.lossless;
+	res->drops_lossy = ns.drops.lossy;
+	res->drops_pfcwd = ns.drops.pfcwd;
+	res->drops_link_down = ns.drops.link_down;
+	res->ecn_marked_pkts = ns.cc.ce_delivered;
+	res->data_pkts_delivered = ns.cc.pkts_delivered;
+	res->cnps_sent = ns.cc.cnps_sent;
+	res->naks_sent = ns.cc.naks_sent;
+	res->rto_timeouts = ns.cc.timeouts;
+	res->retransmitted_bytes = ns.cc.retransmitted_bytes;
+	res->peak_headroom_bytes = ns.peak_headroom_bytes;
+	res->pause_frames = ns.pause_frames;
+	res->max_paused_ppm = fabric_max_paused_ppm(f);
+	res->pfcwd_storms = ns.pfcwd_storms;
+	res->flows_total = f->net.nflows;
+	res->flows_completed = f->net.flows_done;
 	res->collectives_completed = c.colls;
 	res->collective_time_ps = c.colls ? c.coll_time / c.colls : -1;
 	res->busbw_GBps = c.colls ? c.busbw / c.colls : 0;
@@ -276,9 +278,9 @@ enum run_status run_scenario(const struct scenario *scn, const struct run_opts *
 		st = RUN_INVARIANT;
 	}
 	if (c.has_out) {
-		for (uint32_t i = 0; scn->output_flows && i < f->nflows; i++)
-			if (f->flows[i].end_ps < 0)
-				output_flow(&c.out, f, &f->flows[i]);
+		for (uint32_t i = 0; scn->output_flows && i < f->net.nflows; i++)
+			if (f->net.flows[i].end_ps < 0)
+				output_flow(&c.out, f, &f->net.flows[i]);
 		res->peak_rss_mb = peak_rss_mb();
 		write_results(&c, res);
 		if (output_close(&c.out) && st == RUN_OK) {

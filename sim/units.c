@@ -33,6 +33,7 @@
  */
 #include "units.h"
 
+#include <assert.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -584,4 +585,41 @@ char *units_format_us(sim_time_ps ps, char *buf, size_t len)
 	snprintf(buf, len, "%s%" PRIu64 ".%03" PRIu64, ns < 0 ? "-" : "",
 		 mag / 1000, mag % 1000);
 	return buf;
+}
+
+/* a * b as the 128-bit number *hi:*lo */
+static void mul_64x64(uint64_t a, uint64_t b, uint64_t *hi, uint64_t *lo)
+{
+	uint64_t al = a & 0xffffffffu, ah = a >> 32, bl = b & 0xffffffffu, bh = b >> 32;
+	uint64_t ll = al * bl, lh = al * bh, hl = ah * bl, hh = ah * bh;
+	uint64_t mid = (ll >> 32) + (lh & 0xffffffffu) + (hl & 0xffffffffu);
+
+	*lo = (ll & 0xffffffffu) | (mid << 32);
+	*hi = hh + (lh >> 32) + (hl >> 32) + (mid >> 32);
+}
+
+int64_t units_mul_div_ceil(int64_t a, int64_t b, int64_t c)
+{
+	uint64_t hi, lo, r, q = 0, uc = (uint64_t)c;
+	int i;
+
+	assert(a >= 0 && b >= 0 && c > 0);
+	mul_64x64((uint64_t)a, (uint64_t)b, &hi, &lo);
+	if (hi >= uc)
+		return INT64_MAX;
+	/* restoring long division of hi:lo by c, one bit at a time */
+	r = hi;
+	for (i = 63; i >= 0; i--) {
+		uint64_t top = r >> 63;
+
+		r = (r << 1) | ((lo >> i) & 1u);
+		q <<= 1;
+		if (top || r >= uc) {
+			r -= uc;
+			q |= 1u;
+		}
+	}
+	if (r && q < UINT64_MAX)
+		q++;
+	return q > (uint64_t)INT64_MAX ? INT64_MAX : (int64_t)q;
 }

@@ -68,6 +68,10 @@ char *units_format_time(sim_time_ps ps, char *buf, size_t len);
 char *units_format_length(int64_t mm, char *buf, size_t len);
 char *units_format_fraction(int64_t ppb, char *buf, size_t len);
 
+/* ceil(a * b / c) exactly (128-bit intermediate), a, b >= 0, c > 0;
+ * INT64_MAX when the result does not fit */
+int64_t units_mul_div_ceil(int64_t a, int64_t b, int64_t c);
+
 /* time as microseconds with nanosecond decimals, for CSV: "12.345" */
 char *units_format_us(sim_time_ps ps, char *buf, size_t len);
 

@@ -65,21 +65,21 @@ static void measure(struct fabric *f, uint32_t nflows, sim_time_ps t0, sim_time_
 		    struct window *w)
 {
 	int64_t start[16];
-	sim_run_until(&f->eng, t0);
-	uint64_t pauses = f->pause_frames;
+	fabric_run_until(f, t0);
+	uint64_t pauses = f->net.st.pause_frames;
 	for (uint32_t i = 0; i < nflows; i++)
-		start[i] = f->flows[i].rx_bytes;
+		start[i] = f->net.flows[i].rx_bytes;
 	double qsum = 0;
 	int samples = 0;
 	for (sim_time_ps t = t0; t < t1; t += UNITS_PS_PER_US, samples++) {
-		sim_run_until(&f->eng, t);
+		fabric_run_until(f, t);
 		qsum += (double)f->sws[0].ports[0].q[3].bytes;
 	}
-	sim_run_until(&f->eng, t1);
+	fabric_run_until(f, t1);
 	for (uint32_t i = 0; i < nflows; i++)
-		w->share[i] = (double)(f->flows[i].rx_bytes - start[i]);
+		w->share[i] = (double)(f->net.flows[i].rx_bytes - start[i]);
 	w->qmean = qsum / samples;
-	w->pauses = f->pause_frames - pauses;
+	w->pauses = f->net.st.pause_frames - pauses;
 }
 
 static double jain(const double *x, uint32_t n)
@@ -119,7 +119,7 @@ START_TEST(dcqcn_fair_share_and_queue)
 		ck_assert_msg(w.qmean > 150000 && w.qmean < 1500000,
 			      "N %u: mean queue %.0f B not between Kmin and Kmax", n, w.qmean);
 		ck_assert_uint_eq(w.pauses, 0);
-		ck_assert_uint_gt(f->cc.cnps_received, 0);
+		ck_assert_uint_gt(f->net.st.cc.cnps_received, 0);
 		tl_conserved(f);
 		fabric_destroy(f);
 		tl_unload(scn);
@@ -162,19 +162,19 @@ START_TEST(go_back_n_recovers_drops)
 				    "[nic]\ncc = none\nrto = 200us\n"
 				    "[job.incast]\npattern = incast\ndst = 0\nsize = 2MB\n");
 	struct fabric *f = tl_build(scn);
-	sim_run_until(&f->eng, 1000 * UNITS_PS_PER_MS);
-	ck_assert_msg(fabric_finished(f), "%u of %u flows done", f->flows_done, f->nflows);
-	ck_assert_uint_gt(f->drops.lossy, 0);
-	ck_assert_uint_eq(f->drops.lossless, 0);
-	ck_assert_uint_gt(f->cc.retransmitted_bytes, 0);
-	ck_assert_uint_gt(f->cc.naks_sent + f->cc.timeouts, 0);
+	fabric_run_until(f, 1000 * UNITS_PS_PER_MS);
+	ck_assert_msg(fabric_finished(f), "%u of %u flows done", f->net.flows_done, f->net.nflows);
+	ck_assert_uint_gt(f->net.st.drops.lossy, 0);
+	ck_assert_uint_eq(f->net.st.drops.lossless, 0);
+	ck_assert_uint_gt(f->net.st.cc.retransmitted_bytes, 0);
+	ck_assert_uint_gt(f->net.st.cc.naks_sent + f->net.st.cc.timeouts, 0);
 	uint64_t total = 0;
-	for (uint32_t i = 0; i < f->nflows; i++)
-		total += (uint64_t)f->flows[i].bytes;
-	ck_assert_uint_eq(f->payload_delivered, total);
+	for (uint32_t i = 0; i < f->net.nflows; i++)
+		total += (uint64_t)f->net.flows[i].bytes;
+	ck_assert_uint_eq(f->net.st.payload_delivered, total);
 	/* every retransmitted byte was injected once more: injected =
 	 * delivered + dropped (switch and receiver) + in flight */
-	ck_assert_uint_ge(f->payload_injected, total + f->cc.retransmitted_bytes / 2);
+	ck_assert_uint_ge(f->net.st.payload_injected, total + f->net.st.cc.retransmitted_bytes / 2);
 	tl_conserved(f);
 	fabric_destroy(f);
 	tl_unload(scn);
@@ -205,10 +205,10 @@ START_TEST(go_back_n_timeouts_and_late_acks)
 	for (int k = 0; k < 2; k++) {
 		struct scenario *scn = tl_load(texts[k]);
 		struct fabric *f = tl_build(scn);
-		sim_run_until(&f->eng, 100 * UNITS_PS_PER_MS);
-		ck_assert_msg(fabric_finished(f), "case %d: %u of %u flows done", k, f->flows_done,
-			      f->nflows);
-		ck_assert_uint_gt(f->cc.timeouts, 0);
+		fabric_run_until(f, 100 * UNITS_PS_PER_MS);
+		ck_assert_msg(fabric_finished(f), "case %d: %u of %u flows done", k, f->net.flows_done,
+			      f->net.nflows);
+		ck_assert_uint_gt(f->net.st.cc.timeouts, 0);
 		tl_conserved(f);
 		fabric_destroy(f);
 		tl_unload(scn);

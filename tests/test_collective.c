@@ -21,8 +21,8 @@ static struct fabric *run(const struct scenario *s)
 	const char *why = NULL;
 	struct fabric *f = fabric_create(s, &why);
 	ck_assert_msg(f != NULL, "fabric: %s", why ? why : "?");
-	sim_run_until(&f->eng, s->duration_ps);
-	ck_assert_msg(fabric_finished(f), "%u of %u flows done", f->flows_done, f->nflows);
+	fabric_run_until(f, s->duration_ps);
+	ck_assert_msg(fabric_finished(f), "%u of %u flows done", f->net.flows_done, f->net.nflows);
 	uint64_t in_flight = 0;
 	ck_assert_msg(fabric_check_conservation(f, &in_flight) == 0, "%s", f->err);
 	ck_assert_uint_eq(in_flight, 0);
@@ -60,7 +60,7 @@ START_TEST(ring_matches_closed_form)
 		      t * 1e6, expect * 1e6);
 	double busbw = S / t * 2 * (n - 1) / n;
 	ck_assert_msg(busbw < GOODPUT_400G, "busbw %.3f GB/s above the ceiling", busbw / 1e9);
-	ck_assert_uint_eq(f->drops.lossless + f->drops.lossy, 0);
+	ck_assert_uint_eq(f->net.st.drops.lossless + f->net.st.drops.lossy, 0);
 	fabric_destroy(f);
 	tl_unload(s);
 }
@@ -116,7 +116,7 @@ START_TEST(alltoall_byte_accounting)
 			ck_assert_uint_eq(f->nics[h].rx_payload_bytes, 7000000);
 			ck_assert_uint_eq(f->nics[h].tx_payload_bytes - 0, 7000000);
 		}
-		ck_assert_uint_eq(f->nflows, 56);
+		ck_assert_uint_eq(f->net.nflows, 56);
 		fabric_destroy(f);
 		tl_unload(s);
 	}
@@ -153,8 +153,8 @@ START_TEST(skew_and_iterations)
 		const struct coll *k = &f->traffic.colls[c];
 		sim_time_ps max_skew = 0;
 		for (uint32_t i = k->first_flow; i < k->first_flow + k->nflows; i++)
-			if (f->flows[i].after < 0 && f->flows[i].start_ps - k->start_ps > max_skew)
-				max_skew = f->flows[i].start_ps - k->start_ps;
+			if (f->net.flows[i].after < 0 && f->net.flows[i].start_ps - k->start_ps > max_skew)
+				max_skew = f->net.flows[i].start_ps - k->start_ps;
 		/* (dependent flows start at the later of their rank's start and
 		 * their dependency, so roots carry the ranks' delays) */
 		ck_assert_int_le(max_skew, 200 * UNITS_PS_PER_US);

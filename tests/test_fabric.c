@@ -17,7 +17,7 @@
 
 static void run_to_end(struct fabric *f)
 {
-	sim_run_until(&f->eng, INT64_MAX);
+	fabric_run_until(f, INT64_MAX);
 	ck_assert(fabric_finished(f));
 	uint64_t in_flight = 1;
 	ck_assert_msg(fabric_check_conservation(f, &in_flight) == 0, "%s", f->err);
@@ -35,8 +35,8 @@ static sim_time_ps one_flow_fct(uint32_t dst)
 	struct scenario *s = tl_load(text);
 	struct fabric *f = tl_build(s);
 	run_to_end(f);
-	ck_assert_uint_eq(f->flows[0].rx_bytes, 4000000);
-	sim_time_ps fct = f->flows[0].end_ps - f->flows[0].start_ps;
+	ck_assert_uint_eq(f->net.flows[0].rx_bytes, 4000000);
+	sim_time_ps fct = f->net.flows[0].end_ps - f->net.flows[0].start_ps;
 	fabric_destroy(f);
 	tl_unload(s);
 	return fct;
@@ -76,13 +76,13 @@ START_TEST(incast_runs_at_goodput_ceiling)
 				  "size = 1MiB\n");
 	struct fabric *f = tl_build(s);
 	const sim_time_ps t1 = 20 * UNITS_PS_PER_US, t2 = 80 * UNITS_PS_PER_US;
-	sim_run_until(&f->eng, t1);
+	fabric_run_until(f, t1);
 	uint64_t b1 = f->nics[0].rx_payload_bytes;
-	sim_run_until(&f->eng, t2);
+	fabric_run_until(f, t2);
 	uint64_t b2 = f->nics[0].rx_payload_bytes;
 	/* all 16 senders still have data at t2: each sends 1 MiB at 100G */
 	for (uint32_t i = 0; i < 16; i++)
-		ck_assert_int_gt(f->flows[i].tx_left, 0);
+		ck_assert_int_gt(f->net.flows[i].tx_left, 0);
 	/* expected payload = (t2 - t1) x 100e9 / 8 x 4096 / 4178 bytes */
 	double expect = (double)(t2 - t1) * 1e-12 * 100e9 / 8 * 4096.0 / 4178.0;
 	ck_assert_msg(fabs((double)(b2 - b1) - expect) <= 4096,
@@ -90,7 +90,7 @@ START_TEST(incast_runs_at_goodput_ceiling)
 		      expect);
 	run_to_end(f);
 	ck_assert_uint_eq(f->nics[0].rx_payload_bytes, 16u * 1048576u);
-	ck_assert_uint_eq(f->flows_done, 16);
+	ck_assert_uint_eq(f->net.flows_done, 16);
 	fabric_destroy(f);
 	tl_unload(s);
 }
@@ -151,12 +151,12 @@ END_TEST
 static void window_bytes(struct fabric *f, uint64_t *out, uint32_t n)
 {
 	int64_t a[8];
-	sim_run_until(&f->eng, 30 * UNITS_PS_PER_US);
+	fabric_run_until(f, 30 * UNITS_PS_PER_US);
 	for (uint32_t i = 0; i < n; i++)
-		a[i] = f->flows[i].rx_bytes;
-	sim_run_until(&f->eng, 130 * UNITS_PS_PER_US);
+		a[i] = f->net.flows[i].rx_bytes;
+	fabric_run_until(f, 130 * UNITS_PS_PER_US);
 	for (uint32_t i = 0; i < n; i++)
-		out[i] = (uint64_t)(f->flows[i].rx_bytes - a[i]);
+		out[i] = (uint64_t)(f->net.flows[i].rx_bytes - a[i]);
 }
 
 /* two flows into one port on priorities 1 and 3: strict gives priority 3
@@ -171,8 +171,8 @@ START_TEST(strict_and_dwrr_schedulers)
 
 	struct scenario *s = tl_load(SCHED_SCENARIO("[qos]\nscheduler = strict\n"));
 	struct fabric *f = tl_build(s);
-	ck_assert_uint_eq(f->flows[0].prio, 1);
-	ck_assert_uint_eq(f->flows[1].prio, 3);
+	ck_assert_uint_eq(f->net.flows[0].prio, 1);
+	ck_assert_uint_eq(f->net.flows[1].prio, 3);
 	window_bytes(f, b, 2);
 	ck_assert_uint_eq(b[0], 0);
 	ck_assert_uint_gt(b[1], 1000000);
@@ -200,20 +200,20 @@ START_TEST(conservation_mid_run_and_negative)
 {
 	struct scenario *s = tl_load(perm_text);
 	struct fabric *f = tl_build(s);
-	sim_run_until(&f->eng, 40 * UNITS_PS_PER_US);
+	fabric_run_until(f, 40 * UNITS_PS_PER_US);
 	uint64_t in_flight = 0;
 	ck_assert_int_eq(fabric_check_conservation(f, &in_flight), 0);
 	ck_assert_uint_gt(in_flight, 0);
-	ck_assert_uint_eq(f->payload_injected, f->payload_delivered + in_flight);
-	f->payload_injected++;
+	ck_assert_uint_eq(f->net.st.payload_injected, f->net.st.payload_delivered + in_flight);
+	f->net.st.payload_injected++;
 	ck_assert_int_eq(fabric_check_conservation(f, &in_flight), -1);
 	ck_assert_ptr_nonnull(strstr(f->err, "payload injected"));
-	f->payload_injected--;
+	f->net.st.payload_injected--;
 	run_to_end(f);
 	uint64_t total = 0;
-	for (uint32_t i = 0; i < f->nflows; i++)
-		total += (uint64_t)f->flows[i].bytes;
-	ck_assert_uint_eq(f->payload_delivered, total);
+	for (uint32_t i = 0; i < f->net.nflows; i++)
+		total += (uint64_t)f->net.flows[i].bytes;
+	ck_assert_uint_eq(f->net.st.payload_delivered, total);
 	fabric_destroy(f);
 	tl_unload(s);
 }
@@ -229,15 +229,15 @@ START_TEST(two_simulations_do_not_interfere)
 	struct fabric *a = tl_build(s), *b = tl_build(s);
 	for (sim_time_ps t = 0; !fabric_finished(a) || !fabric_finished(b);
 	     t += 3 * UNITS_PS_PER_US) {
-		sim_run_until(&a->eng, t);
-		sim_run_until(&b->eng, t + UNITS_PS_PER_US);
+		fabric_run_until(a, t);
+		fabric_run_until(b, t + UNITS_PS_PER_US);
 	}
-	ck_assert_uint_eq(a->nflows, solo->nflows);
-	for (uint32_t i = 0; i < solo->nflows; i++) {
-		ck_assert_int_eq(a->flows[i].end_ps, solo->flows[i].end_ps);
-		ck_assert_int_eq(b->flows[i].end_ps, solo->flows[i].end_ps);
+	ck_assert_uint_eq(a->net.nflows, solo->net.nflows);
+	for (uint32_t i = 0; i < solo->net.nflows; i++) {
+		ck_assert_int_eq(a->net.flows[i].end_ps, solo->net.flows[i].end_ps);
+		ck_assert_int_eq(b->net.flows[i].end_ps, solo->net.flows[i].end_ps);
 	}
-	ck_assert_uint_eq(a->eng.events, solo->eng.events);
+	ck_assert_uint_eq(fabric_events(a), fabric_events(solo));
 	fabric_destroy(a);
 	fabric_destroy(b);
 	fabric_destroy(solo);
@@ -295,9 +295,9 @@ START_TEST(trace_after_dependency)
 	struct scenario *s = tl_load(text);
 	struct fabric *f = tl_build(s);
 	run_to_end(f);
-	ck_assert_int_eq(f->flows[1].start_ps, f->flows[0].end_ps);
-	ck_assert_int_eq(f->flows[2].start_ps, f->flows[1].end_ps);
-	ck_assert_int_gt(f->flows[2].start_ps, 5 * UNITS_PS_PER_US);
+	ck_assert_int_eq(f->net.flows[1].start_ps, f->net.flows[0].end_ps);
+	ck_assert_int_eq(f->net.flows[2].start_ps, f->net.flows[1].end_ps);
+	ck_assert_int_gt(f->net.flows[2].start_ps, 5 * UNITS_PS_PER_US);
 	fabric_destroy(f);
 	tl_unload(s);
 	remove_tree(tmpdir);

@@ -24,7 +24,7 @@ static struct scenario *load(const char *text)
 /* run until every flow is done (or the bound), then check conservation */
 static void run_until_done(struct fabric *f, sim_time_ps bound)
 {
-	sim_run_until(&f->eng, bound);
+	fabric_run_until(f, bound);
 	tl_conserved(f);
 }
 
@@ -61,17 +61,17 @@ START_TEST(incast_lossless_with_auto_headroom)
 				incast(senders[s], rates[r], cables[c], "", &scn, &f);
 				int64_t headroom =
 					scenario_headroom_bytes(scn, rate_bps[r], cable_mm[c]);
-				ck_assert_msg(f->pause_frames > 0, "%d at %s over %s: no PFC",
+				ck_assert_msg(f->net.st.pause_frames > 0, "%d at %s over %s: no PFC",
 					      senders[s], rates[r], cables[c]);
-				ck_assert_msg(f->drops.lossless == 0,
+				ck_assert_msg(f->net.st.drops.lossless == 0,
 					      "%d at %s over %s: %llu lossless drops", senders[s],
 					      rates[r], cables[c],
-					      (unsigned long long)f->drops.lossless);
-				ck_assert_msg(f->peak_headroom_bytes < headroom,
+					      (unsigned long long)f->net.st.drops.lossless);
+				ck_assert_msg(f->net.st.peak_headroom_bytes < headroom,
 					      "%d at %s over %s: headroom peak %lld of %lld",
 					      senders[s], rates[r], cables[c],
-					      (long long)f->peak_headroom_bytes, (long long)headroom);
-				ck_assert_uint_eq(f->payload_delivered, f->payload_injected);
+					      (long long)f->net.st.peak_headroom_bytes, (long long)headroom);
+				ck_assert_uint_eq(f->net.st.payload_delivered, f->net.st.payload_injected);
 				fabric_destroy(f);
 				tl_unload(scn);
 			}
@@ -136,7 +136,7 @@ START_TEST(dynamic_threshold_in_switch)
 			int samples = 0;
 			for (sim_time_ps t = 300 * UNITS_PS_PER_US; t <= 500 * UNITS_PS_PER_US;
 			     t += UNITS_PS_PER_US / 10, samples++) {
-				sim_run_until(&f->eng, t);
+				fabric_run_until(f, t);
 				for (int i = 0; i < S; i++)
 					sum[i] += (double)f->sws[0].pgs[i * PKT_PRIOS + 3].mmu.shared;
 			}
@@ -155,8 +155,8 @@ START_TEST(dynamic_threshold_in_switch)
 			ck_assert_msg(all > x - frame && all < x + frame,
 				      "alpha %g S %d: the PGs hold %.0f on average, expected %.0f",
 				      alpha, S, all, x);
-			ck_assert_uint_gt(f->pause_frames, 0);
-			ck_assert_uint_eq(f->drops.lossless, 0);
+			ck_assert_uint_gt(f->net.st.pause_frames, 0);
+			ck_assert_uint_eq(f->net.st.drops.lossless, 0);
 			fabric_destroy(f);
 			tl_unload(scn);
 		}
@@ -179,11 +179,11 @@ static void log_pfc(void *ctx, const struct fabric *f, const struct pause_rx *pr
 	(void)quanta;
 	l->n++;
 	if (ev == PFC_XOFF)
-		l->xoff_at = f->eng.now;
+		l->xoff_at = fabric_now(f);
 	else if (ev == PFC_EXPIRE)
-		l->expire_at = f->eng.now;
+		l->expire_at = fabric_now(f);
 	else if (ev == PFC_XON)
-		l->xon_at = f->eng.now;
+		l->xon_at = fabric_now(f);
 }
 
 /* one XOFF of 65535 quanta on the port toward h0, no XON: priority 3 stops
@@ -202,28 +202,28 @@ static void pause_once(const char *rate, sim_time_ps hold_ps)
 	struct pfc_log log = {0};
 	f->hooks.ctx = &log;
 	f->hooks.pfc = log_pfc;
-	sim_run_until(&f->eng, 20 * UNITS_PS_PER_US);
-	const sim_time_ps t0 = f->eng.now; /* the frame arrives now */
+	fabric_run_until(f, 20 * UNITS_PS_PER_US);
+	const sim_time_ps t0 = fabric_now(f); /* the frame arrives now */
 	struct port *pt = &f->sws[0].ports[0];
 	int64_t rate_bps = pt->ser.rate_bps;
-	pause_receive(f, &pt->pause, pfc_frame(f, 3, 65535));
+	pause_receive(&pt->pause, net_pfc_frame(&f->net, 3, 65535));
 	sim_time_ps resp = scenario_response_ps(scn, rate_bps);
-	sim_run_until(&f->eng, t0 + resp + 1000 * 1000); /* 1 us into the pause */
+	fabric_run_until(f, t0 + resp + 1000 * 1000); /* 1 us into the pause */
 	ck_assert_int_eq(log.xoff_at, t0 + resp);
-	int64_t p3 = f->flows[0].rx_bytes, p1 = f->flows[1].rx_bytes;
+	int64_t p3 = f->net.flows[0].rx_bytes, p1 = f->net.flows[1].rx_bytes;
 	sim_time_ps mid = t0 + resp + hold_ps - 1000 * 1000;
-	sim_run_until(&f->eng, mid);
+	fabric_run_until(f, mid);
 	/* priority 3 delivered nothing while paused (but the frame in flight,
 	 * already counted 1 us in); priority 1 ran at the goodput ceiling */
-	ck_assert_int_eq(f->flows[0].rx_bytes, p3);
+	ck_assert_int_eq(f->net.flows[0].rx_bytes, p3);
 	double secs = (double)(mid - (t0 + resp + 1000 * 1000)) * 1e-12;
 	double want = secs * (double)rate_bps / 8 * 4096.0 / 4178.0;
-	double got = (double)(f->flows[1].rx_bytes - p1);
+	double got = (double)(f->net.flows[1].rx_bytes - p1);
 	ck_assert_msg(got > want - 2 * 4096 && got < want + 2 * 4096, "prio 1: %.0f of %.0f B",
 		      got, want);
-	sim_run_until(&f->eng, t0 + resp + hold_ps + 10 * 1000 * 1000);
+	fabric_run_until(f, t0 + resp + hold_ps + 10 * 1000 * 1000);
 	ck_assert_int_eq(log.expire_at - log.xoff_at, hold_ps);
-	ck_assert_int_gt(f->flows[0].rx_bytes, p3);
+	ck_assert_int_gt(f->net.flows[0].rx_bytes, p3);
 	tl_conserved(f);
 	fabric_destroy(f);
 	tl_unload(scn);
@@ -246,18 +246,18 @@ START_TEST(paused_nic_holds_its_acks)
 					   "size = 100MB\n",
 					   NULL);
 	struct fabric *f = tl_build(scn);
-	sim_run_until(&f->eng, 10 * UNITS_PS_PER_US);
+	fabric_run_until(f, 10 * UNITS_PS_PER_US);
 	struct nic *h0 = &f->nics[0];
-	pause_receive(f, &h0->pause, pfc_frame(f, 3, 65535));
-	sim_run_until(&f->eng, 20 * UNITS_PS_PER_US);
+	pause_receive(&h0->pause, net_pfc_frame(&f->net, 3, 65535));
+	fabric_run_until(f, 20 * UNITS_PS_PER_US);
 	ck_assert(h0->pause.paused & (1u << 3));
-	uint64_t acks = f->cc.acks_sent;
+	uint64_t acks = f->net.st.cc.acks_sent;
 	uint32_t held = h0->ctrlq[3].n;
-	sim_run_until(&f->eng, 60 * UNITS_PS_PER_US);
-	ck_assert_uint_gt(f->cc.acks_sent, acks);              /* h0 keeps receiving */
+	fabric_run_until(f, 60 * UNITS_PS_PER_US);
+	ck_assert_uint_gt(f->net.st.cc.acks_sent, acks);              /* h0 keeps receiving */
 	ck_assert_uint_ge(h0->ctrlq[3].n, held + 20); /* ... but holds its ACKs (1 per 16) */
 	ck_assert(h0->tx == NULL && h0->link.q.n == 0);         /* and sends nothing */
-	sim_run_until(&f->eng, 200 * UNITS_PS_PER_US);          /* 83.9 us after the XOFF */
+	fabric_run_until(f, 200 * UNITS_PS_PER_US);          /* 83.9 us after the XOFF */
 	ck_assert(!(h0->pause.paused & (1u << 3)));
 	ck_assert_uint_lt(h0->ctrlq[3].n, 2);
 	tl_conserved(f);
@@ -282,10 +282,10 @@ static void log_wd(void *ctx, const struct fabric *f, const struct pause_rx *pr,
 	(void)prio;
 	if (ev == PFCWD_STORM) {
 		l->storms++;
-		l->storm_at = f->eng.now;
+		l->storm_at = fabric_now(f);
 	} else {
 		l->restores++;
-		l->restore_at = f->eng.now;
+		l->restore_at = fabric_now(f);
 		l->dropped = dropped;
 	}
 }
@@ -303,7 +303,7 @@ START_TEST(watchdog_detects_drops_and_restores)
 	struct wd_log log = {0};
 	f->hooks.ctx = &log;
 	f->hooks.pfcwd = log_wd;
-	sim_run_until(&f->eng, 4 * UNITS_PS_PER_MS);
+	fabric_run_until(f, 4 * UNITS_PS_PER_MS);
 	ck_assert_int_eq(log.storms, 1);
 	ck_assert_int_eq(log.restores, 1);
 	/* detected between detection and detection + poll after the pause began */
@@ -317,12 +317,12 @@ START_TEST(watchdog_detects_drops_and_restores)
 	ck_assert_int_le(last, 2050 * UNITS_PS_PER_US);
 	ck_assert_int_ge(log.restore_at, last + UNITS_PS_PER_MS);
 	ck_assert_int_le(log.restore_at, last + UNITS_PS_PER_MS + 100 * UNITS_PS_PER_US);
-	ck_assert_uint_gt(f->drops.pfcwd, 0);
-	ck_assert_uint_eq(log.dropped, f->drops.pfcwd);
-	ck_assert_uint_eq(f->pfcwd_storms, 1);
+	ck_assert_uint_gt(f->net.st.drops.pfcwd, 0);
+	ck_assert_uint_eq(log.dropped, f->net.st.drops.pfcwd);
+	ck_assert_uint_eq(f->net.st.pfcwd_storms, 1);
 	/* after restoration the port to h0 runs at the goodput ceiling again */
 	uint64_t b0 = f->nics[0].rx_payload_bytes;
-	sim_run_until(&f->eng, 4 * UNITS_PS_PER_MS + 100 * UNITS_PS_PER_US);
+	fabric_run_until(f, 4 * UNITS_PS_PER_MS + 100 * UNITS_PS_PER_US);
 	double got = (double)(f->nics[0].rx_payload_bytes - b0);
 	double want = 100e-6 * 100e9 / 8 * 4096.0 / 4178.0;
 	ck_assert_msg(got > 0.99 * want, "after restore: %.0f of %.0f B in 100 us", got, want);
@@ -337,10 +337,10 @@ START_TEST(watchdog_detects_drops_and_restores)
 	log = (struct wd_log){0};
 	f->hooks.ctx = &log;
 	f->hooks.pfcwd = log_wd;
-	sim_run_until(&f->eng, 2 * UNITS_PS_PER_MS);
+	fabric_run_until(f, 2 * UNITS_PS_PER_MS);
 	ck_assert_int_eq(log.storms, 0);
-	ck_assert_uint_eq(f->drops.pfcwd, 0);
-	ck_assert_uint_eq(f->drops.lossless, 0);
+	ck_assert_uint_eq(f->net.st.drops.pfcwd, 0);
+	ck_assert_uint_eq(f->net.st.drops.lossless, 0);
 	fabric_destroy(f);
 	tl_unload(scn);
 }
@@ -362,7 +362,7 @@ static void log_spread(void *ctx, const struct fabric *f, const struct pause_rx 
 	struct spread_log *l = ctx;
 	(void)prio;
 	(void)quanta;
-	if (f->eng.now < l->after || (ev != PFC_XOFF && ev != PFC_REFRESH))
+	if (fabric_now(f) < l->after || (ev != PFC_XOFF && ev != PFC_REFRESH))
 		return;
 	if (pr->is_host)
 		l->nic_pauses++;
@@ -387,9 +387,9 @@ static void spread(int watchdog, struct spread_log *log)
 	struct fabric *f = tl_build(scn);
 	f->hooks.ctx = log;
 	f->hooks.pfc = log_spread;
-	sim_run_until(&f->eng, 2 * UNITS_PS_PER_MS);
+	fabric_run_until(f, 2 * UNITS_PS_PER_MS);
 	tl_conserved(f);
-	ck_assert_uint_eq(f->drops.lossless, 0);
+	ck_assert_uint_eq(f->net.st.drops.lossless, 0);
 	fabric_destroy(f);
 	tl_unload(scn);
 }
@@ -418,11 +418,11 @@ START_TEST(nic_pause_watchdog_stops_storm)
 		"[fault.broken]\nkind = pause-storm\nnode = h0\nstart = 10us\n"
 		"[job.to0]\npattern = incast\nsenders = 1\ndst = 0\nsize = 100MB\n");
 	struct fabric *f = tl_build(scn);
-	sim_run_until(&f->eng, 309 * UNITS_PS_PER_US);
-	uint64_t frames = f->pause_frames;
+	fabric_run_until(f, 309 * UNITS_PS_PER_US);
+	uint64_t frames = f->net.st.pause_frames;
 	ck_assert_uint_gt(frames, 0);
-	sim_run_until(&f->eng, 2 * UNITS_PS_PER_MS);
-	ck_assert_uint_eq(f->pause_frames, frames);
+	fabric_run_until(f, 2 * UNITS_PS_PER_MS);
+	ck_assert_uint_eq(f->net.st.pause_frames, frames);
 	ck_assert(!(f->sws[0].ports[0].pause.paused & (1u << 3)));
 	tl_conserved(f);
 	fabric_destroy(f);
@@ -439,17 +439,17 @@ START_TEST(slow_receiver_pauses_without_loss)
 		"[fault.slow]\nkind = slow-receiver\nnode = h0\nrate = 10Gbps\n"
 		"[job.to0]\npattern = incast\nsenders = 1-4\ndst = 0\nsize = 1MB\n");
 	struct fabric *f = tl_build(scn);
-	sim_run_until(&f->eng, 200 * UNITS_PS_PER_US);
+	fabric_run_until(f, 200 * UNITS_PS_PER_US);
 	uint64_t b0 = f->nics[0].rx_payload_bytes;
-	sim_run_until(&f->eng, 1200 * UNITS_PS_PER_US);
+	fabric_run_until(f, 1200 * UNITS_PS_PER_US);
 	double got = (double)(f->nics[0].rx_payload_bytes - b0);
 	double want = 1e-3 * 10e9 / 8 * 4096.0 / 4178.0;
 	ck_assert_msg(got > want - 8192 && got < want + 8192, "drained %.0f of %.0f B", got,
 		      want);
-	ck_assert_uint_gt(f->pause_frames, 0);
-	sim_run_until(&f->eng, 20 * UNITS_PS_PER_MS);
+	ck_assert_uint_gt(f->net.st.pause_frames, 0);
+	fabric_run_until(f, 20 * UNITS_PS_PER_MS);
 	ck_assert(fabric_finished(f));
-	ck_assert_uint_eq(f->drops.lossless, 0);
+	ck_assert_uint_eq(f->net.st.drops.lossless, 0);
 	tl_conserved(f);
 	fabric_destroy(f);
 	tl_unload(scn);
@@ -465,11 +465,11 @@ START_TEST(lossy_drops_at_egress_threshold_only)
 		"[buffer]\nsize = 4MB\n"
 		"[job.lossy]\npattern = incast\ndst = 0\nsize = 1MB\ndscp = 8\n");
 	struct fabric *f = tl_build(scn);
-	sim_run_until(&f->eng, 5 * UNITS_PS_PER_MS);
-	ck_assert_uint_gt(f->drops.lossy, 0);
-	ck_assert_uint_eq(f->drops.lossless, 0);
-	ck_assert_uint_eq(f->drops.pfcwd, 0);
-	ck_assert_uint_eq(f->pause_frames, 0);
+	fabric_run_until(f, 5 * UNITS_PS_PER_MS);
+	ck_assert_uint_gt(f->net.st.drops.lossy, 0);
+	ck_assert_uint_eq(f->net.st.drops.lossless, 0);
+	ck_assert_uint_eq(f->net.st.drops.pfcwd, 0);
+	ck_assert_uint_eq(f->net.st.pause_frames, 0);
 	/* one queue alone holds q = shared + reserved R (16 PGs x 1 frame) and
 	 * q + b <= 8 (B - shared): q <= 8 (B + R) / 9, plus one frame */
 	double B = (double)f->sws[0].mmu.pool_bytes, R = 16 * 4158.0;
@@ -484,9 +484,9 @@ START_TEST(lossy_drops_at_egress_threshold_only)
 		      (unsigned long long)f->sws[0].ports[0].max_queued_bytes, bound);
 	uint64_t in_flight = 0;
 	ck_assert_int_eq(fabric_check_conservation(f, &in_flight), 0);
-	ck_assert_uint_eq(f->payload_injected,
-			  f->payload_delivered + f->drops.payload + in_flight);
-	ck_assert_uint_gt(f->drops.payload, 0);
+	ck_assert_uint_eq(f->net.st.payload_injected,
+			  f->net.st.payload_delivered + f->net.st.drops.payload + in_flight);
+	ck_assert_uint_gt(f->net.st.drops.payload, 0);
 	fabric_destroy(f);
 	tl_unload(scn);
 }
@@ -514,7 +514,7 @@ START_TEST(link_down_from_start_is_avoided)
 	ck_assert_uint_eq(f->sws[1].ports[3].tx_pkts, 0);
 	ck_assert_uint_gt(f->sws[0].ports[2].tx_pkts, 0);
 	ck_assert_uint_gt(f->sws[1].ports[2].tx_pkts, 0);
-	ck_assert_uint_eq(f->drops.link_down, 0);
+	ck_assert_uint_eq(f->net.st.drops.link_down, 0);
 	fabric_destroy(f);
 	tl_unload(scn);
 }
@@ -531,7 +531,7 @@ START_TEST(link_down_in_fat_tree)
 	struct fabric *f = tl_build(scn);
 	run_until_done(f, 10 * UNITS_PS_PER_MS);
 	ck_assert(fabric_finished(f));
-	ck_assert_uint_eq(f->drops.link_down, 0);
+	ck_assert_uint_eq(f->net.st.drops.link_down, 0);
 	fabric_destroy(f);
 	tl_unload(scn);
 }
@@ -550,15 +550,15 @@ START_TEST(link_down_under_load)
 		"[job.b]\npattern = incast\nsenders = 0-3\ndst = 5\nsize = 20MB\n"
 		"[job.c]\npattern = incast\nsenders = 0-3\ndst = 6\nsize = 20MB\n");
 	struct fabric *f = tl_build(scn);
-	sim_run_until(&f->eng, 20 * UNITS_PS_PER_US);
+	fabric_run_until(f, 20 * UNITS_PS_PER_US);
 	uint64_t before = f->sws[0].ports[5].tx_pkts;
 	ck_assert_uint_gt(before, 0);
-	sim_run_until(&f->eng, 119 * UNITS_PS_PER_US);
+	fabric_run_until(f, 119 * UNITS_PS_PER_US);
 	ck_assert_uint_le(f->sws[0].ports[5].tx_pkts, before + 1); /* the frame in flight */
-	ck_assert_uint_gt(f->drops.link_down, 0);
+	ck_assert_uint_gt(f->net.st.drops.link_down, 0);
 	tl_conserved(f);
 	uint64_t during = f->sws[0].ports[5].tx_pkts;
-	sim_run_until(&f->eng, 200 * UNITS_PS_PER_US);
+	fabric_run_until(f, 200 * UNITS_PS_PER_US);
 	ck_assert_uint_gt(f->sws[0].ports[5].tx_pkts, during);
 	tl_conserved(f);
 	fabric_destroy(f);

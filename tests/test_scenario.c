@@ -42,6 +42,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "mmu.h"
+#include "pfc.h"
 #include "scenario.h"
 
 #ifndef TEST_DATA_DIR
@@ -1452,18 +1454,18 @@ END_TEST
 START_TEST(test_quanta_ps)
 {
 	/* DESIGN B3: 65535 quanta = 83.9 us at 400G, 335.5 us at 100G */
-	ck_assert_int_eq(scenario_quanta_ps(65535, INT64_C(400000000000)), 83884800);
-	ck_assert_int_eq(scenario_quanta_ps(65535, INT64_C(100000000000)), 335539200);
-	ck_assert_int_eq(scenario_quanta_ps(905, INT64_C(400000000000)), 1158400);
-	ck_assert_int_eq(scenario_quanta_ps(1, INT64_C(400000000000)), 1280);
-	ck_assert_int_eq(scenario_quanta_ps(0, INT64_C(400000000000)), 0);
+	ck_assert_int_eq(pfc_quanta_ps(65535, INT64_C(400000000000)), 83884800);
+	ck_assert_int_eq(pfc_quanta_ps(65535, INT64_C(100000000000)), 335539200);
+	ck_assert_int_eq(pfc_quanta_ps(905, INT64_C(400000000000)), 1158400);
+	ck_assert_int_eq(pfc_quanta_ps(1, INT64_C(400000000000)), 1280);
+	ck_assert_int_eq(pfc_quanta_ps(0, INT64_C(400000000000)), 0);
 	/* 512 bits at 3Gbps = 170666.67 ps: rounded up */
-	ck_assert_int_eq(scenario_quanta_ps(1, INT64_C(3000000000)), 170667);
+	ck_assert_int_eq(pfc_quanta_ps(1, INT64_C(3000000000)), 170667);
 	/* 65535 x 512 x 10^12 overflows 64 bits: still exact (1Gbps, 1.6Tbps) */
-	ck_assert_int_eq(scenario_quanta_ps(65535, INT64_C(1000000000)), INT64_C(33553920000));
-	ck_assert_int_eq(scenario_quanta_ps(65535, INT64_C(1600000000000)), 20971200);
+	ck_assert_int_eq(pfc_quanta_ps(65535, INT64_C(1000000000)), INT64_C(33553920000));
+	ck_assert_int_eq(pfc_quanta_ps(65535, INT64_C(1600000000000)), 20971200);
 	/* 65535 x 512 / 7e9 s = 4793417142.857 ps */
-	ck_assert_int_eq(scenario_quanta_ps(65535, INT64_C(7000000000)), INT64_C(4793417143));
+	ck_assert_int_eq(pfc_quanta_ps(65535, INT64_C(7000000000)), INT64_C(4793417143));
 }
 END_TEST
 
@@ -1487,9 +1489,9 @@ START_TEST(test_response_quanta)
 	size_t i;
 
 	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++)
-		ck_assert_msg(scenario_response_quanta(t[i].bps) == t[i].quanta,
+		ck_assert_msg(pfc_response_quanta(t[i].bps) == t[i].quanta,
 			      "%lld bps: %u quanta, expected %u", (long long)t[i].bps,
-			      scenario_response_quanta(t[i].bps), t[i].quanta);
+			      pfc_response_quanta(t[i].bps), t[i].quanta);
 	/* auto: the table's quanta as time; given: the value */
 	ck_assert_int_eq(scenario_response_ps(s, INT64_C(400000000000)), 1158400);
 	ck_assert_int_eq(scenario_response_ps(s, INT64_C(100000000000)), 394 * 5120);
@@ -1547,13 +1549,13 @@ START_TEST(test_cell_and_pool)
 	struct scenario *s = scn_ok("");
 
 	/* byte exact */
-	ck_assert_int_eq(scenario_cell_round(s, 4158), 4158);
-	ck_assert_int_eq(scenario_cell_round(s, 1), 1);
+	ck_assert_int_eq(mmu_charge(s->cell_bytes, 4158), 4158);
+	ck_assert_int_eq(mmu_charge(s->cell_bytes, 1), 1);
 	s->cell_bytes = 256;
-	ck_assert_int_eq(scenario_cell_round(s, 4158), 17 * 256);
-	ck_assert_int_eq(scenario_cell_round(s, 4096), 4096);
-	ck_assert_int_eq(scenario_cell_round(s, 1), 256);
-	ck_assert_int_eq(scenario_cell_round(s, 0), 0);
+	ck_assert_int_eq(mmu_charge(s->cell_bytes, 4158), 17 * 256);
+	ck_assert_int_eq(mmu_charge(s->cell_bytes, 4096), 4096);
+	ck_assert_int_eq(mmu_charge(s->cell_bytes, 1), 256);
+	ck_assert_int_eq(mmu_charge(s->cell_bytes, 0), 0);
 	s->cell_bytes = 0;
 	/* default leaf: 64MB - 10 x 8 x 4158 - 8 x 71954 - 2 x 85454 */
 	ck_assert_int_eq(scenario_pool_bytes(s, 8, 2), 64000000 - 332640 - 575632 - 170908);

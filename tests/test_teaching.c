@@ -38,7 +38,7 @@ static struct fabric *run(const char *name, const char *set1, const char *set2,
 	const char *why = NULL;
 	struct fabric *f = fabric_create(s, &why);
 	ck_assert_msg(f != NULL, "fabric: %s", why ? why : "?");
-	sim_run_until(&f->eng, s->duration_ps);
+	fabric_run_until(f, s->duration_ps);
 	uint64_t in_flight;
 	ck_assert_msg(fabric_check_conservation(f, &in_flight) == 0, "%s", f->err);
 	*ps = s;
@@ -56,9 +56,9 @@ static void done(struct fabric *f, struct scenario *s)
 static int64_t job_bytes(const struct fabric *f, const char *name)
 {
 	int64_t b = 0;
-	for (uint32_t i = 0; i < f->nflows; i++)
-		if (!strcmp(f->scn->jobs[f->flows[i].job].name, name))
-			b += f->flows[i].rx_bytes;
+	for (uint32_t i = 0; i < f->net.nflows; i++)
+		if (!strcmp(f->scn->jobs[f->net.flows[i].job].name, name))
+			b += f->net.flows[i].rx_bytes;
 	return b;
 }
 
@@ -68,11 +68,11 @@ START_TEST(pfc_only_pauses_dcqcn_marks)
 	struct fabric *cc = run("pfc-vs-dcqcn", NULL, NULL, &s1);
 	struct fabric *pfc = run("pfc-vs-dcqcn", "nic.cc=none", NULL, &s2);
 	ck_assert(fabric_finished(cc) && fabric_finished(pfc));
-	ck_assert_msg(cc->pause_frames * 10 < pfc->pause_frames, "pauses: dcqcn %llu, pfc %llu",
-		      (unsigned long long)cc->pause_frames, (unsigned long long)pfc->pause_frames);
-	ck_assert_uint_gt(cc->cc.cnps_sent, 0);
-	ck_assert_uint_eq(pfc->cc.cnps_sent, 0);
-	ck_assert_uint_eq(cc->drops.lossless + pfc->drops.lossless, 0);
+	ck_assert_msg(cc->net.st.pause_frames * 10 < pfc->net.st.pause_frames, "pauses: dcqcn %llu, pfc %llu",
+		      (unsigned long long)cc->net.st.pause_frames, (unsigned long long)pfc->net.st.pause_frames);
+	ck_assert_uint_gt(cc->net.st.cc.cnps_sent, 0);
+	ck_assert_uint_eq(pfc->net.st.cc.cnps_sent, 0);
+	ck_assert_uint_eq(cc->net.st.drops.lossless + pfc->net.st.drops.lossless, 0);
 	done(cc, s1);
 	done(pfc, s2);
 }
@@ -89,8 +89,8 @@ START_TEST(pause_storm_spreads_unless_watchdog)
 	struct port *spine_to_leaf0 = &nowd->sws[2].ports[0];
 	ck_assert(spine_to_leaf0->pause.paused & (1u << 3));
 	ck_assert(!(wd->sws[2].ports[0].pause.paused & (1u << 3)));
-	ck_assert_uint_gt(wd->pfcwd_storms, 0);
-	ck_assert_uint_gt(wd->drops.pfcwd, 0);
+	ck_assert_uint_gt(wd->net.st.pfcwd_storms, 0);
+	ck_assert_uint_gt(wd->net.st.drops.pfcwd, 0);
 	int64_t v_wd = job_bytes(wd, "victim"), v_no = job_bytes(nowd, "victim");
 	ck_assert_msg(v_wd > 10 * v_no, "victim: %lld B with the watchdog, %lld B without",
 		      (long long)v_wd, (long long)v_no);
@@ -119,9 +119,9 @@ START_TEST(undersized_headroom_drops)
 	struct scenario *s1, *s2;
 	struct fabric *small = run("headroom", NULL, NULL, &s1);
 	struct fabric *autoh = run("headroom", "pfc.headroom=auto", NULL, &s2);
-	ck_assert_uint_gt(small->drops.lossless, 0);
-	ck_assert_uint_gt(small->cc.retransmitted_bytes, 0);
-	ck_assert_uint_eq(autoh->drops.lossless, 0);
+	ck_assert_uint_gt(small->net.st.drops.lossless, 0);
+	ck_assert_uint_gt(small->net.st.cc.retransmitted_bytes, 0);
+	ck_assert_uint_eq(autoh->net.st.drops.lossless, 0);
 	ck_assert(fabric_finished(small) && fabric_finished(autoh)); /* go-back-N recovers */
 	done(small, s1);
 	done(autoh, s2);
@@ -133,11 +133,11 @@ START_TEST(dscp_mismatch_is_lossy)
 	struct scenario *s1, *s2;
 	struct fabric *wrong = run("dscp-mismatch", NULL, NULL, &s1);
 	struct fabric *right = run("dscp-mismatch", "job.incast.dscp=26", NULL, &s2);
-	ck_assert_uint_gt(wrong->drops.lossy, 0);
-	ck_assert_uint_gt(wrong->cc.retransmitted_bytes, 0);
-	ck_assert_uint_eq(wrong->pause_frames, 0);
-	ck_assert_uint_eq(right->drops.lossy + right->drops.lossless, 0);
-	ck_assert_uint_gt(right->pause_frames, 0);
+	ck_assert_uint_gt(wrong->net.st.drops.lossy, 0);
+	ck_assert_uint_gt(wrong->net.st.cc.retransmitted_bytes, 0);
+	ck_assert_uint_eq(wrong->net.st.pause_frames, 0);
+	ck_assert_uint_eq(right->net.st.drops.lossy + right->net.st.drops.lossless, 0);
+	ck_assert_uint_gt(right->net.st.pause_frames, 0);
 	done(wrong, s1);
 	done(right, s2);
 }
@@ -148,11 +148,11 @@ START_TEST(high_ecn_thresholds_pause_more_mark_less)
 	struct scenario *s1, *s2;
 	struct fabric *low = run("ecn-thresholds", NULL, NULL, &s1);
 	struct fabric *high = run("ecn-thresholds", "ecn.kmin=12MB", "ecn.kmax=16MB", &s2);
-	ck_assert_msg(high->pause_frames > low->pause_frames, "pauses: high %llu, low %llu",
-		      (unsigned long long)high->pause_frames, (unsigned long long)low->pause_frames);
-	ck_assert_msg(high->cc.ce_delivered < low->cc.ce_delivered, "marks: high %llu, low %llu",
-		      (unsigned long long)high->cc.ce_delivered,
-		      (unsigned long long)low->cc.ce_delivered);
+	ck_assert_msg(high->net.st.pause_frames > low->net.st.pause_frames, "pauses: high %llu, low %llu",
+		      (unsigned long long)high->net.st.pause_frames, (unsigned long long)low->net.st.pause_frames);
+	ck_assert_msg(high->net.st.cc.ce_delivered < low->net.st.cc.ce_delivered, "marks: high %llu, low %llu",
+		      (unsigned long long)high->net.st.cc.ce_delivered,
+		      (unsigned long long)low->net.st.cc.ce_delivered);
 	done(low, s1);
 	done(high, s2);
 }

@@ -31,24 +31,25 @@
  * single engine event for the earliest, so a million-row trace costs one
  * pending event, not a million.
  */
-#include "fabric.h"
+#include "traffic.h"
 
 #include <gsl/gsl_randist.h>
 #include <stdlib.h>
 
 #include "invariant.h"
+#include "net.h"
+#include "nic.h"
 #include "rng.h"
 #include "scenario.h"
 
-static int start_less(const struct fabric *f, uint32_t a, uint32_t b)
+static int start_less(const struct traffic *t, uint32_t a, uint32_t b)
 {
-	const struct flow *x = &f->flows[a], *y = &f->flows[b];
+	const struct flow *x = &t->net->flows[a], *y = &t->net->flows[b];
 	return x->start_ps < y->start_ps || (x->start_ps == y->start_ps && a < b);
 }
 
-static int heap_push(struct fabric *f, uint32_t id)
+static int heap_push(struct traffic *t, uint32_t id)
 {
-	struct traffic *t = &f->traffic;
 	if (t->n == t->cap) {
 		uint32_t cap = t->cap ? t->cap * 2 : 256;
 		uint32_t *h = realloc(t->heap, cap * sizeof(*h));
@@ -58,7 +59,7 @@ static int heap_push(struct fabric *f, uint32_t id)
 		t->cap = cap;
 	}
 	uint32_t i = t->n++;
-	while (i > 0 && start_less(f, id, t->heap[(i - 1) / 2])) {
+	while (i > 0 && start_less(t, id, t->heap[(i - 1) / 2])) {
 		t->heap[i] = t->heap[(i - 1) / 2];
 		i = (i - 1) / 2;
 	}
@@ -66,17 +67,16 @@ static int heap_push(struct fabric *f, uint32_t id)
 	return 0;
 }
 
-static uint32_t heap_pop(struct fabric *f)
+static uint32_t heap_pop(struct traffic *t)
 {
-	struct traffic *t = &f->traffic;
 	uint32_t top = t->heap[0], last = t->heap[--t->n], i = 0;
 	for (;;) {
 		uint32_t c = 2 * i + 1;
 		if (c >= t->n)
 			break;
-		if (c + 1 < t->n && start_less(f, t->heap[c + 1], t->heap[c]))
+		if (c + 1 < t->n && start_less(t, t->heap[c + 1], t->heap[c]))
 			c++;
-		if (!start_less(f, t->heap[c], last))
+		if (!start_less(t, t->heap[c], last))
 			break;
 		t->heap[i] = t->heap[c];
 		i = c;
@@ -86,70 +86,78 @@ static uint32_t heap_pop(struct fabric *f)
 	return top;
 }
 
-static void traffic_arm(struct fabric *f)
+static void traffic_arm(struct traffic *t)
 {
-	struct traffic *t = &f->traffic;
+	struct net *net = t->net;
 	if (t->n)
-		sim_schedule(&f->eng, &t->ev, f->flows[t->heap[0]].start_ps);
+		sim_schedule(&net->eng, &t->ev, net->flows[t->heap[0]].start_ps);
 	else
-		sim_cancel(&f->eng, &t->ev);
+		sim_cancel(&net->eng, &t->ev);
 }
 
 static void traffic_fire(struct sim_engine *eng, struct sim_event *ev)
 {
-	struct fabric *f = eng->user;
-	(void)ev;
-	while (f->traffic.n && f->flows[f->traffic.heap[0]].start_ps <= eng->now)
-		nic_post(f, &f->flows[heap_pop(f)]);
-	traffic_arm(f);
+	struct traffic *t = container_of(ev, struct traffic, ev);
+	struct net *net = t->net;
+	while (t->n && net->flows[t->heap[0]].start_ps <= eng->now)
+		nic_post(net, &net->flows[heap_pop(t)]);
+	traffic_arm(t);
 }
 
 /* release iteration c: every flow's start_ps held its offset within the
  * iteration (its sender's skew; a trace row's start_us); the roots start
  * then, the others at the later of that and their dependency's completion
  * (a straggler sends nothing before it has started) */
-static void release(struct fabric *f, struct coll *c)
+static void release(struct traffic *t, struct coll *c)
 {
 	for (uint32_t i = c->first_flow; i < c->first_flow + c->nflows; i++) {
-		struct flow *fl = &f->flows[i];
+		struct flow *fl = &t->net->flows[i];
 		fl->start_ps += c->start_ps;
 		if (fl->after < 0)
-			SIM_INVARIANT(heap_push(f, i) == 0, "out of memory for flow starts");
+			SIM_INVARIANT(heap_push(t, i) == 0, "out of memory for flow starts");
 	}
 }
 
-static void coll_flow_done(struct fabric *f, struct coll *c)
+static void coll_flow_done(struct traffic *t, struct coll *c)
 {
+	struct net *net = t->net;
 	if (++c->done < c->nflows)
 		return;
-	c->end_ps = f->eng.now;
-	if (f->hooks.coll_done)
-		f->hooks.coll_done(f->hooks.ctx, f, c);
-	const struct scn_job *j = &f->scn->jobs[c->job];
+	c->end_ps = net->eng.now;
+	if (t->coll_done)
+		t->coll_done(t->ctx, c);
+	const struct scn_job *j = &t->scn->jobs[c->job];
 	if (c->iter + 1 < j->iterations) {
 		struct coll *next = c + 1;
-		next->start_ps = f->eng.now + j->compute_gap_ps;
-		release(f, next);
-		traffic_arm(f);
+		next->start_ps = net->eng.now + j->compute_gap_ps;
+		release(t, next);
+		traffic_arm(t);
 	}
 }
 
-void traffic_flow_done(struct fabric *f, struct flow *fl)
+/* the net's flow_done observer: a message completed at its receiver */
+static void flow_done(void *ctx, struct flow *fl)
 {
-	f->flows_done++;
-	if (f->hooks.flow_done)
-		f->hooks.flow_done(f->hooks.ctx, f, fl);
-	coll_flow_done(f, &f->traffic.colls[fl->coll]);
-	for (uint32_t d = fl->first_dep; d != FABRIC_NONE; d = f->flows[d].next_dep) {
-		struct flow *dep = &f->flows[d];
-		if (dep->start_ps < f->eng.now)
-			dep->start_ps = f->eng.now;
-		SIM_INVARIANT(heap_push(f, d) == 0, "out of memory for flow starts");
+	struct traffic *t = ctx;
+	struct net *net = t->net;
+	if (t->flow_done)
+		t->flow_done(t->ctx, fl);
+	coll_flow_done(t, &t->colls[fl->coll]);
+	for (uint32_t d = fl->first_dep; d != NET_NONE; d = net->flows[d].next_dep) {
+		struct flow *dep = &net->flows[d];
+		if (dep->start_ps < net->eng.now)
+			dep->start_ps = net->eng.now;
+		SIM_INVARIANT(heap_push(t, d) == 0, "out of memory for flow starts");
 	}
-	if (fl->first_dep != FABRIC_NONE)
-		traffic_arm(f);
-	if (fabric_finished(f))
-		f->eng.stop = 1;
+	if (fl->first_dep != NET_NONE)
+		traffic_arm(t);
+	if (traffic_finished(t))
+		net->eng.stop = 1;
+}
+
+int traffic_finished(const struct traffic *t)
+{
+	return t->net->flows_done == t->net->nflows;
 }
 
 static uint8_t job_dscp(const struct scenario *scn, const struct scn_job *j)
@@ -159,7 +167,8 @@ static uint8_t job_dscp(const struct scenario *scn, const struct scn_job *j)
 
 /* what one job's generation needs */
 struct gen {
-	struct fabric *f;
+	struct traffic *t;
+	struct net *net;
 	const struct scn_job *j;
 	uint32_t ji;
 	uint8_t dscp;
@@ -180,22 +189,22 @@ static sim_time_ps skew_of(struct gen *g)
  * within the iteration */
 static int add(struct gen *g, uint32_t qp, int64_t bytes, sim_time_ps offset, int64_t after)
 {
-	uint32_t id = fabric_add_flow(g->f, g->ji, qp, bytes, offset, (int32_t)after);
-	if (id == FABRIC_NONE)
+	uint32_t id = nic_add_flow(g->net, g->ji, qp, bytes, offset, (int32_t)after);
+	if (id == NET_NONE)
 		return -1;
-	g->f->flows[id].coll = g->f->traffic.ncolls;
+	g->net->flows[id].coll = g->t->ncolls;
 	return 0;
 }
 
 static uint32_t qp(struct gen *g, uint32_t src, uint32_t dst)
 {
-	return fabric_add_qp(g->f, src, dst, g->dscp);
+	return nic_add_qp(g->net, src, dst, g->dscp);
 }
 
 static int derangement(struct gen *g)
 {
 	uint32_t n = g->j->ranks.n;
-	gsl_rng *r = rng_stream(g->f->scn->seed, RNG_ID(RNG_JOB, g->ji));
+	gsl_rng *r = rng_stream(g->t->scn->seed, RNG_ID(RNG_JOB, g->ji));
 	g->perm = malloc(n * sizeof(*g->perm));
 	if (!r || !g->perm) {
 		rng_free(r);
@@ -248,7 +257,7 @@ static int gen_ring(struct gen *g, int64_t *bytes)
 				uint32_t chunk_idx = (i + n * steps - s) % n;
 				int64_t chunk = part(per_channel, n, chunk_idx);
 				uint32_t m = (uint32_t)((chunk + j->slice_bytes - 1) / j->slice_bytes);
-				first[k] = g->f->nflows;
+				first[k] = g->net->nflows;
 				for (uint32_t sl = 0; sl < m && rc == 0; sl++) {
 					int64_t sz = chunk - (int64_t)sl * j->slice_bytes;
 					if (sz > j->slice_bytes)
@@ -276,13 +285,13 @@ static int gen_iteration(struct gen *g, int64_t *bytes)
 	*bytes = 0;
 	switch (j->pattern) {
 	case SCN_JOB_TRACE: {
-		uint32_t base = g->f->nflows;
+		uint32_t base = g->net->nflows;
 		for (uint32_t r = 0; r < j->nrows && rc == 0; r++) {
 			const struct scn_trace_row *row = &j->rows[r];
 			uint8_t dscp = row->dscp >= 0 ? (uint8_t)row->dscp : g->dscp;
-			uint32_t q = g->qps[r] != FABRIC_NONE ? g->qps[r]
-							       : fabric_add_qp(g->f, row->src, row->dst, dscp);
-			if (q == FABRIC_NONE)
+			uint32_t q = g->qps[r] != NET_NONE ? g->qps[r]
+							    : nic_add_qp(g->net, row->src, row->dst, dscp);
+			if (q == NET_NONE)
 				return -1;
 			g->qps[r] = q;
 			int64_t after = row->after >= 0 ? (int64_t)base + row->after : -1;
@@ -294,14 +303,14 @@ static int gen_iteration(struct gen *g, int64_t *bytes)
 	case SCN_JOB_INCAST:
 		for (uint32_t s = 0; s < j->senders.n && rc == 0; s++) {
 			uint32_t q = qp(g, j->senders.hosts[s], j->dst);
-			rc = q == FABRIC_NONE ? -1 : add(g, q, j->size_bytes, skew_of(g), -1);
+			rc = q == NET_NONE ? -1 : add(g, q, j->size_bytes, skew_of(g), -1);
 			*bytes += j->size_bytes;
 		}
 		break;
 	case SCN_JOB_PERMUTATION:
 		for (uint32_t i = 0; i < j->ranks.n && rc == 0; i++) {
 			uint32_t q = qp(g, j->ranks.hosts[i], j->ranks.hosts[g->perm[i]]);
-			rc = q == FABRIC_NONE ? -1 : add(g, q, j->size_bytes, skew_of(g), -1);
+			rc = q == NET_NONE ? -1 : add(g, q, j->size_bytes, skew_of(g), -1);
 			*bytes += j->size_bytes;
 		}
 		break;
@@ -313,10 +322,10 @@ static int gen_iteration(struct gen *g, int64_t *bytes)
 		int64_t each = j->size_bytes / n;
 		for (uint32_t i = 0; i < n && rc == 0; i++) {
 			sim_time_ps off = skew_of(g);
-			uint32_t prev = FABRIC_NONE;
+			uint32_t prev = NET_NONE;
 			for (uint32_t k = 1; k < n && rc == 0; k++) {
-				uint32_t id = g->f->nflows;
-				int64_t after = j->schedule == SCN_SCHEDULE_SHIFT && prev != FABRIC_NONE
+				uint32_t id = g->net->nflows;
+				int64_t after = j->schedule == SCN_SCHEDULE_SHIFT && prev != NET_NONE
 							? (int64_t)prev : -1;
 				rc = add(g, g->qps[i * n + k], each, off, after);
 				prev = id;
@@ -347,28 +356,27 @@ static int job_qps(struct gen *g)
 	if (!g->qps)
 		return -1;
 	for (uint32_t i = 0; i < count; i++)
-		g->qps[i] = FABRIC_NONE;
+		g->qps[i] = NET_NONE;
 	if (j->pattern == SCN_JOB_RING_ALLREDUCE) {
 		for (uint32_t c = 0; c < j->channels; c++)
 			for (uint32_t i = 0; i < n; i++)
 				if ((g->qps[c * n + i] = qp(g, j->ranks.hosts[i],
 							     j->ranks.hosts[(i + 1) % n])) ==
-				    FABRIC_NONE)
+				    NET_NONE)
 					return -1;
 	} else if (j->pattern == SCN_JOB_ALLTOALL) {
 		for (uint32_t i = 0; i < n; i++)
 			for (uint32_t k = 1; k < n; k++)
 				if ((g->qps[i * n + k] = qp(g, j->ranks.hosts[i],
 							     j->ranks.hosts[(i + k) % n])) ==
-				    FABRIC_NONE)
+				    NET_NONE)
 					return -1;
 	}
 	return 0;
 }
 
-static int add_coll(struct fabric *f, struct coll c)
+static int add_coll(struct traffic *t, struct coll c)
 {
-	struct traffic *t = &f->traffic;
 	if (t->ncolls == t->colls_cap) {
 		uint32_t cap = t->colls_cap ? t->colls_cap * 2 : 16;
 		struct coll *a = realloc(t->colls, cap * sizeof(*a));
@@ -381,41 +389,42 @@ static int add_coll(struct fabric *f, struct coll c)
 	return 0;
 }
 
-static uint32_t distinct_sources(const struct fabric *f, uint32_t first, uint32_t end)
+static uint32_t distinct_sources(const struct net *net, uint32_t first, uint32_t end)
 {
 	uint32_t n = 0;
-	uint8_t *seen = calloc(f->nhosts, 1);
+	uint8_t *seen = calloc(net->nhosts, 1);
 	SIM_INVARIANT(seen, "out of memory");
 	for (uint32_t i = first; i < end; i++)
-		if (!seen[f->flows[i].src]) {
-			seen[f->flows[i].src] = 1;
+		if (!seen[net->flows[i].src]) {
+			seen[net->flows[i].src] = 1;
 			n++;
 		}
 	free(seen);
 	return n;
 }
 
-static int build_job(struct fabric *f, uint32_t ji)
+static int build_job(struct traffic *t, uint32_t ji)
 {
-	const struct scn_job *j = &f->scn->jobs[ji];
-	struct gen g = { .f = f, .j = j, .ji = ji, .dscp = job_dscp(f->scn, j) };
+	struct net *net = t->net;
+	const struct scn_job *j = &t->scn->jobs[ji];
+	struct gen g = { .t = t, .net = net, .j = j, .ji = ji, .dscp = job_dscp(t->scn, j) };
 	int rc = -1;
-	g.skew = rng_stream(f->scn->seed, RNG_ID(RNG_SKEW, ji));
+	g.skew = rng_stream(t->scn->seed, RNG_ID(RNG_SKEW, ji));
 	if (!g.skew || job_qps(&g) ||
 	    (j->pattern == SCN_JOB_PERMUTATION && derangement(&g)))
 		goto out;
 	uint32_t ranks = j->pattern == SCN_JOB_INCAST ? j->senders.n + 1
 			 : j->pattern == SCN_JOB_TRACE ? 0 : j->ranks.n;
 	for (uint32_t it = 0; it < j->iterations; it++) {
-		uint32_t first = f->nflows;
+		uint32_t first = net->nflows;
 		int64_t bytes;
 		if (gen_iteration(&g, &bytes))
 			goto out;
 		struct coll c = { .job = ji, .iter = it, .first_flow = first,
-				  .nflows = f->nflows - first, .ranks = ranks, .bytes = bytes,
+				  .nflows = net->nflows - first, .ranks = ranks, .bytes = bytes,
 				  .start_ps = j->start_ps, .end_ps = -1 };
-		c.senders = distinct_sources(f, first, f->nflows);
-		if (add_coll(f, c))
+		c.senders = distinct_sources(net, first, net->nflows);
+		if (add_coll(t, c))
 			goto out;
 	}
 	rc = 0;
@@ -426,33 +435,37 @@ out:
 	return rc;
 }
 
-int traffic_build(struct fabric *f)
+int traffic_build(struct traffic *t, struct net *net, const struct scenario *scn)
 {
-	const struct scenario *scn = f->scn;
-	sim_event_init(&f->traffic.ev, traffic_fire);
+	t->net = net;
+	t->scn = scn;
+	sim_event_init(&t->ev, traffic_fire);
+	net->obs.flow_done = flow_done;
+	net->obs.flow_ctx = t;
 	for (uint32_t ji = 0; ji < scn->njobs; ji++)
-		if (build_job(f, ji))
+		if (build_job(t, ji))
 			return -1;
-	for (uint32_t i = 0; i < f->nflows; i++) {
-		struct flow *fl = &f->flows[i];
+	for (uint32_t i = 0; i < net->nflows; i++) {
+		struct flow *fl = &net->flows[i];
 		if (fl->after >= 0) {
-			struct flow *first = &f->flows[fl->after];
+			struct flow *first = &net->flows[fl->after];
 			fl->next_dep = first->first_dep;
 			first->first_dep = i;
 		}
 	}
 	/* the first iteration of every job starts at the job's start */
-	for (uint32_t c = 0; c < f->traffic.ncolls; c++)
-		if (f->traffic.colls[c].iter == 0)
-			release(f, &f->traffic.colls[c]);
-	traffic_arm(f);
+	for (uint32_t c = 0; c < t->ncolls; c++)
+		if (t->colls[c].iter == 0)
+			release(t, &t->colls[c]);
+	traffic_arm(t);
 	return 0;
 }
 
-void traffic_free(struct fabric *f)
+void traffic_free(struct traffic *t)
 {
-	free(f->traffic.colls);
-	free(f->traffic.heap);
-	f->traffic.heap = NULL;
-	f->traffic.n = f->traffic.cap = 0;
+	free(t->colls);
+	free(t->heap);
+	t->colls = NULL;
+	t->heap = NULL;
+	t->n = t->cap = t->ncolls = t->colls_cap = 0;
 }

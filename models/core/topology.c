@@ -6,33 +6,57 @@
 #include <stdio.h>
 
 #include "invariant.h"
-#include "scenario.h"
+#include "link.h"
 
-#define PS_PER_MM 5 /* 5 ns per metre of cable (DESIGN B1) */
+uint32_t topo_shape_hosts(const struct topo_shape *s)
+{
+	switch (s->kind) {
+	case TOPO_KIND_LEAF_SPINE:
+		return s->leaves * s->hosts_per_leaf;
+	case TOPO_KIND_FAT_TREE:
+		return s->k * s->k * s->k / 4;
+	case TOPO_KIND_STAR:
+		return s->star_hosts;
+	}
+	return 0;
+}
 
-void topo_init(struct topo *t, const struct scenario *scn)
+uint32_t topo_shape_switches(const struct topo_shape *s)
+{
+	switch (s->kind) {
+	case TOPO_KIND_LEAF_SPINE:
+		return s->leaves + s->spines;
+	case TOPO_KIND_FAT_TREE:
+		return 5 * s->k * s->k / 4;
+	case TOPO_KIND_STAR:
+		return 1;
+	}
+	return 0;
+}
+
+void topo_init(struct topo *t, const struct topo_shape *s)
 {
 	*t = (struct topo){0};
-	t->kind = (int)scn->topo;
-	t->hosts = scenario_hosts(scn);
-	t->switches = scenario_switches(scn);
-	t->spines = scn->spines;
-	t->leaves = scn->leaves;
-	t->hpl = scn->hosts_per_leaf;
-	t->k = scn->k;
-	t->half = scn->k / 2;
-	t->host_link_bps = scn->host_link_bps;
-	t->fabric_link_bps = scn->fabric_link_bps;
-	t->host_prop_ps = scn->host_cable_mm * PS_PER_MM;
-	t->fabric_prop_ps = scn->fabric_cable_mm * PS_PER_MM;
+	t->kind = s->kind;
+	t->hosts = topo_shape_hosts(s);
+	t->switches = topo_shape_switches(s);
+	t->spines = s->spines;
+	t->leaves = s->leaves;
+	t->hpl = s->hosts_per_leaf;
+	t->k = s->k;
+	t->half = s->k / 2;
+	t->host_link_bps = s->host_link_bps;
+	t->fabric_link_bps = s->fabric_link_bps;
+	t->host_prop_ps = s->host_cable_mm * LINK_PS_PER_MM;
+	t->fabric_prop_ps = s->fabric_cable_mm * LINK_PS_PER_MM;
 }
 
 enum topo_tier topo_tier_of(const struct topo *t, uint32_t sw)
 {
 	switch (t->kind) {
-	case SCN_TOPO_LEAF_SPINE:
+	case TOPO_KIND_LEAF_SPINE:
 		return sw < t->leaves ? TOPO_LEAF : TOPO_SPINE;
-	case SCN_TOPO_FAT_TREE: {
+	case TOPO_KIND_FAT_TREE: {
 		uint32_t pods = t->k * t->half;
 		return sw < pods ? TOPO_EDGE : sw < 2 * pods ? TOPO_AGG : TOPO_CORE;
 	}
@@ -94,9 +118,9 @@ struct topo_end topo_peer(const struct topo *t, uint32_t sw, uint16_t port)
 struct topo_end topo_host_uplink(const struct topo *t, uint32_t host)
 {
 	switch (t->kind) {
-	case SCN_TOPO_LEAF_SPINE:
+	case TOPO_KIND_LEAF_SPINE:
 		return end(TOPO_LEAF, host / t->hpl, host % t->hpl);
-	case SCN_TOPO_FAT_TREE:
+	case TOPO_KIND_FAT_TREE:
 		return end(TOPO_EDGE, host / t->half, host % t->half);
 	default:
 		return end(TOPO_SW, 0, host);
@@ -189,7 +213,7 @@ uint16_t topo_route_avoiding(const struct topo *t, uint32_t sw, uint32_t dst, ui
 	if (!up)
 		return down(ctx, sw, port) ? TOPO_NO_ROUTE : port;
 	/* the uplinks are a contiguous range ending at the last port */
-	uint16_t n = topo_ports(t, sw), first = t->kind == SCN_TOPO_LEAF_SPINE
+	uint16_t n = topo_ports(t, sw), first = t->kind == TOPO_KIND_LEAF_SPINE
 						       ? (uint16_t)t->hpl
 						       : (uint16_t)t->half;
 	uint16_t ok[256], nok = 0;
@@ -202,9 +226,9 @@ uint16_t topo_route_avoiding(const struct topo *t, uint32_t sw, uint32_t dst, ui
 uint32_t topo_hops(const struct topo *t, uint32_t src, uint32_t dst)
 {
 	switch (t->kind) {
-	case SCN_TOPO_LEAF_SPINE:
+	case TOPO_KIND_LEAF_SPINE:
 		return src / t->hpl == dst / t->hpl ? 1 : 3;
-	case SCN_TOPO_FAT_TREE: {
+	case TOPO_KIND_FAT_TREE: {
 		uint32_t half = t->half;
 		if (src / half == dst / half)
 			return 1;

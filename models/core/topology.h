@@ -29,12 +29,22 @@
 
 #include "units.h"
 
-struct scenario;
+enum topo_kind { TOPO_KIND_LEAF_SPINE, TOPO_KIND_FAT_TREE, TOPO_KIND_STAR };
+
+/* what [topology] says: the kind, its size, the links and cables */
+struct topo_shape {
+	enum topo_kind kind;
+	uint32_t spines, leaves, hosts_per_leaf; /* leaf-spine */
+	uint32_t k;                              /* fat-tree, even */
+	uint32_t star_hosts;                     /* star */
+	int64_t host_link_bps, fabric_link_bps;
+	int64_t host_cable_mm, fabric_cable_mm;
+};
 
 enum topo_tier { TOPO_HOST, TOPO_LEAF, TOPO_SPINE, TOPO_EDGE, TOPO_AGG, TOPO_CORE, TOPO_SW };
 
 struct topo {
-	int kind;                 /* enum scn_topo_kind */
+	enum topo_kind kind;
 	uint32_t hosts, switches;
 	uint32_t spines, leaves, hpl; /* leaf-spine */
 	uint32_t k, half;         /* fat-tree */
@@ -49,7 +59,9 @@ struct topo_end {
 	uint16_t port;
 };
 
-void topo_init(struct topo *t, const struct scenario *scn);
+void topo_init(struct topo *t, const struct topo_shape *shape);
+uint32_t topo_shape_hosts(const struct topo_shape *shape);
+uint32_t topo_shape_switches(const struct topo_shape *shape);
 enum topo_tier topo_tier_of(const struct topo *t, uint32_t sw);
 uint16_t topo_ports(const struct topo *t, uint32_t sw);
 struct topo_end topo_peer(const struct topo *t, uint32_t sw, uint16_t port);

@@ -40,31 +40,26 @@
  * and keep forwarding; alert: only report.  Restored at the first poll after
  * restoration_time without a PFC frame on that priority.
  */
-#include "fabric.h"
+#include "switch.h"
 
 #include "invariant.h"
+#include "pfc.h"
 #include "rng.h"
-#include "scenario.h"
-
-static int lossless(const struct fabric *f, unsigned prio)
-{
-	return (f->scn->pfc_prios >> prio) & 1u;
-}
+#include "topology.h"
 
 static struct pg *pg_of(struct sw *s, uint16_t port, unsigned prio)
 {
 	return &s->pgs[(size_t)port * PKT_PRIOS + prio];
 }
 
-static int64_t charge_of(const struct fabric *f, const struct pkt *p)
+static int64_t charge_of(const struct sw *s, const struct pkt *p)
 {
-	return scenario_cell_round(f->scn, pkt_frame_bytes(p));
+	return mmu_charge(s->mmu.cell_bytes, pkt_frame_bytes(p));
 }
 
-static int dwrr_pick(const struct fabric *f, struct port *pt, uint8_t eligible)
+static int dwrr_pick(const struct net_qos *qos, struct port *pt, uint8_t eligible)
 {
-	const struct scenario *scn = f->scn;
-	int64_t frame = (int64_t)scn->mtu_bytes + PKT_ROCE_HDR_BYTES;
+	int64_t frame = (int64_t)qos->mtu_bytes + PKT_ROCE_HDR_BYTES;
 	for (;;) {
 		unsigned q = pt->dwrr_cur;
 		if (!(eligible & (1u << q))) {
@@ -74,7 +69,7 @@ static int dwrr_pick(const struct fabric *f, struct port *pt, uint8_t eligible)
 			continue;
 		}
 		if (!pt->dwrr_fresh) {
-			pt->dwrr_deficit[q] += (int64_t)scn->dwrr_weights[q] * frame;
+			pt->dwrr_deficit[q] += (int64_t)qos->dwrr_weights[q] * frame;
 			pt->dwrr_fresh = 1;
 		}
 		int64_t need = pkt_frame_bytes(pt->q[q].head);
@@ -96,223 +91,230 @@ static struct pkt *take(struct port *pt, unsigned q)
 	return p;
 }
 
-static void ecn_mark(struct fabric *f, struct sw *s, struct pkt *p, uint64_t qlen)
+static void ecn_mark(struct sw *s, struct pkt *p, uint64_t qlen)
 {
+	struct net *net = s->net;
 	if (p->type != PKT_DATA || !(p->flags & PKT_F_ECT) || (p->flags & PKT_F_CE) ||
-	    !(f->scn->ecn_queues >> p->prio & 1u))
+	    !(net->qos.ecn_queues >> p->prio & 1u))
 		return;
-	if (wred_mark(&f->wred, (int64_t)qlen, (uint32_t)gsl_rng_get(s->rng))) {
+	if (wred_mark(&s->cfg->wred, (int64_t)qlen, (uint32_t)gsl_rng_get(s->rng))) {
 		p->flags |= PKT_F_CE;
-		f->cc.ecn_marked++;
+		net->st.cc.ecn_marked++;
 	}
 }
 
-static void port_kick(struct fabric *f, struct port *pt)
+static void port_kick(struct port *pt)
 {
 	if (pt->tx || pt->down)
 		return;
+	struct net *net = pt->sw->net;
+	const struct net_qos *qos = &net->qos;
 	struct pkt *p = pktq_pop(&pt->ctrl);
 	if (!p) {
 		uint8_t eligible = pt->nonempty & pause_open(&pt->pause);
 		if (!eligible)
 			return;
-		unsigned cnp = f->scn->dscp_to_prio[f->scn->cnp_dscp], q;
-		if (f->scn->cnp_priority_strict && eligible >> cnp & 1u)
+		unsigned cnp = qos->dscp_to_prio[qos->cnp_dscp], q;
+		if (qos->cnp_strict && eligible >> cnp & 1u)
 			q = cnp;
-		else if (f->scn->scheduler == SCN_SCHED_STRICT)
+		else if (!qos->dwrr)
 			q = 31u - (unsigned)__builtin_clz(eligible);
 		else
-			q = (unsigned)dwrr_pick(f, pt, eligible);
+			q = (unsigned)dwrr_pick(qos, pt, eligible);
 		p = take(pt, q);
-		if (f->scn->ecn_mark_point == SCN_MARK_DEQUEUE)
-			ecn_mark(f, pt->sw, p, pt->q[q].bytes);
+		if (!qos->ecn_at_enqueue)
+			ecn_mark(pt->sw, p, pt->q[q].bytes);
 	}
 	pt->tx = p;
-	sim_schedule(&f->eng, &pt->tx_ev, f->eng.now + ser_time(&pt->ser, pkt_wire_bytes(p)));
+	sim_schedule(&net->eng, &pt->tx_ev, net->eng.now + ser_time(&pt->ser, pkt_wire_bytes(p)));
 }
 
-static void port_pause_kick(struct fabric *f, struct pause_rx *pr)
+static void port_pause_kick(struct pause_rx *pr)
 {
-	port_kick(f, container_of(pr, struct port, pause));
+	port_kick(container_of(pr, struct port, pause));
 }
 
-static void send_pfc(struct fabric *f, struct port *pt, unsigned prio, uint32_t quanta)
+static void send_pfc(struct port *pt, unsigned prio, uint32_t quanta)
 {
-	pktq_push(&pt->ctrl, pfc_frame(f, prio, quanta));
-	port_kick(f, pt);
+	pktq_push(&pt->ctrl, net_pfc_frame(pt->sw->net, prio, quanta));
+	port_kick(pt);
 }
 
-static sim_time_ps refresh_period(const struct fabric *f, const struct port *pt)
+static sim_time_ps refresh_period(const struct net *net, const struct port *pt)
 {
-	return scenario_quanta_ps(f->scn->pause_quanta, pt->ser.rate_bps) / 2;
+	return pfc_quanta_ps(net->qos.pause_quanta, pt->ser.rate_bps) / 2;
 }
 
-static void pg_xoff(struct fabric *f, struct pg *g)
+static void pg_xoff(struct pg *g)
 {
+	struct net *net = g->sw->net;
 	struct port *pt = &g->sw->ports[g->port];
 	g->xoff = 1;
-	send_pfc(f, pt, g->prio, f->scn->pause_quanta);
-	sim_schedule(&f->eng, &g->refresh_ev, f->eng.now + refresh_period(f, pt));
+	send_pfc(pt, g->prio, net->qos.pause_quanta);
+	sim_schedule(&net->eng, &g->refresh_ev, net->eng.now + refresh_period(net, pt));
 }
 
-static void pg_xon(struct fabric *f, struct pg *g)
+static void pg_xon(struct pg *g)
 {
 	g->xoff = 0;
-	sim_cancel(&f->eng, &g->refresh_ev);
-	send_pfc(f, &g->sw->ports[g->port], g->prio, 0);
+	sim_cancel(&g->sw->net->eng, &g->refresh_ev);
+	send_pfc(&g->sw->ports[g->port], g->prio, 0);
 }
 
 static void pg_refresh(struct sim_engine *eng, struct sim_event *ev)
 {
 	struct pg *g = container_of(ev, struct pg, refresh_ev);
-	struct fabric *f = eng->user;
 	struct sw *s = g->sw;
 	if (mmu_may_xon(&s->mmu, &s->pool, &g->mmu)) {
-		pg_xon(f, g);
+		pg_xon(g);
 		return;
 	}
 	struct port *pt = &s->ports[g->port];
-	send_pfc(f, pt, g->prio, f->scn->pause_quanta);
-	sim_schedule(eng, ev, eng->now + refresh_period(f, pt));
+	send_pfc(pt, g->prio, s->net->qos.pause_quanta);
+	sim_schedule(eng, ev, eng->now + refresh_period(s->net, pt));
 }
 
 /* give back a packet's buffer; XON its PG when it has drained enough */
-static void release(struct fabric *f, struct sw *s, struct pkt *p)
+static void release(struct sw *s, struct pkt *p)
 {
 	struct pg *g = pg_of(s, p->in_port, p->prio);
-	int64_t b = charge_of(f, p);
+	int64_t b = charge_of(s, p);
 	mmu_release(&s->pool, &g->mmu, b);
 	s->ports[p->out_port].egress_bytes[p->prio] -= b;
 	SIM_INVARIANT(g->mmu.reserved >= 0 && s->pool.used >= 0 &&
 			      s->ports[p->out_port].egress_bytes[p->prio] >= 0,
 		      "switch %u: buffer accounting went negative", s->id);
 	if (g->xoff && mmu_may_xon(&s->mmu, &s->pool, &g->mmu))
-		pg_xon(f, g);
+		pg_xon(g);
 }
 
 static void port_tx_done(struct sim_engine *eng, struct sim_event *ev)
 {
 	struct port *pt = container_of(ev, struct port, tx_ev);
-	struct fabric *f = eng->user;
 	struct pkt *p = pt->tx;
 	pt->tx = NULL;
 	pt->tx_pkts++;
 	pt->tx_bytes += pkt_frame_bytes(p);
 	if (p->type != PKT_PFC) /* PFC frames are never charged to the buffer */
-		release(f, pt->sw, p);
-	link_push(f, &pt->link, p);
-	port_kick(f, pt);
+		release(pt->sw, p);
+	link_push(eng, &pt->link, p);
+	port_kick(pt);
 }
 
-static int wd_drops(const struct fabric *f, const struct port *pt, unsigned prio)
+static int wd_drops(const struct sw *s, const struct port *pt, unsigned prio)
 {
-	return (pt->pause.storm >> prio & 1u) && f->scn->pfcwd_action == SCN_PFCWD_DROP;
+	return (pt->pause.storm >> prio & 1u) && s->cfg->pfcwd_action == SWITCH_PFCWD_DROP;
 }
 
-static void wd_drop(struct fabric *f, struct sw *s, struct pkt *p)
+static void wd_drop(struct sw *s, struct pkt *p)
 {
-	release(f, s, p);
+	release(s, p);
 	s->ports[p->out_port].pause.wd_dropped[p->prio]++;
-	fabric_drop(f, p, &f->drops.pfcwd);
+	net_drop(s->net, p, &s->net->st.drops.pfcwd);
 }
 
 /* pipeline exit: enqueue at the egress port chosen on arrival */
-static void switch_forward(struct fabric *f, void *to, uint16_t unused, struct pkt *p)
+static void switch_forward(void *to, uint16_t unused, struct pkt *p)
 {
 	struct sw *s = to;
+	struct net *net = s->net;
 	struct port *pt = &s->ports[p->out_port];
 	(void)unused;
-	if (wd_drops(f, pt, p->prio)) {
-		wd_drop(f, s, p);
+	if (wd_drops(s, pt, p->prio)) {
+		wd_drop(s, p);
 		return;
 	}
 	if (pt->down) { /* the link failed while the packet was in the pipeline */
-		release(f, s, p);
-		fabric_drop(f, p, &f->drops.link_down);
+		release(s, p);
+		net_drop(net, p, &net->st.drops.link_down);
 		return;
 	}
-	if (f->scn->ecn_mark_point == SCN_MARK_ENQUEUE)
-		ecn_mark(f, s, p, pt->q[p->prio].bytes);
+	if (net->qos.ecn_at_enqueue)
+		ecn_mark(s, p, pt->q[p->prio].bytes);
 	pktq_push(&pt->q[p->prio], p);
 	pt->nonempty |= (uint8_t)(1u << p->prio);
 	if (!pt->qdirty) {
 		pt->qdirty = 1;
-		pt->next_qdirty = f->qdirty;
-		f->qdirty = pt;
+		pt->next_qdirty = net->qdirty;
+		net->qdirty = pt;
 	}
 	pt->queued_bytes += pkt_frame_bytes(p);
 	if (pt->queued_bytes > pt->max_queued_bytes)
 		pt->max_queued_bytes = pt->queued_bytes;
-	port_kick(f, pt);
+	port_kick(pt);
 }
 
 static int port_down(const void *ctx, uint32_t sw, uint16_t port)
 {
-	const struct fabric *f = ctx;
-	return f->sws[sw].ports[port].down;
+	const struct net *net = ctx;
+	return net->sws[sw].ports[port].down;
 }
 
-void switch_rx(struct fabric *f, void *to, uint16_t in_port, struct pkt *p)
+void switch_rx(void *to, uint16_t in_port, struct pkt *p)
 {
 	struct sw *s = to;
+	struct net *net = s->net;
 	if (s->ports[in_port].down) { /* it was on the cable when the link failed */
 		if (p->type == PKT_DATA)
-			fabric_drop(f, p, &f->drops.link_down);
+			net_drop(net, p, &net->st.drops.link_down);
 		else
-			pkt_release(&f->pool, p);
+			pkt_release(&net->pool, p);
 		return;
 	}
 	if (p->type == PKT_PFC) {
-		pause_receive(f, &s->ports[in_port].pause, p);
+		pause_receive(&s->ports[in_port].pause, p);
 		return;
 	}
 	p->in_port = in_port;
-	p->prio = f->scn->dscp_to_prio[p->dscp];
-	uint32_t psn = f->scn->ecmp == SCN_ECMP_PACKET ? p->psn : 0;
+	p->prio = net->qos.dscp_to_prio[p->dscp];
+	uint32_t psn = s->cfg->ecmp_packet ? p->psn : 0;
 	uint64_t h = rng_mix(topo_flow_key(p->src, p->dst, p->sport, psn) ^ s->salt);
-	p->out_port = f->links_down ? topo_route_avoiding(&f->topo, s->id, p->dst, h, port_down, f)
-				    : topo_route(&f->topo, s->id, p->dst, h);
+	p->out_port = net->links_down
+			      ? topo_route_avoiding(net->topo, s->id, p->dst, h, port_down, net)
+			      : topo_route(net->topo, s->id, p->dst, h);
 	if (p->out_port == TOPO_NO_ROUTE) {
-		fabric_drop(f, p, &f->drops.link_down);
+		net_drop(net, p, &net->st.drops.link_down);
 		return;
 	}
 	SIM_INVARIANT(p->out_port < s->nports && p->out_port != in_port,
 		      "switch %u routed a packet for h%u to port %u (in %u)", s->id,
 		      (unsigned)p->dst, (unsigned)p->out_port, (unsigned)in_port);
 	struct port *out = &s->ports[p->out_port];
-	if (wd_drops(f, out, p->prio)) {
+	if (wd_drops(s, out, p->prio)) {
 		out->pause.wd_dropped[p->prio]++;
-		fabric_drop(f, p, &f->drops.pfcwd);
+		net_drop(net, p, &net->st.drops.pfcwd);
 		return;
 	}
 	struct pg *g = pg_of(s, in_port, p->prio);
-	int ll = lossless(f, p->prio);
-	int64_t b = charge_of(f, p);
+	int ll = net_lossless(net, p->prio);
+	int64_t b = charge_of(s, p);
 	switch (mmu_admit(&s->mmu, &s->pool, &g->mmu, b, ll, out->egress_bytes[p->prio])) {
 	case MMU_DROP_HEADROOM:
-		fabric_drop(f, p, &f->drops.lossless);
+		net_drop(net, p, &net->st.drops.lossless);
 		return;
 	case MMU_DROP_EGRESS:
-		fabric_drop(f, p, &f->drops.lossy);
+		net_drop(net, p, &net->st.drops.lossy);
 		return;
 	case MMU_HEADROOM:
-		if (g->mmu.headroom > f->peak_headroom_bytes)
-			f->peak_headroom_bytes = g->mmu.headroom;
+		if (g->mmu.headroom > net->st.peak_headroom_bytes)
+			net->st.peak_headroom_bytes = g->mmu.headroom;
 		break;
 	default:
 		break;
 	}
 	out->egress_bytes[p->prio] += b;
 	if (ll && !g->xoff && !g->mute && mmu_wants_xoff(&s->mmu, &s->pool, &g->mmu))
-		pg_xoff(f, g);
-	link_push(f, &s->pipeline, p);
+		pg_xoff(g);
+	link_push(&net->eng, &s->pipeline, p);
 }
 
 /* ---- queues.csv ---- */
 
-void switch_sample_queues(struct fabric *f)
+void switch_sample_queues(struct net *net,
+			  void (*emit)(void *ctx, const struct port *pt, unsigned q, uint64_t bytes),
+			  void *ctx)
 {
-	struct port **link = &f->qdirty;
+	struct port **link = &net->qdirty;
 	while (*link) {
 		struct port *pt = *link;
 		uint8_t now = 0;
@@ -321,7 +323,7 @@ void switch_sample_queues(struct fabric *f)
 			if (b)
 				now |= (uint8_t)(1u << q);
 			if (b || (pt->qlast >> q & 1u))
-				f->hooks.queue_sample(f->hooks.ctx, f, pt, q, b);
+				emit(ctx, pt, q, b);
 		}
 		pt->qlast = now;
 		if (now) {
@@ -335,79 +337,80 @@ void switch_sample_queues(struct fabric *f)
 
 /* ---- PFC watchdog ---- */
 
-static void wd_log(struct fabric *f, struct pause_rx *pr, unsigned prio, enum pfcwd_event ev,
+static void wd_log(struct net *net, struct pause_rx *pr, unsigned prio, enum pfcwd_event ev,
 		   uint64_t dropped)
 {
-	if (f->hooks.pfcwd)
-		f->hooks.pfcwd(f->hooks.ctx, f, pr, prio, ev, dropped);
+	if (net->obs.pfcwd)
+		net->obs.pfcwd(net->obs.pfcwd_ctx, pr, prio, ev, dropped);
 }
 
-static void wd_storm(struct fabric *f, struct sw *s, struct port *pt, unsigned prio)
+static void wd_storm(struct sw *s, struct port *pt, unsigned prio)
 {
+	struct net *net = s->net;
 	struct pause_rx *pr = &pt->pause;
-	enum scn_pfcwd_action act = f->scn->pfcwd_action;
+	enum switch_pfcwd_action act = s->cfg->pfcwd_action;
 	pr->storm |= (uint8_t)(1u << prio);
 	pr->wd_dropped[prio] = 0;
-	f->pfcwd_storms++;
-	if (act == SCN_PFCWD_DROP) {
+	net->st.pfcwd_storms++;
+	if (act == SWITCH_PFCWD_DROP) {
 		while (pt->q[prio].n)
-			wd_drop(f, s, take(pt, prio));
+			wd_drop(s, take(pt, prio));
 		struct pg *g = pg_of(s, pt->idx, prio);
 		g->mute = 1;
 		if (g->xoff) {
 			g->xoff = 0;
-			sim_cancel(&f->eng, &g->refresh_ev);
+			sim_cancel(&net->eng, &g->refresh_ev);
 		}
 	}
-	wd_log(f, pr, prio, PFCWD_STORM, pr->wd_dropped[prio]);
-	if (act != SCN_PFCWD_ALERT) {
+	wd_log(net, pr, prio, PFCWD_STORM, pr->wd_dropped[prio]);
+	if (act != SWITCH_PFCWD_ALERT) {
 		pr->ignore |= (uint8_t)(1u << prio);
-		pause_clear(f, pr, prio);
+		pause_clear(pr, prio);
 	}
 }
 
-static void wd_restore(struct fabric *f, struct sw *s, struct port *pt, unsigned prio)
+static void wd_restore(struct sw *s, struct port *pt, unsigned prio)
 {
 	struct pause_rx *pr = &pt->pause;
 	uint8_t keep = (uint8_t)~(1u << prio);
 	pr->storm &= keep;
 	pr->ignore &= keep;
 	pg_of(s, pt->idx, prio)->mute = 0;
-	wd_log(f, pr, prio, PFCWD_RESTORE, pr->wd_dropped[prio]);
+	wd_log(s->net, pr, prio, PFCWD_RESTORE, pr->wd_dropped[prio]);
 }
 
 static void wd_poll(struct sim_engine *eng, struct sim_event *ev)
 {
 	struct sw *s = container_of(ev, struct sw, wd_ev);
-	struct fabric *f = eng->user;
-	const struct scenario *scn = f->scn;
+	const struct switch_config *cfg = s->cfg;
 	sim_time_ps now = eng->now;
 	for (uint16_t i = 0; i < s->nports; i++) {
 		struct port *pt = &s->ports[i];
 		struct pause_rx *pr = &pt->pause;
 		for (unsigned p = 0; p < PKT_PRIOS; p++) {
-			if (!lossless(f, p))
+			if (!net_lossless(s->net, p))
 				continue;
 			uint8_t bit = (uint8_t)(1u << p);
 			if (!(pr->storm & bit)) {
-				if (pr->paused & bit && now - pr->since[p] >= scn->pfcwd_detect_ps)
-					wd_storm(f, s, pt, p);
-			} else if (now - pr->last_frame[p] >= scn->pfcwd_restore_ps) {
-				wd_restore(f, s, pt, p);
+				if (pr->paused & bit && now - pr->since[p] >= cfg->pfcwd_detect_ps)
+					wd_storm(s, pt, p);
+			} else if (now - pr->last_frame[p] >= cfg->pfcwd_restore_ps) {
+				wd_restore(s, pt, p);
 			}
 		}
 	}
-	sim_schedule(eng, ev, now + scn->pfcwd_poll_ps);
+	sim_schedule(eng, ev, now + cfg->pfcwd_poll_ps);
 }
 
 /* ---- link failures ---- */
 
-void switch_port_set_down(struct fabric *f, struct sw *s, uint16_t port, int down)
+void switch_port_set_down(struct sw *s, uint16_t port, int down)
 {
+	struct net *net = s->net;
 	struct port *pt = &s->ports[port];
 	pt->down = (uint8_t)down;
 	if (!down) {
-		port_kick(f, pt);
+		port_kick(pt);
 		return;
 	}
 	/* what waits for this port is lost; PFC state toward the dead peer
@@ -415,62 +418,87 @@ void switch_port_set_down(struct fabric *f, struct sw *s, uint16_t port, int dow
 	for (unsigned p = 0; p < PKT_PRIOS; p++) {
 		while (pt->q[p].n) {
 			struct pkt *q = take(pt, p);
-			release(f, s, q);
-			fabric_drop(f, q, &f->drops.link_down);
+			release(s, q);
+			net_drop(net, q, &net->st.drops.link_down);
 		}
-		pause_clear(f, &pt->pause, p);
+		pause_clear(&pt->pause, p);
 		struct pg *g = pg_of(s, port, p);
 		if (g->xoff) {
 			g->xoff = 0;
-			sim_cancel(&f->eng, &g->refresh_ev);
+			sim_cancel(&net->eng, &g->refresh_ev);
 		}
 	}
 	while (pt->ctrl.n)
-		pkt_release(&f->pool, pktq_pop(&pt->ctrl));
+		pkt_release(&net->pool, pktq_pop(&pt->ctrl));
 }
 
 /* ---- set-up ---- */
 
-void switch_init(struct fabric *f, struct sw *s, uint32_t id, struct port *ports, struct pg *pgs)
+static int lossless_count(uint8_t lossless)
 {
-	const struct scenario *scn = f->scn;
-	const struct topo *t = &f->topo;
+	return __builtin_popcount(lossless);
+}
+
+int64_t switch_pool_bytes(const struct switch_config *cfg, uint8_t lossless,
+			  uint32_t host_ports, uint32_t fabric_ports)
+{
+	int64_t nl = lossless_count(lossless);
+	int64_t headroom = nl * ((int64_t)host_ports * cfg->host.headroom_bytes +
+				 (int64_t)fabric_ports * cfg->fabric.headroom_bytes);
+	return mmu_pool_bytes(cfg->buffer_bytes, cfg->reserved_bytes, host_ports + fabric_ports,
+			      headroom);
+}
+
+void switch_init(struct net *net, struct sw *s, uint32_t id, const struct switch_config *cfg,
+		 struct port *ports, struct pg *pgs)
+{
+	const struct topo *t = net->topo;
+	s->net = net;
+	s->cfg = cfg;
 	s->id = id;
 	s->nports = topo_ports(t, id);
 	s->ports = ports;
 	s->pgs = pgs;
-	s->salt = rng_derive(scn->seed, RNG_ID(RNG_SWITCH, id));
-	s->rng = rng_stream(scn->seed, RNG_ID(RNG_SWITCH, id));
+	s->salt = rng_derive(cfg->seed, RNG_ID(RNG_SWITCH, id));
+	s->rng = rng_stream(cfg->seed, RNG_ID(RNG_SWITCH, id));
 	SIM_INVARIANT(s->rng, "out of memory for switch %u's random stream", id);
-	link_init(&s->pipeline, scn->switch_latency_ps, switch_forward, s, 0);
+	link_init(&s->pipeline, cfg->latency_ps, switch_forward, s, 0);
 	uint32_t host_ports = 0;
 	for (uint16_t i = 0; i < s->nports; i++) {
 		struct port *pt = &ports[i];
 		int host = topo_port_is_host(t, id, i);
+		const struct switch_port_class *pc = host ? &cfg->host : &cfg->fabric;
 		host_ports += (uint32_t)host;
 		*pt = (struct port){ .idx = i, .sw = s };
 		sim_event_init(&pt->tx_ev, port_tx_done);
-		pt->ser.rate_bps = host ? t->host_link_bps : t->fabric_link_bps;
-		pause_init(f, &pt->pause, 0, id, i, pt->ser.rate_bps, port_pause_kick);
-		int64_t headroom = scenario_headroom_bytes(
-			scn, pt->ser.rate_bps, host ? scn->host_cable_mm : scn->fabric_cable_mm);
+		pt->ser.rate_bps = pc->rate_bps;
+		pause_init(&net->pause, &pt->pause, 0, id, i, pc->rate_bps, pc->response_ps,
+			   port_pause_kick);
 		for (unsigned p = 0; p < PKT_PRIOS; p++) {
 			struct pg *g = pg_of(s, i, p);
 			*g = (struct pg){ .sw = s, .port = i, .prio = (uint8_t)p };
-			g->mmu.headroom_bytes = lossless(f, p) ? headroom : 0;
+			g->mmu.headroom_bytes = net_lossless(net, p) ? pc->headroom_bytes : 0;
 			sim_event_init(&g->refresh_ev, pg_refresh);
 		}
 	}
 	s->mmu = (struct mmu_params){
-		.pool_bytes = scenario_pool_bytes(scn, host_ports, s->nports - host_ports),
-		.reserved_bytes = scn->reserved_bytes,
-		.xon_offset_bytes = scn->xon_offset_bytes,
-		.dynamic_th = scn->dynamic_th,
-		.lossy_dynamic_th = scn->lossy_dynamic_th,
+		.pool_bytes = switch_pool_bytes(cfg, net->qos.lossless, host_ports,
+						s->nports - host_ports),
+		.cell_bytes = cfg->cell_bytes,
+		.reserved_bytes = cfg->reserved_bytes,
+		.xon_offset_bytes = net->qos.xon_offset_bytes,
+		.dynamic_th = cfg->dynamic_th,
+		.lossy_dynamic_th = cfg->lossy_dynamic_th,
 	};
 	SIM_INVARIANT(s->mmu.pool_bytes > 0, "switch %u has no shared pool (the loader checks this)",
 		      id);
 	sim_event_init(&s->wd_ev, wd_poll);
-	if (scn->pfcwd_enable && scn->pfc_prios)
-		sim_schedule(&f->eng, &s->wd_ev, scn->pfcwd_poll_ps);
+	if (cfg->pfcwd_enable && net->qos.lossless)
+		sim_schedule(&net->eng, &s->wd_ev, cfg->pfcwd_poll_ps);
+}
+
+void switch_free(struct sw *s)
+{
+	rng_free(s->rng);
+	s->rng = NULL;
 }

@@ -170,8 +170,8 @@
  *   default value follows the new profile.  Values are checked one by one;
  *   nothing depends on another knob.
  *
- * PFC derived values (scenario_response_quanta() and the functions after
- * it; DESIGN B2, B3).  All integer, exact:
+ * PFC derived values (scenario_headroom_bytes() and the functions after
+ * it, on pfc.h and mmu.h; DESIGN B2, B3).  All integer, exact:
  *   - one quantum is 512 bit times: q quanta at R bps last
  *     ceil(q * 512 * 10^12 / R) ps (65535 at 400Gbps: 83884800 ps).
  *   - auto headroom = 2 x wire frame (mtu + 82) + ceil(2 x cable x 5 ps/mm x
@@ -217,6 +217,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "mmu.h"
+#include "pfc.h"
+
 #define N_OF(a) (sizeof(a) / sizeof((a)[0]))
 
 #if defined(__GNUC__)
@@ -237,8 +240,6 @@
 #define MAX_TRACE_ROWS ((uint32_t)INT32_MAX)         /* `after` is int32 */
 #define MAX_BUFFER_BYTES (INT64_C(64) << 30)         /* 64GiB */
 #define MAX_HEADROOM_BYTES INT64_C(64000000)         /* 64MB */
-#define PGS_PER_PORT 8                               /* priority groups per port */
-#define QUANTUM_BITS 512                             /* IEEE 802.1Qbb pause quantum */
 
 #define MAX_ITERATIONS 100000                        /* job.iterations */
 #define MAX_CHANNELS 64                              /* job.channels */
@@ -1287,139 +1288,46 @@ uint32_t scenario_switches(const struct scenario *s)
 	return 0;
 }
 
-/* ---- PFC derived values (DESIGN B2, B3; see the file header) ---- */
+/* ---- PFC derived values (DESIGN B2, B3; the arithmetic is pfc.h's and
+ * mmu.h's) ---- */
 
-/* a * b as the 128-bit number *hi:*lo */
-static void mul_64x64(uint64_t a, uint64_t b, uint64_t *hi, uint64_t *lo)
+static sim_time_ps response_setting(const struct scenario *s)
 {
-	uint64_t al = a & 0xffffffffu, ah = a >> 32, bl = b & 0xffffffffu, bh = b >> 32;
-	uint64_t ll = al * bl, lh = al * bh, hl = ah * bl, hh = ah * bh;
-	uint64_t mid = (ll >> 32) + (lh & 0xffffffffu) + (hl & 0xffffffffu);
-
-	*lo = (ll & 0xffffffffu) | (mid << 32);
-	*hi = hh + (lh >> 32) + (hl >> 32) + (mid >> 32);
-}
-
-/* ceil(a * b / c) exactly, a, b >= 0, c > 0; INT64_MAX if it does not fit */
-static int64_t mul_div_ceil(int64_t a, int64_t b, int64_t c)
-{
-	uint64_t hi, lo, r, q = 0, uc = (uint64_t)c;
-	int i;
-
-	assert(a >= 0 && b >= 0 && c > 0);
-	mul_64x64((uint64_t)a, (uint64_t)b, &hi, &lo);
-	if (hi >= uc)
-		return INT64_MAX;
-	/* restoring long division of hi:lo by c, one bit at a time */
-	r = hi;
-	for (i = 63; i >= 0; i--) {
-		uint64_t top = r >> 63;
-
-		r = (r << 1) | ((lo >> i) & 1u);
-		q <<= 1;
-		if (top || r >= uc) {
-			r -= uc;
-			q |= 1u;
-		}
-	}
-	if (r && q < UINT64_MAX)
-		q++;
-	return q > (uint64_t)INT64_MAX ? INT64_MAX : (int64_t)q;
-}
-
-uint32_t scenario_response_quanta(int64_t rate_bps)
-{
-	static const struct {
-		int64_t gbps;
-		uint32_t quanta;
-	} table[] = {
-		{ 10, 67 }, { 25, 80 }, { 40, 118 }, { 50, 147 },
-		{ 100, 394 }, { 200, 453 }, { 400, 905 },
-	};
-	uint32_t q = table[0].quanta;
-	size_t i;
-
-	for (i = 0; i < N_OF(table); i++)
-		if (rate_bps >= table[i].gbps * INT64_C(1000000000))
-			q = table[i].quanta;
-	return q;
-}
-
-sim_time_ps scenario_quanta_ps(uint32_t quanta, int64_t rate_bps)
-{
-	assert(rate_bps > 0);
-	if (rate_bps <= 0)
-		return 0;
-	return mul_div_ceil((int64_t)quanta * QUANTUM_BITS, UNITS_PS_PER_S, rate_bps);
+	return s->response_ps == SCN_AUTO ? PFC_AUTO : s->response_ps;
 }
 
 sim_time_ps scenario_response_ps(const struct scenario *s, int64_t rate_bps)
 {
-	if (s->response_ps != SCN_AUTO)
-		return s->response_ps;
-	return scenario_quanta_ps(scenario_response_quanta(rate_bps), rate_bps);
+	return pfc_response_ps(response_setting(s), rate_bps);
 }
 
-/* bytes sent at rate_bps during ps, rounded up */
-static int64_t bytes_in(sim_time_ps ps, int64_t rate_bps)
+static struct pfc_headroom headroom_terms(const struct scenario *s, int64_t rate_bps,
+					  int64_t cable_mm)
 {
-	return mul_div_ceil(ps, rate_bps, 8 * UNITS_PS_PER_S);
-}
-
-/* the terms of the auto headroom formula, for scenario_headroom_bytes and check */
-struct headroom_terms {
-	int64_t wire;     /* one wire frame: mtu + 82 */
-	int64_t cable;    /* 2 x cable propagation x rate */
-	int64_t response; /* response time x rate */
-	int64_t total;    /* 2 x wire + cable + response + wire */
-};
-
-static void headroom_terms(const struct scenario *s, int64_t rate_bps, int64_t cable_mm,
-			   struct headroom_terms *t)
-{
-	t->wire = (int64_t)s->mtu_bytes + FRAME_HEADER_BYTES + WIRE_EXTRA_BYTES;
-	t->cable = bytes_in(2 * cable_mm * PS_PER_MM, rate_bps);
-	if (s->response_ps == SCN_AUTO) /* exactly quanta x 512 bits */
-		t->response = (int64_t)scenario_response_quanta(rate_bps) * (QUANTUM_BITS / 8);
-	else
-		t->response = bytes_in(s->response_ps, rate_bps);
-	t->total = 3 * t->wire + t->cable + t->response;
+	return pfc_headroom_auto(s->mtu_bytes, rate_bps, cable_mm, response_setting(s));
 }
 
 int64_t scenario_headroom_bytes(const struct scenario *s, int64_t rate_bps, int64_t cable_mm)
 {
-	struct headroom_terms t;
-
 	if (s->headroom_bytes != SCN_AUTO)
 		return s->headroom_bytes;
-	headroom_terms(s, rate_bps, cable_mm, &t);
-	return t.total;
-}
-
-int64_t scenario_cell_round(const struct scenario *s, int64_t bytes)
-{
-	if (s->cell_bytes <= 0)
-		return bytes;
-	return (bytes + s->cell_bytes - 1) / s->cell_bytes * s->cell_bytes;
+	return headroom_terms(s, rate_bps, cable_mm).total;
 }
 
 int64_t scenario_pool_bytes(const struct scenario *s, uint32_t host_ports,
 			    uint32_t fabric_ports)
 {
-	int64_t nl = 0, pool;
+	int64_t nl = 0, headroom = 0;
 	int p;
 
 	for (p = 0; p < SCN_PRIOS; p++)
 		nl += (s->pfc_prios >> p) & 1;
-	pool = s->buffer_bytes -
-	       ((int64_t)host_ports + fabric_ports) * PGS_PER_PORT * reserved_of(s);
-	if (nl) {
-		pool -= nl * host_ports *
-			scenario_headroom_bytes(s, s->host_link_bps, s->host_cable_mm);
-		pool -= nl * fabric_ports *
-			scenario_headroom_bytes(s, s->fabric_link_bps, s->fabric_cable_mm);
-	}
-	return pool;
+	if (nl)
+		headroom = nl * (host_ports * scenario_headroom_bytes(s, s->host_link_bps,
+								     s->host_cable_mm) +
+				 fabric_ports * scenario_headroom_bytes(s, s->fabric_link_bps,
+									s->fabric_cable_mm));
+	return mmu_pool_bytes(s->buffer_bytes, reserved_of(s), host_ports + fabric_ports, headroom);
 }
 
 /* ---- the state of one file or one --set ---- */
@@ -1931,7 +1839,7 @@ static int parse_value(struct load *ld, const char *full, const struct key_def *
 		       void *base, const char *value)
 {
 	char e[256], names[128];
-	int64_t v;
+	int64_t v = 0;
 	size_t i;
 	int rc = 0;
 
@@ -2925,7 +2833,7 @@ static int64_t pool_text(const struct scenario *s, const struct sw_tier *t, char
 	} while (0)
 	buf[0] = '\0';
 	APPEND("%s - %" PRIu32 " ports x %d PGs x %" PRId64 "B reserved",
-	       units_format_size(s->buffer_bytes, a, sizeof(a)), hp + fp, PGS_PER_PORT,
+	       units_format_size(s->buffer_bytes, a, sizeof(a)), hp + fp, MMU_PGS_PER_PORT,
 	       reserved_of(s));
 	if (nl && hp)
 		APPEND(" - %" PRIu32 " host ports x %d lossless PG%s x %" PRId64 "B headroom", hp,
@@ -3948,16 +3856,16 @@ static void print_port_class(const struct scenario *s, FILE *out, const char *wh
 {
 	int64_t rate = host ? s->host_link_bps : s->fabric_link_bps;
 	int64_t cable = host ? s->host_cable_mm : s->fabric_cable_mm;
-	uint32_t q = scenario_response_quanta(rate);
-	struct headroom_terms t;
+	uint32_t q = pfc_response_quanta(rate);
+	struct pfc_headroom t;
 	char a[40], b[40], c[40];
 
-	headroom_terms(s, rate, cable, &t);
+	t = headroom_terms(s, rate, cable);
 	fprintf(out, "# %s (%s, %s): response ", what, units_format_rate(rate, a, sizeof(a)),
 		units_format_length(cable, b, sizeof(b)));
 	if (s->response_ps == SCN_AUTO)
 		fprintf(out, "%" PRIu32 " quanta = %s", q,
-			units_format_time(scenario_quanta_ps(q, rate), c, sizeof(c)));
+			units_format_time(pfc_quanta_ps(q, rate), c, sizeof(c)));
 	else
 		fprintf(out, "%s (pfc.response_time)", units_format_time(s->response_ps, c, sizeof(c)));
 	if (s->headroom_bytes != SCN_AUTO) {
@@ -3986,7 +3894,7 @@ static void print_pfc_derived(const struct scenario *s, FILE *out)
 	if (s->cell_bytes)
 		fprintf(out, ", accounting in %" PRId64 "B cells (a %" PRId64 "B data frame is charged %"
 			PRId64 "B)\n",
-			s->cell_bytes, data_frames(s, 1), scenario_cell_round(s, data_frames(s, 1)));
+			s->cell_bytes, data_frames(s, 1), mmu_charge(s->cell_bytes, data_frames(s, 1)));
 	else
 		fprintf(out, ", byte exact accounting\n");
 	if (!s->pfc_prios) {
@@ -4004,12 +3912,12 @@ static void print_pfc_derived(const struct scenario *s, FILE *out)
 		print_port_class(s, out, what, 1);
 		fprintf(out, "# pause time of pause_quanta %" PRIu32 ": %s at %s (host_link)",
 			s->pause_quanta,
-			format_us_exact(scenario_quanta_ps(s->pause_quanta, s->host_link_bps), a,
+			format_us_exact(pfc_quanta_ps(s->pause_quanta, s->host_link_bps), a,
 					sizeof(a)),
 			units_format_rate(s->host_link_bps, b, sizeof(b)));
 		if (s->topo != SCN_TOPO_STAR)
 			fprintf(out, ", %s at %s (fabric_link)",
-				format_us_exact(scenario_quanta_ps(s->pause_quanta, s->fabric_link_bps),
+				format_us_exact(pfc_quanta_ps(s->pause_quanta, s->fabric_link_bps),
 						a, sizeof(a)),
 				units_format_rate(s->fabric_link_bps, b, sizeof(b)));
 		fprintf(out, "\n");
@@ -4041,7 +3949,7 @@ static char *format_centi(int64_t num, int64_t den, char *buf, size_t len)
 /* time to send `bytes` at rate_bps in us, 2 decimals: "41.94" */
 static char *format_send_us(int64_t bytes, int64_t rate_bps, char *buf, size_t len)
 {
-	sim_time_ps ps = mul_div_ceil(bytes * 8, UNITS_PS_PER_S, rate_bps);
+	sim_time_ps ps = units_mul_div_ceil(bytes * 8, UNITS_PS_PER_S, rate_bps);
 
 	return format_centi(ps, UNITS_PS_PER_US, buf, len);
 }

@@ -34,8 +34,11 @@
 
 #include <stdint.h>
 
+#define MMU_PGS_PER_PORT 8   /* priority groups per port (PG = priority) */
+
 struct mmu_params {
 	int64_t pool_bytes;      /* shared pool size */
+	int64_t cell_bytes;      /* accounting cell; 0 = byte exact */
 	int64_t reserved_bytes;  /* per (port, PG) */
 	int64_t xon_offset_bytes;
 	int32_t dynamic_th;      /* lossless ingress alpha = 2^dynamic_th */
@@ -68,6 +71,25 @@ static inline int64_t mmu_threshold(const struct mmu_params *p, const struct mmu
 	if (free_bytes <= 0)
 		return 0;
 	return th >= 0 ? free_bytes << th : free_bytes >> -th;
+}
+
+/* bytes charged for a frame of frame_bytes: itself, or rounded up to
+ * whole cells */
+static inline int64_t mmu_charge(int64_t cell_bytes, int64_t frame_bytes)
+{
+	if (cell_bytes <= 0)
+		return frame_bytes;
+	return (frame_bytes + cell_bytes - 1) / cell_bytes * cell_bytes;
+}
+
+/* the shared pool of a switch with `ports` ports: buffer minus
+ * MMU_PGS_PER_PORT x reserved per port minus the lossless headroom of all
+ * its PGs (headroom_total), in plain bytes (buffer.cell rounds each packet's
+ * charge, not the configured sizes); may be <= 0 */
+static inline int64_t mmu_pool_bytes(int64_t buffer_bytes, int64_t reserved_bytes,
+				     uint32_t ports, int64_t headroom_total)
+{
+	return buffer_bytes - (int64_t)ports * MMU_PGS_PER_PORT * reserved_bytes - headroom_total;
 }
 
 /* charge b bytes to pg; egress_bytes is the lossy egress queue's charged

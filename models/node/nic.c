@@ -41,15 +41,18 @@
  * pause time, XON at NIC_XOFF_FRAMES frames minus pfc.xon_offset; frames
  * beyond that plus the host link's headroom are dropped (a lossless drop).
  */
-#include "fabric.h"
+#include "nic.h"
+
+#include <stdlib.h>
 
 #include "invariant.h"
-#include "scenario.h"
+#include "pfc.h"
+#include "rng.h"
 
 #define NIC_XOFF_FRAMES 4
 #define NIC_ACK_EVERY 16
 
-static void nic_kick(struct fabric *f, struct nic *n);
+static void nic_kick(struct nic *n);
 
 static void ready_push(struct nic *n, struct qp *q)
 {
@@ -76,37 +79,25 @@ static struct qp *ready_pop(struct nic *n, unsigned prio)
 	return q;
 }
 
-static void start_tx(struct fabric *f, struct nic *n, struct pkt *p)
+static void start_tx(struct nic *n, struct pkt *p)
 {
+	struct sim_engine *eng = &n->net->eng;
 	n->tx = p;
-	sim_schedule(&f->eng, &n->tx_ev, f->eng.now + ser_time(&n->ser, pkt_wire_bytes(p)));
-}
-
-static struct pkt *new_pkt(struct fabric *f)
-{
-	struct pkt *p = pkt_alloc(&f->pool);
-	SIM_INVARIANT(p, "out of memory for packets (%llu live)",
-		      (unsigned long long)f->pool.live);
-	return p;
+	sim_schedule(eng, &n->tx_ev, eng->now + ser_time(&n->ser, pkt_wire_bytes(p)));
 }
 
 /* queue a CNP, ACK or NAK of QP q from host `from` to host `to` */
-static void send_ctrl(struct fabric *f, const struct qp *q, enum pkt_type type, uint32_t psn,
+static void send_ctrl(struct net *net, const struct qp *q, enum pkt_type type, uint32_t psn,
 		      uint32_t from, uint32_t to, uint8_t dscp)
 {
-	struct nic *n = &f->nics[from];
-	struct pkt *p = new_pkt(f);
+	struct nic *n = &net->nics[from];
+	struct pkt *p = net_pkt(net);
 	*p = (struct pkt){ .flow = q->id, .psn = psn, .src = (uint16_t)from, .dst = (uint16_t)to,
-			   .sport = q->sport, .dscp = dscp, .prio = f->scn->dscp_to_prio[dscp],
+			   .sport = q->sport, .dscp = dscp, .prio = net->qos.dscp_to_prio[dscp],
 			   .type = (uint8_t)type };
 	pktq_push(&n->ctrlq[p->prio], p);
 	n->ctrl_mask |= (uint8_t)(1u << p->prio);
-	nic_kick(f, n);
-}
-
-static int cc_on(const struct fabric *f)
-{
-	return f->scn->cc == SCN_CC_DCQCN;
+	nic_kick(n);
 }
 
 /* the QP's next message to send after `fl` (assigning its first PSN) */
@@ -118,27 +109,30 @@ static void next_message(struct qp *q, struct flow *fl)
 		fl->first_psn = q->psn_nxt;
 }
 
-static void rto_arm(struct fabric *f, struct qp *q)
+static void rto_arm(struct nic *n, struct qp *q)
 {
-	q->rto_at_ps = f->eng.now + f->scn->nic_rto_ps;
+	struct sim_engine *eng = &n->net->eng;
+	q->rto_at_ps = eng->now + n->cfg->rto_ps;
 	if (!sim_event_pending(&q->rto_ev))
-		sim_schedule(&f->eng, &q->rto_ev, q->rto_at_ps);
+		sim_schedule(eng, &q->rto_ev, q->rto_at_ps);
 }
 
 /* build the next data packet of q; the QP stays out of the ready ring */
-static struct pkt *take_packet(struct fabric *f, struct nic *n, struct qp *q)
+static struct pkt *take_packet(struct nic *n, struct qp *q)
 {
+	struct net *net = n->net;
 	struct flow *fl = q->snd;
 	int64_t left = fl->bytes - q->snd_off;
-	uint32_t payload = left < f->scn->mtu_bytes ? (uint32_t)left : f->scn->mtu_bytes;
-	struct pkt *p = new_pkt(f);
+	uint32_t mtu = net->qos.mtu_bytes;
+	uint32_t payload = left < mtu ? (uint32_t)left : mtu;
+	struct pkt *p = net_pkt(net);
 	*p = (struct pkt){
 		.flow = fl->id, .psn = q->psn_nxt, .src = q->src, .dst = q->dst,
 		.sport = q->sport, .payload = (uint16_t)payload, .prio = q->prio,
 		.dscp = q->dscp, .type = PKT_DATA, .flags = PKT_F_ECT,
 	};
 	if (q->psn_nxt < q->psn_max)
-		f->cc.retransmitted_bytes += payload;
+		net->st.cc.retransmitted_bytes += payload;
 	q->psn_nxt++;
 	if (q->psn_nxt > q->psn_max)
 		q->psn_max = q->psn_nxt;
@@ -147,11 +141,11 @@ static struct pkt *take_packet(struct fabric *f, struct nic *n, struct qp *q)
 	if (q->snd_off == fl->bytes)
 		next_message(q, fl->next);
 	if (!q->rto_at_ps)
-		rto_arm(f, q);
+		rto_arm(n, q);
 	n->tx_pkts++;
 	n->tx_payload_bytes += payload;
-	f->payload_injected += payload;
-	f->data_pkts_sent++;
+	net->st.payload_injected += payload;
+	net->st.data_pkts_sent++;
 	return p;
 }
 
@@ -162,59 +156,61 @@ static struct pkt *take_packet(struct fabric *f, struct nic *n, struct qp *q)
  * then, so a QP cut to a low rate is not stuck behind a long gap computed
  * before its rate recovered.
  */
-static sim_time_ps pace_target(struct fabric *f, struct qp *q)
+static sim_time_ps pace_target(const struct nic *n, struct qp *q)
 {
-	double rc = dcqcn_rate(&f->dcqcn, &q->dc, f->eng.now);
+	double rc = dcqcn_rate(&n->cfg->dcqcn_params, &q->dc, n->net->eng.now);
 	return q->last_send_ps + (sim_time_ps)((double)q->last_wire * 8e12 / rc);
 }
 
 /* wait for the pacing target, or for the next increase event if earlier */
-static void pace_wait(struct fabric *f, struct qp *q, sim_time_ps target)
+static void pace_wait(const struct nic *n, struct qp *q, sim_time_ps target)
 {
+	struct sim_engine *eng = &n->net->eng;
 	sim_time_ps wake = target;
 	if (q->dc.reacting) {
-		sim_time_ps inc = q->dc.timer_start_ps + f->dcqcn.time_reset_ps;
-		if (inc > f->eng.now && inc < wake)
+		sim_time_ps inc = q->dc.timer_start_ps + n->cfg->dcqcn_params.time_reset_ps;
+		if (inc > eng->now && inc < wake)
 			wake = inc;
 	}
 	q->pacing = 1;
-	sim_schedule(&f->eng, &q->pace_ev, wake);
+	sim_schedule(eng, &q->pace_ev, wake);
 }
 
 /* after q sent a packet of `wire` bytes at now: back in the ring at once,
  * or when its rate allows */
-static void requeue(struct fabric *f, struct nic *n, struct qp *q, uint32_t wire)
+static void requeue(struct nic *n, struct qp *q, uint32_t wire)
 {
-	if (cc_on(f)) {
-		dcqcn_on_sent(&f->dcqcn, &q->dc, wire, f->eng.now);
-		q->last_send_ps = f->eng.now;
+	sim_time_ps now = n->net->eng.now;
+	if (n->cfg->dcqcn) {
+		dcqcn_on_sent(&n->cfg->dcqcn_params, &q->dc, wire, now);
+		q->last_send_ps = now;
 		q->last_wire = wire;
 	}
 	if (!q->snd)
 		return;
-	if (cc_on(f)) {
+	if (n->cfg->dcqcn) {
 		sim_time_ps line = (sim_time_ps)wire * 8 * UNITS_PS_PER_S / n->ser.rate_bps;
-		sim_time_ps target = pace_target(f, q);
-		if (target - f->eng.now > line) {
-			pace_wait(f, q, target);
+		sim_time_ps target = pace_target(n, q);
+		if (target - now > line) {
+			pace_wait(n, q, target);
 			return;
 		}
 	}
 	ready_push(n, q);
 }
 
-static void nic_kick(struct fabric *f, struct nic *n)
+static void nic_kick(struct nic *n)
 {
 	if (n->tx || n->down)
 		return;
 	if (n->pfcq.head) {
-		start_tx(f, n, pktq_pop(&n->pfcq));
+		start_tx(n, pktq_pop(&n->pfcq));
 		return;
 	}
 	uint8_t ctrl = n->ctrl_mask & pause_open(&n->pause);
 	if (ctrl) {
 		unsigned prio = 31u - (unsigned)__builtin_clz(ctrl);
-		start_tx(f, n, pktq_pop(&n->ctrlq[prio]));
+		start_tx(n, pktq_pop(&n->ctrlq[prio]));
 		if (!n->ctrlq[prio].n)
 			n->ctrl_mask &= (uint8_t)~(1u << prio);
 		return;
@@ -226,31 +222,31 @@ static void nic_kick(struct fabric *f, struct nic *n)
 			return;
 		q = ready_pop(n, 31u - (unsigned)__builtin_clz(eligible));
 	} while (!q->snd);
-	struct pkt *p = take_packet(f, n, q);
-	start_tx(f, n, p);
-	requeue(f, n, q, pkt_wire_bytes(p));
+	struct pkt *p = take_packet(n, q);
+	start_tx(n, p);
+	requeue(n, q, pkt_wire_bytes(p));
 }
 
 static void pace_fire(struct sim_engine *eng, struct sim_event *ev)
 {
 	struct qp *q = container_of(ev, struct qp, pace_ev);
-	struct fabric *f = eng->user;
-	struct nic *n = &f->nics[q->src];
+	struct net *net = eng->user;
+	struct nic *n = &net->nics[q->src];
 	q->pacing = 0;
 	if (!q->snd || q->ready)
 		return;
-	sim_time_ps target = pace_target(f, q);
+	sim_time_ps target = pace_target(n, q);
 	if (target > eng->now) {
-		pace_wait(f, q, target);
+		pace_wait(n, q, target);
 		return;
 	}
 	ready_push(n, q);
-	nic_kick(f, n);
+	nic_kick(n);
 }
 
 /* send from PSN r on: the message that holds it, or the first message not
  * sent yet when r is past everything sent (nothing left: snd is NULL) */
-static void seek(struct fabric *f, struct qp *q, uint32_t r)
+static void seek(const struct net *net, struct qp *q, uint32_t r)
 {
 	struct flow *fl = q->head;
 	while (fl && fl->first_psn != UINT32_MAX && r >= fl->first_psn + fl->npkts)
@@ -264,24 +260,24 @@ static void seek(struct fabric *f, struct qp *q, uint32_t r)
 		return;
 	}
 	q->snd = fl;
-	q->snd_off = fl ? (int64_t)(r - fl->first_psn) * f->scn->mtu_bytes : 0;
+	q->snd_off = fl ? (int64_t)(r - fl->first_psn) * net->qos.mtu_bytes : 0;
 	if (fl)
 		fl->tx_left = fl->bytes - q->snd_off;
 }
 
 /* go back to PSN r and resend from there */
-static void go_back(struct fabric *f, struct qp *q, uint32_t r)
+static void go_back(struct net *net, struct qp *q, uint32_t r)
 {
-	seek(f, q, r);
-	struct nic *n = &f->nics[q->src];
+	seek(net, q, r);
+	struct nic *n = &net->nics[q->src];
 	if (q->snd && !q->ready && !q->pacing)
 		ready_push(n, q);
-	nic_kick(f, n);
+	nic_kick(n);
 }
 
 /* cumulative acknowledgement: everything below a.  A resend in progress
  * skips what the acknowledgement covers. */
-static void acked(struct fabric *f, struct qp *q, uint32_t a)
+static void acked(struct net *net, struct qp *q, uint32_t a)
 {
 	if (a <= q->psn_una)
 		return;
@@ -293,14 +289,14 @@ static void acked(struct fabric *f, struct qp *q, uint32_t a)
 			q->tail = NULL;
 	}
 	if (q->psn_nxt < a)
-		seek(f, q, a);
-	q->rto_at_ps = q->psn_una < q->psn_max ? f->eng.now + f->scn->nic_rto_ps : 0;
+		seek(net, q, a);
+	q->rto_at_ps = q->psn_una < q->psn_max ? net->eng.now + net->nics[q->src].cfg->rto_ps : 0;
 }
 
 static void rto_fire(struct sim_engine *eng, struct sim_event *ev)
 {
 	struct qp *q = container_of(ev, struct qp, rto_ev);
-	struct fabric *f = eng->user;
+	struct net *net = eng->user;
 	if (!q->rto_at_ps || q->psn_una >= q->psn_max) {
 		q->rto_at_ps = 0;
 		return;
@@ -309,36 +305,35 @@ static void rto_fire(struct sim_engine *eng, struct sim_event *ev)
 		sim_schedule(eng, ev, q->rto_at_ps);
 		return;
 	}
-	f->cc.timeouts++;
-	rto_arm(f, q);
-	go_back(f, q, q->psn_una);
+	net->st.cc.timeouts++;
+	rto_arm(&net->nics[q->src], q);
+	go_back(net, q, q->psn_una);
 }
 
-static void nic_pause_kick(struct fabric *f, struct pause_rx *pr)
+static void nic_pause_kick(struct pause_rx *pr)
 {
-	nic_kick(f, container_of(pr, struct nic, pause));
+	nic_kick(container_of(pr, struct nic, pause));
 }
 
-void nic_send_pfc(struct fabric *f, struct nic *n, unsigned prio, uint32_t quanta)
+void nic_send_pfc(struct nic *n, unsigned prio, uint32_t quanta)
 {
-	pktq_push(&n->pfcq, pfc_frame(f, prio, quanta));
-	nic_kick(f, n);
+	pktq_push(&n->pfcq, net_pfc_frame(n->net, prio, quanta));
+	nic_kick(n);
 }
 
 static void nic_tx_done(struct sim_engine *eng, struct sim_event *ev)
 {
 	struct nic *n = container_of(ev, struct nic, tx_ev);
-	struct fabric *f = eng->user;
 	struct pkt *p = n->tx;
 	n->tx = NULL;
-	link_push(f, &n->link, p);
-	nic_kick(f, n);
+	link_push(eng, &n->link, p);
+	nic_kick(n);
 }
 
-void nic_post(struct fabric *f, struct flow *fl)
+void nic_post(struct net *net, struct flow *fl)
 {
-	struct qp *q = &f->qps[fl->qp];
-	struct nic *n = &f->nics[q->src];
+	struct qp *q = &net->qps[fl->qp];
+	struct nic *n = &net->nics[q->src];
 	fl->next = NULL;
 	if (q->tail)
 		q->tail->next = fl;
@@ -350,221 +345,276 @@ void nic_post(struct fabric *f, struct flow *fl)
 		if (!q->ready && !q->pacing)
 			ready_push(n, q);
 	}
-	nic_kick(f, n);
+	nic_kick(n);
 }
 
 /* notification point: answer a CE mark with a CNP, rate-limited */
-static void np_mark(struct fabric *f, struct nic *n, struct qp *q)
+static void np_mark(struct nic *n, struct qp *q)
 {
-	const struct scenario *scn = f->scn;
-	sim_time_ps *last = scn->dcqcn.cnp_scope == SCN_CNP_SCOPE_PORT ? &n->last_cnp_ps
-								       : &q->last_cnp_ps;
-	if (*last >= 0 && f->eng.now - *last < scn->dcqcn.min_time_between_cnps_ps)
+	struct net *net = n->net;
+	sim_time_ps *last = n->cfg->cnp_per_port ? &n->last_cnp_ps : &q->last_cnp_ps;
+	if (*last >= 0 && net->eng.now - *last < n->cfg->min_time_between_cnps_ps)
 		return;
-	*last = f->eng.now;
-	f->cc.cnps_sent++;
-	send_ctrl(f, q, PKT_CNP, 0, q->dst, q->src, scn->cnp_dscp);
+	*last = net->eng.now;
+	net->st.cc.cnps_sent++;
+	send_ctrl(net, q, PKT_CNP, 0, q->dst, q->src, net->qos.cnp_dscp);
 }
 
 /* the payload reaches the host */
-static void deliver(struct fabric *f, struct nic *n, struct pkt *p)
+static void deliver(struct nic *n, struct pkt *p)
 {
-	struct flow *fl = &f->flows[p->flow];
-	struct qp *q = &f->qps[fl->qp];
+	struct net *net = n->net;
+	struct flow *fl = &net->flows[p->flow];
+	struct qp *q = &net->qps[fl->qp];
 	if (p->psn != q->rcv_nxt) { /* go-back-N: only the next PSN is accepted */
 		if (p->psn > q->rcv_nxt && !q->nak_sent) {
 			q->nak_sent = 1;
-			f->cc.naks_sent++;
-			send_ctrl(f, q, PKT_NAK, q->rcv_nxt, q->dst, q->src, q->dscp);
+			net->st.cc.naks_sent++;
+			send_ctrl(net, q, PKT_NAK, q->rcv_nxt, q->dst, q->src, q->dscp);
 		}
-		fabric_drop(f, p, &f->drops.rx_discard);
+		net_drop(net, p, &net->st.drops.rx_discard);
 		return;
 	}
 	q->rcv_nxt++;
 	q->nak_sent = 0;
-	f->cc.pkts_delivered++;
+	net->st.cc.pkts_delivered++;
 	if (p->flags & PKT_F_CE) {
-		f->cc.ce_delivered++;
-		if (cc_on(f))
-			np_mark(f, n, q);
+		net->st.cc.ce_delivered++;
+		if (n->cfg->dcqcn)
+			np_mark(n, q);
 	}
 	int last = fl->rx_bytes + p->payload == fl->bytes;
 	if (++q->rcv_unacked >= NIC_ACK_EVERY || last) {
 		q->rcv_unacked = 0;
-		f->cc.acks_sent++;
-		send_ctrl(f, q, PKT_ACK, q->rcv_nxt, q->dst, q->src, q->dscp);
+		net->st.cc.acks_sent++;
+		send_ctrl(net, q, PKT_ACK, q->rcv_nxt, q->dst, q->src, q->dscp);
 	}
 	fl->rx_bytes += p->payload;
 	n->rx_payload_bytes += p->payload;
-	f->payload_delivered += p->payload;
+	net->st.payload_delivered += p->payload;
 	SIM_INVARIANT(fl->rx_bytes <= fl->bytes, "flow %u received %lld of %lld bytes",
 		      fl->id, (long long)fl->rx_bytes, (long long)fl->bytes);
-	pkt_release(&f->pool, p);
+	pkt_release(&net->pool, p);
 	if (fl->rx_bytes == fl->bytes) {
-		fl->end_ps = f->eng.now;
-		traffic_flow_done(f, fl);
+		fl->end_ps = net->eng.now;
+		net->flows_done++;
+		if (net->obs.flow_done)
+			net->obs.flow_done(net->obs.flow_ctx, fl);
 	}
 }
 
-static int64_t xoff_bytes(const struct fabric *f)
+static int64_t xoff_bytes(const struct net *net)
 {
-	return NIC_XOFF_FRAMES * ((int64_t)f->scn->mtu_bytes + PKT_ROCE_HDR_BYTES);
+	return NIC_XOFF_FRAMES * ((int64_t)net->qos.mtu_bytes + PKT_ROCE_HDR_BYTES);
 }
 
-static int below_xon(const struct fabric *f, const struct nic *n)
+static int below_xon(const struct nic *n)
 {
-	return (int64_t)n->rxq.bytes + f->scn->xon_offset_bytes <= xoff_bytes(f);
+	return (int64_t)n->rxq.bytes + n->net->qos.xon_offset_bytes <= xoff_bytes(n->net);
 }
 
-static void rx_xon_check(struct fabric *f, struct nic *n)
+static void rx_xon_check(struct nic *n)
 {
-	if (!n->rx_xoff || !below_xon(f, n))
+	if (!n->rx_xoff || !below_xon(n))
 		return;
 	for (unsigned p = 0; p < PKT_PRIOS; p++)
 		if (n->rx_xoff & (1u << p))
-			nic_send_pfc(f, n, p, 0);
+			nic_send_pfc(n, p, 0);
 	n->rx_xoff = 0;
-	sim_cancel(&f->eng, &n->refresh_ev);
+	sim_cancel(&n->net->eng, &n->refresh_ev);
 }
 
-static sim_time_ps refresh_period(const struct fabric *f, const struct nic *n)
+static sim_time_ps refresh_period(const struct nic *n)
 {
-	return scenario_quanta_ps(f->scn->pause_quanta, n->ser.rate_bps) / 2;
+	return pfc_quanta_ps(n->net->qos.pause_quanta, n->ser.rate_bps) / 2;
 }
 
 static void rx_refresh(struct sim_engine *eng, struct sim_event *ev)
 {
 	struct nic *n = container_of(ev, struct nic, refresh_ev);
-	struct fabric *f = eng->user;
 	for (unsigned p = 0; p < PKT_PRIOS; p++)
 		if (n->rx_xoff & (1u << p))
-			nic_send_pfc(f, n, p, f->scn->pause_quanta);
-	sim_schedule(eng, ev, eng->now + refresh_period(f, n));
+			nic_send_pfc(n, p, n->net->qos.pause_quanta);
+	sim_schedule(eng, ev, eng->now + refresh_period(n));
 }
 
-static void drain_arm(struct fabric *f, struct nic *n)
+static void drain_arm(struct nic *n)
 {
+	struct sim_engine *eng = &n->net->eng;
 	if (!n->rxq.head || sim_event_pending(&n->drain_ev))
 		return;
 	sim_time_ps t = n->drain.rate_bps ? ser_time(&n->drain, pkt_wire_bytes(n->rxq.head)) : 0;
-	sim_schedule(&f->eng, &n->drain_ev, f->eng.now + t);
+	sim_schedule(eng, &n->drain_ev, eng->now + t);
 }
 
 static void drain_fire(struct sim_engine *eng, struct sim_event *ev)
 {
 	struct nic *n = container_of(ev, struct nic, drain_ev);
-	struct fabric *f = eng->user;
-	deliver(f, n, pktq_pop(&n->rxq));
-	rx_xon_check(f, n);
-	drain_arm(f, n);
+	(void)eng;
+	deliver(n, pktq_pop(&n->rxq));
+	rx_xon_check(n);
+	drain_arm(n);
 }
 
-/* a slow-receiver fault starts (rate > 0) or ends (rate 0) */
-void nic_set_drain(struct fabric *f, struct nic *n, int64_t rate_bps)
+void nic_set_drain(struct nic *n, int64_t rate_bps)
 {
+	struct sim_engine *eng = &n->net->eng;
 	n->drain = (struct serializer){ .rate_bps = rate_bps };
 	if (!rate_bps && sim_event_pending(&n->drain_ev))
-		sim_schedule(&f->eng, &n->drain_ev, f->eng.now);
+		sim_schedule(eng, &n->drain_ev, eng->now);
 }
 
-static void rx_buffered(struct fabric *f, struct nic *n, struct pkt *p)
+static void rx_buffered(struct nic *n, struct pkt *p)
 {
-	int64_t limit = xoff_bytes(f) + scenario_headroom_bytes(f->scn, n->ser.rate_bps,
-								 f->scn->host_cable_mm);
-	int ll = (f->scn->pfc_prios >> p->prio) & 1u;
+	struct net *net = n->net;
+	int64_t limit = xoff_bytes(net) + n->cfg->rx_headroom_bytes;
+	int ll = net_lossless(net, p->prio);
 	if ((int64_t)(n->rxq.bytes + pkt_frame_bytes(p)) > limit) {
-		fabric_drop(f, p, ll ? &f->drops.lossless : &f->drops.lossy);
+		net_drop(net, p, ll ? &net->st.drops.lossless : &net->st.drops.lossy);
 		return;
 	}
 	pktq_push(&n->rxq, p);
-	if (ll && (int64_t)n->rxq.bytes >= xoff_bytes(f) && !(n->rx_xoff & (1u << p->prio))) {
+	if (ll && (int64_t)n->rxq.bytes >= xoff_bytes(net) && !(n->rx_xoff & (1u << p->prio))) {
 		n->rx_xoff |= (uint8_t)(1u << p->prio);
-		nic_send_pfc(f, n, p->prio, f->scn->pause_quanta);
+		nic_send_pfc(n, p->prio, net->qos.pause_quanta);
 		if (!sim_event_pending(&n->refresh_ev))
-			sim_schedule(&f->eng, &n->refresh_ev, f->eng.now + refresh_period(f, n));
+			sim_schedule(&net->eng, &n->refresh_ev, net->eng.now + refresh_period(n));
 	}
-	drain_arm(f, n);
+	drain_arm(n);
 }
 
-void nic_rx(struct fabric *f, void *to, uint16_t port, struct pkt *p)
+void nic_rx(void *to, uint16_t port, struct pkt *p)
 {
 	struct nic *n = to;
+	struct net *net = n->net;
 	(void)port;
 	if (n->down) { /* it was on the cable when the link failed */
 		if (p->type == PKT_DATA)
-			fabric_drop(f, p, &f->drops.link_down);
+			net_drop(net, p, &net->st.drops.link_down);
 		else
-			pkt_release(&f->pool, p);
+			pkt_release(&net->pool, p);
 		return;
 	}
 	if (p->type == PKT_PFC) {
-		pause_receive(f, &n->pause, p);
+		pause_receive(&n->pause, p);
 		return;
 	}
 	SIM_INVARIANT(p->dst == n->id, "h%u received a packet for h%u", n->id,
 		      (unsigned)p->dst);
 	if (p->type != PKT_DATA) {
-		struct qp *q = &f->qps[p->flow];
+		struct qp *q = &net->qps[p->flow];
 		switch (p->type) {
 		case PKT_CNP:
-			f->cc.cnps_received++;
-			dcqcn_on_cnp(&f->dcqcn, &q->dc, f->eng.now);
+			net->st.cc.cnps_received++;
+			dcqcn_on_cnp(&n->cfg->dcqcn_params, &q->dc, net->eng.now);
 			break;
 		case PKT_ACK:
-			acked(f, q, p->psn);
+			acked(net, q, p->psn);
 			break;
 		case PKT_NAK:
 			/* a NAK below psn_una is stale: a timeout or an earlier
 			 * NAK already resent that range and it was acknowledged */
 			if (p->psn >= q->psn_una) {
-				acked(f, q, p->psn);
-				go_back(f, q, p->psn);
+				acked(net, q, p->psn);
+				go_back(net, q, p->psn);
 			}
 			break;
 		default:
 			break;
 		}
-		pkt_release(&f->pool, p);
+		pkt_release(&net->pool, p);
 		return;
 	}
 	if (n->drain.rate_bps || n->rxq.head)
-		rx_buffered(f, n, p);
+		rx_buffered(n, p);
 	else
-		deliver(f, n, p);
+		deliver(n, p);
 }
 
-void nic_set_down(struct fabric *f, struct nic *n, int down)
+void nic_set_down(struct nic *n, int down)
 {
+	struct net *net = n->net;
 	n->down = (uint8_t)down;
 	if (down) {
 		while (n->pfcq.n)
-			pkt_release(&f->pool, pktq_pop(&n->pfcq));
+			pkt_release(&net->pool, pktq_pop(&n->pfcq));
 		for (unsigned p = 0; p < PKT_PRIOS; p++)
 			while (n->ctrlq[p].n)
-				pkt_release(&f->pool, pktq_pop(&n->ctrlq[p]));
+				pkt_release(&net->pool, pktq_pop(&n->ctrlq[p]));
 		n->ctrl_mask = 0;
 		for (unsigned p = 0; p < PKT_PRIOS; p++)
-			pause_clear(f, &n->pause, p);
+			pause_clear(&n->pause, p);
 	}
-	nic_kick(f, n);
+	nic_kick(n);
 }
 
-void nic_qp_init(struct fabric *f, struct qp *q)
+/* ---- QPs and messages ---- */
+
+static int grow(void **arr, uint32_t *cap, uint32_t need, size_t elem)
 {
-	q->last_cnp_ps = -1;
+	if (need <= *cap)
+		return 0;
+	uint32_t cap2 = *cap ? *cap : 64;
+	while (cap2 < need)
+		cap2 *= 2;
+	void *a = realloc(*arr, (size_t)cap2 * elem);
+	if (!a)
+		return -1;
+	*arr = a;
+	*cap = cap2;
+	return 0;
+}
+
+/* RoCEv2 UDP source port of a QP: RoCE NICs derive it from a hash of the
+ * QP number, within 0xC000-0xFFFF; here from the seed and the QP id */
+static uint16_t qp_sport(uint64_t seed, uint32_t qp)
+{
+	return (uint16_t)(0xC000u | (rng_derive(seed, RNG_ID(RNG_NIC, qp)) & 0x3FFFu));
+}
+
+uint32_t nic_add_qp(struct net *net, uint32_t src, uint32_t dst, uint8_t dscp)
+{
+	if (grow((void **)&net->qps, &net->qps_cap, net->nqps + 1, sizeof(*net->qps)))
+		return NET_NONE;
+	const struct nic_config *cfg = net->nics[src].cfg;
+	uint32_t qid = net->nqps++;
+	struct qp *q = &net->qps[qid];
+	*q = (struct qp){
+		.id = qid, .src = (uint16_t)src, .dst = (uint16_t)dst,
+		.sport = qp_sport(cfg->seed, qid), .prio = net->qos.dscp_to_prio[dscp],
+		.dscp = dscp, .last_cnp_ps = -1,
+	};
 	sim_event_init(&q->pace_ev, pace_fire);
 	sim_event_init(&q->rto_ev, rto_fire);
-	if (cc_on(f))
-		dcqcn_init(&f->dcqcn, &q->dc);
+	if (cfg->dcqcn)
+		dcqcn_init(&cfg->dcqcn_params, &q->dc);
+	return qid;
 }
 
-void nic_init(struct fabric *f, struct nic *n, uint32_t id)
+uint32_t nic_add_flow(struct net *net, uint32_t job, uint32_t qp, int64_t bytes,
+		      sim_time_ps start_ps, int32_t after)
 {
-	*n = (struct nic){ .id = id };
-	n->ser.rate_bps = f->topo.host_link_bps;
+	if (grow((void **)&net->flows, &net->flows_cap, net->nflows + 1, sizeof(*net->flows)))
+		return NET_NONE;
+	const struct qp *q = &net->qps[qp];
+	uint32_t id = net->nflows++, mtu = net->qos.mtu_bytes;
+	net->flows[id] = (struct flow){
+		.id = id, .job = job, .src = q->src, .dst = q->dst, .qp = qp, .after = after,
+		.first_dep = NET_NONE, .next_dep = NET_NONE, .first_psn = UINT32_MAX,
+		.npkts = (uint32_t)((bytes + mtu - 1) / mtu), .bytes = bytes, .tx_left = bytes,
+		.start_ps = start_ps, .end_ps = -1, .dscp = q->dscp, .prio = q->prio,
+	};
+	return id;
+}
+
+void nic_init(struct net *net, struct nic *n, uint32_t id, const struct nic_config *cfg)
+{
+	*n = (struct nic){ .net = net, .cfg = cfg, .id = id };
+	n->ser.rate_bps = cfg->rate_bps;
 	sim_event_init(&n->tx_ev, nic_tx_done);
 	n->last_cnp_ps = -1;
 	sim_event_init(&n->drain_ev, drain_fire);
 	sim_event_init(&n->refresh_ev, rx_refresh);
-	pause_init(f, &n->pause, 1, id, 0, n->ser.rate_bps, nic_pause_kick);
+	pause_init(&net->pause, &n->pause, 1, id, 0, cfg->rate_bps, cfg->response_ps,
+		   nic_pause_kick);
 }

@@ -252,25 +252,14 @@ uint32_t scenario_hosts(const struct scenario *s);
 uint32_t scenario_switches(const struct scenario *s);
 
 /*
- * PFC derived values (DESIGN B3), shared by `check` and the switch model.
- * Quanta are 512 bit times at the link rate.
+ * PFC and buffer derived values (DESIGN B2, B3), shared by `check` and the
+ * fabric assembly; the arithmetic is pfc.h's and mmu.h's.
  */
-/* IEEE/SONiC peer response in quanta: 10G 67, 25G 80, 40G 118, 50G 147,
- * 100G 394, 200G 453, 400G 905; other rates take the entry of the largest
- * listed rate not above them (below 10G: 67) */
-uint32_t scenario_response_quanta(int64_t rate_bps);
-/* a quanta count as time at a rate (> 0), exact to the picosecond (rounded up) */
-sim_time_ps scenario_quanta_ps(uint32_t quanta, int64_t rate_bps);
 /* pfc.response_time for a port at rate_bps (auto: from the table) */
 sim_time_ps scenario_response_ps(const struct scenario *s, int64_t rate_bps);
 /* headroom of a lossless PG on a port at rate_bps with a cable of cable_mm:
- * pfc.headroom, or auto = 2 x wire frame (mtu + 82) + 2 x cable propagation
- * (5 ns/m) x rate in bytes (rounded up) + response time x rate in bytes
- * (rounded up; with auto response_time exactly quanta x 64) + one more wire
- * frame for the frame in flight */
+ * pfc.headroom, or the auto formula of pfc.h */
 int64_t scenario_headroom_bytes(const struct scenario *s, int64_t rate_bps, int64_t cable_mm);
-/* bytes charged for a frame: itself, or rounded up to buffer.cell */
-int64_t scenario_cell_round(const struct scenario *s, int64_t bytes);
 /* shared pool of a switch with the given ports: buffer.size minus 8 PGs x
  * reserved per port minus one headroom per lossless priority per port, in
  * plain bytes (not cell-rounded); may be <= 0 (finalize rejects such scenarios with the arithmetic) */

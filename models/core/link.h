@@ -1,0 +1,56 @@
+/*
+ * link.h - what carries frames between nodes: exact serialization at a rate,
+ * and constant-delay FIFOs (cables at 5 ns/m, switch pipelines, the PFC
+ * response delay).  Pure of any fabric: a link knows its engine only through
+ * the caller and hands each frame to `deliver(to, port, pkt)` when it leaves.
+ *
+ * A packet that enters a link at t leaves at t + delay; the delay is constant,
+ * so packets leave in the order they entered and only the head needs an
+ * event (htsim's Pipe).  A link has one pending event at most.
+ */
+#ifndef DCQCN_LINK_H
+#define DCQCN_LINK_H
+
+#include <stdint.h>
+
+#include "engine.h"
+#include "pkt.h"
+
+#define LINK_PS_PER_MM 5 /* cable propagation: 5 ns per metre (DESIGN B1) */
+
+/* ---- serialization: exact, with the sub-picosecond remainder carried ---- */
+
+struct serializer {
+	int64_t rate_bps;
+	int64_t rem; /* carried remainder of wire_bits * 1e12 / rate_bps */
+};
+
+/* time to put wire_bytes on the wire; the remainders add up so that a long
+ * run transmits at exactly rate_bps */
+static inline sim_time_ps ser_time(struct serializer *s, uint32_t wire_bytes)
+{
+	int64_t num = (int64_t)wire_bytes * 8 * UNITS_PS_PER_S + s->rem;
+	s->rem = num % s->rate_bps;
+	return num / s->rate_bps;
+}
+
+/* ---- links: constant-delay FIFOs with one pending event ---- */
+
+/* the receiving end: `to` is the node, `port` its port the link enters */
+typedef void (*link_deliver_fn)(void *to, uint16_t port, struct pkt *p);
+
+struct link {
+	struct sim_event ev;
+	struct pktq q;       /* in flight; pkt->t is when each one arrives */
+	sim_time_ps delay_ps;
+	link_deliver_fn deliver;
+	void *to;
+	uint16_t to_port;
+};
+
+void link_init(struct link *l, sim_time_ps delay_ps, link_deliver_fn deliver,
+	       void *to, uint16_t to_port);
+/* p enters the link now; it leaves (deliver) at now + delay */
+void link_push(struct sim_engine *eng, struct link *l, struct pkt *p);
+
+#endif

@@ -1,0 +1,484 @@
+/*
+ * fabric.c - assembles the fabric of a scenario, owns its memory, samples
+ * the time series and checks the end-of-run invariants (see fabric.h).
+ * Set-up is O(hosts + links): switches and ports come from the closed-form
+ * topology, and no route table is stored.
+ */
+#include "fabric.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pfc.h"
+#include "scenario.h"
+
+/* ---- the scenario as node configurations ---- */
+
+struct topo_shape fabric_topo_shape(const struct scenario *scn)
+{
+	static const enum topo_kind kind[] = {
+		[SCN_TOPO_LEAF_SPINE] = TOPO_KIND_LEAF_SPINE,
+		[SCN_TOPO_FAT_TREE] = TOPO_KIND_FAT_TREE,
+		[SCN_TOPO_STAR] = TOPO_KIND_STAR,
+	};
+	return (struct topo_shape){
+		.kind = kind[scn->topo], .spines = scn->spines, .leaves = scn->leaves,
+		.hosts_per_leaf = scn->hosts_per_leaf, .k = scn->k, .star_hosts = scn->star_hosts,
+		.host_link_bps = scn->host_link_bps, .fabric_link_bps = scn->fabric_link_bps,
+		.host_cable_mm = scn->host_cable_mm, .fabric_cable_mm = scn->fabric_cable_mm,
+	};
+}
+
+static struct net_qos qos_of(const struct scenario *scn)
+{
+	struct net_qos q = {
+		.lossless = scn->pfc_prios, .ecn_queues = scn->ecn_queues,
+		.ecn_at_enqueue = scn->ecn_mark_point == SCN_MARK_ENQUEUE,
+		.cnp_dscp = scn->cnp_dscp, .cnp_strict = (uint8_t)(scn->cnp_priority_strict != 0),
+		.dwrr = scn->scheduler == SCN_SCHED_DWRR, .mtu_bytes = scn->mtu_bytes,
+		.pause_quanta = scn->pause_quanta, .xon_offset_bytes = scn->xon_offset_bytes,
+	};
+	memcpy(q.dscp_to_prio, scn->dscp_to_prio, sizeof(q.dscp_to_prio));
+	memcpy(q.dwrr_weights, scn->dwrr_weights, sizeof(q.dwrr_weights));
+	return q;
+}
+
+/* rate, headroom and response time of the ports on one kind of link */
+static struct switch_port_class port_class(const struct scenario *scn, int64_t rate_bps,
+					   int64_t cable_mm)
+{
+	sim_time_ps response = scn->response_ps == SCN_AUTO ? PFC_AUTO : scn->response_ps;
+	int64_t headroom = scn->headroom_bytes != SCN_AUTO
+				   ? scn->headroom_bytes
+				   : pfc_headroom_auto(scn->mtu_bytes, rate_bps, cable_mm, response).total;
+	return (struct switch_port_class){ .rate_bps = rate_bps, .headroom_bytes = headroom,
+					   .response_ps = pfc_response_ps(response, rate_bps) };
+}
+
+static struct switch_config switch_config_of(const struct scenario *scn)
+{
+	static const enum switch_pfcwd_action action[] = {
+		[SCN_PFCWD_DROP] = SWITCH_PFCWD_DROP,
+		[SCN_PFCWD_FORWARD] = SWITCH_PFCWD_FORWARD,
+		[SCN_PFCWD_ALERT] = SWITCH_PFCWD_ALERT,
+	};
+	return (struct switch_config){
+		.host = port_class(scn, scn->host_link_bps, scn->host_cable_mm),
+		.fabric = port_class(scn, scn->fabric_link_bps, scn->fabric_cable_mm),
+		.latency_ps = scn->switch_latency_ps,
+		.ecmp_packet = scn->ecmp == SCN_ECMP_PACKET,
+		.wred = wred_params_make(scn->ecn_kmin_bytes, scn->ecn_kmax_bytes, scn->ecn_pmax_ppb),
+		.buffer_bytes = scn->buffer_bytes, .reserved_bytes = scn->reserved_bytes,
+		.cell_bytes = scn->cell_bytes, .dynamic_th = scn->dynamic_th,
+		.lossy_dynamic_th = scn->lossy_dynamic_th,
+		.pfcwd_enable = (uint8_t)(scn->pfcwd_enable != 0),
+		.pfcwd_action = action[scn->pfcwd_action],
+		.pfcwd_detect_ps = scn->pfcwd_detect_ps, .pfcwd_restore_ps = scn->pfcwd_restore_ps,
+		.pfcwd_poll_ps = scn->pfcwd_poll_ps, .seed = scn->seed,
+	};
+}
+
+/* [dcqcn] knobs (base units) to the reaction point's parameters */
+static struct dcqcn_params dcqcn_params_of(const struct scenario *scn)
+{
+	const struct scn_dcqcn *k = &scn->dcqcn;
+	static const enum dcqcn_variant variant[] = {
+		[SCN_DCQCN_NVIDIA] = DCQCN_NVIDIA, [SCN_DCQCN_PAPER] = DCQCN_PAPER,
+		[SCN_DCQCN_HPCC] = DCQCN_HPCC,
+	};
+	return (struct dcqcn_params){
+		.variant = variant[scn->dcqcn_profile],
+		.line_rate_bps = (double)scn->host_link_bps,
+		.time_reset_ps = k->rpg_time_reset_ps,
+		.byte_reset_bytes = k->rpg_byte_reset_bytes,
+		.threshold = k->rpg_threshold,
+		.ai_bps = (double)k->rpg_ai_rate_bps,
+		.hai_bps = (double)k->rpg_hai_rate_bps,
+		.gd = k->rpg_gd,
+		.min_dec_fac_pct = k->rpg_min_dec_fac_pct,
+		.min_rate_bps = (double)k->rpg_min_rate_bps,
+		.g = (1024.0 - k->dce_tcp_g) / 1024.0,
+		.alpha_period_ps = k->dce_tcp_rtt_ps,
+		.monitor_period_ps = k->rate_reduce_monitor_period_ps,
+		.initial_alpha = k->initial_alpha_value / 1024.0,
+		.first_cnp_rate_bps = (double)k->rate_to_set_on_first_cnp_bps,
+		.clamp_tgt_rate = k->clamp_tgt_rate,
+		.clamp_after_time_inc = k->clamp_tgt_rate_after_time_inc,
+	};
+}
+
+static struct nic_config nic_config_of(const struct scenario *scn,
+				       const struct switch_config *sw)
+{
+	return (struct nic_config){
+		.rate_bps = scn->host_link_bps, .response_ps = sw->host.response_ps,
+		.rx_headroom_bytes = sw->host.headroom_bytes,
+		.dcqcn = scn->cc == SCN_CC_DCQCN,
+		.cnp_per_port = scn->dcqcn.cnp_scope == SCN_CNP_SCOPE_PORT,
+		.min_time_between_cnps_ps = scn->dcqcn.min_time_between_cnps_ps,
+		.rto_ps = scn->nic_rto_ps, .dcqcn_params = dcqcn_params_of(scn), .seed = scn->seed,
+	};
+}
+
+/* ---- forwarding what the layers below observe to the run layer's hooks ---- */
+
+static void fwd_flow_done(void *ctx, const struct flow *fl)
+{
+	struct fabric *f = ctx;
+	if (f->hooks.flow_done)
+		f->hooks.flow_done(f->hooks.ctx, f, fl);
+}
+
+static void fwd_coll_done(void *ctx, const struct coll *c)
+{
+	struct fabric *f = ctx;
+	if (f->hooks.coll_done)
+		f->hooks.coll_done(f->hooks.ctx, f, c);
+}
+
+static void fwd_pfc(void *ctx, const struct pause_rx *pr, unsigned prio, enum pfc_event ev,
+		    uint32_t quanta)
+{
+	struct fabric *f = ctx;
+	if (f->hooks.pfc)
+		f->hooks.pfc(f->hooks.ctx, f, pr, prio, ev, quanta);
+}
+
+static void fwd_pause_sample(void *ctx, sim_time_ps t, const struct pause_rx *pr, unsigned prio,
+			     uint32_t ppm, uint32_t frames)
+{
+	struct fabric *f = ctx;
+	if (f->hooks.pause_sample)
+		f->hooks.pause_sample(f->hooks.ctx, f, t, pr, prio, ppm, frames);
+}
+
+static void fwd_pfcwd(void *ctx, const struct pause_rx *pr, unsigned prio, enum pfcwd_event ev,
+		      uint64_t dropped)
+{
+	struct fabric *f = ctx;
+	if (f->hooks.pfcwd)
+		f->hooks.pfcwd(f->hooks.ctx, f, pr, prio, ev, dropped);
+}
+
+static void fwd_queue(void *ctx, const struct port *pt, unsigned q, uint64_t bytes)
+{
+	struct fabric *f = ctx;
+	f->hooks.queue_sample(f->hooks.ctx, f, pt, q, bytes);
+}
+
+/* ---- time series ---- */
+
+static struct fabric_totals totals(const struct fabric *f)
+{
+	const struct net_stats *st = &f->net.st;
+	const struct net_drops *d = &st->drops;
+	return (struct fabric_totals){
+		.delivered_pkts = st->cc.pkts_delivered, .ecn_marked = st->cc.ce_delivered,
+		.cnps = st->cc.cnps_sent, .pause_frames = st->pause_frames,
+		.drops = d->lossless + d->lossy + d->pfcwd + d->link_down,
+	};
+}
+
+/* NIC transmit backlogs: scans every QP, so only with output.queues = all */
+static void sample_backlogs(struct fabric *f)
+{
+	const struct fabric_hooks *h = &f->hooks;
+	const struct net *net = &f->net;
+	memset(f->backlog, 0, (size_t)f->nhosts * PKT_PRIOS * sizeof(*f->backlog));
+	for (uint32_t i = 0; i < net->nqps; i++) {
+		const struct qp *q = &net->qps[i];
+		if (!q->snd)
+			continue;
+		uint64_t b = (uint64_t)(q->snd->bytes - q->snd_off);
+		for (const struct flow *fl = q->snd->next; fl; fl = fl->next)
+			b += (uint64_t)fl->bytes;
+		f->backlog[(size_t)q->src * PKT_PRIOS + q->prio] += b;
+	}
+	for (uint32_t hst = 0; hst < f->nhosts; hst++) {
+		uint8_t now = 0;
+		for (unsigned p = 0; p < PKT_PRIOS; p++) {
+			uint64_t b = f->backlog[(size_t)hst * PKT_PRIOS + p];
+			if (b)
+				now |= (uint8_t)(1u << p);
+			if (b || (f->backlog_last[hst] >> p & 1u))
+				h->nic_queue_sample(h->ctx, f, hst, p, b);
+		}
+		f->backlog_last[hst] = now;
+	}
+}
+
+/*
+ * Time series every sample_interval, at the end of each interval:
+ * counters.csv (deltas of the fabric totals), queues.csv (switch queues
+ * that held packets), rates.csv (the DCQCN state of the first output.rates
+ * QPs with data outstanding, read from a copy advanced to now: sampling
+ * never changes the simulation).  It samples only while there are hooks.
+ */
+static void series_fire(struct sim_engine *eng, struct sim_event *ev)
+{
+	struct fabric *f = container_of(ev, struct fabric, series_ev);
+	const struct fabric_hooks *h = &f->hooks;
+	if (h->counters) {
+		struct fabric_totals now = totals(f), d = {
+			.delivered_pkts = now.delivered_pkts - f->last.delivered_pkts,
+			.ecn_marked = now.ecn_marked - f->last.ecn_marked,
+			.cnps = now.cnps - f->last.cnps,
+			.pause_frames = now.pause_frames - f->last.pause_frames,
+			.drops = now.drops - f->last.drops,
+		};
+		f->last = now;
+		h->counters(h->ctx, f, &d);
+	}
+	if (h->queue_sample)
+		switch_sample_queues(&f->net, fwd_queue, f);
+	if (h->nic_queue_sample && f->backlog)
+		sample_backlogs(f);
+	uint32_t n = f->net.nqps < f->scn->output_rates ? f->net.nqps : f->scn->output_rates;
+	if (h->rate_sample && f->niccfg.dcqcn)
+		for (uint32_t i = 0; i < n; i++) {
+			const struct qp *q = &f->net.qps[i];
+			if (q->snd || q->psn_una < q->psn_max)
+				h->rate_sample(h->ctx, f, q);
+		}
+	if (!fabric_finished(f))
+		sim_schedule(eng, ev, eng->now + f->scn->sample_interval_ps);
+}
+
+void fabric_start_series(struct fabric *f)
+{
+	const struct fabric_hooks *h = &f->hooks;
+	if (h->counters || h->queue_sample || h->rate_sample)
+		sim_schedule(&f->net.eng, &f->series_ev, f->scn->sample_interval_ps);
+}
+
+/* ---- assembly ---- */
+
+static void connect(struct fabric *f)
+{
+	const struct topo *t = &f->topo;
+	for (uint32_t s = 0; s < f->nsw; s++) {
+		struct sw *sw = &f->sws[s];
+		for (uint16_t p = 0; p < sw->nports; p++) {
+			struct topo_end e = topo_peer(t, s, p);
+			if (e.tier == TOPO_HOST)
+				link_init(&sw->ports[p].link, t->host_prop_ps, nic_rx,
+					  &f->nics[e.node], 0);
+			else
+				link_init(&sw->ports[p].link, t->fabric_prop_ps, switch_rx,
+					  &f->sws[e.node], e.port);
+		}
+	}
+	for (uint32_t h = 0; h < f->nhosts; h++) {
+		struct topo_end up = topo_host_uplink(t, h);
+		link_init(&f->nics[h].link, t->host_prop_ps, switch_rx, &f->sws[up.node],
+			  up.port);
+	}
+}
+
+struct fabric *fabric_create(const struct scenario *scn, const char **err)
+{
+	struct fabric *f = calloc(1, sizeof(*f));
+	*err = "out of memory building the fabric";
+	if (!f)
+		return NULL;
+	f->scn = scn;
+	struct topo_shape shape = fabric_topo_shape(scn);
+	topo_init(&f->topo, &shape);
+	if (net_init(&f->net, scn->sample_interval_ps))
+		goto fail;
+	struct net *net = &f->net;
+	net->qos = qos_of(scn);
+	net->pause.ctx = f;
+	net->pause.on_event = fwd_pfc;
+	net->pause.on_sample = fwd_pause_sample;
+	net->obs.pfcwd = fwd_pfcwd;
+	net->obs.pfcwd_ctx = f;
+	f->swcfg = switch_config_of(scn);
+	f->niccfg = nic_config_of(scn, &f->swcfg);
+	f->nsw = f->topo.switches;
+	f->nhosts = f->topo.hosts;
+	f->sws = calloc(f->nsw, sizeof(*f->sws));
+	f->nics = calloc(f->nhosts, sizeof(*f->nics));
+	size_t nports = 0;
+	for (uint32_t s = 0; s < f->nsw; s++)
+		nports += topo_ports(&f->topo, s);
+	f->nports = nports;
+	f->ports = calloc(nports, sizeof(*f->ports));
+	f->pgs = calloc(nports * PKT_PRIOS, sizeof(*f->pgs));
+	if (!f->sws || !f->nics || !f->ports || !f->pgs)
+		goto fail;
+	net->topo = &f->topo;
+	net->sws = f->sws;
+	net->nics = f->nics;
+	net->nsw = f->nsw;
+	net->nhosts = f->nhosts;
+	for (uint32_t s = 0, first = 0; s < f->nsw; s++) {
+		switch_init(net, &f->sws[s], s, &f->swcfg, f->ports + first,
+			    f->pgs + (size_t)first * PKT_PRIOS);
+		first += f->sws[s].nports;
+	}
+	for (uint32_t h = 0; h < f->nhosts; h++)
+		nic_init(net, &f->nics[h], h, &f->niccfg);
+	connect(f);
+	f->traffic.ctx = f;
+	f->traffic.flow_done = fwd_flow_done;
+	f->traffic.coll_done = fwd_coll_done;
+	if (traffic_build(&f->traffic, net, scn) || fault_build(&f->faults, net, scn))
+		goto fail;
+	sim_event_init(&f->series_ev, series_fire);
+	if (scn->output_queues == SCN_QUEUES_ALL) {
+		f->backlog = calloc((size_t)f->nhosts * PKT_PRIOS, sizeof(*f->backlog));
+		f->backlog_last = calloc(f->nhosts, 1);
+		if (!f->backlog || !f->backlog_last)
+			goto fail;
+	}
+	*err = NULL;
+	return f;
+fail:
+	fabric_destroy(f);
+	return NULL;
+}
+
+void fabric_destroy(struct fabric *f)
+{
+	if (!f)
+		return;
+	traffic_free(&f->traffic);
+	fault_free(&f->faults);
+	free(f->backlog);
+	free(f->backlog_last);
+	for (uint32_t i = 0; f->sws && i < f->nsw; i++)
+		switch_free(&f->sws[i]);
+	free(f->pgs);
+	free(f->ports);
+	free(f->sws);
+	free(f->nics);
+	net_free(&f->net);
+	free(f);
+}
+
+/* ---- running ---- */
+
+uint64_t fabric_run_until(struct fabric *f, sim_time_ps until)
+{
+	return sim_run_until(&f->net.eng, until);
+}
+
+sim_time_ps fabric_next_time(const struct fabric *f)
+{
+	return sim_next_time(&f->net.eng);
+}
+
+sim_time_ps fabric_now(const struct fabric *f)
+{
+	return f->net.eng.now;
+}
+
+uint64_t fabric_events(const struct fabric *f)
+{
+	return f->net.eng.events;
+}
+
+void fabric_pause_flush(struct fabric *f)
+{
+	pause_flush(&f->net.pause);
+}
+
+void fabric_stats(const struct fabric *f, struct net_stats *out)
+{
+	*out = f->net.st;
+}
+
+uint32_t fabric_max_paused_ppm(const struct fabric *f)
+{
+	return f->net.pause.max_paused_ppm;
+}
+
+/* ---- invariants ---- */
+
+static void count_q(const struct pktq *q, uint64_t *pkts, uint64_t *payload)
+{
+	for (const struct pkt *p = q->head; p; p = p->next) {
+		(*pkts)++;
+		if (p->type == PKT_DATA)
+			*payload += p->payload;
+	}
+}
+
+static void count_pkt(const struct pkt *p, uint64_t *pkts, uint64_t *payload)
+{
+	if (!p)
+		return;
+	(*pkts)++;
+	if (p->type == PKT_DATA)
+		*payload += p->payload;
+}
+
+int fabric_check_conservation(struct fabric *f, uint64_t *in_flight)
+{
+	const struct net_stats *st = &f->net.st;
+	uint64_t pkts = 0, payload = 0, switch_pkts = 0;
+	for (uint32_t s = 0; s < f->nsw; s++) {
+		const struct sw *sw = &f->sws[s];
+		uint64_t before = pkts;
+		count_q(&sw->pipeline.q, &pkts, &payload);
+		for (uint16_t p = 0; p < sw->nports; p++) {
+			const struct port *pt = &sw->ports[p];
+			for (int q = 0; q < PKT_PRIOS; q++)
+				count_q(&pt->q[q], &pkts, &payload);
+			count_pkt(pt->tx, &pkts, &payload);
+			count_q(&pt->ctrl, &pkts, &payload);
+			count_q(&pt->link.q, &pkts, &payload);
+			count_q(&pt->pause.delay.q, &pkts, &payload);
+		}
+		switch_pkts = pkts - before;
+		/* nothing buffered in this switch: its MMU must be back to zero */
+		int64_t held = sw->pool.used;
+		for (size_t g = 0; g < (size_t)sw->nports * PKT_PRIOS; g++)
+			held |= sw->pgs[g].mmu.reserved | sw->pgs[g].mmu.shared |
+				sw->pgs[g].mmu.headroom;
+		if (!sw->pipeline.q.n && !switch_pkts && held) {
+			snprintf(f->err, sizeof(f->err), "switch %u is empty but its buffer "
+				 "accounting is not zero", s);
+			return -1;
+		}
+	}
+	for (uint32_t h = 0; h < f->nhosts; h++) {
+		const struct nic *n = &f->nics[h];
+		count_pkt(n->tx, &pkts, &payload);
+		count_q(&n->pfcq, &pkts, &payload);
+		for (int q = 0; q < PKT_PRIOS; q++)
+			count_q(&n->ctrlq[q], &pkts, &payload);
+		count_q(&n->rxq, &pkts, &payload);
+		count_q(&n->link.q, &pkts, &payload);
+		count_q(&n->pause.delay.q, &pkts, &payload);
+	}
+	*in_flight = payload;
+	if (pkts != f->net.pool.live) {
+		snprintf(f->err, sizeof(f->err),
+			 "%llu packets are live in the pool but %llu are in the fabric",
+			 (unsigned long long)f->net.pool.live, (unsigned long long)pkts);
+		return -1;
+	}
+	if (st->payload_injected != st->payload_delivered + st->drops.payload + payload) {
+		snprintf(f->err, sizeof(f->err),
+			 "payload injected %llu B != delivered %llu B + dropped %llu B + in flight "
+			 "%llu B",
+			 (unsigned long long)st->payload_injected,
+			 (unsigned long long)st->payload_delivered,
+			 (unsigned long long)st->drops.payload, (unsigned long long)payload);
+		return -1;
+	}
+	return 0;
+}
+
+uint64_t fabric_max_queue_bytes(const struct fabric *f)
+{
+	uint64_t m = 0;
+	for (uint32_t s = 0; s < f->nsw; s++)
+		for (uint16_t p = 0; p < f->sws[s].nports; p++)
+			if (f->sws[s].ports[p].max_queued_bytes > m)
+				m = f->sws[s].ports[p].max_queued_bytes;
+	return m;
+}

@@ -1,0 +1,56 @@
+/*
+ * net.c - the shared state of the nodes (see net.h).
+ */
+#include "net.h"
+
+#include <stdlib.h>
+
+#include "invariant.h"
+
+int net_init(struct net *net, sim_time_ps sample_interval_ps)
+{
+	*net = (struct net){0};
+	pkt_pool_init(&net->pool);
+	if (sim_engine_init(&net->eng))
+		return -1;
+	net->eng.user = net;
+	net->pause.eng = &net->eng;
+	net->pause.pool = &net->pool;
+	net->pause.interval_ps = sample_interval_ps;
+	pause_env_init(&net->pause);
+	return 0;
+}
+
+void net_free(struct net *net)
+{
+	free(net->qps);
+	free(net->flows);
+	net->qps = NULL;
+	net->flows = NULL;
+	pkt_pool_free(&net->pool);
+	sim_engine_free(&net->eng);
+}
+
+void net_drop(struct net *net, struct pkt *p, uint64_t *cause)
+{
+	(*cause)++;
+	net->st.drops.payload += p->payload;
+	pkt_release(&net->pool, p);
+}
+
+struct pkt *net_pkt(struct net *net)
+{
+	struct pkt *p = pkt_alloc(&net->pool);
+	SIM_INVARIANT(p, "out of memory for packets (%llu live)",
+		      (unsigned long long)net->pool.live);
+	return p;
+}
+
+struct pkt *net_pfc_frame(struct net *net, unsigned prio, uint32_t quanta)
+{
+	struct pkt *p = net_pkt(net);
+	*p = (struct pkt){ .type = PKT_PFC, .prio = (uint8_t)prio, .quanta = quanta };
+	if (quanta)
+		net->st.pause_frames++;
+	return p;
+}

@@ -1,0 +1,128 @@
+/*
+ * net.h - what the nodes (switches and NICs) of one simulated network
+ * share: the engine and packet pool, the QoS settings every node applies,
+ * the counters, the transport tables (QPs and messages), and the callbacks
+ * through which the layers above observe them.
+ *
+ * Layering (docs/ARCHITECTURE.md): nodes sit on the pure cores (packets,
+ * links, PFC, MMU, WRED, DCQCN, topology) and talk to each other only
+ * through links; nothing here knows the scenario file, the workloads or the
+ * fabric assembly.  A node reaches its net through its own pointer; the
+ * layers above fill `struct net` in and set the callbacks.
+ */
+#ifndef DCQCN_NET_H
+#define DCQCN_NET_H
+
+#include <stdint.h>
+
+#include "engine.h"
+#include "pause.h"
+#include "pkt.h"
+
+struct flow;
+struct qp;
+struct sw;
+struct port;
+struct nic;
+struct topo;
+
+#define NET_NONE UINT32_MAX
+
+/* [qos], [pfc] and [ecn] as every node applies them */
+struct net_qos {
+	uint8_t dscp_to_prio[64];      /* priority (= PG, = egress queue) of a DSCP */
+	uint8_t lossless;              /* bit p: PFC on priority p */
+	uint8_t ecn_queues;            /* bit q: WRED/ECN on egress queue q */
+	uint8_t ecn_at_enqueue;        /* mark at enqueue (else at dequeue) */
+	uint8_t cnp_dscp;
+	uint8_t cnp_strict;            /* the CNP priority goes ahead of every data queue */
+	uint8_t dwrr;                  /* scheduler: DWRR (else strict priority) */
+	uint32_t dwrr_weights[PKT_PRIOS];
+	uint32_t mtu_bytes;            /* RoCE payload per data packet */
+	uint32_t pause_quanta;         /* quanta of every XOFF sent */
+	int64_t xon_offset_bytes;
+};
+
+/* drops by cause (DESIGN B2-B4) */
+struct net_drops {
+	uint64_t lossless;             /* headroom overflow (switch or NIC) */
+	uint64_t lossy;                /* egress dynamic threshold */
+	uint64_t pfcwd;                /* PFC watchdog action drop */
+	uint64_t link_down;            /* on a failed link */
+	uint64_t rx_discard;           /* out of order or duplicate at the receiver (go-back-N) */
+	uint64_t payload;              /* payload bytes of all dropped data packets */
+};
+
+/* transport and congestion-control counters */
+struct net_cc {
+	uint64_t ecn_marked;           /* data packets marked CE at a switch */
+	uint64_t ce_delivered;         /* data packets accepted by receivers with CE */
+	uint64_t pkts_delivered;       /* data packets accepted by receivers */
+	uint64_t cnps_sent, cnps_received;
+	uint64_t naks_sent, acks_sent, timeouts;
+	uint64_t retransmitted_bytes;  /* payload sent again (PSN below psn_max) */
+};
+
+struct net_stats {
+	uint64_t data_pkts_sent;
+	uint64_t payload_injected, payload_delivered;
+	struct net_drops drops;
+	struct net_cc cc;
+	uint64_t pause_frames;         /* XOFF frames sent, refreshes included */
+	uint64_t pfcwd_storms;
+	int64_t peak_headroom_bytes;   /* largest headroom use of any PG */
+};
+
+enum pfcwd_event { PFCWD_STORM, PFCWD_RESTORE };
+
+/* the callbacks of the layers above (NULL: not observed) */
+struct net_observer {
+	/* a message completed at its receiver (called once per flow) */
+	void (*flow_done)(void *ctx, struct flow *fl);
+	void *flow_ctx;
+	/* the PFC watchdog declared a storm or restored a queue */
+	void *pfcwd_ctx;
+	void (*pfcwd)(void *ctx, const struct pause_rx *pr, unsigned prio, enum pfcwd_event ev,
+		      uint64_t dropped);
+};
+
+struct net {
+	struct sim_engine eng;
+	struct pkt_pool pool;
+	struct pause_env pause;        /* PFC receive state's sampler and callbacks */
+	struct net_qos qos;
+	struct net_stats st;
+	struct net_observer obs;
+
+	const struct topo *topo;
+	struct sw *sws;                /* switches, by number */
+	struct nic *nics;              /* NICs, by host */
+	uint32_t nsw, nhosts;
+	uint32_t links_down;           /* failed links now: switches route around them */
+	struct port *qdirty;           /* switch ports that held packets since the last sample */
+
+	/* transport: QPs and messages by id (nic.h) */
+	struct qp *qps;
+	uint32_t nqps, qps_cap;
+	struct flow *flows;
+	uint32_t nflows, flows_cap, flows_done;
+};
+
+/* the engine and pool; 0, or -1 when out of memory.  The caller sets qos,
+ * the node tables, the observer and the pause env's callbacks. */
+int net_init(struct net *net, sim_time_ps sample_interval_ps);
+void net_free(struct net *net);
+
+/* a data packet is dropped: counts it under `cause` and its payload */
+void net_drop(struct net *net, struct pkt *p, uint64_t *cause);
+/* a packet from the pool (a broken invariant when memory runs out) */
+struct pkt *net_pkt(struct net *net);
+/* a new PFC frame for prio (quanta 0 = XON), counted in pause_frames if XOFF */
+struct pkt *net_pfc_frame(struct net *net, unsigned prio, uint32_t quanta);
+
+static inline int net_lossless(const struct net *net, unsigned prio)
+{
+	return (net->qos.lossless >> prio) & 1u;
+}
+
+#endif

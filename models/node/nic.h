@@ -1,0 +1,121 @@
+/*
+ * nic.h - the host NIC: reliable-connected QPs that send messages packet by
+ * packet (paced by DCQCN), go-back-N loss recovery, the DCQCN notification
+ * point, PFC honoured per priority, and the slow-receiver and failed-link
+ * states that faults set (DESIGN B3, B6).  nic.c opens with the model.
+ */
+#ifndef DCQCN_NIC_H
+#define DCQCN_NIC_H
+
+#include <stdint.h>
+
+#include "dcqcn.h"
+#include "link.h"
+#include "net.h"
+#include "pause.h"
+
+/* what every NIC of the fabric is configured with */
+struct nic_config {
+	int64_t rate_bps;              /* host link */
+	sim_time_ps response_ps;       /* PFC frames received take effect after it */
+	int64_t rx_headroom_bytes;     /* slow receiver: room beyond its XOFF point */
+	uint8_t dcqcn;                 /* nic.cc = dcqcn (else line rate, PFC alone) */
+	uint8_t cnp_per_port;          /* cnp_scope = port (else per QP) */
+	sim_time_ps min_time_between_cnps_ps;
+	sim_time_ps rto_ps;            /* go-back-N retransmission timeout */
+	struct dcqcn_params dcqcn_params;
+	uint64_t seed;                 /* QP source ports */
+};
+
+/* A flow is one message: `bytes` from src to dst on one QP.  A QP sends
+ * its messages in order; its packets are numbered by PSN across messages.
+ * job, coll, after, first_dep and next_dep belong to the workload that
+ * made the message (traffic.h); the NIC does not read them. */
+struct flow {
+	struct flow *next;             /* in its QP's message FIFO */
+	uint32_t id, job;
+	uint32_t src, dst;
+	uint32_t qp;
+	int32_t after;                 /* flow that must finish first, or -1 */
+	uint32_t first_dep, next_dep;  /* flows waiting for this one */
+	uint32_t coll;                 /* the job iteration it belongs to */
+	uint32_t first_psn;            /* PSN of its first packet; UINT32_MAX until sent */
+	uint32_t npkts;                /* ceil(bytes / mtu) */
+	int64_t bytes, tx_left, rx_bytes;
+	sim_time_ps start_ps, end_ps;  /* end_ps < 0 until complete */
+	uint8_t dscp, prio;
+};
+
+/*
+ * A reliable-connected QP: sender and receiver state of one connection
+ * (DESIGN B6 loss recovery, go-back-N).  The sender numbers packets by PSN,
+ * keeps messages until they are acknowledged and goes back to psn_una on a
+ * NAK or a retransmission timeout; the receiver accepts only rcv_nxt.
+ */
+struct qp {
+	struct qp *next_ready;         /* in the NIC's ready ring */
+	struct flow *head, *tail;      /* messages not yet acknowledged */
+	struct flow *snd;              /* message being sent; NULL: all sent */
+	int64_t snd_off;               /* bytes of snd sent in this pass */
+	uint32_t id;
+	uint32_t psn_nxt, psn_una, psn_max; /* next to send, oldest unacked, highest sent + 1 */
+	uint32_t rcv_nxt;              /* receiver: next PSN expected */
+	uint32_t rcv_unacked;          /* receiver: packets accepted since the last ACK */
+	uint16_t src, dst, sport;
+	uint8_t prio, dscp;
+	uint8_t ready;                 /* in the ready ring */
+	uint8_t nak_sent;              /* receiver: a NAK for rcv_nxt is out */
+	uint8_t pacing;                /* waiting for pace_ev */
+	sim_time_ps last_send_ps;      /* pacing at Rc: the last packet started then */
+	uint32_t last_wire;            /* ... with this many wire bytes */
+	sim_time_ps rto_at_ps;         /* retransmission deadline; 0 = none */
+	sim_time_ps last_cnp_ps;       /* notification point: last CNP sent */
+	struct sim_event pace_ev, rto_ev;
+	struct dcqcn_qp dc;
+};
+
+struct nic {
+	struct net *net;
+	const struct nic_config *cfg;
+	struct sim_event tx_ev;
+	struct pkt *tx;                /* frame being serialized */
+	struct pktq pfcq;              /* PFC frames: ahead of everything, never paused */
+	struct pktq ctrlq[PKT_PRIOS];  /* CNP, ACK, NAK by priority: ahead of data, paused
+					* with their priority */
+	uint8_t ctrl_mask;             /* bit p: ctrlq[p] is not empty */
+	struct pause_rx pause;         /* PFC received from the ToR */
+	/* receive side under a slow-receiver fault: a small buffer drained at
+	 * a fixed rate, which pauses the ToR (DESIGN B3) */
+	struct pktq rxq;
+	struct sim_event drain_ev, refresh_ev;
+	struct serializer drain;       /* rate_bps 0: no slow-receiver fault active */
+	uint8_t rx_xoff;               /* bit p: we paused the ToR on p */
+	uint8_t down;                  /* host link failed (fault link-down) */
+	struct serializer ser;
+	struct link link;              /* cable to the ToR */
+	struct qp *ready_head[PKT_PRIOS], *ready_tail[PKT_PRIOS];
+	uint8_t ready_mask;            /* bit p: ready ring p is not empty */
+	uint32_t id;
+	sim_time_ps last_cnp_ps;       /* cnp_scope = port: last CNP sent */
+	uint64_t tx_payload_bytes, rx_payload_bytes;
+	uint64_t tx_pkts;
+};
+
+void nic_init(struct net *net, struct nic *n, uint32_t id, const struct nic_config *cfg);
+/* link delivery into NIC `to` */
+void nic_rx(void *to, uint16_t port, struct pkt *p);
+/* a QP from host src to host dst; its id, or NET_NONE when out of memory */
+uint32_t nic_add_qp(struct net *net, uint32_t src, uint32_t dst, uint8_t dscp);
+/* a message on QP qp, not yet posted; its id, or NET_NONE when out of memory */
+uint32_t nic_add_flow(struct net *net, uint32_t job, uint32_t qp, int64_t bytes,
+		      sim_time_ps start_ps, int32_t after);
+/* hand a message to its QP: it is sent after the QP's earlier messages */
+void nic_post(struct net *net, struct flow *fl);
+/* queue a PFC frame ahead of everything (faults: a broken NIC) */
+void nic_send_pfc(struct nic *n, unsigned prio, uint32_t quanta);
+/* a slow-receiver fault starts (rate > 0) or ends (rate 0) */
+void nic_set_drain(struct nic *n, int64_t rate_bps);
+/* the host link fails (down = 1) or comes back */
+void nic_set_down(struct nic *n, int down);
+
+#endif

@@ -1,0 +1,35 @@
+/*
+ * fault.h - scheduled faults ([fault.*]): pause storms, slow receivers and
+ * failed links (DESIGN A2, B3).  fault.c says what each one does.
+ */
+#ifndef DCQCN_FAULT_H
+#define DCQCN_FAULT_H
+
+#include <stdint.h>
+
+#include "engine.h"
+#include "units.h"
+
+struct net;
+struct scenario;
+struct scn_fault;
+
+struct fault_rt {
+	struct sim_event ev;           /* next action: start, storm tick, end */
+	struct net *net;
+	const struct scn_fault *def;
+	sim_time_ps nic_watchdog_ps;   /* nic.pause_watchdog; 0 off */
+	sim_time_ps end_ps;            /* INT64_MAX: until the end of the run */
+	uint8_t active;
+};
+
+struct faults {
+	struct fault_rt *rt;
+	uint32_t n;
+};
+
+/* schedule every fault of the scenario; 0, or -1 when out of memory */
+int fault_build(struct faults *fs, struct net *net, const struct scenario *scn);
+void fault_free(struct faults *fs);
+
+#endif
