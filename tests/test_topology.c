@@ -6,7 +6,6 @@
 #include <stdlib.h>
 
 #include "rng.h"
-#include "fabric.h"
 #include "scenario.h"
 #include "topology.h"
 #include "testlib.h"
@@ -75,7 +74,7 @@ START_TEST(leaf_spine_counts_and_routes)
 	s->leaves = 5;
 	s->hosts_per_leaf = 4;
 	struct topo t;
-	struct topo_shape shape = fabric_topo_shape(s);
+	struct topo_shape shape = scenario_topo_shape(s);
 	topo_init(&t, &shape);
 	ck_assert_uint_eq(t.hosts, 20);
 	ck_assert_uint_eq(t.switches, 8);
@@ -100,7 +99,7 @@ START_TEST(fat_tree_counts_and_routes)
 		struct scenario *s = scn_new(SCN_TOPO_FAT_TREE);
 		s->k = ks[i];
 		struct topo t;
-		struct topo_shape shape = fabric_topo_shape(s);
+		struct topo_shape shape = scenario_topo_shape(s);
 		topo_init(&t, &shape);
 		uint32_t k = ks[i];
 		ck_assert_uint_eq(t.hosts, k * k * k / 4);
@@ -126,7 +125,7 @@ START_TEST(star_counts_and_routes)
 	struct scenario *s = scn_new(SCN_TOPO_STAR);
 	s->star_hosts = 17;
 	struct topo t;
-	struct topo_shape shape = fabric_topo_shape(s);
+	struct topo_shape shape = scenario_topo_shape(s);
 	topo_init(&t, &shape);
 	ck_assert_uint_eq(t.hosts, 17);
 	ck_assert_uint_eq(t.switches, 1);
@@ -144,7 +143,7 @@ START_TEST(cable_delay_is_5ns_per_metre)
 	s->host_cable_mm = 3000;
 	s->fabric_cable_mm = 100500;
 	struct topo t;
-	struct topo_shape shape = fabric_topo_shape(s);
+	struct topo_shape shape = scenario_topo_shape(s);
 	topo_init(&t, &shape);
 	ck_assert_int_eq(t.host_prop_ps, 15000);
 	ck_assert_int_eq(t.fabric_prop_ps, 502500);

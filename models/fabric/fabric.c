@@ -15,21 +15,6 @@
 
 /* ---- the scenario as node configurations ---- */
 
-struct topo_shape fabric_topo_shape(const struct scenario *scn)
-{
-	static const enum topo_kind kind[] = {
-		[SCN_TOPO_LEAF_SPINE] = TOPO_KIND_LEAF_SPINE,
-		[SCN_TOPO_FAT_TREE] = TOPO_KIND_FAT_TREE,
-		[SCN_TOPO_STAR] = TOPO_KIND_STAR,
-	};
-	return (struct topo_shape){
-		.kind = kind[scn->topo], .spines = scn->spines, .leaves = scn->leaves,
-		.hosts_per_leaf = scn->hosts_per_leaf, .k = scn->k, .star_hosts = scn->star_hosts,
-		.host_link_bps = scn->host_link_bps, .fabric_link_bps = scn->fabric_link_bps,
-		.host_cable_mm = scn->host_cable_mm, .fabric_cable_mm = scn->fabric_cable_mm,
-	};
-}
-
 static struct net_qos qos_of(const struct scenario *scn)
 {
 	struct net_qos q = {
@@ -283,7 +268,7 @@ struct fabric *fabric_create(const struct scenario *scn, const char **err)
 	if (!f)
 		return NULL;
 	f->scn = scn;
-	struct topo_shape shape = fabric_topo_shape(scn);
+	struct topo_shape shape = scenario_topo_shape(scn);
 	topo_init(&f->topo, &shape);
 	if (net_init(&f->net, scn->sample_interval_ps))
 		goto fail;

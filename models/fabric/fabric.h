@@ -90,9 +90,6 @@ struct fabric {
 	char err[256];                 /* why an invariant failed */
 };
 
-/* [topology] as the topology core takes it */
-struct topo_shape fabric_topo_shape(const struct scenario *scn);
-
 /* Build the fabric of a finalized scenario.  Returns NULL and sets *err
  * (static text) when memory runs out or a job cannot be expanded. */
 struct fabric *fabric_create(const struct scenario *scn, const char **err);

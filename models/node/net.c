@@ -38,6 +38,14 @@ void net_drop(struct net *net, struct pkt *p, uint64_t *cause)
 	pkt_release(&net->pool, p);
 }
 
+void net_lost(struct net *net, struct pkt *p)
+{
+	if (p->type == PKT_DATA)
+		net_drop(net, p, &net->st.drops.link_down);
+	else
+		pkt_release(&net->pool, p);
+}
+
 struct pkt *net_pkt(struct net *net)
 {
 	struct pkt *p = pkt_alloc(&net->pool);

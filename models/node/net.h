@@ -115,6 +115,9 @@ void net_free(struct net *net);
 
 /* a data packet is dropped: counts it under `cause` and its payload */
 void net_drop(struct net *net, struct pkt *p, uint64_t *cause);
+/* a frame arrived over a link that has failed since it left: a data
+ * packet counts as lost with the link, a control frame just vanishes */
+void net_lost(struct net *net, struct pkt *p);
 /* a packet from the pool (a broken invariant when memory runs out) */
 struct pkt *net_pkt(struct net *net);
 /* a new PFC frame for prio (quanta 0 = XON), counted in pause_frames if XOFF */

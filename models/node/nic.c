@@ -489,10 +489,7 @@ void nic_rx(void *to, uint16_t port, struct pkt *p)
 	struct net *net = n->net;
 	(void)port;
 	if (n->down) { /* it was on the cable when the link failed */
-		if (p->type == PKT_DATA)
-			net_drop(net, p, &net->st.drops.link_down);
-		else
-			pkt_release(&net->pool, p);
+		net_lost(net, p);
 		return;
 	}
 	if (p->type == PKT_PFC) {

@@ -255,10 +255,7 @@ void switch_rx(void *to, uint16_t in_port, struct pkt *p)
 	struct sw *s = to;
 	struct net *net = s->net;
 	if (s->ports[in_port].down) { /* it was on the cable when the link failed */
-		if (p->type == PKT_DATA)
-			net_drop(net, p, &net->st.drops.link_down);
-		else
-			pkt_release(&net->pool, p);
+		net_lost(net, p);
 		return;
 	}
 	if (p->type == PKT_PFC) {

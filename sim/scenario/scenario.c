@@ -1262,30 +1262,31 @@ void scenario_free(struct scenario *s)
 		job_free(&s->jobs[i]);
 }
 
+struct topo_shape scenario_topo_shape(const struct scenario *s)
+{
+	static const enum topo_kind kind[] = {
+		[SCN_TOPO_LEAF_SPINE] = TOPO_KIND_LEAF_SPINE,
+		[SCN_TOPO_FAT_TREE] = TOPO_KIND_FAT_TREE,
+		[SCN_TOPO_STAR] = TOPO_KIND_STAR,
+	};
+	return (struct topo_shape){
+		.kind = kind[s->topo], .spines = s->spines, .leaves = s->leaves,
+		.hosts_per_leaf = s->hosts_per_leaf, .k = s->k, .star_hosts = s->star_hosts,
+		.host_link_bps = s->host_link_bps, .fabric_link_bps = s->fabric_link_bps,
+		.host_cable_mm = s->host_cable_mm, .fabric_cable_mm = s->fabric_cable_mm,
+	};
+}
+
 uint32_t scenario_hosts(const struct scenario *s)
 {
-	switch (s->topo) {
-	case SCN_TOPO_LEAF_SPINE:
-		return s->leaves * s->hosts_per_leaf;
-	case SCN_TOPO_FAT_TREE:
-		return s->k * s->k * s->k / 4;
-	case SCN_TOPO_STAR:
-		return s->star_hosts;
-	}
-	return 0;
+	struct topo_shape shape = scenario_topo_shape(s);
+	return topo_shape_hosts(&shape);
 }
 
 uint32_t scenario_switches(const struct scenario *s)
 {
-	switch (s->topo) {
-	case SCN_TOPO_LEAF_SPINE:
-		return s->leaves + s->spines;
-	case SCN_TOPO_FAT_TREE:
-		return 5 * s->k * s->k / 4;
-	case SCN_TOPO_STAR:
-		return 1;
-	}
-	return 0;
+	struct topo_shape shape = scenario_topo_shape(s);
+	return topo_shape_switches(&shape);
 }
 
 /* ---- PFC derived values (DESIGN B2, B3; the arithmetic is pfc.h's and

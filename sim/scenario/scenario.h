@@ -23,6 +23,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "topology.h"
 #include "units.h"
 
 #define SCN_MAX_JOBS 64
@@ -250,6 +251,8 @@ int scenario_finalize(struct scenario *s, struct scn_error *err);
 /* derived values */
 uint32_t scenario_hosts(const struct scenario *s);
 uint32_t scenario_switches(const struct scenario *s);
+/* [topology] as the topology core takes it (topology.h) */
+struct topo_shape scenario_topo_shape(const struct scenario *s);
 
 /*
  * PFC and buffer derived values (DESIGN B2, B3), shared by `check` and the
