@@ -39,16 +39,18 @@
  * FIFO of its events (5 times faster with many ties, none without); a
  * prefetch of the next event to fire gained nothing.
  *
- * Order is exactly (time, insertion sequence):
+ * Order is exactly (time, key, insertion sequence):
  *  - within the wheel, slots in window order from the slot of `now` are in
  *    time order (every wheel event is in [wheel_start, wheel_end), a window
- *    of exactly NSLOTS slots), and a ring is sorted with equal times FIFO;
- *  - the heap orders its events by (time, seq);
+ *    of exactly NSLOTS slots), and a ring is sorted by (time, key) with equal
+ *    (time, key) FIFO;
+ *  - the heap orders its events by (time, key, seq);
  *  - an event at time t goes to the heap only while t >= wheel_end; wheel_end
  *    only grows, and the heap events it passes move into the wheel, in heap
- *    order, before anything else is scheduled.  So of the events at time t,
- *    those that went through the heap were all scheduled before those that
- *    went straight into the wheel, and they reach t's ring first.
+ *    order, before anything else is scheduled.  So of the events at time t
+ *    with one key, those that went through the heap were all scheduled
+ *    before those that went straight into the wheel, and they reach t's ring
+ *    first.
  */
 #include "engine.h"
 
@@ -68,7 +70,18 @@
 
 static int entry_less(const struct sim_heap_entry *a, const struct sim_heap_entry *b)
 {
-	return a->time < b->time || (a->time == b->time && a->seq < b->seq);
+	if (a->time != b->time)
+		return a->time < b->time;
+	if (a->key != b->key)
+		return a->key < b->key;
+	return a->seq < b->seq;
+}
+
+/* a fires after b: later, or at the same time with a larger key (equal
+ * keys: b was scheduled first) */
+static int event_after(const struct sim_event *a, const struct sim_event *b)
+{
+	return a->time > b->time || (a->time == b->time && a->key > b->key);
 }
 
 static void heap_place(struct sim_engine *eng, uint32_t i, struct sim_heap_entry e)
@@ -117,7 +130,7 @@ static void heap_push(struct sim_engine *eng, struct sim_event *ev)
 		eng->heap = h;
 		eng->cap = cap;
 	}
-	struct sim_heap_entry e = { .time = ev->time, .seq = eng->seq, .ev = ev };
+	struct sim_heap_entry e = { .time = ev->time, .key = ev->key, .seq = eng->seq, .ev = ev };
 	sift_up(eng, eng->nheap++, e);
 }
 
@@ -152,9 +165,9 @@ static void wheel_insert(struct sim_engine *eng, struct sim_event *ev)
 		eng->wheel_used_words[s / 64 / 64] |= UINT64_C(1) << (s / 64 % 64);
 		return;
 	}
-	/* behind the last event not later than ev: usually the tail */
+	/* behind the last event that fires before ev: usually the tail */
 	struct sim_event *p = head->prev;
-	while (p->time > ev->time) {
+	while (event_after(p, ev)) {
 		if (p == head) {
 			eng->wheel[s] = ev; /* the earliest: ev becomes the head */
 			p = head->prev;
@@ -222,11 +235,12 @@ static void wheel_slide(struct sim_engine *eng)
 	}
 }
 
-void sim_event_init(struct sim_event *ev, sim_event_fn fn)
+void sim_event_init(struct sim_event *ev, sim_event_fn fn, uint64_t key)
 {
 	ev->fn = fn;
 	ev->next = ev->prev = NULL;
 	ev->time = 0;
+	ev->key = key;
 	ev->heap_idx = SIM_EVENT_IDLE;
 }
 

@@ -6,9 +6,14 @@
  * its head-arrival event) and recovers itself with container_of().  An event
  * is either idle or pending once; rescheduling a pending event moves it.
  *
- * Order: events fire by (time, insertion sequence), so two events at the
- * same picosecond fire in the order they were scheduled (libuv's timer
- * start_id rule).  Nothing ever adds a tick to force an order.
+ * Order: events fire by (time, key, sequence).  The key is the event's
+ * identity, given once by its owner (SIM_KEY: a class, the owner's index, a
+ * sub-event), so the order of two events of the same picosecond is a
+ * property of the model, not of the order in which the code happened to
+ * schedule them, nor of how a parallel run cuts the fabric into pieces.
+ * Events of equal keys (plain events, key 0) fire in the order they were
+ * scheduled (libuv's timer start_id rule).  Nothing ever adds a tick to force
+ * an order.
  *
  * The queue is a timing wheel for the next few microseconds (most events:
  * O(1) to schedule, cancel and fire) in front of a 4-ary min-heap for the
@@ -36,6 +41,7 @@ struct sim_event {
 	sim_event_fn fn;
 	struct sim_event *next, *prev; /* ring of its wheel slot (engine.c) */
 	sim_time_ps time;              /* when it fires, while pending */
+	uint64_t key;                  /* orders events of the same time */
 	uint32_t heap_idx; /* heap slot, SIM_EVENT_WHEEL or SIM_EVENT_IDLE */
 };
 
@@ -44,13 +50,18 @@ struct sim_event {
 
 struct sim_heap_entry {
 	sim_time_ps time;
-	uint64_t seq;
+	uint64_t key, seq;
 	struct sim_event *ev;
 };
 
+/* a canonical event key: class (8 bits, lower fires first at equal times),
+ * the owner's index (48 bits), a sub-event of the owner (8 bits) */
+#define SIM_KEY(cls, idx, sub) \
+	(((uint64_t)(cls) << 56) | ((uint64_t)(idx) << 8) | (uint64_t)(sub))
+
 struct sim_engine {
 	sim_time_ps now;
-	uint64_t seq;      /* insertion counter: the tie-breaker */
+	uint64_t seq;      /* insertion counter: the tie-breaker of equal keys */
 	uint64_t events;   /* events fired so far */
 	struct sim_heap_entry *heap;  /* events at or after wheel_end */
 	struct sim_event **wheel;     /* events before wheel_end, by slot */
@@ -63,7 +74,8 @@ struct sim_engine {
 	void *user;        /* the simulation that owns this engine */
 };
 
-void sim_event_init(struct sim_event *ev, sim_event_fn fn);
+/* an idle event that runs fn, ordered among simultaneous events by key */
+void sim_event_init(struct sim_event *ev, sim_event_fn fn, uint64_t key);
 static inline int sim_event_pending(const struct sim_event *ev)
 {
 	return ev->heap_idx != SIM_EVENT_IDLE;

@@ -1,6 +1,7 @@
 /*
- * test_engine.c - the event queue: order by (time, insertion), ties in
- * scheduling order, reschedule and cancel, against a sorted reference and
+ * test_engine.c - the event queue: order by (time, key, insertion), ties of
+ * one key in scheduling order, reschedule and cancel, against a sorted
+ * reference and
  * against a step-by-step reference queue (a plain array scanned for the
  * minimum) while handlers schedule and cancel.  The times cross the queue's
  * internal boundaries: timing-wheel slots, the wheel's window (a few us, so
@@ -39,12 +40,33 @@ START_TEST(ties_fire_in_scheduling_order)
 	/* all at one time, scheduled in id order: fire in id order */
 	for (int i = 0; i < N; i++) {
 		recs[i] = (struct rec){ .id = i, .at = 777, .log = log, .nlog = &nlog };
-		sim_event_init(&recs[i].ev, fire_rec);
+		sim_event_init(&recs[i].ev, fire_rec, 0);
 		sim_schedule(&eng, &recs[i].ev, 777);
 	}
 	ck_assert_uint_eq(sim_run_until(&eng, 777), N);
 	for (int i = 0; i < N; i++)
 		ck_assert_int_eq(log[i], i);
+	sim_engine_free(&eng);
+}
+END_TEST
+
+START_TEST(ties_fire_in_key_order)
+{
+	enum { N = 1000 };
+	struct sim_engine eng;
+	static struct rec recs[N];
+	int log[N], nlog = 0;
+	ck_assert_int_eq(sim_engine_init(&eng), 0);
+	/* all at one time, keys falling as they are scheduled, some far in the
+	 * heap first: fire by key, whatever the scheduling order or path */
+	for (int i = 0; i < N; i++) {
+		recs[i] = (struct rec){ .id = i, .at = 9000000, .log = log, .nlog = &nlog };
+		sim_event_init(&recs[i].ev, fire_rec, SIM_KEY(1 + i % 3, N - i, 0));
+		sim_schedule(&eng, &recs[i].ev, 9000000);
+	}
+	ck_assert_uint_eq(sim_run_until(&eng, 9000000), N);
+	for (int k = 1; k < N; k++)
+		ck_assert_uint_lt(recs[log[k - 1]].ev.key, recs[log[k]].ev.key);
 	sim_engine_free(&eng);
 }
 END_TEST
@@ -57,7 +79,7 @@ START_TEST(reschedule_moves_to_the_back_of_its_tie)
 	ck_assert_int_eq(sim_engine_init(&eng), 0);
 	for (int i = 0; i < 3; i++) {
 		r[i] = (struct rec){ .id = i, .at = 50, .log = log, .nlog = &nlog };
-		sim_event_init(&r[i].ev, fire_rec);
+		sim_event_init(&r[i].ev, fire_rec, 0);
 		sim_schedule(&eng, &r[i].ev, 10 * (i + 1));
 	}
 	/* move 0 (at 10) and 1 (at 20) to 50: order 2 (first at 50), 0, 1 */
@@ -84,7 +106,7 @@ START_TEST(cancel_and_run_until_bound)
 	ck_assert_int_eq(sim_engine_init(&eng), 0);
 	for (int i = 0; i < 4; i++) {
 		r[i] = (struct rec){ .id = i, .at = 100 * (i + 1), .log = log, .nlog = &nlog };
-		sim_event_init(&r[i].ev, fire_rec);
+		sim_event_init(&r[i].ev, fire_rec, 0);
 		sim_schedule(&eng, &r[i].ev, r[i].at);
 	}
 	sim_cancel(&eng, &r[1].ev);
@@ -103,19 +125,24 @@ START_TEST(cancel_and_run_until_bound)
 END_TEST
 
 /* random times, random reschedules and cancels; reference: sort by
- * (time, last scheduling sequence) */
+ * (time, key, last scheduling sequence).  Keys take a few values, so that
+ * ties of time are broken both by key and by sequence. */
 struct ref {
 	sim_time_ps t;
-	uint64_t seq;
+	uint64_t key, seq;
 	int id;
 	int live;
 };
+
+#define TEST_KEY(id) ((uint64_t)((id) % 5) << 8)
 
 static int cmp_ref(const void *a, const void *b)
 {
 	const struct ref *x = a, *y = b;
 	if (x->t != y->t)
 		return x->t < y->t ? -1 : 1;
+	if (x->key != y->key)
+		return x->key < y->key ? -1 : 1;
 	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
@@ -150,7 +177,7 @@ static void check_random_against_sorted(sim_time_ps (*pick)(uint64_t))
 	ck_assert_int_eq(sim_engine_init(&eng), 0);
 	for (int i = 0; i < N; i++) {
 		recs[i] = (struct rec){ .id = i, .log = log, .nlog = &nlog };
-		sim_event_init(&recs[i].ev, fire_rec);
+		sim_event_init(&recs[i].ev, fire_rec, TEST_KEY(i));
 	}
 	for (int step = 0; step < 3 * N; step++) {
 		x = rng_mix(x);
@@ -163,7 +190,8 @@ static void check_random_against_sorted(sim_time_ps (*pick)(uint64_t))
 			sim_time_ps t = pick(rng_mix(x));
 			recs[i].at = t;
 			sim_schedule(&eng, &recs[i].ev, t);
-			ref[i] = (struct ref){ .t = t, .seq = seq++, .id = i, .live = 1 };
+			ref[i] = (struct ref){ .t = t, .key = TEST_KEY(i), .seq = seq++, .id = i,
+					      .live = 1 };
 		}
 	}
 	int nlive = 0;
@@ -229,11 +257,11 @@ START_TEST(far_events_join_ties_in_order)
 	ck_assert_int_eq(sim_engine_init(&eng), 0);
 	for (int i = 0; i < 5; i++) {
 		r[i] = (struct rec){ .id = i, .at = FAR_AT, .log = log, .nlog = &nlog };
-		sim_event_init(&r[i].ev, fire_rec);
+		sim_event_init(&r[i].ev, fire_rec, 0);
 	}
 	r[1].at = 100000000000; /* 100 ms: a watchdog */
 	h = (struct hop){ .r = r, .log = log, .nlog = &nlog };
-	sim_event_init(&h.ev, fire_hop);
+	sim_event_init(&h.ev, fire_hop, 0);
 	sim_schedule(&eng, &r[0].ev, FAR_AT);
 	sim_schedule(&eng, &r[1].ev, r[1].at);
 	sim_schedule(&eng, &r[2].ev, FAR_AT);
@@ -304,7 +332,7 @@ START_TEST(handlers_reschedule_and_cancel)
 	ck_assert_int_eq(sim_engine_init(&eng), 0);
 	for (int i = 0; i < 6; i++) {
 		a[i] = (struct actor){ .id = i, .log = log, .nlog = &nlog, .all = a };
-		sim_event_init(&a[i].ev, fire_actor);
+		sim_event_init(&a[i].ev, fire_actor, 0);
 	}
 	sim_schedule(&eng, &a[0].ev, 500);
 	sim_schedule(&eng, &a[1].ev, 500);
@@ -333,7 +361,7 @@ START_TEST(times_up_to_int64_max)
 	ck_assert_int_eq(sim_engine_init(&eng), 0);
 	for (int i = 0; i < 4; i++) {
 		r[i] = (struct rec){ .id = i, .at = at[i], .log = log, .nlog = &nlog };
-		sim_event_init(&r[i].ev, fire_rec);
+		sim_event_init(&r[i].ev, fire_rec, 0);
 		sim_schedule(&eng, &r[i].ev, at[i]);
 	}
 	ck_assert_uint_eq(sim_run_until(&eng, INT64_MAX - 1), 2);
@@ -351,7 +379,7 @@ END_TEST
 /*
  * Lock-step against a reference queue: every handler draws random actions
  * (schedule or move an event at a mix of distances, cancel one), applied to
- * the engine and to a plain array of (time, seq); each firing must be the
+ * the engine and to a plain array of (time, key, seq); each firing must be the
  * array's minimum.  The run goes in random slices, checking sim_next_time and
  * the pending count between them.
  */
@@ -412,7 +440,9 @@ static int ls_min(const struct lockstep *w)
 	for (int i = 0; i < NLS; i++)
 		if (w->live[i] &&
 		    (best < 0 || w->t[i] < w->t[best] ||
-		     (w->t[i] == w->t[best] && w->seq[i] < w->seq[best])))
+		     (w->t[i] == w->t[best] &&
+		      (TEST_KEY(i) < TEST_KEY(best) ||
+		       (TEST_KEY(i) == TEST_KEY(best) && w->seq[i] < w->seq[best])))))
 			best = i;
 	return best;
 }
@@ -454,7 +484,7 @@ START_TEST(lockstep_against_reference_queue)
 	for (int i = 0; i < NLS; i++) {
 		w.ev[i].w = &w;
 		w.ev[i].id = i;
-		sim_event_init(&w.ev[i].ev, fire_ls);
+		sim_event_init(&w.ev[i].ev, fire_ls, TEST_KEY(i));
 	}
 	for (int i = 0; i < NLS / 2; i++)
 		ls_schedule(&w, i, ls_delay(&w));
@@ -482,6 +512,7 @@ static Suite *make_engine_suite(void)
 	Suite *s = suite_create("engine");
 	TCase *tc = tcase_create("queue");
 	tcase_add_test(tc, ties_fire_in_scheduling_order);
+	tcase_add_test(tc, ties_fire_in_key_order);
 	tcase_add_test(tc, reschedule_moves_to_the_back_of_its_tie);
 	tcase_add_test(tc, cancel_and_run_until_bound);
 	tcase_add_test(tc, random_against_sorted_reference);

@@ -12,12 +12,12 @@ static void link_fire(struct sim_engine *eng, struct sim_event *ev)
 	l->deliver(l->to, l->to_port, p);
 }
 
-void link_init(struct link *l, sim_time_ps delay_ps, link_deliver_fn deliver,
+void link_init(struct link *l, uint64_t key, sim_time_ps delay_ps, link_deliver_fn deliver,
 	       void *to, uint16_t to_port)
 {
 	*l = (struct link){ .delay_ps = delay_ps, .deliver = deliver, .to = to,
 			    .to_port = to_port };
-	sim_event_init(&l->ev, link_fire);
+	sim_event_init(&l->ev, link_fire, key);
 }
 
 void link_push(struct sim_engine *eng, struct link *l, struct pkt *p)

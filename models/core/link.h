@@ -48,7 +48,8 @@ struct link {
 	uint16_t to_port;
 };
 
-void link_init(struct link *l, sim_time_ps delay_ps, link_deliver_fn deliver,
+/* a link whose head-arrival event has the canonical key `key` */
+void link_init(struct link *l, uint64_t key, sim_time_ps delay_ps, link_deliver_fn deliver,
 	       void *to, uint16_t to_port);
 /* p enters the link now; it leaves (deliver) at now + delay */
 void link_push(struct sim_engine *eng, struct link *l, struct pkt *p);

@@ -100,14 +100,14 @@ static void pause_apply(void *to, uint16_t port, struct pkt *p)
 
 void pause_init(struct pause_env *env, struct pause_rx *pr, int is_host, uint32_t node,
 		uint16_t port, int64_t rate_bps, sim_time_ps response_ps,
-		void (*kick)(struct pause_rx *))
+		void (*kick)(struct pause_rx *), uint64_t key_expire, uint64_t key_delay)
 {
 	*pr = (struct pause_rx){ .env = env, .rate_bps = rate_bps, .is_host = (uint8_t)is_host,
 				 .port = port, .node = node, .kick = kick };
 	for (unsigned p = 0; p < PKT_PRIOS; p++)
 		pr->last_frame[p] = -1;
-	sim_event_init(&pr->expire_ev, expire_fire);
-	link_init(&pr->delay, response_ps, pause_apply, pr, 0);
+	sim_event_init(&pr->expire_ev, expire_fire, key_expire);
+	link_init(&pr->delay, key_delay, response_ps, pause_apply, pr, 0);
 }
 
 void pause_receive(struct pause_rx *pr, struct pkt *p)
@@ -176,12 +176,12 @@ static void sample_fire(struct sim_engine *eng, struct sim_event *ev)
 		sim_schedule(eng, ev, eng->now + env->interval_ps);
 }
 
-void pause_env_init(struct pause_env *env)
+void pause_env_init(struct pause_env *env, uint64_t key)
 {
 	env->dirty = NULL;
 	env->sample_start = 0;
 	env->max_paused_ppm = 0;
-	sim_event_init(&env->sample_ev, sample_fire);
+	sim_event_init(&env->sample_ev, sample_fire, key);
 }
 
 void pause_flush(struct pause_env *env)

@@ -79,12 +79,14 @@ struct pause_rx {
 	void (*kick)(struct pause_rx *pr); /* resume sending */
 };
 
-/* env's engine, pool, interval and callbacks must be set first */
-void pause_env_init(struct pause_env *env);
-/* a transmitter of host `node` (is_host) or switch `node` port `port` */
+/* env's engine, pool, interval and callbacks must be set first; key: the
+ * sampler event's */
+void pause_env_init(struct pause_env *env, uint64_t key);
+/* a transmitter of host `node` (is_host) or switch `node` port `port`;
+ * keys: of its expiry event and of its response-time delay line */
 void pause_init(struct pause_env *env, struct pause_rx *pr, int is_host, uint32_t node,
 		uint16_t port, int64_t rate_bps, sim_time_ps response_ps,
-		void (*kick)(struct pause_rx *));
+		void (*kick)(struct pause_rx *), uint64_t key_expire, uint64_t key_delay);
 /* a PFC frame arrived: apply it after the response time; frees p */
 void pause_receive(struct pause_rx *pr, struct pkt *p);
 /* eligible priorities: bit p set when p is not paused */

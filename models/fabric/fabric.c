@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "evkey.h"
 #include "pfc.h"
 #include "scenario.h"
 
@@ -246,18 +247,19 @@ static void connect(struct fabric *f)
 		struct sw *sw = &f->sws[s];
 		for (uint16_t p = 0; p < sw->nports; p++) {
 			struct topo_end e = topo_peer(t, s, p);
+			uint64_t key = SIM_KEY(EVKEY_PORT, sw->ports[p].gid, EVKEY_PORT_LINK);
 			if (e.tier == TOPO_HOST)
-				link_init(&sw->ports[p].link, t->host_prop_ps, nic_rx,
+				link_init(&sw->ports[p].link, key, t->host_prop_ps, nic_rx,
 					  &f->nics[e.node], 0);
 			else
-				link_init(&sw->ports[p].link, t->fabric_prop_ps, switch_rx,
+				link_init(&sw->ports[p].link, key, t->fabric_prop_ps, switch_rx,
 					  &f->sws[e.node], e.port);
 		}
 	}
 	for (uint32_t h = 0; h < f->nhosts; h++) {
 		struct topo_end up = topo_host_uplink(t, h);
-		link_init(&f->nics[h].link, t->host_prop_ps, switch_rx, &f->sws[up.node],
-			  up.port);
+		link_init(&f->nics[h].link, SIM_KEY(EVKEY_NIC, h, EVKEY_NIC_LINK), t->host_prop_ps,
+			  switch_rx, &f->sws[up.node], up.port);
 	}
 }
 
@@ -300,7 +302,7 @@ struct fabric *fabric_create(const struct scenario *scn, const char **err)
 	net->nhosts = f->nhosts;
 	for (uint32_t s = 0, first = 0; s < f->nsw; s++) {
 		switch_init(net, &f->sws[s], s, &f->swcfg, f->ports + first,
-			    f->pgs + (size_t)first * PKT_PRIOS);
+			    f->pgs + (size_t)first * PKT_PRIOS, first);
 		first += f->sws[s].nports;
 	}
 	for (uint32_t h = 0; h < f->nhosts; h++)
@@ -311,7 +313,7 @@ struct fabric *fabric_create(const struct scenario *scn, const char **err)
 	f->traffic.coll_done = fwd_coll_done;
 	if (traffic_build(&f->traffic, net, scn) || fault_build(&f->faults, net, scn))
 		goto fail;
-	sim_event_init(&f->series_ev, series_fire);
+	sim_event_init(&f->series_ev, series_fire, SIM_KEY(EVKEY_SERIES_SAMPLER, 0, 0));
 	if (scn->output_queues == SCN_QUEUES_ALL) {
 		f->backlog = calloc((size_t)f->nhosts * PKT_PRIOS, sizeof(*f->backlog));
 		f->backlog_last = calloc(f->nhosts, 1);

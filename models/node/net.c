@@ -5,6 +5,7 @@
 
 #include <stdlib.h>
 
+#include "evkey.h"
 #include "invariant.h"
 
 int net_init(struct net *net, sim_time_ps sample_interval_ps)
@@ -17,7 +18,7 @@ int net_init(struct net *net, sim_time_ps sample_interval_ps)
 	net->pause.eng = &net->eng;
 	net->pause.pool = &net->pool;
 	net->pause.interval_ps = sample_interval_ps;
-	pause_env_init(&net->pause);
+	pause_env_init(&net->pause, SIM_KEY(EVKEY_PAUSE_SAMPLER, 0, 0));
 	return 0;
 }
 

@@ -45,6 +45,7 @@
 
 #include <stdlib.h>
 
+#include "evkey.h"
 #include "invariant.h"
 #include "pfc.h"
 #include "rng.h"
@@ -581,8 +582,8 @@ uint32_t nic_add_qp(struct net *net, uint32_t src, uint32_t dst, uint8_t dscp)
 		.sport = qp_sport(cfg->seed, qid), .prio = net->qos.dscp_to_prio[dscp],
 		.dscp = dscp, .last_cnp_ps = -1,
 	};
-	sim_event_init(&q->pace_ev, pace_fire);
-	sim_event_init(&q->rto_ev, rto_fire);
+	sim_event_init(&q->pace_ev, pace_fire, SIM_KEY(EVKEY_QP, qid, EVKEY_QP_PACE));
+	sim_event_init(&q->rto_ev, rto_fire, SIM_KEY(EVKEY_QP, qid, EVKEY_QP_RTO));
 	if (cfg->dcqcn)
 		dcqcn_init(&cfg->dcqcn_params, &q->dc);
 	return qid;
@@ -608,10 +609,11 @@ void nic_init(struct net *net, struct nic *n, uint32_t id, const struct nic_conf
 {
 	*n = (struct nic){ .net = net, .cfg = cfg, .id = id };
 	n->ser.rate_bps = cfg->rate_bps;
-	sim_event_init(&n->tx_ev, nic_tx_done);
+	sim_event_init(&n->tx_ev, nic_tx_done, SIM_KEY(EVKEY_NIC, id, EVKEY_NIC_TX));
 	n->last_cnp_ps = -1;
-	sim_event_init(&n->drain_ev, drain_fire);
-	sim_event_init(&n->refresh_ev, rx_refresh);
+	sim_event_init(&n->drain_ev, drain_fire, SIM_KEY(EVKEY_NIC, id, EVKEY_NIC_DRAIN));
+	sim_event_init(&n->refresh_ev, rx_refresh, SIM_KEY(EVKEY_NIC, id, EVKEY_NIC_REFRESH));
 	pause_init(&net->pause, &n->pause, 1, id, 0, cfg->rate_bps, cfg->response_ps,
-		   nic_pause_kick);
+		   nic_pause_kick, SIM_KEY(EVKEY_NIC, id, EVKEY_NIC_PAUSE),
+		   SIM_KEY(EVKEY_NIC, id, EVKEY_NIC_PAUSE_DELAY));
 }

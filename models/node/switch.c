@@ -42,6 +42,7 @@
  */
 #include "switch.h"
 
+#include "evkey.h"
 #include "invariant.h"
 #include "pfc.h"
 #include "rng.h"
@@ -447,7 +448,7 @@ int64_t switch_pool_bytes(const struct switch_config *cfg, uint8_t lossless,
 }
 
 void switch_init(struct net *net, struct sw *s, uint32_t id, const struct switch_config *cfg,
-		 struct port *ports, struct pg *pgs)
+		 struct port *ports, struct pg *pgs, uint32_t first_port)
 {
 	const struct topo *t = net->topo;
 	s->net = net;
@@ -459,23 +460,27 @@ void switch_init(struct net *net, struct sw *s, uint32_t id, const struct switch
 	s->salt = rng_derive(cfg->seed, RNG_ID(RNG_SWITCH, id));
 	s->rng = rng_stream(cfg->seed, RNG_ID(RNG_SWITCH, id));
 	SIM_INVARIANT(s->rng, "out of memory for switch %u's random stream", id);
-	link_init(&s->pipeline, cfg->latency_ps, switch_forward, s, 0);
+	link_init(&s->pipeline, SIM_KEY(EVKEY_SWITCH, id, EVKEY_SW_PIPELINE), cfg->latency_ps,
+		  switch_forward, s, 0);
 	uint32_t host_ports = 0;
 	for (uint16_t i = 0; i < s->nports; i++) {
 		struct port *pt = &ports[i];
 		int host = topo_port_is_host(t, id, i);
 		const struct switch_port_class *pc = host ? &cfg->host : &cfg->fabric;
 		host_ports += (uint32_t)host;
-		*pt = (struct port){ .idx = i, .sw = s };
-		sim_event_init(&pt->tx_ev, port_tx_done);
+		uint32_t gid = first_port + i;
+		*pt = (struct port){ .idx = i, .gid = gid, .sw = s };
+		sim_event_init(&pt->tx_ev, port_tx_done, SIM_KEY(EVKEY_PORT, gid, EVKEY_PORT_TX));
 		pt->ser.rate_bps = pc->rate_bps;
 		pause_init(&net->pause, &pt->pause, 0, id, i, pc->rate_bps, pc->response_ps,
-			   port_pause_kick);
+			   port_pause_kick, SIM_KEY(EVKEY_PORT, gid, EVKEY_PORT_PAUSE),
+			   SIM_KEY(EVKEY_PORT, gid, EVKEY_PORT_PAUSE_DELAY));
 		for (unsigned p = 0; p < PKT_PRIOS; p++) {
 			struct pg *g = pg_of(s, i, p);
 			*g = (struct pg){ .sw = s, .port = i, .prio = (uint8_t)p };
 			g->mmu.headroom_bytes = net_lossless(net, p) ? pc->headroom_bytes : 0;
-			sim_event_init(&g->refresh_ev, pg_refresh);
+			sim_event_init(&g->refresh_ev, pg_refresh,
+				       SIM_KEY(EVKEY_PORT, gid, EVKEY_PORT_PG + p));
 		}
 	}
 	s->mmu = (struct mmu_params){
@@ -489,7 +494,7 @@ void switch_init(struct net *net, struct sw *s, uint32_t id, const struct switch
 	};
 	SIM_INVARIANT(s->mmu.pool_bytes > 0, "switch %u has no shared pool (the loader checks this)",
 		      id);
-	sim_event_init(&s->wd_ev, wd_poll);
+	sim_event_init(&s->wd_ev, wd_poll, SIM_KEY(EVKEY_SWITCH, id, EVKEY_SW_WATCHDOG));
 	if (cfg->pfcwd_enable && net->qos.lossless)
 		sim_schedule(&net->eng, &s->wd_ev, cfg->pfcwd_poll_ps);
 }

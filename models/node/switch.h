@@ -53,7 +53,8 @@ struct port {
 	uint8_t down;                  /* its link failed (fault link-down) */
 	uint8_t qdirty;                /* in the net's queue sampler list */
 	uint8_t qlast;                 /* bit q: the last queues.csv row of q was not 0 */
-	uint16_t idx;
+	uint16_t idx;                  /* port number at its switch */
+	uint32_t gid;                  /* global port index (event keys) */
 	struct port *next_qdirty;
 	struct serializer ser;
 	struct link link;              /* cable to the peer */
@@ -93,9 +94,10 @@ struct sw {
 };
 
 /* switch `id` of net->topo with its ports and PGs (topo_ports(id) and 8
- * times that); its links are connected by the caller (switch_rx, nic_rx) */
+ * times that), the first port having the global index first_port; its
+ * links are connected by the caller (switch_rx, nic_rx) */
 void switch_init(struct net *net, struct sw *s, uint32_t id, const struct switch_config *cfg,
-		 struct port *ports, struct pg *pgs);
+		 struct port *ports, struct pg *pgs, uint32_t first_port);
 void switch_free(struct sw *s);
 /* link delivery into switch `to` on port in_port */
 void switch_rx(void *to, uint16_t in_port, struct pkt *p);

@@ -19,6 +19,7 @@
 
 #include <stdlib.h>
 
+#include "evkey.h"
 #include "net.h"
 #include "nic.h"
 #include "pfc.h"
@@ -115,7 +116,7 @@ int fault_build(struct faults *fs, struct net *net, const struct scenario *scn)
 		r->def = &scn->faults[i];
 		r->nic_watchdog_ps = scn->nic_pause_watchdog_ps;
 		r->end_ps = r->def->duration_ps ? r->def->start_ps + r->def->duration_ps : INT64_MAX;
-		sim_event_init(&r->ev, fault_fire);
+		sim_event_init(&r->ev, fault_fire, SIM_KEY(EVKEY_FAULT, i, 0));
 		sim_schedule(&net->eng, &r->ev, r->def->start_ps);
 	}
 	return 0;

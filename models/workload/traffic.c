@@ -36,6 +36,7 @@
 #include <gsl/gsl_randist.h>
 #include <stdlib.h>
 
+#include "evkey.h"
 #include "invariant.h"
 #include "net.h"
 #include "nic.h"
@@ -439,7 +440,7 @@ int traffic_build(struct traffic *t, struct net *net, const struct scenario *scn
 {
 	t->net = net;
 	t->scn = scn;
-	sim_event_init(&t->ev, traffic_fire);
+	sim_event_init(&t->ev, traffic_fire, SIM_KEY(EVKEY_TRAFFIC, 0, 0));
 	net->obs.flow_done = flow_done;
 	net->obs.flow_ctx = t;
 	for (uint32_t ji = 0; ji < scn->njobs; ji++)
