@@ -6,28 +6,29 @@
  *   wheel  16384 slots of 256 ps: every pending event earlier than wheel_end
  *          (= wheel_start + 4.19 us, wheel_start being the slot of `now`)
  *          sits in slot (time / 256) mod 16384, in a ring through the events'
- *          own next/prev pointers sorted by time, equal times in scheduling
- *          order.  A bitmap of non-empty slots, and a bitmap of its non-zero
- *          words, find the next slot with two count-trailing-zeros (a few
- *          more when the window wraps or is sparse).
- *   heap   the later events (watchdogs, pause timers, slow pacing): the 4-ary
- *          min-heap of (time, seq, event) entries this engine always had;
- *          each event remembers its slot (heap_idx).
+ *          own next/prev pointers sorted by (time, sched, key), equals in
+ *          scheduling order.  A bitmap of non-empty slots, and a bitmap of its
+ *          non-zero words, find the next slot with two count-trailing-zeros (a
+ *          few more when the window wraps or is sparse).
+ *   heap   the later events (watchdogs, pause timers, slow pacing): a 4-ary
+ *          min-heap of (time, sched, key, seq, event) entries; each event
+ *          remembers its slot (heap_idx).
  *
- * Schedule: append to the slot's ring (a backward walk when the slot already
- * holds a later time) or push on the heap.  Fire: the head of the first
- * non-empty slot from `now` on, or the heap top when the wheel is empty.
- * When `now` enters a new slot the wheel window slides with it, and heap
- * events that the window now covers move into the wheel (each moves once).
+ * Schedule: append to the slot's ring (a backward walk when the slot holds a
+ * later event: rarely more than a step, since a new event's sched is now and
+ * pending events were scheduled before it) or push on the heap.  Fire: the
+ * head of the first non-empty slot from `now` on, or the heap top when the
+ * wheel is empty.  When `now` enters a new slot the wheel window slides with
+ * it, and heap events that the window now covers move into the wheel (each
+ * moves once).
  *
  * Why: fabric events are a few hundred ns to a few us ahead, so nearly all of
  * them live in the wheel and cost O(1), without the heap's data-dependent
- * (time, seq) comparisons: its sift_down took about half the run time of the
- * 128-host benchmark, mostly in mispredicted branches.  Replaying recorded
+ * comparisons: its sift_down took about half the run time of the 128-host
+ * benchmark, mostly in mispredicted branches.  Replaying recorded
  * schedule/cancel/fire sequences of the benchmark, of the default scenario
  * and of a 25/100 Gbps variant through both queues, this one is 2.6-3.5
- * times faster, 5 times on a run where most events share their picosecond;
- * the benchmark runs 1.5 times faster end to end (outputs byte-identical).
+ * times faster, 5 times on a run where most events share their picosecond.
  * The geometry: 4096 slots of 256 ps (a 1 us window) sent a third of the
  * 25 Gbps events through the heap; 4096 slots of 1 ns made the sorted
  * insertions walk (0.4 steps per event) at 400 Gbps; 16384 slots of 256 ps
@@ -39,18 +40,28 @@
  * FIFO of its events (5 times faster with many ties, none without); a
  * prefetch of the next event to fire gained nothing.
  *
- * Order is exactly (time, key, insertion sequence):
+ * Why (time, sched, key) and not (time, insertion): a partitioned run
+ * schedules an event that crosses partitions later than a single run does
+ * (at the next synchronisation), so insertion order would depend on the
+ * partition.  Ordering by key alone made the thousands of same-picosecond
+ * events of synchronised links arrive out of order, to be sorted (a sorted
+ * ring walked past them, slowing a 1,024-host permutation threefold; sorting
+ * per slot or per picosecond, or a heap per slot, still cost 15-40 % more
+ * instructions than insertion order).  With sched first, insertion order
+ * already is the order but for events scheduled in the same instant, which
+ * the key settles in a step or two.
+ *
+ * Order is exactly (time, sched, key, insertion sequence):
  *  - within the wheel, slots in window order from the slot of `now` are in
  *    time order (every wheel event is in [wheel_start, wheel_end), a window
- *    of exactly NSLOTS slots), and a ring is sorted by (time, key) with equal
- *    (time, key) FIFO;
- *  - the heap orders its events by (time, key, seq);
+ *    of exactly NSLOTS slots), and a ring is sorted by (time, sched, key)
+ *    with equals FIFO;
+ *  - the heap orders its events by (time, sched, key, seq);
  *  - an event at time t goes to the heap only while t >= wheel_end; wheel_end
  *    only grows, and the heap events it passes move into the wheel, in heap
- *    order, before anything else is scheduled.  So of the events at time t
- *    with one key, those that went through the heap were all scheduled
- *    before those that went straight into the wheel, and they reach t's ring
- *    first.
+ *    order, before anything else is scheduled.  So of the equal events at
+ *    time t, those that went through the heap were all scheduled before those
+ *    that went straight into the wheel, and they reach t's ring first.
  */
 #include "engine.h"
 
@@ -72,16 +83,22 @@ static int entry_less(const struct sim_heap_entry *a, const struct sim_heap_entr
 {
 	if (a->time != b->time)
 		return a->time < b->time;
+	if (a->sched != b->sched)
+		return a->sched < b->sched;
 	if (a->key != b->key)
 		return a->key < b->key;
 	return a->seq < b->seq;
 }
 
-/* a fires after b: later, or at the same time with a larger key (equal
- * keys: b was scheduled first) */
+/* a fires after b (ignoring seq: among equals the one scheduled later is
+ * put behind) */
 static int event_after(const struct sim_event *a, const struct sim_event *b)
 {
-	return a->time > b->time || (a->time == b->time && a->key > b->key);
+	if (a->time != b->time)
+		return a->time > b->time;
+	if (a->sched != b->sched)
+		return a->sched > b->sched;
+	return a->key > b->key;
 }
 
 static void heap_place(struct sim_engine *eng, uint32_t i, struct sim_heap_entry e)
@@ -130,7 +147,8 @@ static void heap_push(struct sim_engine *eng, struct sim_event *ev)
 		eng->heap = h;
 		eng->cap = cap;
 	}
-	struct sim_heap_entry e = { .time = ev->time, .key = ev->key, .seq = eng->seq, .ev = ev };
+	struct sim_heap_entry e = { .time = ev->time, .sched = ev->sched, .key = ev->key,
+				    .seq = eng->seq, .ev = ev };
 	sift_up(eng, eng->nheap++, e);
 }
 
@@ -282,19 +300,27 @@ static void remove_event(struct sim_engine *eng, struct sim_event *ev)
 	eng->n--;
 }
 
-void sim_schedule(struct sim_engine *eng, struct sim_event *ev, sim_time_ps t)
+void sim_schedule_at(struct sim_engine *eng, struct sim_event *ev, sim_time_ps t,
+		     sim_time_ps sched)
 {
-	SIM_INVARIANT(t >= eng->now, "event scheduled in the past (%lld < now %lld)",
-		      (long long)t, (long long)eng->now);
+	SIM_INVARIANT(t >= eng->now && sched <= t,
+		      "event scheduled in the past (%lld < now %lld, or before %lld)", (long long)t,
+		      (long long)eng->now, (long long)sched);
 	if (sim_event_pending(ev))
 		remove_event(eng, ev);
 	ev->time = t;
+	ev->sched = sched;
 	eng->n++;
 	eng->seq++;
 	if (t < eng->wheel_end)
 		wheel_insert(eng, ev);
 	else
 		heap_push(eng, ev);
+}
+
+void sim_schedule(struct sim_engine *eng, struct sim_event *ev, sim_time_ps t)
+{
+	sim_schedule_at(eng, ev, t, eng->now);
 }
 
 void sim_cancel(struct sim_engine *eng, struct sim_event *ev)

@@ -6,14 +6,19 @@
  * its head-arrival event) and recovers itself with container_of().  An event
  * is either idle or pending once; rescheduling a pending event moves it.
  *
- * Order: events fire by (time, key, sequence).  The key is the event's
- * identity, given once by its owner (SIM_KEY: a class, the owner's index, a
- * sub-event), so the order of two events of the same picosecond is a
- * property of the model, not of the order in which the code happened to
- * schedule them, nor of how a parallel run cuts the fabric into pieces.
- * Events of equal keys (plain events, key 0) fire in the order they were
- * scheduled (libuv's timer start_id rule).  Nothing ever adds a tick to force
- * an order.
+ * Order: events fire by (time, sched, key, sequence).  sched is when the
+ * event was scheduled (the time of the event whose handler scheduled it, or
+ * a time given explicitly where that handler ran elsewhere); the key is the event's identity, given once by
+ * its owner (SIM_KEY: a class, the owner's index, a sub-event).  Both are
+ * properties of the model, not of the order in which the code happened to
+ * schedule things, nor of how a parallel run cuts the fabric into pieces:
+ * two events of one picosecond fire in the same order however the fabric is
+ * partitioned.  And since a new event's sched is now, never earlier than
+ * that of anything pending, it goes behind the events of its time scheduled
+ * before it, as in plain scheduling order, so keeping the order costs
+ * almost nothing.  Events of equal (time, sched, key) (plain events, key 0)
+ * fire in the order they were scheduled (libuv's timer start_id rule).
+ * Nothing ever adds a tick to force an order.
  *
  * The queue is a timing wheel for the next few microseconds (most events:
  * O(1) to schedule, cancel and fire) in front of a 4-ary min-heap for the
@@ -41,7 +46,8 @@ struct sim_event {
 	sim_event_fn fn;
 	struct sim_event *next, *prev; /* ring of its wheel slot (engine.c) */
 	sim_time_ps time;              /* when it fires, while pending */
-	uint64_t key;                  /* orders events of the same time */
+	sim_time_ps sched;             /* when it was scheduled (the order's second part) */
+	uint64_t key;                  /* its identity (the order's third part) */
 	uint32_t heap_idx; /* heap slot, SIM_EVENT_WHEEL or SIM_EVENT_IDLE */
 };
 
@@ -49,7 +55,7 @@ struct sim_event {
 #define SIM_EVENT_WHEEL (UINT32_MAX - 1) /* pending, in the wheel */
 
 struct sim_heap_entry {
-	sim_time_ps time;
+	sim_time_ps time, sched;
 	uint64_t key, seq;
 	struct sim_event *ev;
 };
@@ -84,9 +90,14 @@ static inline int sim_event_pending(const struct sim_event *ev)
 int sim_engine_init(struct sim_engine *eng);
 void sim_engine_free(struct sim_engine *eng);
 
-/* schedule ev at absolute time t >= now; if pending, it moves (new seq).
- * Running out of memory for the queue stops the run (SIM_INVARIANT). */
+/* schedule ev at absolute time t >= now, scheduled now; if pending, it
+ * moves (new seq).  Running out of memory for the queue stops the run
+ * (SIM_INVARIANT). */
 void sim_schedule(struct sim_engine *eng, struct sim_event *ev, sim_time_ps t);
+/* the same with an explicit scheduling moment (<= now): for what a handler
+ * of another partition decided at time `sched` */
+void sim_schedule_at(struct sim_engine *eng, struct sim_event *ev, sim_time_ps t,
+		     sim_time_ps sched);
 void sim_cancel(struct sim_engine *eng, struct sim_event *ev);
 
 /* time of the next event, or INT64_MAX when none is pending */

@@ -98,9 +98,9 @@ void output_flow(struct output *o, const struct fabric *f, const struct flow *fl
 		units_format_us(fl->end_ps, end, sizeof(end));
 		units_format_us(fl->end_ps - fl->start_ps, fct, sizeof(fct));
 	}
-	fprintf(o->flows, "%u,%s,h%u,h%u,%lld,%s,%s,%s,%u,%lld\n", fl->id,
+	fprintf(o->flows, "%llu,%s,h%u,h%u,%lld,%s,%s,%s,%u,%lld\n", (unsigned long long)fl->id,
 		f->scn->jobs[fl->job].name, fl->src, fl->dst, (long long)fl->bytes, start, end, fct,
-		f->traffic.colls[fl->coll].iter, (long long)fl->rx_bytes);
+		fl->iter, (long long)fl->rx_bytes);
 }
 
 /* "h3" or a switch name, and the name of the port's peer */

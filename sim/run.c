@@ -14,6 +14,7 @@
 #include <time.h>
 
 #include "fabric.h"
+#include "hist.h"
 #include "output.h"
 #include "scenario.h"
 
@@ -22,12 +23,13 @@
 
 struct run_ctx {
 	struct output out;
+	const struct fabric *fabric;
 	int has_out;
 	uint32_t colls;        /* completed collective iterations */
 	sim_time_ps coll_time; /* their total time */
 	double busbw, pct;     /* their total busbw and % of line */
-	sim_time_ps *fct;
-	uint32_t nfct;
+	struct hist fct;       /* completion times of the messages */
+	int oom;               /* the histogram ran out of memory */
 };
 
 static double wall_now(void)
@@ -48,9 +50,15 @@ static double peak_rss_mb(void)
 static void on_flow_done(void *ctx, const struct fabric *f, const struct flow *fl)
 {
 	struct run_ctx *c = ctx;
-	c->fct[c->nfct++] = fl->end_ps - fl->start_ps;
+	c->oom |= hist_add(&c->fct, fl->end_ps - fl->start_ps);
 	if (c->has_out && f->scn->output_flows)
 		output_flow(&c->out, f, fl);
+}
+
+static void on_unfinished(void *ctx, const struct flow *fl)
+{
+	struct run_ctx *c = ctx;
+	output_flow(&c->out, c->fabric, fl);
 }
 
 static const char *const pfc_names[] = { "xoff", "refresh", "xon", "expire" };
@@ -119,26 +127,12 @@ static void on_rate_sample(void *ctx, const struct fabric *f, const struct qp *q
 	output_rate(&c->out, f, q);
 }
 
-static int cmp_time(const void *a, const void *b)
-{
-	sim_time_ps x = *(const sim_time_ps *)a, y = *(const sim_time_ps *)b;
-	return (x > y) - (x < y);
-}
-
-/* nearest rank: the smallest value with at least pct% of values <= it */
-static sim_time_ps percentile(const sim_time_ps *sorted, uint32_t n, unsigned pct)
-{
-	if (!n)
-		return -1;
-	uint64_t rank = ((uint64_t)n * pct + 99) / 100;
-	return sorted[rank ? rank - 1 : 0];
-}
-
 static void progress(FILE *out, const struct fabric *f, sim_time_ps dur, double t0)
 {
 	double wall = wall_now() - t0;
 	double frac = (double)fabric_now(f) / (double)dur;
-	double done = (double)f->net.flows_done / (double)(f->net.nflows ? f->net.nflows : 1);
+	uint64_t total = fabric_flows_total(f);
+	double done = (double)fabric_flows_done(f) / (double)(total ? total : 1);
 	if (done > frac)
 		frac = done; /* the run ends when all flows are done */
 	int width = 30, fill = (int)(frac * width);
@@ -180,15 +174,10 @@ enum run_status run_scenario(const struct scenario *scn, const struct run_opts *
 		snprintf(res->err, sizeof(res->err), "%s", why);
 		return RUN_EIO;
 	}
-	c.fct = malloc(((size_t)f->net.nflows + 1) * sizeof(*c.fct));
-	if (!c.fct) {
-		fabric_destroy(f);
-		snprintf(res->err, sizeof(res->err), "out of memory");
-		return RUN_EIO;
-	}
+	hist_init(&c.fct);
+	c.fabric = f;
 	if (opts->out_dir) {
 		if (output_open(&c.out, opts->out_dir, scn, res->err, sizeof(res->err))) {
-			free(c.fct);
 			fabric_destroy(f);
 			return RUN_EIO;
 		}
@@ -261,16 +250,15 @@ enum run_status run_scenario(const struct scenario *scn, const struct run_opts *
 	res->pause_frames = ns.pause_frames;
 	res->max_paused_ppm = fabric_max_paused_ppm(f);
 	res->pfcwd_storms = ns.pfcwd_storms;
-	res->flows_total = f->net.nflows;
-	res->flows_completed = f->net.flows_done;
+	res->flows_total = fabric_flows_total(f);
+	res->flows_completed = fabric_flows_done(f);
 	res->collectives_completed = c.colls;
 	res->collective_time_ps = c.colls ? c.coll_time / c.colls : -1;
 	res->busbw_GBps = c.colls ? c.busbw / c.colls : 0;
 	res->busbw_pct_line = c.colls ? c.pct / c.colls : 0;
 	run_check_criteria(scn, res);
-	qsort(c.fct, c.nfct, sizeof(*c.fct), cmp_time);
-	res->fct_p50_ps = percentile(c.fct, c.nfct, 50);
-	res->fct_p99_ps = percentile(c.fct, c.nfct, 99);
+	res->fct_p50_ps = hist_percentile(&c.fct, 50);
+	res->fct_p99_ps = hist_percentile(&c.fct, 99);
 
 	enum run_status st = interrupted ? RUN_INTERRUPTED : RUN_OK;
 	if (fabric_check_conservation(f, &res->data_bytes_in_flight)) {
@@ -278,9 +266,8 @@ enum run_status run_scenario(const struct scenario *scn, const struct run_opts *
 		st = RUN_INVARIANT;
 	}
 	if (c.has_out) {
-		for (uint32_t i = 0; scn->output_flows && i < f->net.nflows; i++)
-			if (f->net.flows[i].end_ps < 0)
-				output_flow(&c.out, f, &f->net.flows[i]);
+		if (scn->output_flows && fabric_unfinished(f, on_unfinished, &c))
+			c.oom = 1;
 		res->peak_rss_mb = peak_rss_mb();
 		write_results(&c, res);
 		if (output_close(&c.out) && st == RUN_OK) {
@@ -290,8 +277,12 @@ enum run_status run_scenario(const struct scenario *scn, const struct run_opts *
 		}
 	}
 	res->peak_rss_mb = peak_rss_mb();
-	free(c.fct);
+	hist_free(&c.fct);
 	fabric_destroy(f);
+	if (c.oom && st == RUN_OK) {
+		snprintf(res->err, sizeof(res->err), "out of memory for the results");
+		st = RUN_EIO;
+	}
 	return st;
 }
 
@@ -363,7 +354,7 @@ void run_summary_csv(const struct run_result *r, char *header, size_t hlen, char
 		 "collective_time_us,busbw_GBps,busbw_pct_line,criteria_pass,criteria_failed");
 	snprintf(row, rlen,
 		 "%s,%s,%llu,%llu,%llu,%llu,%llu,%llu,%d,%llu,%.3f,%llu,%llu,%llu,%llu,"
-		 "%lld,%llu,%.3f,%u.%06u,%llu,%llu,%u,%u,%s,%s,%u,%s,%s,%s,%d,%s",
+		 "%lld,%llu,%.3f,%u.%06u,%llu,%llu,%llu,%llu,%s,%s,%u,%s,%s,%s,%d,%s",
 		 units_format_us(r->sim_time_ps, t, sizeof(t)), end_name(r->end),
 		 (unsigned long long)r->data_bytes_delivered,
 		 (unsigned long long)r->data_bytes_in_flight,
@@ -377,7 +368,8 @@ void run_summary_csv(const struct run_result *r, char *header, size_t hlen, char
 		 rate,
 		 r->max_paused_ppm / 1000000, r->max_paused_ppm % 1000000,
 		 (unsigned long long)r->pfcwd_storms, (unsigned long long)r->max_queue_bytes,
-		 r->flows_completed, r->flows_total, p50, p99, r->collectives_completed, ct, bw,
+		 (unsigned long long)r->flows_completed, (unsigned long long)r->flows_total, p50, p99,
+		 r->collectives_completed, ct, bw,
 		 pct, r->criteria_pass, r->criteria_failed);
 }
 

@@ -49,7 +49,7 @@ struct run_result {
 	uint64_t pause_frames;                 /* XOFF frames sent, refreshes included */
 	uint32_t max_paused_ppm;               /* worst paused fraction of a sample interval */
 	uint64_t pfcwd_storms;
-	uint32_t flows_completed, flows_total;
+	uint64_t flows_completed, flows_total;
 	uint32_t collectives_completed;        /* ring-allreduce and alltoall iterations */
 	sim_time_ps collective_time_ps;        /* their mean time; -1 when none */
 	double busbw_GBps, busbw_pct_line;     /* their mean bus bandwidth */

@@ -68,7 +68,7 @@ static void measure(struct fabric *f, uint32_t nflows, sim_time_ps t0, sim_time_
 	fabric_run_until(f, t0);
 	uint64_t pauses = f->net.st.pause_frames;
 	for (uint32_t i = 0; i < nflows; i++)
-		start[i] = f->net.flows[i].rx_bytes;
+		start[i] = tl_live(f, i)->rx_bytes;
 	double qsum = 0;
 	int samples = 0;
 	for (sim_time_ps t = t0; t < t1; t += UNITS_PS_PER_US, samples++) {
@@ -77,7 +77,7 @@ static void measure(struct fabric *f, uint32_t nflows, sim_time_ps t0, sim_time_
 	}
 	fabric_run_until(f, t1);
 	for (uint32_t i = 0; i < nflows; i++)
-		w->share[i] = (double)(f->net.flows[i].rx_bytes - start[i]);
+		w->share[i] = (double)(tl_live(f, i)->rx_bytes - start[i]);
 	w->qmean = qsum / samples;
 	w->pauses = f->net.st.pause_frames - pauses;
 }
@@ -163,14 +163,14 @@ START_TEST(go_back_n_recovers_drops)
 				    "[job.incast]\npattern = incast\ndst = 0\nsize = 2MB\n");
 	struct fabric *f = tl_build(scn);
 	fabric_run_until(f, 1000 * UNITS_PS_PER_MS);
-	ck_assert_msg(fabric_finished(f), "%u of %u flows done", f->net.flows_done, f->net.nflows);
+	ck_assert_msg(fabric_finished(f), "%llu of %llu flows done",
+		      (unsigned long long)fabric_flows_done(f),
+		      (unsigned long long)fabric_flows_total(f));
 	ck_assert_uint_gt(f->net.st.drops.lossy, 0);
 	ck_assert_uint_eq(f->net.st.drops.lossless, 0);
 	ck_assert_uint_gt(f->net.st.cc.retransmitted_bytes, 0);
 	ck_assert_uint_gt(f->net.st.cc.naks_sent + f->net.st.cc.timeouts, 0);
-	uint64_t total = 0;
-	for (uint32_t i = 0; i < f->net.nflows; i++)
-		total += (uint64_t)f->net.flows[i].bytes;
+	uint64_t total = fabric_bytes_total(f);
 	ck_assert_uint_eq(f->net.st.payload_delivered, total);
 	/* every retransmitted byte was injected once more: injected =
 	 * delivered + dropped (switch and receiver) + in flight */
@@ -206,8 +206,9 @@ START_TEST(go_back_n_timeouts_and_late_acks)
 		struct scenario *scn = tl_load(texts[k]);
 		struct fabric *f = tl_build(scn);
 		fabric_run_until(f, 100 * UNITS_PS_PER_MS);
-		ck_assert_msg(fabric_finished(f), "case %d: %u of %u flows done", k, f->net.flows_done,
-			      f->net.nflows);
+		ck_assert_msg(fabric_finished(f), "case %d: %llu of %llu flows done", k,
+			      (unsigned long long)fabric_flows_done(f),
+			      (unsigned long long)fabric_flows_total(f));
 		ck_assert_uint_gt(f->net.st.cc.timeouts, 0);
 		tl_conserved(f);
 		fabric_destroy(f);

@@ -21,17 +21,35 @@ static struct fabric *run(const struct scenario *s)
 	const char *why = NULL;
 	struct fabric *f = fabric_create(s, &why);
 	ck_assert_msg(f != NULL, "fabric: %s", why ? why : "?");
+	struct tl_log *log = malloc(sizeof(*log));
+	ck_assert_ptr_nonnull(log);
+	tl_log_attach(f, log); /* f->hooks.ctx: the iterations completed */
 	fabric_run_until(f, s->duration_ps);
-	ck_assert_msg(fabric_finished(f), "%u of %u flows done", f->net.flows_done, f->net.nflows);
+	ck_assert_msg(fabric_finished(f), "%llu of %llu flows done",
+		      (unsigned long long)fabric_flows_done(f),
+		      (unsigned long long)fabric_flows_total(f));
 	uint64_t in_flight = 0;
 	ck_assert_msg(fabric_check_conservation(f, &in_flight) == 0, "%s", f->err);
 	ck_assert_uint_eq(in_flight, 0);
 	return f;
 }
 
+static const struct tl_log *log_of(const struct fabric *f)
+{
+	return f->hooks.ctx;
+}
+
+static void finish(struct fabric *f)
+{
+	tl_log_free(f->hooks.ctx);
+	free(f->hooks.ctx);
+	fabric_destroy(f);
+}
+
 static double coll_time_s(const struct fabric *f, uint32_t c)
 {
-	const struct coll *k = &f->traffic.colls[c];
+	ck_assert_uint_lt(c, log_of(f)->ncolls);
+	const struct coll *k = &log_of(f)->colls[c];
 	ck_assert_int_ge(k->end_ps, 0);
 	return (double)(k->end_ps - k->start_ps) * 1e-12;
 }
@@ -51,7 +69,7 @@ START_TEST(ring_matches_closed_form)
 				  "[topology]\nkind = star\nhosts = 8\n"
 				  "[job.ar]\npattern = ring-allreduce\nsize = 256MB\n");
 	struct fabric *f = run(s);
-	ck_assert_uint_eq(f->traffic.ncolls, 1);
+	ck_assert_uint_eq(log_of(f)->ncolls, 1);
 	double n = 8, S = 256e6, L = 512 * 1024;
 	double slice_lat = L / GOODPUT_400G + FRAME_LAT_S;
 	double expect = 2 * (n - 1) / n * S / GOODPUT_400G + 2 * (n - 1) * slice_lat;
@@ -61,7 +79,7 @@ START_TEST(ring_matches_closed_form)
 	double busbw = S / t * 2 * (n - 1) / n;
 	ck_assert_msg(busbw < GOODPUT_400G, "busbw %.3f GB/s above the ceiling", busbw / 1e9);
 	ck_assert_uint_eq(f->net.st.drops.lossless + f->net.st.drops.lossy, 0);
-	fabric_destroy(f);
+	finish(f);
 	tl_unload(s);
 }
 END_TEST
@@ -83,7 +101,7 @@ START_TEST(slice_pipelining_effect)
 		struct scenario *s = tl_load(text);
 		struct fabric *f = run(s);
 		t[k] = coll_time_s(f, 0);
-		fabric_destroy(f);
+		finish(f);
 		tl_unload(s);
 	}
 	/* chunk = 32 MB / 8 = 4 MB: the second run has one slice per chunk */
@@ -116,8 +134,8 @@ START_TEST(alltoall_byte_accounting)
 			ck_assert_uint_eq(f->nics[h].rx_payload_bytes, 7000000);
 			ck_assert_uint_eq(f->nics[h].tx_payload_bytes - 0, 7000000);
 		}
-		ck_assert_uint_eq(f->net.nflows, 56);
-		fabric_destroy(f);
+		ck_assert_uint_eq(fabric_flows_total(f), 56);
+		finish(f);
 		tl_unload(s);
 	}
 }
@@ -132,15 +150,19 @@ START_TEST(skew_and_iterations)
 				  "compute_gap = 50us\n");
 	struct fabric *f = run(s);
 	double base = coll_time_s(f, 0);
-	ck_assert_uint_eq(f->traffic.ncolls, 3);
+	ck_assert_uint_eq(log_of(f)->ncolls, 3);
+	/* the end of an iteration reaches every rank of the star one control
+	 * frame later: 2 x (84 B at 400G + 3 m) + the switch's 500 ns */
+	sim_time_ps reach = traffic_notify_ps(&f->traffic, 0, 1);
+	ck_assert_int_eq(reach, 2 * (1680 + 15000) + 500000);
 	for (uint32_t c = 1; c < 3; c++) {
-		ck_assert_int_eq(f->traffic.colls[c].start_ps,
-				 f->traffic.colls[c - 1].end_ps + 50 * UNITS_PS_PER_US);
+		ck_assert_int_eq(log_of(f)->colls[c].start_ps,
+				 log_of(f)->colls[c - 1].end_ps + 50 * UNITS_PS_PER_US + reach);
 		ck_assert_msg(fabs(coll_time_s(f, c) - base) < 0.001 * base,
 			      "iteration %u took %.2f us, the first %.2f us", c,
 			      coll_time_s(f, c) * 1e6, base * 1e6);
 	}
-	fabric_destroy(f);
+	finish(f);
 	tl_unload(s);
 
 	s = tl_load("[sim]\nduration = 100ms\n[topology]\nkind = star\nhosts = 8\n"
@@ -149,14 +171,12 @@ START_TEST(skew_and_iterations)
 	f = run(s);
 	for (uint32_t c = 0; c < 3; c++) {
 		/* the ring waits for its latest rank: completion moves by about
-		 * the largest start delay (read back from the root flows) */
-		const struct coll *k = &f->traffic.colls[c];
+		 * the largest start delay */
 		sim_time_ps max_skew = 0;
-		for (uint32_t i = k->first_flow; i < k->first_flow + k->nflows; i++)
-			if (f->net.flows[i].after < 0 && f->net.flows[i].start_ps - k->start_ps > max_skew)
-				max_skew = f->net.flows[i].start_ps - k->start_ps;
-		/* (dependent flows start at the later of their rank's start and
-		 * their dependency, so roots carry the ranks' delays) */
+		for (uint32_t r = 0; r < 8; r++) {
+			sim_time_ps d = traffic_skew_ps(&f->traffic, 0, c, r);
+			max_skew = d > max_skew ? d : max_skew;
+		}
 		ck_assert_int_le(max_skew, 200 * UNITS_PS_PER_US);
 		ck_assert_int_gt(max_skew, 0);
 		double extra = coll_time_s(f, c) - base, want = (double)max_skew * 1e-12;
@@ -164,7 +184,7 @@ START_TEST(skew_and_iterations)
 			      "iteration %u: skew added %.1f us, largest delay %.1f us", c,
 			      extra * 1e6, want * 1e6);
 	}
-	fabric_destroy(f);
+	finish(f);
 	tl_unload(s);
 }
 END_TEST

@@ -1,7 +1,7 @@
 /*
- * test_engine.c - the event queue: order by (time, key, insertion), ties of
- * one key in scheduling order, reschedule and cancel, against a sorted
- * reference and
+ * test_engine.c - the event queue: order by (time, scheduling time, key,
+ * insertion), ties of one key in scheduling order, reschedule and cancel,
+ * against a sorted reference and
  * against a step-by-step reference queue (a plain array scanned for the
  * minimum) while handlers schedule and cancel.  The times cross the queue's
  * internal boundaries: timing-wheel slots, the wheel's window (a few us, so
@@ -379,7 +379,7 @@ END_TEST
 /*
  * Lock-step against a reference queue: every handler draws random actions
  * (schedule or move an event at a mix of distances, cancel one), applied to
- * the engine and to a plain array of (time, key, seq); each firing must be the
+ * the engine and to a plain array of (time, sched, key, seq); each firing must be the
  * array's minimum.  The run goes in random slices, checking sim_next_time and
  * the pending count between them.
  */
@@ -392,7 +392,7 @@ struct lockstep {
 		struct lockstep *w;
 		int id;
 	} ev[NLS];
-	sim_time_ps t[NLS];
+	sim_time_ps t[NLS], sched[NLS];
 	uint64_t seq[NLS];
 	int live[NLS];
 	uint64_t next_seq, x;
@@ -424,6 +424,7 @@ static void ls_schedule(struct lockstep *w, int i, sim_time_ps t)
 {
 	sim_schedule(&w->eng, &w->ev[i].ev, t);
 	w->t[i] = t;
+	w->sched[i] = w->eng.now;
 	w->seq[i] = w->next_seq++;
 	w->live[i] = 1;
 }
@@ -441,8 +442,10 @@ static int ls_min(const struct lockstep *w)
 		if (w->live[i] &&
 		    (best < 0 || w->t[i] < w->t[best] ||
 		     (w->t[i] == w->t[best] &&
-		      (TEST_KEY(i) < TEST_KEY(best) ||
-		       (TEST_KEY(i) == TEST_KEY(best) && w->seq[i] < w->seq[best])))))
+		      (w->sched[i] < w->sched[best] ||
+		       (w->sched[i] == w->sched[best] &&
+			(TEST_KEY(i) < TEST_KEY(best) ||
+			 (TEST_KEY(i) == TEST_KEY(best) && w->seq[i] < w->seq[best])))))))
 			best = i;
 	return best;
 }

@@ -34,9 +34,13 @@ static sim_time_ps one_flow_fct(uint32_t dst)
 		 "[job.one]\npattern = incast\nsenders = 0\ndst = %u\nsize = 4MB\n", dst);
 	struct scenario *s = tl_load(text);
 	struct fabric *f = tl_build(s);
+	struct tl_log log;
+	tl_log_attach(f, &log);
 	run_to_end(f);
-	ck_assert_uint_eq(f->net.flows[0].rx_bytes, 4000000);
-	sim_time_ps fct = f->net.flows[0].end_ps - f->net.flows[0].start_ps;
+	const struct tl_flow *fl = tl_log_flow(&log, 0);
+	ck_assert_uint_eq(fl->rx_bytes, 4000000);
+	sim_time_ps fct = fl->end_ps - fl->start_ps;
+	tl_log_free(&log);
 	fabric_destroy(f);
 	tl_unload(s);
 	return fct;
@@ -82,7 +86,7 @@ START_TEST(incast_runs_at_goodput_ceiling)
 	uint64_t b2 = f->nics[0].rx_payload_bytes;
 	/* all 16 senders still have data at t2: each sends 1 MiB at 100G */
 	for (uint32_t i = 0; i < 16; i++)
-		ck_assert_int_gt(f->net.flows[i].tx_left, 0);
+		ck_assert_int_gt(tl_live(f, i)->tx_left, 0);
 	/* expected payload = (t2 - t1) x 100e9 / 8 x 4096 / 4178 bytes */
 	double expect = (double)(t2 - t1) * 1e-12 * 100e9 / 8 * 4096.0 / 4178.0;
 	ck_assert_msg(fabs((double)(b2 - b1) - expect) <= 4096,
@@ -90,7 +94,7 @@ START_TEST(incast_runs_at_goodput_ceiling)
 		      expect);
 	run_to_end(f);
 	ck_assert_uint_eq(f->nics[0].rx_payload_bytes, 16u * 1048576u);
-	ck_assert_uint_eq(f->net.flows_done, 16);
+	ck_assert_uint_eq(fabric_flows_done(f), 16);
 	fabric_destroy(f);
 	tl_unload(s);
 }
@@ -153,10 +157,10 @@ static void window_bytes(struct fabric *f, uint64_t *out, uint32_t n)
 	int64_t a[8];
 	fabric_run_until(f, 30 * UNITS_PS_PER_US);
 	for (uint32_t i = 0; i < n; i++)
-		a[i] = f->net.flows[i].rx_bytes;
+		a[i] = tl_live(f, i)->rx_bytes;
 	fabric_run_until(f, 130 * UNITS_PS_PER_US);
 	for (uint32_t i = 0; i < n; i++)
-		out[i] = (uint64_t)(f->net.flows[i].rx_bytes - a[i]);
+		out[i] = (uint64_t)(tl_live(f, i)->rx_bytes - a[i]);
 }
 
 /* two flows into one port on priorities 1 and 3: strict gives priority 3
@@ -171,8 +175,8 @@ START_TEST(strict_and_dwrr_schedulers)
 
 	struct scenario *s = tl_load(SCHED_SCENARIO("[qos]\nscheduler = strict\n"));
 	struct fabric *f = tl_build(s);
-	ck_assert_uint_eq(f->net.flows[0].prio, 1);
-	ck_assert_uint_eq(f->net.flows[1].prio, 3);
+	ck_assert_uint_eq(tl_live(f, 0)->prio, 1);
+	ck_assert_uint_eq(tl_live(f, 1)->prio, 3);
 	window_bytes(f, b, 2);
 	ck_assert_uint_eq(b[0], 0);
 	ck_assert_uint_gt(b[1], 1000000);
@@ -210,10 +214,7 @@ START_TEST(conservation_mid_run_and_negative)
 	ck_assert_ptr_nonnull(strstr(f->err, "payload injected"));
 	f->net.st.payload_injected--;
 	run_to_end(f);
-	uint64_t total = 0;
-	for (uint32_t i = 0; i < f->net.nflows; i++)
-		total += (uint64_t)f->net.flows[i].bytes;
-	ck_assert_uint_eq(f->net.st.payload_delivered, total);
+	ck_assert_uint_eq(f->net.st.payload_delivered, fabric_bytes_total(f));
 	fabric_destroy(f);
 	tl_unload(s);
 }
@@ -225,19 +226,29 @@ START_TEST(two_simulations_do_not_interfere)
 {
 	struct scenario *s = tl_load(perm_text);
 	struct fabric *solo = tl_build(s);
+	struct tl_log ls, la, lb;
+	tl_log_attach(solo, &ls);
 	run_to_end(solo);
 	struct fabric *a = tl_build(s), *b = tl_build(s);
+	tl_log_attach(a, &la);
+	tl_log_attach(b, &lb);
 	for (sim_time_ps t = 0; !fabric_finished(a) || !fabric_finished(b);
 	     t += 3 * UNITS_PS_PER_US) {
 		fabric_run_until(a, t);
 		fabric_run_until(b, t + UNITS_PS_PER_US);
 	}
-	ck_assert_uint_eq(a->net.nflows, solo->net.nflows);
-	for (uint32_t i = 0; i < solo->net.nflows; i++) {
-		ck_assert_int_eq(a->net.flows[i].end_ps, solo->net.flows[i].end_ps);
-		ck_assert_int_eq(b->net.flows[i].end_ps, solo->net.flows[i].end_ps);
+	ck_assert_uint_eq(la.nflows, ls.nflows);
+	ck_assert_uint_eq(lb.nflows, ls.nflows);
+	for (size_t i = 0; i < ls.nflows; i++) {
+		ck_assert_uint_eq(la.flows[i].id, ls.flows[i].id);
+		ck_assert_uint_eq(lb.flows[i].id, ls.flows[i].id);
+		ck_assert_int_eq(la.flows[i].end_ps, ls.flows[i].end_ps);
+		ck_assert_int_eq(lb.flows[i].end_ps, ls.flows[i].end_ps);
 	}
 	ck_assert_uint_eq(fabric_events(a), fabric_events(solo));
+	tl_log_free(&ls);
+	tl_log_free(&la);
+	tl_log_free(&lb);
 	fabric_destroy(a);
 	fabric_destroy(b);
 	fabric_destroy(solo);
@@ -294,10 +305,14 @@ START_TEST(trace_after_dependency)
 	snprintf(text, sizeof(text), "[job.c]\npattern = trace\nfile = %s\n", path);
 	struct scenario *s = tl_load(text);
 	struct fabric *f = tl_build(s);
+	struct tl_log log;
+	tl_log_attach(f, &log);
 	run_to_end(f);
-	ck_assert_int_eq(f->net.flows[1].start_ps, f->net.flows[0].end_ps);
-	ck_assert_int_eq(f->net.flows[2].start_ps, f->net.flows[1].end_ps);
-	ck_assert_int_gt(f->net.flows[2].start_ps, 5 * UNITS_PS_PER_US);
+	/* each row's sender is where the row before it arrived: no delay */
+	ck_assert_int_eq(tl_log_flow(&log, 1)->start_ps, tl_log_flow(&log, 0)->end_ps);
+	ck_assert_int_eq(tl_log_flow(&log, 2)->start_ps, tl_log_flow(&log, 1)->end_ps);
+	ck_assert_int_gt(tl_log_flow(&log, 2)->start_ps, 5 * UNITS_PS_PER_US);
+	tl_log_free(&log);
 	fabric_destroy(f);
 	tl_unload(s);
 	remove_tree(tmpdir);

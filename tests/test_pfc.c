@@ -210,20 +210,20 @@ static void pause_once(const char *rate, sim_time_ps hold_ps)
 	sim_time_ps resp = scenario_response_ps(scn, rate_bps);
 	fabric_run_until(f, t0 + resp + 1000 * 1000); /* 1 us into the pause */
 	ck_assert_int_eq(log.xoff_at, t0 + resp);
-	int64_t p3 = f->net.flows[0].rx_bytes, p1 = f->net.flows[1].rx_bytes;
+	int64_t p3 = tl_live(f, 0)->rx_bytes, p1 = tl_live(f, 1)->rx_bytes;
 	sim_time_ps mid = t0 + resp + hold_ps - 1000 * 1000;
 	fabric_run_until(f, mid);
 	/* priority 3 delivered nothing while paused (but the frame in flight,
 	 * already counted 1 us in); priority 1 ran at the goodput ceiling */
-	ck_assert_int_eq(f->net.flows[0].rx_bytes, p3);
+	ck_assert_int_eq(tl_live(f, 0)->rx_bytes, p3);
 	double secs = (double)(mid - (t0 + resp + 1000 * 1000)) * 1e-12;
 	double want = secs * (double)rate_bps / 8 * 4096.0 / 4178.0;
-	double got = (double)(f->net.flows[1].rx_bytes - p1);
+	double got = (double)(tl_live(f, 1)->rx_bytes - p1);
 	ck_assert_msg(got > want - 2 * 4096 && got < want + 2 * 4096, "prio 1: %.0f of %.0f B",
 		      got, want);
 	fabric_run_until(f, t0 + resp + hold_ps + 10 * 1000 * 1000);
 	ck_assert_int_eq(log.expire_at - log.xoff_at, hold_ps);
-	ck_assert_int_gt(f->net.flows[0].rx_bytes, p3);
+	ck_assert_int_gt(tl_live(f, 0)->rx_bytes, p3);
 	tl_conserved(f);
 	fabric_destroy(f);
 	tl_unload(scn);

@@ -38,6 +38,9 @@ static struct fabric *run(const char *name, const char *set1, const char *set2,
 	const char *why = NULL;
 	struct fabric *f = fabric_create(s, &why);
 	ck_assert_msg(f != NULL, "fabric: %s", why ? why : "?");
+	struct tl_log *log = malloc(sizeof(*log));
+	ck_assert_ptr_nonnull(log);
+	tl_log_attach(f, log); /* f->hooks.ctx */
 	fabric_run_until(f, s->duration_ps);
 	uint64_t in_flight;
 	ck_assert_msg(fabric_check_conservation(f, &in_flight) == 0, "%s", f->err);
@@ -47,19 +50,17 @@ static struct fabric *run(const char *name, const char *set1, const char *set2,
 
 static void done(struct fabric *f, struct scenario *s)
 {
+	tl_log_free(f->hooks.ctx);
+	free(f->hooks.ctx);
 	fabric_destroy(f);
 	scenario_free(s);
 	free(s);
 }
 
-/* payload delivered to the flows of job `name` */
+/* payload delivered to the messages of job `name` */
 static int64_t job_bytes(const struct fabric *f, const char *name)
 {
-	int64_t b = 0;
-	for (uint32_t i = 0; i < f->net.nflows; i++)
-		if (!strcmp(f->scn->jobs[f->net.flows[i].job].name, name))
-			b += f->net.flows[i].rx_bytes;
-	return b;
+	return tl_job_rx_bytes(f, f->hooks.ctx, name);
 }
 
 START_TEST(pfc_only_pauses_dcqcn_marks)

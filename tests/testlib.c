@@ -5,6 +5,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "fabric.h"
 #include "scenario.h"
@@ -73,4 +74,81 @@ int tl_run(Suite *s)
 	int failed = srunner_ntests_failed(sr);
 	srunner_free(sr);
 	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
+
+static void log_flow(void *ctx, const struct fabric *f, const struct flow *fl)
+{
+	struct tl_log *log = ctx;
+	(void)f;
+	if (log->nflows == log->cap) {
+		log->cap = log->cap ? 2 * log->cap : 256;
+		log->flows = realloc(log->flows, log->cap * sizeof(*log->flows));
+		ck_assert_ptr_nonnull(log->flows);
+	}
+	log->flows[log->nflows++] = (struct tl_flow){
+		.id = fl->id, .job = fl->job, .iter = fl->iter, .src = fl->src, .dst = fl->dst,
+		.bytes = fl->bytes, .rx_bytes = fl->rx_bytes, .start_ps = fl->start_ps,
+		.end_ps = fl->end_ps,
+	};
+}
+
+static void log_coll(void *ctx, const struct fabric *f, const struct coll *c)
+{
+	struct tl_log *log = ctx;
+	(void)f;
+	ck_assert_uint_lt(log->ncolls, sizeof(log->colls) / sizeof(log->colls[0]));
+	log->colls[log->ncolls++] = *c;
+}
+
+void tl_log_attach(struct fabric *f, struct tl_log *log)
+{
+	memset(log, 0, sizeof(*log));
+	f->hooks.ctx = log;
+	f->hooks.flow_done = log_flow;
+	f->hooks.coll_done = log_coll;
+}
+
+void tl_log_free(struct tl_log *log)
+{
+	free(log->flows);
+	memset(log, 0, sizeof(*log));
+}
+
+const struct tl_flow *tl_log_flow(const struct tl_log *log, uint64_t id)
+{
+	for (size_t i = 0; i < log->nflows; i++)
+		if (log->flows[i].id == id)
+			return &log->flows[i];
+	ck_abort_msg("message %llu did not complete", (unsigned long long)id);
+	return NULL;
+}
+
+struct job_sum {
+	const struct fabric *f;
+	const char *name;
+	int64_t bytes;
+};
+
+static void sum_unfinished(void *ctx, const struct flow *fl)
+{
+	struct job_sum *js = ctx;
+	if (!strcmp(js->f->scn->jobs[fl->job].name, js->name))
+		js->bytes += fl->rx_bytes;
+}
+
+int64_t tl_job_rx_bytes(const struct fabric *f, const struct tl_log *log, const char *name)
+{
+	struct job_sum js = { .f = f, .name = name };
+	for (size_t i = 0; i < log->nflows; i++)
+		if (!strcmp(f->scn->jobs[log->flows[i].job].name, name))
+			js.bytes += log->flows[i].rx_bytes;
+	ck_assert_int_eq(fabric_unfinished(f, sum_unfinished, &js), 0);
+	return js.bytes;
+}
+
+const struct flow *tl_live(const struct fabric *f, uint64_t id)
+{
+	const struct flow *fl = fabric_flow(f, id);
+	ck_assert_msg(fl != NULL, "message %llu is not in the fabric", (unsigned long long)id);
+	return fl;
 }

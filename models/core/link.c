@@ -7,7 +7,7 @@ static void link_fire(struct sim_engine *eng, struct sim_event *ev)
 {
 	struct link *l = container_of(ev, struct link, ev);
 	struct pkt *p = pktq_pop(&l->q);
-	if (l->q.head)
+	if (l->q.head) /* the next packet is the head from now on */
 		sim_schedule(eng, ev, l->q.head->t);
 	l->deliver(l->to, l->to_port, p);
 }

@@ -6,7 +6,9 @@
  *
  * A packet that enters a link at t leaves at t + delay; the delay is constant,
  * so packets leave in the order they entered and only the head needs an
- * event (htsim's Pipe).  A link has one pending event at most.
+ * event (htsim's Pipe).  A link has one pending event at most, scheduled
+ * when a packet becomes the head: when it enters an empty link, or when the
+ * packet ahead of it leaves (engine.h: the order of simultaneous events).
  */
 #ifndef DCQCN_LINK_H
 #define DCQCN_LINK_H

@@ -24,8 +24,8 @@
 #define PKT_WIRE_OVERHEAD_BYTES 20
 #define PKT_PRIOS 8
 
-/* CNP, ACK and NAK are 64 B control frames of a QP: `flow` holds the QP id
- * and `psn` the (cumulative, next expected) sequence number */
+/* CNP, ACK and NAK are 64 B control frames of a QP: `psn` is the
+ * (cumulative, next expected) sequence number */
 enum pkt_type { PKT_DATA = 0, PKT_PFC = 1, PKT_CNP = 2, PKT_ACK = 3, PKT_NAK = 4 };
 
 enum pkt_flags {
@@ -33,10 +33,13 @@ enum pkt_flags {
 	PKT_F_CE = 1u << 1,  /* congestion experienced */
 };
 
+struct flow;
+
 struct pkt {
 	struct pkt *next;
 	sim_time_ps t;     /* when it leaves the delay line it sits in */
-	uint32_t flow;     /* data: flow (message) id; CNP/ACK/NAK: QP id */
+	struct flow *fl;   /* data: its message (nic.h), until the receiver accepts it */
+	uint32_t qp;       /* data, CNP, ACK, NAK: the QP */
 	union {
 		uint32_t psn;    /* data, ACK, NAK: sequence number within its QP */
 		uint32_t quanta; /* PFC: pause time in 512-bit-time quanta, 0 = XON */

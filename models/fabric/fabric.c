@@ -311,7 +311,8 @@ struct fabric *fabric_create(const struct scenario *scn, const char **err)
 	f->traffic.ctx = f;
 	f->traffic.flow_done = fwd_flow_done;
 	f->traffic.coll_done = fwd_coll_done;
-	if (traffic_build(&f->traffic, net, scn) || fault_build(&f->faults, net, scn))
+	if (traffic_build(&f->traffic, net, scn, &f->topo, f->swcfg.latency_ps) ||
+	    fault_build(&f->faults, net, scn))
 		goto fail;
 	sim_event_init(&f->series_ev, series_fire, SIM_KEY(EVKEY_SERIES_SAMPLER, 0, 0));
 	if (scn->output_queues == SCN_QUEUES_ALL) {
@@ -337,6 +338,9 @@ void fabric_destroy(struct fabric *f)
 	free(f->backlog_last);
 	for (uint32_t i = 0; f->sws && i < f->nsw; i++)
 		switch_free(&f->sws[i]);
+	for (uint32_t h = 0; f->nics && h < f->nhosts; h++)
+		nic_free(&f->nics[h]);
+	nic_flow_pool_free(&f->net);
 	free(f->pgs);
 	free(f->ports);
 	free(f->sws);
@@ -352,7 +356,7 @@ uint64_t fabric_run_until(struct fabric *f, sim_time_ps until)
 	return sim_run_until(&f->net.eng, until);
 }
 
-sim_time_ps fabric_next_time(const struct fabric *f)
+sim_time_ps fabric_next_time(struct fabric *f)
 {
 	return sim_next_time(&f->net.eng);
 }
@@ -380,6 +384,72 @@ void fabric_stats(const struct fabric *f, struct net_stats *out)
 uint32_t fabric_max_paused_ppm(const struct fabric *f)
 {
 	return f->net.pause.max_paused_ppm;
+}
+
+/* ---- messages ---- */
+
+uint64_t fabric_flows_total(const struct fabric *f)
+{
+	return f->traffic.flows_total;
+}
+
+uint64_t fabric_bytes_total(const struct fabric *f)
+{
+	return f->traffic.bytes_total;
+}
+
+uint64_t fabric_flows_done(const struct fabric *f)
+{
+	return f->net.flows_done;
+}
+
+const struct flow *fabric_flow(const struct fabric *f, uint64_t id)
+{
+	const struct net *net = &f->net;
+	for (uint32_t i = 0; i < net->nqps; i++)
+		for (const struct flow *fl = net->qps[i].head; fl; fl = fl->next)
+			if (fl->id == id)
+				return fl;
+	for (uint32_t h = 0; h < f->nhosts; h++)
+		for (uint32_t k = 0; k < f->nics[h].nwait; k++)
+			if (f->nics[h].wait[k]->id == id)
+				return f->nics[h].wait[k];
+	return NULL;
+}
+
+static int by_id(const void *a, const void *b)
+{
+	const struct flow *x = *(const struct flow *const *)a, *y = *(const struct flow *const *)b;
+	return (x->id > y->id) - (x->id < y->id);
+}
+
+int fabric_unfinished(const struct fabric *f, void (*fn)(void *ctx, const struct flow *fl),
+		      void *ctx)
+{
+	const struct net *net = &f->net;
+	size_t n = 0, cap = 0;
+	const struct flow **list = NULL;
+	for (uint32_t i = 0; i < net->nqps; i++)
+		for (const struct flow *fl = net->qps[i].head; fl; fl = fl->next) {
+			if (fl->end_ps >= 0)
+				continue;
+			if (n == cap) {
+				cap = cap ? 2 * cap : 256;
+				const struct flow **l = realloc(list, cap * sizeof(*l));
+				if (!l) {
+					free(list);
+					return -1;
+				}
+				list = l;
+			}
+			list[n++] = fl;
+		}
+	if (n)
+		qsort(list, n, sizeof(*list), by_id);
+	for (size_t k = 0; k < n; k++)
+		fn(ctx, list[k]);
+	free(list);
+	return 0;
 }
 
 /* ---- invariants ---- */

@@ -101,7 +101,7 @@ void fabric_start_series(struct fabric *f);
  * completed); returns the number fired */
 uint64_t fabric_run_until(struct fabric *f, sim_time_ps until);
 /* time of the next event, INT64_MAX when none */
-sim_time_ps fabric_next_time(const struct fabric *f);
+sim_time_ps fabric_next_time(struct fabric *f);
 /* simulated time: the time of the last event fired */
 sim_time_ps fabric_now(const struct fabric *f);
 /* events fired so far */
@@ -119,6 +119,20 @@ static inline int fabric_finished(const struct fabric *f)
 {
 	return traffic_finished(&f->traffic);
 }
+
+/* messages the jobs define, and those completed so far */
+uint64_t fabric_flows_total(const struct fabric *f);
+/* the payload of all those messages */
+uint64_t fabric_bytes_total(const struct fabric *f);
+uint64_t fabric_flows_done(const struct fabric *f);
+/* a message the fabric still holds (waiting for its start, being sent, or
+ * not yet acknowledged), by id; NULL before it is made and once released.
+ * A scan of every QP and NIC: for tests and end-of-run reports. */
+const struct flow *fabric_flow(const struct fabric *f, uint64_t id);
+/* the messages posted to their QPs that have not completed, in id order:
+ * fn is called for each; -1 when out of memory */
+int fabric_unfinished(const struct fabric *f, void (*fn)(void *ctx, const struct flow *fl),
+		      void *ctx);
 
 /* End-of-run invariants (DESIGN C): payload injected = delivered + dropped
  * + in flight; every live packet is somewhere in the fabric; with nothing

@@ -25,9 +25,7 @@ int net_init(struct net *net, sim_time_ps sample_interval_ps)
 void net_free(struct net *net)
 {
 	free(net->qps);
-	free(net->flows);
 	net->qps = NULL;
-	net->flows = NULL;
 	pkt_pool_free(&net->pool);
 	sim_engine_free(&net->eng);
 }

@@ -20,6 +20,7 @@
 #include "pkt.h"
 
 struct flow;
+struct flow_slab;
 struct qp;
 struct sw;
 struct port;
@@ -101,11 +102,13 @@ struct net {
 	uint32_t links_down;           /* failed links now: switches route around them */
 	struct port *qdirty;           /* switch ports that held packets since the last sample */
 
-	/* transport: QPs and messages by id (nic.h) */
+	/* transport (nic.h): QPs by id, the pool of messages */
 	struct qp *qps;
 	uint32_t nqps, qps_cap;
-	struct flow *flows;
-	uint32_t nflows, flows_cap, flows_done;
+	struct flow *flow_free;        /* free messages */
+	struct flow_slab *flow_slabs;
+	uint64_t flows_live;           /* messages taken from the pool, not returned */
+	uint64_t flows_done;           /* messages completed at their receivers */
 };
 
 /* the engine and pool; 0, or -1 when out of memory.  The caller sets qos,

@@ -93,7 +93,7 @@ static void send_ctrl(struct net *net, const struct qp *q, enum pkt_type type, u
 {
 	struct nic *n = &net->nics[from];
 	struct pkt *p = net_pkt(net);
-	*p = (struct pkt){ .flow = q->id, .psn = psn, .src = (uint16_t)from, .dst = (uint16_t)to,
+	*p = (struct pkt){ .qp = q->id, .psn = psn, .src = (uint16_t)from, .dst = (uint16_t)to,
 			   .sport = q->sport, .dscp = dscp, .prio = net->qos.dscp_to_prio[dscp],
 			   .type = (uint8_t)type };
 	pktq_push(&n->ctrlq[p->prio], p);
@@ -128,7 +128,7 @@ static struct pkt *take_packet(struct nic *n, struct qp *q)
 	uint32_t payload = left < mtu ? (uint32_t)left : mtu;
 	struct pkt *p = net_pkt(net);
 	*p = (struct pkt){
-		.flow = fl->id, .psn = q->psn_nxt, .src = q->src, .dst = q->dst,
+		.fl = fl, .qp = q->id, .psn = q->psn_nxt, .src = q->src, .dst = q->dst,
 		.sport = q->sport, .payload = (uint16_t)payload, .prio = q->prio,
 		.dscp = q->dscp, .type = PKT_DATA, .flags = PKT_F_ECT,
 	};
@@ -285,9 +285,11 @@ static void acked(struct net *net, struct qp *q, uint32_t a)
 	q->psn_una = a;
 	while (q->head && q->head->first_psn != UINT32_MAX &&
 	       q->head->first_psn + q->head->npkts <= a) {
-		q->head = q->head->next;
+		struct flow *done = q->head; /* completed: the receiver acknowledged it all */
+		q->head = done->next;
 		if (!q->head)
 			q->tail = NULL;
+		nic_flow_free(net, done);
 	}
 	if (q->psn_nxt < a)
 		seek(net, q, a);
@@ -335,6 +337,7 @@ void nic_post(struct net *net, struct flow *fl)
 {
 	struct qp *q = &net->qps[fl->qp];
 	struct nic *n = &net->nics[q->src];
+	fl->posted = 1;
 	fl->next = NULL;
 	if (q->tail)
 		q->tail->next = fl;
@@ -365,9 +368,9 @@ static void np_mark(struct nic *n, struct qp *q)
 static void deliver(struct nic *n, struct pkt *p)
 {
 	struct net *net = n->net;
-	struct flow *fl = &net->flows[p->flow];
-	struct qp *q = &net->qps[fl->qp];
-	if (p->psn != q->rcv_nxt) { /* go-back-N: only the next PSN is accepted */
+	struct qp *q = &net->qps[p->qp];
+	if (p->psn != q->rcv_nxt) { /* go-back-N: only the next PSN is accepted;
+				     * p->fl may be released already: not read */
 		if (p->psn > q->rcv_nxt && !q->nak_sent) {
 			q->nak_sent = 1;
 			net->st.cc.naks_sent++;
@@ -376,6 +379,7 @@ static void deliver(struct nic *n, struct pkt *p)
 		net_drop(net, p, &net->st.drops.rx_discard);
 		return;
 	}
+	struct flow *fl = p->fl;
 	q->rcv_nxt++;
 	q->nak_sent = 0;
 	net->st.cc.pkts_delivered++;
@@ -393,8 +397,8 @@ static void deliver(struct nic *n, struct pkt *p)
 	fl->rx_bytes += p->payload;
 	n->rx_payload_bytes += p->payload;
 	net->st.payload_delivered += p->payload;
-	SIM_INVARIANT(fl->rx_bytes <= fl->bytes, "flow %u received %lld of %lld bytes",
-		      fl->id, (long long)fl->rx_bytes, (long long)fl->bytes);
+	SIM_INVARIANT(fl->rx_bytes <= fl->bytes, "flow %llu received %lld of %lld bytes",
+		      (unsigned long long)fl->id, (long long)fl->rx_bytes, (long long)fl->bytes);
 	pkt_release(&net->pool, p);
 	if (fl->rx_bytes == fl->bytes) {
 		fl->end_ps = net->eng.now;
@@ -500,7 +504,7 @@ void nic_rx(void *to, uint16_t port, struct pkt *p)
 	SIM_INVARIANT(p->dst == n->id, "h%u received a packet for h%u", n->id,
 		      (unsigned)p->dst);
 	if (p->type != PKT_DATA) {
-		struct qp *q = &net->qps[p->flow];
+		struct qp *q = &net->qps[p->qp];
 		switch (p->type) {
 		case PKT_CNP:
 			net->st.cc.cnps_received++;
@@ -589,20 +593,134 @@ uint32_t nic_add_qp(struct net *net, uint32_t src, uint32_t dst, uint8_t dscp)
 	return qid;
 }
 
-uint32_t nic_add_flow(struct net *net, uint32_t job, uint32_t qp, int64_t bytes,
-		      sim_time_ps start_ps, int32_t after)
+/* ---- the message pool: slabs, never shrinking during a run ---- */
+
+#define FLOW_SLAB 1024
+
+struct flow_slab {
+	struct flow_slab *next;
+	struct flow flows[FLOW_SLAB];
+};
+
+struct flow *nic_flow_new(struct net *net, uint64_t id, uint32_t qp, int64_t bytes,
+			  sim_time_ps start_ps)
 {
-	if (grow((void **)&net->flows, &net->flows_cap, net->nflows + 1, sizeof(*net->flows)))
-		return NET_NONE;
+	if (!net->flow_free) {
+		struct flow_slab *s = malloc(sizeof(*s));
+		if (!s)
+			return NULL;
+		s->next = net->flow_slabs;
+		net->flow_slabs = s;
+		for (int i = FLOW_SLAB - 1; i >= 0; i--) {
+			s->flows[i].next = net->flow_free;
+			net->flow_free = &s->flows[i];
+		}
+	}
+	struct flow *fl = net->flow_free;
+	net->flow_free = fl->next;
+	net->flows_live++;
 	const struct qp *q = &net->qps[qp];
-	uint32_t id = net->nflows++, mtu = net->qos.mtu_bytes;
-	net->flows[id] = (struct flow){
-		.id = id, .job = job, .src = q->src, .dst = q->dst, .qp = qp, .after = after,
-		.first_dep = NET_NONE, .next_dep = NET_NONE, .first_psn = UINT32_MAX,
-		.npkts = (uint32_t)((bytes + mtu - 1) / mtu), .bytes = bytes, .tx_left = bytes,
-		.start_ps = start_ps, .end_ps = -1, .dscp = q->dscp, .prio = q->prio,
+	uint32_t mtu = net->qos.mtu_bytes;
+	*fl = (struct flow){
+		.id = id, .src = q->src, .dst = q->dst, .qp = qp, .first_psn = UINT32_MAX,
+		.npkts = (uint32_t)((bytes + mtu - 1) / mtu), .heap_idx = UINT32_MAX,
+		.bytes = bytes, .tx_left = bytes, .start_ps = start_ps, .end_ps = -1,
+		.dscp = q->dscp, .prio = q->prio,
 	};
-	return id;
+	return fl;
+}
+
+void nic_flow_free(struct net *net, struct flow *fl)
+{
+	fl->next = net->flow_free;
+	net->flow_free = fl;
+	net->flows_live--;
+}
+
+void nic_flow_pool_free(struct net *net)
+{
+	struct flow_slab *s = net->flow_slabs;
+	while (s) {
+		struct flow_slab *next = s->next;
+		free(s);
+		s = next;
+	}
+	net->flow_slabs = NULL;
+	net->flow_free = NULL;
+}
+
+/* ---- messages waiting for their start: a heap per NIC on (start, id) ---- */
+
+static int wait_less(const struct flow *a, const struct flow *b)
+{
+	return a->start_ps < b->start_ps || (a->start_ps == b->start_ps && a->id < b->id);
+}
+
+static void wait_place(struct nic *n, uint32_t i, struct flow *fl)
+{
+	n->wait[i] = fl;
+	fl->heap_idx = i;
+}
+
+static struct flow *wait_pop(struct nic *n)
+{
+	struct flow *top = n->wait[0], *last = n->wait[--n->nwait];
+	uint32_t i = 0;
+	for (;;) {
+		uint32_t c = 2 * i + 1;
+		if (c >= n->nwait)
+			break;
+		if (c + 1 < n->nwait && wait_less(n->wait[c + 1], n->wait[c]))
+			c++;
+		if (!wait_less(n->wait[c], last))
+			break;
+		wait_place(n, i, n->wait[c]);
+		i = c;
+	}
+	if (n->nwait)
+		wait_place(n, i, last);
+	top->heap_idx = UINT32_MAX;
+	return top;
+}
+
+void nic_post_at(struct net *net, struct flow *fl)
+{
+	struct nic *n = &net->nics[net->qps[fl->qp].src];
+	if (fl->start_ps <= net->eng.now) {
+		nic_post(net, fl);
+		return;
+	}
+	if (n->nwait == n->wait_cap) {
+		uint32_t cap = n->wait_cap ? 2 * n->wait_cap : 8;
+		struct flow **w = realloc(n->wait, cap * sizeof(*w));
+		SIM_INVARIANT(w, "out of memory for h%u's waiting messages", n->id);
+		n->wait = w;
+		n->wait_cap = cap;
+	}
+	uint32_t i = n->nwait++;
+	while (i > 0 && wait_less(fl, n->wait[(i - 1) / 2])) {
+		wait_place(n, i, n->wait[(i - 1) / 2]);
+		i = (i - 1) / 2;
+	}
+	wait_place(n, i, fl);
+	if (i == 0)
+		sim_schedule(&net->eng, &n->post_ev, fl->start_ps);
+}
+
+static void post_fire(struct sim_engine *eng, struct sim_event *ev)
+{
+	struct nic *n = container_of(ev, struct nic, post_ev);
+	while (n->nwait && n->wait[0]->start_ps <= eng->now)
+		nic_post(n->net, wait_pop(n));
+	if (n->nwait)
+		sim_schedule(eng, ev, n->wait[0]->start_ps);
+}
+
+void nic_free(struct nic *n)
+{
+	free(n->wait);
+	n->wait = NULL;
+	n->nwait = n->wait_cap = 0;
 }
 
 void nic_init(struct net *net, struct nic *n, uint32_t id, const struct nic_config *cfg)
@@ -613,6 +731,7 @@ void nic_init(struct net *net, struct nic *n, uint32_t id, const struct nic_conf
 	n->last_cnp_ps = -1;
 	sim_event_init(&n->drain_ev, drain_fire, SIM_KEY(EVKEY_NIC, id, EVKEY_NIC_DRAIN));
 	sim_event_init(&n->refresh_ev, rx_refresh, SIM_KEY(EVKEY_NIC, id, EVKEY_NIC_REFRESH));
+	sim_event_init(&n->post_ev, post_fire, SIM_KEY(EVKEY_NIC, id, EVKEY_NIC_POST));
 	pause_init(&net->pause, &n->pause, 1, id, 0, cfg->rate_bps, cfg->response_ps,
 		   nic_pause_kick, SIM_KEY(EVKEY_NIC, id, EVKEY_NIC_PAUSE),
 		   SIM_KEY(EVKEY_NIC, id, EVKEY_NIC_PAUSE_DELAY));

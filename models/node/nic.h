@@ -27,23 +27,30 @@ struct nic_config {
 	uint64_t seed;                 /* QP source ports */
 };
 
-/* A flow is one message: `bytes` from src to dst on one QP.  A QP sends
+/*
+ * A flow is one message: `bytes` from src to dst on one QP.  A QP sends
  * its messages in order; its packets are numbered by PSN across messages.
- * job, coll, after, first_dep and next_dep belong to the workload that
- * made the message (traffic.h); the NIC does not read them. */
+ * Messages come from the net's pool (nic_flow_new) and go back to it when
+ * the receiver has acknowledged all of them (after it completed, so nothing
+ * reads them any more); a packet still in flight then only carries a stale
+ * pointer, which the receiver never follows (it checks the PSN first).
+ * job, iter, pos and the dependency links belong to the workload that made
+ * the message (traffic.h); the NIC does not read them.
+ */
 struct flow {
-	struct flow *next;             /* in its QP's message FIFO */
-	uint32_t id, job;
-	uint32_t src, dst;
-	uint32_t qp;
-	int32_t after;                 /* flow that must finish first, or -1 */
-	uint32_t first_dep, next_dep;  /* flows waiting for this one */
-	uint32_t coll;                 /* the job iteration it belongs to */
+	struct flow *next;             /* in its QP's message FIFO, or the pool's free list */
+	struct flow *first_dep, *next_dep; /* messages waiting for this one, and siblings */
+	uint64_t id;                   /* stable: the order in which jobs define messages */
+	uint32_t job, iter;            /* workload tags */
+	uint32_t pos[4];               /* the workload's place for it (e.g. ring step) */
+	uint32_t src, dst, qp;
 	uint32_t first_psn;            /* PSN of its first packet; UINT32_MAX until sent */
 	uint32_t npkts;                /* ceil(bytes / mtu) */
+	uint32_t heap_idx;             /* in its NIC's start heap, or UINT32_MAX */
 	int64_t bytes, tx_left, rx_bytes;
 	sim_time_ps start_ps, end_ps;  /* end_ps < 0 until complete */
 	uint8_t dscp, prio;
+	uint8_t posted;                /* handed to its QP */
 };
 
 /*
@@ -95,6 +102,11 @@ struct nic {
 	struct link link;              /* cable to the ToR */
 	struct qp *ready_head[PKT_PRIOS], *ready_tail[PKT_PRIOS];
 	uint8_t ready_mask;            /* bit p: ready ring p is not empty */
+	/* messages waiting for their start time, by (start, id), and the
+	 * event that posts them */
+	struct flow **wait;
+	uint32_t nwait, wait_cap;
+	struct sim_event post_ev;
 	uint32_t id;
 	sim_time_ps last_cnp_ps;       /* cnp_scope = port: last CNP sent */
 	uint64_t tx_payload_bytes, rx_payload_bytes;
@@ -106,11 +118,20 @@ void nic_init(struct net *net, struct nic *n, uint32_t id, const struct nic_conf
 void nic_rx(void *to, uint16_t port, struct pkt *p);
 /* a QP from host src to host dst; its id, or NET_NONE when out of memory */
 uint32_t nic_add_qp(struct net *net, uint32_t src, uint32_t dst, uint8_t dscp);
-/* a message on QP qp, not yet posted; its id, or NET_NONE when out of memory */
-uint32_t nic_add_flow(struct net *net, uint32_t job, uint32_t qp, int64_t bytes,
-		      sim_time_ps start_ps, int32_t after);
-/* hand a message to its QP: it is sent after the QP's earlier messages */
+/* a message from the pool: `bytes` on QP qp, starting at start_ps, with
+ * the given id; the workload fields are zero.  NULL when out of memory. */
+struct flow *nic_flow_new(struct net *net, uint64_t id, uint32_t qp, int64_t bytes,
+			  sim_time_ps start_ps);
+/* a message that will not be posted goes back to the pool */
+void nic_flow_free(struct net *net, struct flow *fl);
+/* every slab of the net's message pool (end of run) */
+void nic_flow_pool_free(struct net *net);
+/* hand a message to its QP now: it is sent after the QP's earlier messages */
 void nic_post(struct net *net, struct flow *fl);
+/* hand a message to its QP at fl->start_ps: now if that has come, else by
+ * the NIC's post event (equal start times in id order) */
+void nic_post_at(struct net *net, struct flow *fl);
+void nic_free(struct nic *n);
 /* queue a PFC frame ahead of everything (faults: a broken NIC) */
 void nic_send_pfc(struct nic *n, unsigned prio, uint32_t quanta);
 /* a slow-receiver fault starts (rate > 0) or ends (rate 0) */

@@ -1,10 +1,10 @@
 /*
- * traffic.c - turns [job.*] sections into flows and starts them on time.
+ * traffic.c - turns [job.*] sections into messages and posts them on time
+ * (see traffic.h).
  *
  * Patterns (DESIGN B7):
- *   trace          one flow per CSV row; `after` names a row that must
- *                  finish first: the flow starts at the later of its start_us
- *                  and that row's completion.  One QP per row.
+ *   trace          one message per CSV row; `after` names a row that must
+ *                  finish first.  One QP per row.
  *   incast         every sender sends `size` bytes to `dst`.
  *   permutation    rank i sends `size` to rank perm(i), where perm is a
  *                  random derangement (no rank sends to itself) drawn from
@@ -19,211 +19,80 @@
  *   alltoall       every rank sends S/n to each other rank, all at once on
  *                  one QP per pair, or `schedule = shift`: the message to
  *                  rank i+k leaves once the one to rank i+k-1 has arrived.
- * Incast and permutation flows each have their own QP.
+ * Incast, permutation and trace messages each have their own QP; every
+ * iteration reuses the job's QPs (a job's connections are set up once).
  *
- * Iterations: a job's flows are generated for every iteration at set-up
- * (flow ids are stable, so the NICs' pointers stay valid).  Iteration k+1
- * is released compute_gap after iteration k's last flow completes (all ranks
- * wait); within an iteration every rank (sender) starts up to `skew` late,
- * a delay drawn from the job's skew stream per (iteration, rank).
+ * Timing.  Iteration 0 of a job is released at the job's start.  Within an
+ * iteration every rank (sender, trace row) starts up to `skew` late, a delay
+ * drawn from (seed, job, iteration, rank).  A message that depends on
+ * another starts at the later of its own start and the moment its sender
+ * learns the other one arrived: at once when the sender is the host it
+ * arrived at (the ring), else one idle control-frame latency later
+ * (traffic_notify_ps: all-to-all shift, trace `after` across hosts).
+ * Iteration k+1 (all ranks wait) is released compute_gap after iteration k's
+ * last message arrived plus the control-frame latency from that host to the
+ * job's farthest host: the end of the iteration reaches every rank before
+ * the next one starts.  These latencies are what a host needs to hear of
+ * something that happened at another host; they also make every effect
+ * from one part of the fabric on another take at least one fabric cable's
+ * propagation, which a partitioned run relies on.
  *
- * Flows waiting to start sit in a min-heap on (start time, flow id) with a
- * single engine event for the earliest, so a million-row trace costs one
- * pending event, not a million.
+ * Ids.  Messages are numbered in the order jobs define them: job by job,
+ * iteration by iteration, and within an iteration by (channel, step, rank,
+ * slice) for rings, (rank, peer) for all-to-all, by sender, rank or row for
+ * the others.  Ids are computed (the ring's in O(1) from the chunk sizes),
+ * never counted at run time, so a message made late has the id it would
+ * have had if every message had been made at set-up.
  */
 #include "traffic.h"
 
 #include <gsl/gsl_randist.h>
 #include <stdlib.h>
 
-#include "evkey.h"
 #include "invariant.h"
+#include "link.h"
 #include "net.h"
 #include "nic.h"
 #include "rng.h"
 #include "scenario.h"
+#include "topology.h"
 
-static int start_less(const struct traffic *t, uint32_t a, uint32_t b)
-{
-	const struct flow *x = &t->net->flows[a], *y = &t->net->flows[b];
-	return x->start_ps < y->start_ps || (x->start_ps == y->start_ps && a < b);
-}
-
-static int heap_push(struct traffic *t, uint32_t id)
-{
-	if (t->n == t->cap) {
-		uint32_t cap = t->cap ? t->cap * 2 : 256;
-		uint32_t *h = realloc(t->heap, cap * sizeof(*h));
-		if (!h)
-			return -1;
-		t->heap = h;
-		t->cap = cap;
-	}
-	uint32_t i = t->n++;
-	while (i > 0 && start_less(t, id, t->heap[(i - 1) / 2])) {
-		t->heap[i] = t->heap[(i - 1) / 2];
-		i = (i - 1) / 2;
-	}
-	t->heap[i] = id;
-	return 0;
-}
-
-static uint32_t heap_pop(struct traffic *t)
-{
-	uint32_t top = t->heap[0], last = t->heap[--t->n], i = 0;
-	for (;;) {
-		uint32_t c = 2 * i + 1;
-		if (c >= t->n)
-			break;
-		if (c + 1 < t->n && start_less(t, t->heap[c + 1], t->heap[c]))
-			c++;
-		if (!start_less(t, t->heap[c], last))
-			break;
-		t->heap[i] = t->heap[c];
-		i = c;
-	}
-	if (t->n)
-		t->heap[i] = last;
-	return top;
-}
-
-static void traffic_arm(struct traffic *t)
-{
-	struct net *net = t->net;
-	if (t->n)
-		sim_schedule(&net->eng, &t->ev, net->flows[t->heap[0]].start_ps);
-	else
-		sim_cancel(&net->eng, &t->ev);
-}
-
-static void traffic_fire(struct sim_engine *eng, struct sim_event *ev)
-{
-	struct traffic *t = container_of(ev, struct traffic, ev);
-	struct net *net = t->net;
-	while (t->n && net->flows[t->heap[0]].start_ps <= eng->now)
-		nic_post(net, &net->flows[heap_pop(t)]);
-	traffic_arm(t);
-}
-
-/* release iteration c: every flow's start_ps held its offset within the
- * iteration (its sender's skew; a trace row's start_us); the roots start
- * then, the others at the later of that and their dependency's completion
- * (a straggler sends nothing before it has started) */
-static void release(struct traffic *t, struct coll *c)
-{
-	for (uint32_t i = c->first_flow; i < c->first_flow + c->nflows; i++) {
-		struct flow *fl = &t->net->flows[i];
-		fl->start_ps += c->start_ps;
-		if (fl->after < 0)
-			SIM_INVARIANT(heap_push(t, i) == 0, "out of memory for flow starts");
-	}
-}
-
-static void coll_flow_done(struct traffic *t, struct coll *c)
-{
-	struct net *net = t->net;
-	if (++c->done < c->nflows)
-		return;
-	c->end_ps = net->eng.now;
-	if (t->coll_done)
-		t->coll_done(t->ctx, c);
-	const struct scn_job *j = &t->scn->jobs[c->job];
-	if (c->iter + 1 < j->iterations) {
-		struct coll *next = c + 1;
-		next->start_ps = net->eng.now + j->compute_gap_ps;
-		release(t, next);
-		traffic_arm(t);
-	}
-}
-
-/* the net's flow_done observer: a message completed at its receiver */
-static void flow_done(void *ctx, struct flow *fl)
-{
-	struct traffic *t = ctx;
-	struct net *net = t->net;
-	if (t->flow_done)
-		t->flow_done(t->ctx, fl);
-	coll_flow_done(t, &t->colls[fl->coll]);
-	for (uint32_t d = fl->first_dep; d != NET_NONE; d = net->flows[d].next_dep) {
-		struct flow *dep = &net->flows[d];
-		if (dep->start_ps < net->eng.now)
-			dep->start_ps = net->eng.now;
-		SIM_INVARIANT(heap_push(t, d) == 0, "out of memory for flow starts");
-	}
-	if (fl->first_dep != NET_NONE)
-		traffic_arm(t);
-	if (traffic_finished(t))
-		net->eng.stop = 1;
-}
-
-int traffic_finished(const struct traffic *t)
-{
-	return t->net->flows_done == t->net->nflows;
-}
-
-static uint8_t job_dscp(const struct scenario *scn, const struct scn_job *j)
-{
-	return (uint8_t)(j->dscp >= 0 ? j->dscp : scn->data_dscp);
-}
-
-/* what one job's generation needs */
-struct gen {
-	struct traffic *t;
-	struct net *net;
-	const struct scn_job *j;
-	uint32_t ji;
-	uint8_t dscp;
-	gsl_rng *skew;      /* per (iteration, rank) start delays */
-	uint32_t *qps;      /* the job's QPs, reused by every iteration */
-	uint32_t *perm;     /* permutation: the derangement */
+/* one ring channel: S/channels split into n chunks of q + 1 bytes (chunk
+ * index < r) or q bytes, each cut into slices */
+struct ring_channel {
+	int64_t q;
+	uint32_t r;
+	uint32_t m_big, m_small;       /* slices of a big or small chunk */
+	uint64_t per_step;             /* messages of one step: r m_big + (n - r) m_small */
+	uint64_t first;                /* id offset of the channel in its iteration */
 };
 
-/* a sender's start delay in this iteration: uniform in [0, skew] */
-static sim_time_ps skew_of(struct gen *g)
-{
-	if (!g->j->skew_ps)
-		return 0;
-	return (sim_time_ps)(gsl_rng_uniform(g->skew) * (double)g->j->skew_ps + 0.5);
-}
+struct traffic_job {
+	const struct scn_job *j;
+	uint32_t index;
+	uint32_t n;                    /* ranks, senders or rows */
+	uint32_t steps;                /* ring: 2(n - 1) */
+	uint8_t dscp;
+	uint32_t *qps;                 /* the job's QPs (layout by pattern) */
+	uint32_t *perm;                /* permutation: the derangement */
+	struct ring_channel *ch;       /* ring: per channel */
+	struct flow **rows;            /* trace: the iteration's messages by row */
+	uint32_t *hosts;               /* every host of the job (barrier latency) */
+	uint32_t nhosts;
+	uint64_t per_iter;             /* messages of one iteration */
+	uint64_t base;                 /* id of iteration 0's first message */
+	uint32_t ranks, senders;       /* as collectives.csv reports them */
+	int64_t iter_bytes;            /* size of an iteration as collectives.csv reports it */
+	int64_t msg_bytes;             /* payload of an iteration's messages */
+	/* the iteration in progress */
+	uint32_t iter;
+	sim_time_ps release_ps;
+	uint64_t done;
+	sim_time_ps last_ps;           /* its latest completion, and where */
+	uint32_t last_host;
+};
 
-/* flow on QP qp; `after` is a flow id or -1; offset: its earliest start
- * within the iteration */
-static int add(struct gen *g, uint32_t qp, int64_t bytes, sim_time_ps offset, int64_t after)
-{
-	uint32_t id = nic_add_flow(g->net, g->ji, qp, bytes, offset, (int32_t)after);
-	if (id == NET_NONE)
-		return -1;
-	g->net->flows[id].coll = g->t->ncolls;
-	return 0;
-}
-
-static uint32_t qp(struct gen *g, uint32_t src, uint32_t dst)
-{
-	return nic_add_qp(g->net, src, dst, g->dscp);
-}
-
-static int derangement(struct gen *g)
-{
-	uint32_t n = g->j->ranks.n;
-	gsl_rng *r = rng_stream(g->t->scn->seed, RNG_ID(RNG_JOB, g->ji));
-	g->perm = malloc(n * sizeof(*g->perm));
-	if (!r || !g->perm) {
-		rng_free(r);
-		return -1;
-	}
-	/* rejection sampling: a uniform shuffle has no fixed point with
-	 * probability about 1/e, so this takes about 2.7 shuffles */
-	for (int fixed = 1; fixed;) {
-		for (uint32_t i = 0; i < n; i++)
-			g->perm[i] = i;
-		gsl_ran_shuffle(r, g->perm, n, sizeof(*g->perm));
-		fixed = 0;
-		for (uint32_t i = 0; i < n && !fixed; i++)
-			fixed = g->perm[i] == i;
-	}
-	rng_free(r);
-	return 0;
-}
+/* ---- ids, skew, latency ---- */
 
 /* split `total` into `parts` near-equal parts: part k */
 static int64_t part(int64_t total, uint32_t parts, uint32_t k)
@@ -231,242 +100,482 @@ static int64_t part(int64_t total, uint32_t parts, uint32_t k)
 	return total / parts + ((int64_t)k < total % parts);
 }
 
-static int gen_ring(struct gen *g, int64_t *bytes)
+/* ring: slices of the chunk with index idx */
+static uint32_t ring_slices(const struct ring_channel *ch, uint32_t idx)
 {
-	const struct scn_job *j = g->j;
-	uint32_t n = j->ranks.n, C = j->channels, steps = 2 * (n - 1);
-	/* one pass to fix each rank's skew, shared by its channels */
-	sim_time_ps *rank_skew = malloc(n * sizeof(*rank_skew));
-	if (!rank_skew)
-		return -1;
-	for (uint32_t i = 0; i < n; i++)
-		rank_skew[i] = skew_of(g);
-	*bytes = j->size_bytes;
-	int rc = 0;
-	/* first[(c, s, i)]: the flow id of slice 0 of channel c, step s, rank i;
-	 * slice j of it depends on slice j of (c, s - 1, i - 1) */
-	uint32_t *first = malloc((size_t)C * steps * n * sizeof(*first));
-	if (!first) {
-		rc = -1;
-		goto out;
-	}
-	for (uint32_t c = 0; c < C && rc == 0; c++) {
-		int64_t per_channel = part(j->size_bytes, C, c);
-		for (uint32_t s = 0; s < steps && rc == 0; s++)
-			for (uint32_t i = 0; i < n && rc == 0; i++) {
-				size_t k = ((size_t)c * steps + s) * n + i;
-				uint32_t chunk_idx = (i + n * steps - s) % n;
-				int64_t chunk = part(per_channel, n, chunk_idx);
-				uint32_t m = (uint32_t)((chunk + j->slice_bytes - 1) / j->slice_bytes);
-				first[k] = g->net->nflows;
-				for (uint32_t sl = 0; sl < m && rc == 0; sl++) {
-					int64_t sz = chunk - (int64_t)sl * j->slice_bytes;
-					if (sz > j->slice_bytes)
-						sz = j->slice_bytes;
-					int64_t after = -1;
-					if (s > 0) {
-						size_t pk = ((size_t)c * steps + s - 1) * n + (i + n - 1) % n;
-						after = first[pk] + sl;
-					}
-					rc = add(g, g->qps[c * n + i], sz, rank_skew[i], after);
-				}
-			}
-	}
-out:
-	free(first);
-	free(rank_skew);
-	return rc;
+	return idx < ch->r ? ch->m_big : ch->m_small;
 }
 
-/* the flows of one iteration of the job; *bytes gets the iteration's size */
-static int gen_iteration(struct gen *g, int64_t *bytes)
+/* ring: bytes of slice sl of chunk idx */
+static int64_t ring_slice_bytes(const struct traffic_job *jb, const struct ring_channel *ch,
+				uint32_t idx, uint32_t sl)
 {
-	const struct scn_job *j = g->j;
-	int rc = 0;
-	*bytes = 0;
-	switch (j->pattern) {
-	case SCN_JOB_TRACE: {
-		uint32_t base = g->net->nflows;
-		for (uint32_t r = 0; r < j->nrows && rc == 0; r++) {
-			const struct scn_trace_row *row = &j->rows[r];
-			uint8_t dscp = row->dscp >= 0 ? (uint8_t)row->dscp : g->dscp;
-			uint32_t q = g->qps[r] != NET_NONE ? g->qps[r]
-							    : nic_add_qp(g->net, row->src, row->dst, dscp);
-			if (q == NET_NONE)
-				return -1;
-			g->qps[r] = q;
-			int64_t after = row->after >= 0 ? (int64_t)base + row->after : -1;
-			rc = add(g, q, row->bytes, row->start_ps + skew_of(g), after);
-			*bytes += row->bytes;
-		}
-		break;
-	}
-	case SCN_JOB_INCAST:
-		for (uint32_t s = 0; s < j->senders.n && rc == 0; s++) {
-			uint32_t q = qp(g, j->senders.hosts[s], j->dst);
-			rc = q == NET_NONE ? -1 : add(g, q, j->size_bytes, skew_of(g), -1);
-			*bytes += j->size_bytes;
-		}
-		break;
-	case SCN_JOB_PERMUTATION:
-		for (uint32_t i = 0; i < j->ranks.n && rc == 0; i++) {
-			uint32_t q = qp(g, j->ranks.hosts[i], j->ranks.hosts[g->perm[i]]);
-			rc = q == NET_NONE ? -1 : add(g, q, j->size_bytes, skew_of(g), -1);
-			*bytes += j->size_bytes;
-		}
-		break;
-	case SCN_JOB_RING_ALLREDUCE:
-		rc = gen_ring(g, bytes);
-		break;
-	case SCN_JOB_ALLTOALL: {
-		uint32_t n = j->ranks.n;
-		int64_t each = j->size_bytes / n;
-		for (uint32_t i = 0; i < n && rc == 0; i++) {
-			sim_time_ps off = skew_of(g);
-			uint32_t prev = NET_NONE;
-			for (uint32_t k = 1; k < n && rc == 0; k++) {
-				uint32_t id = g->net->nflows;
-				int64_t after = j->schedule == SCN_SCHEDULE_SHIFT && prev != NET_NONE
-							? (int64_t)prev : -1;
-				rc = add(g, g->qps[i * n + k], each, off, after);
-				prev = id;
-			}
-		}
-		*bytes = j->size_bytes;
-		break;
-	}
-	}
-	return rc;
+	int64_t chunk = ch->q + (idx < ch->r), slice = jb->j->slice_bytes;
+	int64_t left = chunk - (int64_t)sl * slice;
+	return left < slice ? left : slice;
 }
 
-/* the job's persistent QPs (collectives and traces reuse them every
- * iteration; incast and permutation make one per flow) */
-static int job_qps(struct gen *g)
+/* ring: how many of ranks 0..i-1 send a big chunk at step s: the ranks i'
+ * with (i' - s) mod n < r, a cyclic run of r ranks from s mod n */
+static uint64_t ring_big_before(uint32_t n, uint32_t r, uint32_t s, uint32_t i)
 {
-	const struct scn_job *j = g->j;
-	uint32_t n = j->ranks.n, count = 0;
-	if (j->pattern == SCN_JOB_RING_ALLREDUCE)
-		count = j->channels * n;
-	else if (j->pattern == SCN_JOB_ALLTOALL)
-		count = n * n;
-	else if (j->pattern == SCN_JOB_TRACE)
-		count = j->nrows;
-	if (!count)
+	uint32_t a = s % n;
+	if (a + r <= n)
+		return i > a ? (i < a + r ? i : a + r) - a : 0;
+	return (i > a ? i - a : 0) + (i < a + r - n ? i : a + r - n);
+}
+
+/* ring: id offset, in its iteration, of channel c, step s, rank i, slice 0 */
+static uint64_t ring_index(const struct traffic_job *jb, uint32_t c, uint32_t s, uint32_t i)
+{
+	const struct ring_channel *ch = &jb->ch[c];
+	uint64_t big = ring_big_before(jb->n, ch->r, s, i);
+	return ch->first + (uint64_t)s * ch->per_step + (uint64_t)i * ch->m_small +
+	       big * (ch->m_big - ch->m_small);
+}
+
+static uint64_t msg_id(const struct traffic_job *jb, uint32_t iter, uint64_t index)
+{
+	return jb->base + (uint64_t)iter * jb->per_iter + index;
+}
+
+sim_time_ps traffic_skew_ps(const struct traffic *t, uint32_t job, uint32_t iter, uint32_t idx)
+{
+	sim_time_ps skew = t->jobs[job].j->skew_ps;
+	if (!skew)
 		return 0;
-	g->qps = malloc((size_t)count * sizeof(*g->qps));
-	if (!g->qps)
+	uint64_t x = rng_derive(rng_derive(t->scn->seed, RNG_ID(RNG_SKEW, (uint64_t)job << 32 |
+										   iter)),
+				idx);
+	double u = (double)(x >> 11) * 0x1p-53; /* uniform in [0, 1) */
+	return (sim_time_ps)(u * (double)skew + 0.5);
+}
+
+/* a 64 B control frame on a link at rate_bps: its serialization (rounded
+ * up) and the cable */
+static sim_time_ps ctrl_hop_ps(int64_t rate_bps, sim_time_ps prop_ps)
+{
+	int64_t bits = (PKT_CTRL_FRAME_BYTES + PKT_WIRE_OVERHEAD_BYTES) * 8;
+	return (bits * UNITS_PS_PER_S + rate_bps - 1) / rate_bps + prop_ps;
+}
+
+sim_time_ps traffic_notify_ps(const struct traffic *t, uint32_t a, uint32_t b)
+{
+	if (a == b)
+		return 0;
+	const struct topo *tp = t->topo;
+	uint32_t hops = topo_hops(tp, a, b);
+	return 2 * ctrl_hop_ps(tp->host_link_bps, tp->host_prop_ps) +
+	       (sim_time_ps)(hops - 1) * ctrl_hop_ps(tp->fabric_link_bps, tp->fabric_prop_ps) +
+	       (sim_time_ps)hops * t->switch_latency_ps;
+}
+
+/* ---- making and posting messages ---- */
+
+static struct flow *make(struct traffic *t, struct traffic_job *jb, uint64_t index, uint32_t qp,
+			 int64_t bytes, sim_time_ps start)
+{
+	struct flow *fl = nic_flow_new(t->net, msg_id(jb, jb->iter, index), qp, bytes, start);
+	SIM_INVARIANT(fl, "out of memory for messages");
+	fl->job = jb->index;
+	fl->iter = jb->iter;
+	return fl;
+}
+
+static sim_time_ps later(sim_time_ps a, sim_time_ps b)
+{
+	return a > b ? a : b;
+}
+
+static sim_time_ps rank_start(const struct traffic *t, const struct traffic_job *jb,
+			      uint32_t idx)
+{
+	return jb->release_ps + traffic_skew_ps(t, jb->index, jb->iter, idx);
+}
+
+/* ring: slice sl of channel c, step s, from rank i (its chunk has index idx) */
+static void ring_send(struct traffic *t, struct traffic_job *jb, uint32_t c, uint32_t s,
+		      uint32_t i, uint32_t sl, sim_time_ps start)
+{
+	uint32_t n = jb->n, idx = (i + n - s % n) % n;
+	struct flow *fl = make(t, jb, ring_index(jb, c, s, i) + sl, jb->qps[c * n + i],
+			       ring_slice_bytes(jb, &jb->ch[c], idx, sl), start);
+	fl->pos[0] = c;
+	fl->pos[1] = s;
+	fl->pos[2] = i;
+	fl->pos[3] = sl;
+	nic_post_at(t->net, fl);
+}
+
+/* all-to-all: rank i's message to rank i + k */
+static void a2a_send(struct traffic *t, struct traffic_job *jb, uint32_t i, uint32_t k,
+		     sim_time_ps start)
+{
+	uint32_t n = jb->n;
+	struct flow *fl = make(t, jb, (uint64_t)i * (n - 1) + (k - 1), jb->qps[i * n + k],
+			       jb->j->size_bytes / n, start);
+	fl->pos[0] = i;
+	fl->pos[1] = k;
+	nic_post_at(t->net, fl);
+}
+
+/* release iteration `iter` of a job at time `at`: its first messages */
+static void release(struct traffic *t, struct traffic_job *jb, uint32_t iter, sim_time_ps at)
+{
+	const struct scn_job *j = jb->j;
+	uint32_t n = jb->n;
+	jb->iter = iter;
+	jb->release_ps = at;
+	jb->done = 0;
+	jb->last_ps = -1;
+	switch (j->pattern) {
+	case SCN_JOB_RING_ALLREDUCE:
+		for (uint32_t i = 0; i < n; i++) {
+			sim_time_ps start = rank_start(t, jb, i);
+			for (uint32_t c = 0; c < j->channels; c++)
+				for (uint32_t sl = 0; sl < ring_slices(&jb->ch[c], i); sl++)
+					ring_send(t, jb, c, 0, i, sl, start);
+		}
+		break;
+	case SCN_JOB_ALLTOALL:
+		for (uint32_t i = 0; i < n; i++) {
+			sim_time_ps start = rank_start(t, jb, i);
+			uint32_t last = j->schedule == SCN_SCHEDULE_SHIFT ? 1 : n - 1;
+			for (uint32_t k = 1; k <= last; k++)
+				a2a_send(t, jb, i, k, start);
+		}
+		break;
+	case SCN_JOB_INCAST:
+	case SCN_JOB_PERMUTATION:
+		for (uint32_t i = 0; i < n; i++)
+			nic_post_at(t->net, make(t, jb, i, jb->qps[i], j->size_bytes,
+						 rank_start(t, jb, i)));
+		break;
+	case SCN_JOB_TRACE:
+		for (uint32_t r = 0; r < n; r++) {
+			const struct scn_trace_row *row = &j->rows[r];
+			struct flow *fl = make(t, jb, r, jb->qps[r], row->bytes,
+					       rank_start(t, jb, r) + row->start_ps);
+			jb->rows[r] = fl;
+			if (row->after < 0) {
+				nic_post_at(t->net, fl);
+			} else { /* waits for its row: posted when that one arrives */
+				struct flow *first = jb->rows[row->after];
+				fl->next_dep = first->first_dep;
+				first->first_dep = fl;
+			}
+		}
+		break;
+	}
+}
+
+/* the control-frame latency from host x to the job's farthest host */
+static sim_time_ps barrier_ps(const struct traffic *t, const struct traffic_job *jb,
+			      uint32_t x)
+{
+	sim_time_ps b = 0;
+	for (uint32_t k = 0; k < jb->nhosts; k++)
+		b = later(b, traffic_notify_ps(t, x, jb->hosts[k]));
+	return b;
+}
+
+static void iteration_done(struct traffic *t, struct traffic_job *jb)
+{
+	const struct scn_job *j = jb->j;
+	struct coll c = { .job = jb->index, .iter = jb->iter, .ranks = jb->ranks,
+			  .senders = jb->senders, .bytes = jb->iter_bytes,
+			  .nflows = jb->per_iter, .start_ps = jb->release_ps, .end_ps = jb->last_ps };
+	if (t->coll_done)
+		t->coll_done(t->ctx, &c);
+	if (jb->iter + 1 < j->iterations)
+		release(t, jb, jb->iter + 1,
+			jb->last_ps + j->compute_gap_ps + barrier_ps(t, jb, jb->last_host));
+}
+
+/* the net's flow_done observer: a message completed at its receiver */
+static void flow_done(void *ctx, struct flow *fl)
+{
+	struct traffic *t = ctx;
+	struct net *net = t->net;
+	struct traffic_job *jb = &t->jobs[fl->job];
+	sim_time_ps now = net->eng.now;
+	if (t->flow_done)
+		t->flow_done(t->ctx, fl);
+	switch (jb->j->pattern) {
+	case SCN_JOB_RING_ALLREDUCE: {
+		uint32_t c = fl->pos[0], s = fl->pos[1], sl = fl->pos[3];
+		uint32_t next = (fl->pos[2] + 1) % jb->n;
+		if (s + 1 < jb->steps)
+			ring_send(t, jb, c, s + 1, next, sl, later(now, rank_start(t, jb, next)));
+		break;
+	}
+	case SCN_JOB_ALLTOALL: {
+		uint32_t i = fl->pos[0], k = fl->pos[1];
+		if (jb->j->schedule == SCN_SCHEDULE_SHIFT && k + 1 < jb->n)
+			a2a_send(t, jb, i, k + 1,
+				 later(rank_start(t, jb, i),
+				       now + traffic_notify_ps(t, fl->dst, fl->src)));
+		break;
+	}
+	case SCN_JOB_TRACE:
+		for (struct flow *d = fl->first_dep; d; d = d->next_dep) {
+			d->start_ps = later(d->start_ps, now + traffic_notify_ps(t, fl->dst, d->src));
+			nic_post_at(net, d);
+		}
+		break;
+	default:
+		break;
+	}
+	jb->last_ps = now;
+	jb->last_host = fl->dst;
+	if (++jb->done == jb->per_iter)
+		iteration_done(t, jb);
+	if (traffic_finished(t))
+		net->eng.stop = 1;
+}
+
+int traffic_finished(const struct traffic *t)
+{
+	return t->net->flows_done == t->flows_total;
+}
+
+/* ---- set-up ---- */
+
+static int derangement(struct traffic *t, struct traffic_job *jb)
+{
+	uint32_t n = jb->n;
+	gsl_rng *r = rng_stream(t->scn->seed, RNG_ID(RNG_JOB, jb->index));
+	jb->perm = malloc(n * sizeof(*jb->perm));
+	if (!r || !jb->perm) {
+		rng_free(r);
 		return -1;
-	for (uint32_t i = 0; i < count; i++)
-		g->qps[i] = NET_NONE;
-	if (j->pattern == SCN_JOB_RING_ALLREDUCE) {
+	}
+	/* rejection sampling: a uniform shuffle has no fixed point with
+	 * probability about 1/e, so this takes about 2.7 shuffles */
+	for (int fixed = 1; fixed;) {
+		for (uint32_t i = 0; i < n; i++)
+			jb->perm[i] = i;
+		gsl_ran_shuffle(r, jb->perm, n, sizeof(*jb->perm));
+		fixed = 0;
+		for (uint32_t i = 0; i < n && !fixed; i++)
+			fixed = jb->perm[i] == i;
+	}
+	rng_free(r);
+	return 0;
+}
+
+static int qp(struct traffic *t, struct traffic_job *jb, uint32_t k, uint32_t src, uint32_t dst,
+	      uint8_t dscp)
+{
+	jb->qps[k] = nic_add_qp(t->net, src, dst, dscp);
+	return jb->qps[k] == NET_NONE ? -1 : 0;
+}
+
+/* the job's QPs, in the order its messages are defined */
+static int job_qps(struct traffic *t, struct traffic_job *jb)
+{
+	const struct scn_job *j = jb->j;
+	uint32_t n = jb->n;
+	size_t count = j->pattern == SCN_JOB_RING_ALLREDUCE ? (size_t)j->channels * n
+		       : j->pattern == SCN_JOB_ALLTOALL     ? (size_t)n * n
+							    : n;
+	jb->qps = malloc(count * sizeof(*jb->qps));
+	if (!jb->qps)
+		return -1;
+	const uint32_t *h = j->ranks.hosts;
+	switch (j->pattern) {
+	case SCN_JOB_RING_ALLREDUCE:
 		for (uint32_t c = 0; c < j->channels; c++)
 			for (uint32_t i = 0; i < n; i++)
-				if ((g->qps[c * n + i] = qp(g, j->ranks.hosts[i],
-							     j->ranks.hosts[(i + 1) % n])) ==
-				    NET_NONE)
+				if (qp(t, jb, c * n + i, h[i], h[(i + 1) % n], jb->dscp))
 					return -1;
-	} else if (j->pattern == SCN_JOB_ALLTOALL) {
+		break;
+	case SCN_JOB_ALLTOALL:
 		for (uint32_t i = 0; i < n; i++)
 			for (uint32_t k = 1; k < n; k++)
-				if ((g->qps[i * n + k] = qp(g, j->ranks.hosts[i],
-							     j->ranks.hosts[(i + k) % n])) ==
-				    NET_NONE)
+				if (qp(t, jb, i * n + k, h[i], h[(i + k) % n], jb->dscp))
 					return -1;
-	}
-	return 0;
-}
-
-static int add_coll(struct traffic *t, struct coll c)
-{
-	if (t->ncolls == t->colls_cap) {
-		uint32_t cap = t->colls_cap ? t->colls_cap * 2 : 16;
-		struct coll *a = realloc(t->colls, cap * sizeof(*a));
-		if (!a)
-			return -1;
-		t->colls = a;
-		t->colls_cap = cap;
-	}
-	t->colls[t->ncolls++] = c;
-	return 0;
-}
-
-static uint32_t distinct_sources(const struct net *net, uint32_t first, uint32_t end)
-{
-	uint32_t n = 0;
-	uint8_t *seen = calloc(net->nhosts, 1);
-	SIM_INVARIANT(seen, "out of memory");
-	for (uint32_t i = first; i < end; i++)
-		if (!seen[net->flows[i].src]) {
-			seen[net->flows[i].src] = 1;
-			n++;
+		break;
+	case SCN_JOB_INCAST:
+		for (uint32_t s = 0; s < n; s++)
+			if (qp(t, jb, s, j->senders.hosts[s], j->dst, jb->dscp))
+				return -1;
+		break;
+	case SCN_JOB_PERMUTATION:
+		for (uint32_t i = 0; i < n; i++)
+			if (qp(t, jb, i, h[i], h[jb->perm[i]], jb->dscp))
+				return -1;
+		break;
+	case SCN_JOB_TRACE:
+		for (uint32_t r = 0; r < n; r++) {
+			const struct scn_trace_row *row = &j->rows[r];
+			if (qp(t, jb, r, row->src, row->dst,
+			       row->dscp >= 0 ? (uint8_t)row->dscp : jb->dscp))
+				return -1;
 		}
-	free(seen);
-	return n;
-}
-
-static int build_job(struct traffic *t, uint32_t ji)
-{
-	struct net *net = t->net;
-	const struct scn_job *j = &t->scn->jobs[ji];
-	struct gen g = { .t = t, .net = net, .j = j, .ji = ji, .dscp = job_dscp(t->scn, j) };
-	int rc = -1;
-	g.skew = rng_stream(t->scn->seed, RNG_ID(RNG_SKEW, ji));
-	if (!g.skew || job_qps(&g) ||
-	    (j->pattern == SCN_JOB_PERMUTATION && derangement(&g)))
-		goto out;
-	uint32_t ranks = j->pattern == SCN_JOB_INCAST ? j->senders.n + 1
-			 : j->pattern == SCN_JOB_TRACE ? 0 : j->ranks.n;
-	for (uint32_t it = 0; it < j->iterations; it++) {
-		uint32_t first = net->nflows;
-		int64_t bytes;
-		if (gen_iteration(&g, &bytes))
-			goto out;
-		struct coll c = { .job = ji, .iter = it, .first_flow = first,
-				  .nflows = net->nflows - first, .ranks = ranks, .bytes = bytes,
-				  .start_ps = j->start_ps, .end_ps = -1 };
-		c.senders = distinct_sources(net, first, net->nflows);
-		if (add_coll(t, c))
-			goto out;
+		break;
 	}
-	rc = 0;
-out:
-	rng_free(g.skew);
-	free(g.qps);
-	free(g.perm);
-	return rc;
+	return 0;
 }
 
-int traffic_build(struct traffic *t, struct net *net, const struct scenario *scn)
+/* the ring's geometry and the messages of one iteration */
+static int ring_geometry(struct traffic_job *jb)
+{
+	const struct scn_job *j = jb->j;
+	uint32_t n = jb->n;
+	jb->ch = calloc(j->channels, sizeof(*jb->ch));
+	if (!jb->ch)
+		return -1;
+	uint64_t first = 0;
+	for (uint32_t c = 0; c < j->channels; c++) {
+		struct ring_channel *ch = &jb->ch[c];
+		int64_t per = part(j->size_bytes, j->channels, c), slice = j->slice_bytes;
+		ch->q = per / n;
+		ch->r = (uint32_t)(per % n);
+		ch->m_big = (uint32_t)((ch->q + 1 + slice - 1) / slice);
+		ch->m_small = (uint32_t)((ch->q + slice - 1) / slice);
+		ch->per_step = (uint64_t)ch->r * ch->m_big + (uint64_t)(n - ch->r) * ch->m_small;
+		ch->first = first;
+		first += (uint64_t)jb->steps * ch->per_step;
+	}
+	jb->per_iter = first;
+	return 0;
+}
+
+/* the distinct hosts among a list, in first-seen order */
+static int add_hosts(struct traffic_job *jb, uint8_t *seen, const uint32_t *h, uint32_t n)
+{
+	for (uint32_t k = 0; k < n; k++)
+		if (!seen[h[k]]) {
+			seen[h[k]] = 1;
+			jb->hosts[jb->nhosts++] = h[k];
+		}
+	return 0;
+}
+
+static int job_hosts(struct traffic *t, struct traffic_job *jb)
+{
+	const struct scn_job *j = jb->j;
+	uint8_t *seen = calloc(t->net->nhosts, 1);
+	jb->hosts = malloc(t->net->nhosts * sizeof(*jb->hosts));
+	if (!seen || !jb->hosts) {
+		free(seen);
+		return -1;
+	}
+	switch (j->pattern) {
+	case SCN_JOB_INCAST:
+		add_hosts(jb, seen, j->senders.hosts, j->senders.n);
+		jb->senders = jb->nhosts;
+		add_hosts(jb, seen, &j->dst, 1);
+		break;
+	case SCN_JOB_TRACE:
+		for (uint32_t r = 0; r < j->nrows; r++)
+			add_hosts(jb, seen, &j->rows[r].src, 1);
+		jb->senders = jb->nhosts;
+		for (uint32_t r = 0; r < j->nrows; r++)
+			add_hosts(jb, seen, &j->rows[r].dst, 1);
+		break;
+	default:
+		add_hosts(jb, seen, j->ranks.hosts, j->ranks.n);
+		jb->senders = jb->nhosts;
+		break;
+	}
+	free(seen);
+	return 0;
+}
+
+static int build_job(struct traffic *t, uint32_t ji, uint64_t base)
+{
+	const struct scenario *scn = t->scn;
+	const struct scn_job *j = &scn->jobs[ji];
+	struct traffic_job *jb = &t->jobs[ji];
+	*jb = (struct traffic_job){ .j = j, .index = ji, .base = base,
+				    .dscp = (uint8_t)(j->dscp >= 0 ? j->dscp : scn->data_dscp) };
+	switch (j->pattern) {
+	case SCN_JOB_RING_ALLREDUCE:
+		jb->n = j->ranks.n;
+		jb->steps = 2 * (jb->n - 1);
+		jb->ranks = jb->n;
+		jb->iter_bytes = j->size_bytes;
+		jb->msg_bytes = (int64_t)jb->steps * j->size_bytes;
+		if (ring_geometry(jb))
+			return -1;
+		break;
+	case SCN_JOB_ALLTOALL:
+		jb->n = j->ranks.n;
+		jb->ranks = jb->n;
+		jb->per_iter = (uint64_t)jb->n * (jb->n - 1);
+		jb->iter_bytes = j->size_bytes;
+		jb->msg_bytes = (int64_t)jb->per_iter * (j->size_bytes / jb->n);
+		break;
+	case SCN_JOB_INCAST:
+		jb->n = j->senders.n;
+		jb->ranks = jb->n + 1;
+		jb->per_iter = jb->n;
+		jb->iter_bytes = (int64_t)jb->n * j->size_bytes;
+		jb->msg_bytes = jb->iter_bytes;
+		break;
+	case SCN_JOB_PERMUTATION:
+		jb->n = j->ranks.n;
+		jb->ranks = jb->n;
+		jb->per_iter = jb->n;
+		jb->iter_bytes = (int64_t)jb->n * j->size_bytes;
+		jb->msg_bytes = jb->iter_bytes;
+		if (derangement(t, jb))
+			return -1;
+		break;
+	case SCN_JOB_TRACE:
+		jb->n = j->nrows;
+		jb->per_iter = jb->n;
+		for (uint32_t r = 0; r < j->nrows; r++)
+			jb->iter_bytes += j->rows[r].bytes;
+		jb->msg_bytes = jb->iter_bytes;
+		jb->rows = calloc(jb->n, sizeof(*jb->rows));
+		if (!jb->rows)
+			return -1;
+		break;
+	}
+	return job_qps(t, jb) || job_hosts(t, jb) ? -1 : 0;
+}
+
+int traffic_build(struct traffic *t, struct net *net, const struct scenario *scn,
+		  const struct topo *topo, sim_time_ps switch_latency_ps)
 {
 	t->net = net;
 	t->scn = scn;
-	sim_event_init(&t->ev, traffic_fire, SIM_KEY(EVKEY_TRAFFIC, 0, 0));
+	t->topo = topo;
+	t->switch_latency_ps = switch_latency_ps;
+	t->njobs = scn->njobs;
+	t->jobs = calloc(scn->njobs ? scn->njobs : 1, sizeof(*t->jobs));
+	if (!t->jobs)
+		return -1;
 	net->obs.flow_done = flow_done;
 	net->obs.flow_ctx = t;
-	for (uint32_t ji = 0; ji < scn->njobs; ji++)
-		if (build_job(t, ji))
+	uint64_t base = 0;
+	for (uint32_t ji = 0; ji < scn->njobs; ji++) {
+		if (build_job(t, ji, base))
 			return -1;
-	for (uint32_t i = 0; i < net->nflows; i++) {
-		struct flow *fl = &net->flows[i];
-		if (fl->after >= 0) {
-			struct flow *first = &net->flows[fl->after];
-			fl->next_dep = first->first_dep;
-			first->first_dep = i;
-		}
+		base += (uint64_t)scn->jobs[ji].iterations * t->jobs[ji].per_iter;
+		t->bytes_total += (uint64_t)scn->jobs[ji].iterations * (uint64_t)t->jobs[ji].msg_bytes;
 	}
+	t->flows_total = base;
 	/* the first iteration of every job starts at the job's start */
-	for (uint32_t c = 0; c < t->ncolls; c++)
-		if (t->colls[c].iter == 0)
-			release(t, &t->colls[c]);
-	traffic_arm(t);
+	for (uint32_t ji = 0; ji < t->njobs; ji++)
+		release(t, &t->jobs[ji], 0, scn->jobs[ji].start_ps);
 	return 0;
 }
 
 void traffic_free(struct traffic *t)
 {
-	free(t->colls);
-	free(t->heap);
-	t->colls = NULL;
-	t->heap = NULL;
-	t->n = t->cap = t->ncolls = t->colls_cap = 0;
+	for (uint32_t ji = 0; t->jobs && ji < t->njobs; ji++) {
+		struct traffic_job *jb = &t->jobs[ji];
+		free(jb->qps);
+		free(jb->perm);
+		free(jb->ch);
+		free(jb->rows);
+		free(jb->hosts);
+	}
+	free(t->jobs);
+	t->jobs = NULL;
+	t->njobs = 0;
 }

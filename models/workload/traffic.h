@@ -1,7 +1,14 @@
 /*
  * traffic.h - the [job.*] sections as messages on QPs: collectives, incasts,
  * permutations and traces, their iterations, start times, stragglers and
- * dependencies (DESIGN B7).  traffic.c opens with the patterns.
+ * dependencies (DESIGN B7).  traffic.c opens with the patterns and the
+ * rules of timing.
+ *
+ * Memory is linear in the jobs' ranks: a message exists only once it may be
+ * posted (a ring's next slice when the previous one has arrived, an
+ * iteration's messages when the iteration is released) and goes back to the
+ * pool once acknowledged; message ids are computed, so they do not depend
+ * on when messages are made.
  */
 #ifndef DCQCN_TRAFFIC_H
 #define DCQCN_TRAFFIC_H
@@ -14,36 +21,48 @@
 struct net;
 struct flow;
 struct scenario;
+struct topo;
+struct traffic_job;
 
-/* one iteration of a job: its flows are [first_flow, first_flow + nflows) */
+/* one completed iteration of a job (collectives.csv) */
 struct coll {
 	uint32_t job, iter;
-	uint32_t first_flow, nflows, done;
 	uint32_t ranks;
 	uint32_t senders;              /* distinct source hosts */
-	int64_t bytes;                 /* collective size S, or the flows' total */
-	sim_time_ps start_ps, end_ps;  /* start: release (before skew); end < 0 until done */
+	int64_t bytes;                 /* collective size S, or the messages' total */
+	uint64_t nflows;               /* messages of the iteration */
+	sim_time_ps start_ps, end_ps;  /* start: release (before skew); end: last message */
 };
 
 struct traffic {
 	struct net *net;
 	const struct scenario *scn;
-	struct coll *colls;
-	uint32_t ncolls, colls_cap;
-	struct sim_event ev;           /* next flow start */
-	uint32_t *heap;                /* flow ids waiting to start, by (start, id) */
-	uint32_t n, cap;
+	const struct topo *topo;
+	sim_time_ps switch_latency_ps;
+	struct traffic_job *jobs;
+	uint32_t njobs;
+	uint64_t flows_total;          /* messages of every iteration of every job */
+	uint64_t bytes_total;          /* their payload */
 	/* observers (NULL: not observed) */
 	void *ctx;
 	void (*flow_done)(void *ctx, const struct flow *fl); /* in completion order */
 	void (*coll_done)(void *ctx, const struct coll *c);   /* a job iteration completed */
 };
 
-/* every job's QPs and messages, the first iterations released; registers
- * itself as the net's flow_done observer.  0, or -1 when out of memory. */
-int traffic_build(struct traffic *t, struct net *net, const struct scenario *scn);
+/* every job's QPs, the first iterations released; registers itself as the
+ * net's flow_done observer.  0, or -1 when out of memory. */
+int traffic_build(struct traffic *t, struct net *net, const struct scenario *scn,
+		  const struct topo *topo, sim_time_ps switch_latency_ps);
 void traffic_free(struct traffic *t);
 /* every message of every job has completed */
 int traffic_finished(const struct traffic *t);
+/* the start delay (skew) of a job's rank, or sender or trace row, in one
+ * iteration: uniform in [0, job.skew], from the seed */
+sim_time_ps traffic_skew_ps(const struct traffic *t, uint32_t job, uint32_t iter, uint32_t idx);
+/* the idle one-way latency of a 64 B control frame from host a to host b:
+ * every link's serialization and propagation, every switch's pipeline; 0
+ * when a == b.  It delays what one host learns from another: a dependency
+ * met elsewhere, the end of an iteration. */
+sim_time_ps traffic_notify_ps(const struct traffic *t, uint32_t a, uint32_t b);
 
 #endif

@@ -1,0 +1,34 @@
+/*
+ * hist.h - percentiles of any number of values in bounded memory: a
+ * log-linear histogram (HdrHistogram's layout).  Values below 2^HIST_BITS
+ * are counted exactly; above, each power of two is cut into 2^HIST_BITS
+ * buckets, so a bucket spans at most 1/2^HIST_BITS of its values (1/65536:
+ * 15 ns at 1 ms).  A percentile is the lowest value of the bucket that holds
+ * the nearest-rank element.  Counts add, so the result does not depend on
+ * the order in which values arrive.  Memory: 512 KiB per power of two in
+ * use, allocated on first use.
+ */
+#ifndef DCQCN_HIST_H
+#define DCQCN_HIST_H
+
+#include <stdint.h>
+
+#define HIST_BITS 16
+#define HIST_BLOCKS (64 - HIST_BITS + 1)
+
+struct hist {
+	uint64_t *block[HIST_BLOCKS];
+	uint64_t n;
+};
+
+void hist_init(struct hist *h);
+void hist_free(struct hist *h);
+/* count one value (>= 0); -1 when out of memory */
+int hist_add(struct hist *h, int64_t v);
+/* add every count of `from` to h; -1 when out of memory */
+int hist_merge(struct hist *h, const struct hist *from);
+/* nearest rank: the lowest value v with at least pct % of the values <= v,
+ * to the bucket's precision; -1 when there are none */
+int64_t hist_percentile(const struct hist *h, unsigned pct);
+
+#endif
