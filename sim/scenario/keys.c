@@ -36,7 +36,7 @@
  *     queues 0-7 like pfc.priorities and prints in ascending order.
  *
  * [dcqcn] profiles (DESIGN B6)
- *   `profile` sets every knob's default (profile_knobs[]); a knob given
+ *   `profile` sets every knob's default (key_defs[], KF_PROFILE); a knob given
  *   explicitly wins whatever the order.  In a file, profile sets the knobs
  *   not given earlier in that file, and knobs after it are applied after
  *   it.  struct scenario records no "given" flag, so a later --set of
@@ -75,7 +75,7 @@ const struct section_def section_defs[SEC_COUNT] = {
 #define FF(f) offsetof(struct scn_fault, f), sizeof(((struct scn_fault *)0)->f)
 #define NOF 0, 0
 #define TODO(sec, name) \
-	{ sec, name, KT_TODO, NOF, 0, 0, NULL, NULL, NULL, NULL, 0, 0 }
+	{ sec, name, KT_TODO, NOF, 0, 0, NULL, NULL, NULL, NULL, 0, 0, { 0 } }
 
 static const char *const topo_names[] = { "leaf-spine", "fat-tree", "star", NULL };
 static const char *const ecmp_names[] = { "flow", "packet", NULL };
@@ -155,252 +155,239 @@ _Static_assert(sizeof(((struct scenario *)0)->pfcwd_enable) == sizeof(int32_t) &
 /*
  * Every key of DESIGN A2.  The order within a section is the print order.
  * Columns: section, name, type, field, min, max, range shown, enum names,
- * enum values not implemented, selecting key, where it applies, flags.
+ * enum values not implemented, selecting key, where it applies, flags,
+ * default (by profile for the [dcqcn] knobs).
  */
 const struct key_def key_defs[N_KEYS] = {
 	{ SEC_SIM, "duration", KT_TIME, SF(duration_ps), 1, MAX_TIME_PS,
-	  "above 0, at most 1000s", NULL, NULL, NULL, 0, 0 },
+	  "above 0, at most 1000s", NULL, NULL, NULL, 0, 0, { UNITS_PS_PER_S } },
 	{ SEC_SIM, "seed", KT_INT, SF(seed), 0, INT64_MAX,
-	  "0-9223372036854775807", NULL, NULL, NULL, 0, 0 },
+	  "0-9223372036854775807", NULL, NULL, NULL, 0, 0, { 1 } },
 
 	{ SEC_TOPOLOGY, "kind", KT_ENUM, SF(topo), 0, 0, NULL, topo_names,
-	  NULL, NULL, 0, 0 },
+	  NULL, NULL, 0, KF_POOL, { SCN_TOPO_LEAF_SPINE } },
 	{ SEC_TOPOLOGY, "spines", KT_INT, SF(spines), 1, 256, "1-256", NULL,
-	  NULL, "kind", LS, 0 },
+	  NULL, "kind", LS, KF_POOL, { 2 } },
 	{ SEC_TOPOLOGY, "leaves", KT_INT, SF(leaves), 1, 1024, "1-1024", NULL,
-	  NULL, "kind", LS, 0 },
+	  NULL, "kind", LS, KF_POOL, { 4 } },
 	{ SEC_TOPOLOGY, "hosts_per_leaf", KT_INT, SF(hosts_per_leaf), 1, 512,
-	  "1-512", NULL, NULL, "kind", LS, 0 },
+	  "1-512", NULL, NULL, "kind", LS, KF_POOL, { 8 } },
 	{ SEC_TOPOLOGY, "k", KT_INT, SF(k), 2, 64, "even, 2-64", NULL, NULL,
-	  "kind", FT, KF_EVEN },
+	  "kind", FT, KF_EVEN | KF_POOL, { 4 } },
 	{ SEC_TOPOLOGY, "hosts", KT_INT, SF(star_hosts), 2, 1024, "2-1024",
-	  NULL, NULL, "kind", STAR, 0 },
+	  NULL, NULL, "kind", STAR, KF_POOL, { 16 } },
 	{ SEC_TOPOLOGY, "host_link", KT_RATE, SF(host_link_bps),
 	  INT64_C(1000000000), INT64_C(1600000000000), "1Gbps-1600Gbps", NULL,
-	  NULL, NULL, 0, 0 },
+	  NULL, NULL, 0, KF_POOL, { INT64_C(400000000000) } },
 	{ SEC_TOPOLOGY, "fabric_link", KT_RATE, SF(fabric_link_bps),
 	  INT64_C(1000000000), INT64_C(1600000000000), "1Gbps-1600Gbps", NULL,
-	  NULL, NULL, 0, 0 },
+	  NULL, NULL, 0, KF_POOL, { INT64_C(400000000000) } },
 	{ SEC_TOPOLOGY, "host_cable", KT_LENGTH, SF(host_cable_mm), 0,
-	  INT64_C(10000000), "0-10000m", NULL, NULL, NULL, 0, 0 },
+	  INT64_C(10000000), "0-10000m", NULL, NULL, NULL, 0, KF_POOL, { 3000 } },
 	{ SEC_TOPOLOGY, "fabric_cable", KT_LENGTH, SF(fabric_cable_mm), 0,
-	  INT64_C(10000000), "0-10000m", NULL, NULL, NULL, 0, 0 },
+	  INT64_C(10000000), "0-10000m", NULL, NULL, NULL, 0, KF_POOL, { 30000 } },
 	{ SEC_TOPOLOGY, "switch_latency", KT_TIME, SF(switch_latency_ps), 0,
-	  UNITS_PS_PER_MS, "0-1ms", NULL, NULL, NULL, 0, 0 },
+	  UNITS_PS_PER_MS, "0-1ms", NULL, NULL, NULL, 0, 0, { 500 * UNITS_PS_PER_NS } },
 	{ SEC_TOPOLOGY, "mtu", KT_MTU, SF(mtu_bytes), 256, 9000, "256-9000",
-	  NULL, NULL, NULL, 0, 0 },
+	  NULL, NULL, NULL, 0, KF_POOL, { 4096 } },
 	{ SEC_TOPOLOGY, "ecmp", KT_ENUM, SF(ecmp), 0, 0, NULL, ecmp_names, NULL,
-	  NULL, 0, 0 },
+	  NULL, 0, 0, { SCN_ECMP_FLOW } },
 
 	{ SEC_QOS, "data_dscp", KT_INT, SF(data_dscp), 0, 63, "0-63", NULL,
-	  NULL, NULL, 0, 0 },
+	  NULL, NULL, 0, 0, { 26 } },
 	{ SEC_QOS, "nccl_ib_tc", KT_TC, SF(data_dscp), 0, 255, "0-255", NULL,
-	  NULL, NULL, 0, KF_NOPRINT },
+	  NULL, NULL, 0, KF_NOPRINT, { 0 } },
 	{ SEC_QOS, "cnp_dscp", KT_INT, SF(cnp_dscp), 0, 63, "0-63", NULL, NULL,
-	  NULL, 0, 0 },
+	  NULL, 0, 0, { 48 } },
 	{ SEC_QOS, "dscp_to_priority", KT_DSCP_MAP, SF(dscp_to_prio), 0, 0,
-	  NULL, NULL, NULL, NULL, 0, 0 },
+	  NULL, NULL, NULL, NULL, 0, 0, { 0 } },
 	{ SEC_QOS, "scheduler", KT_ENUM, SF(scheduler), 0, 0, NULL, sched_names,
-	  NULL, NULL, 0, 0 },
+	  NULL, NULL, 0, 0, { SCN_SCHED_STRICT } },
 	{ SEC_QOS, "dwrr_weights", KT_WEIGHTS, SF(dwrr_weights), 1, 1000,
 	  "8 weights 1-1000, for priorities 0-7", NULL, NULL, "scheduler",
-	  1u << SCN_SCHED_DWRR, 0 },
+	  1u << SCN_SCHED_DWRR, 0, { 1 } },
 	{ SEC_QOS, "cnp_priority_strict", KT_BOOL, SF(cnp_priority_strict), 0, 1,
-	  NULL, NULL, NULL, NULL, 0, 0 },
+	  NULL, NULL, NULL, NULL, 0, 0, { 1 } },
 
-	{ SEC_NIC, "cc", KT_ENUM, SF(cc), 0, 0, NULL, cc_names, NULL, NULL, 0, 0 },
+	{ SEC_NIC, "cc", KT_ENUM, SF(cc), 0, 0, NULL, cc_names, NULL, NULL, 0, 0,
+	  { SCN_CC_DCQCN } },
 	{ SEC_NIC, "pause_watchdog", KT_TIME, SF(nic_pause_watchdog_ps), 0,
-	  10 * UNITS_PS_PER_S, "0 (off) to 10s", NULL, NULL, NULL, 0, KF_ZERO },
+	  10 * UNITS_PS_PER_S, "0 (off) to 10s", NULL, NULL, NULL, 0, KF_ZERO, { 0 } },
 	{ SEC_NIC, "rto", KT_TIME, SF(nic_rto_ps), UNITS_PS_PER_US,
-	  10 * UNITS_PS_PER_S, "1us-10s", NULL, NULL, NULL, 0, 0 },
+	  10 * UNITS_PS_PER_S, "1us-10s", NULL, NULL, NULL, 0, 0, { 4 * UNITS_PS_PER_MS } },
 
 	{ SEC_JOB, "pattern", KT_ENUM, JF(pattern), 0, 0, NULL, pattern_names,
-	  NULL, NULL, 0, 0 },
+	  NULL, NULL, 0, 0, { SCN_JOB_TRACE } },
 	{ SEC_JOB, "ranks", KT_HOSTSET, JF(ranks), 0, 0, NULL, NULL, NULL,
-	  "pattern", P_PERM | P_RING | P_A2A, 0 },
+	  "pattern", P_PERM | P_RING | P_A2A, 0, { 0 } },
 	{ SEC_JOB, "size", KT_SIZE, JF(size_bytes), 1, MAX_BYTES,
 	  "above 0, at most 1000GB", NULL, NULL, "pattern",
-	  P_INCAST | P_PERM | P_RING | P_A2A, 0 },
+	  P_INCAST | P_PERM | P_RING | P_A2A, 0, { 4000000 } },
 	{ SEC_JOB, "start", KT_TIME, JF(start_ps), 0, MAX_TIME_PS, "0-1000s",
-	  NULL, NULL, NULL, 0, 0 },
+	  NULL, NULL, NULL, 0, 0, { 0 } },
 	{ SEC_JOB, "dscp", KT_INT, JF(dscp), 0, 63, "0-63", NULL, NULL, NULL, 0,
-	  0 },
+	  0, { -1 } },
 	{ SEC_JOB, "dst", KT_INT, JF(dst), 0, SCN_MAX_HOSTS - 1, NULL, NULL,
-	  NULL, "pattern", P_INCAST, 0 },
+	  NULL, "pattern", P_INCAST, 0, { 0 } },
 	{ SEC_JOB, "senders", KT_HOSTSET, JF(senders), 0, 0, NULL, NULL, NULL,
-	  "pattern", P_INCAST, 0 },
+	  "pattern", P_INCAST, 0, { 0 } },
 	{ SEC_JOB, "file", KT_FILE, JF(file), 0, 0, NULL, NULL, NULL, "pattern",
-	  P_TRACE, 0 },
+	  P_TRACE, 0, { 0 } },
 	{ SEC_JOB, "iterations", KT_INT, JF(iterations), 1, MAX_ITERATIONS,
-	  "1-100000", NULL, NULL, NULL, 0, 0 },
+	  "1-100000", NULL, NULL, NULL, 0, 0, { 1 } },
 	{ SEC_JOB, "compute_gap", KT_TIME, JF(compute_gap_ps), 0, MAX_TIME_PS,
-	  "0-1000s", NULL, NULL, NULL, 0, 0 },
+	  "0-1000s", NULL, NULL, NULL, 0, 0, { 0 } },
 	{ SEC_JOB, "skew", KT_TIME, JF(skew_ps), 0, MAX_TIME_PS, "0-1000s", NULL,
-	  NULL, NULL, 0, 0 },
+	  NULL, NULL, 0, 0, { 0 } },
 	{ SEC_JOB, "channels", KT_INT, JF(channels), 1, MAX_CHANNELS, "1-64", NULL,
-	  NULL, "pattern", P_RING, 0 },
+	  NULL, "pattern", P_RING, 0, { 1 } },
 	{ SEC_JOB, "slice", KT_SIZE, JF(slice_bytes), MIN_SLICE_BYTES,
-	  MAX_SLICE_BYTES, "1KB-1GB", NULL, NULL, "pattern", P_RING, 0 },
+	  MAX_SLICE_BYTES, "1KB-1GB", NULL, NULL, "pattern", P_RING, 0, { 512 * 1024 } },
 	{ SEC_JOB, "schedule", KT_ENUM, JF(schedule), 0, 0, NULL, schedule_names,
-	  NULL, "pattern", P_A2A, 0 },
+	  NULL, "pattern", P_A2A, 0, { SCN_SCHEDULE_ALL_AT_ONCE } },
 
 	{ SEC_BUFFER, "size", KT_SIZE, SF(buffer_bytes), 1, MAX_BUFFER_BYTES,
-	  "above 0, at most 64GiB", NULL, NULL, NULL, 0, 0 },
+	  "above 0, at most 64GiB", NULL, NULL, NULL, 0, KF_POOL, { 64000000 } },
 	{ SEC_BUFFER, "reserved", KT_SIZE, SF(reserved_bytes), 0, INT64_C(1000000),
-	  "0-1MB", NULL, NULL, NULL, 0, KF_FRAME1 },
+	  "0-1MB", NULL, NULL, NULL, 0, KF_FRAME1 | KF_POOL, { SCN_AUTO } },
 	{ SEC_BUFFER, "dynamic_th", KT_INT, SF(dynamic_th), -7, 7, "-7 to 7", NULL,
-	  NULL, NULL, 0, 0 },
+	  NULL, NULL, 0, 0, { 0 } },
 	{ SEC_BUFFER, "lossy_dynamic_th", KT_INT, SF(lossy_dynamic_th), -7, 7,
-	  "-7 to 7", NULL, NULL, NULL, 0, 0 },
+	  "-7 to 7", NULL, NULL, NULL, 0, 0, { 3 } },
 	{ SEC_BUFFER, "cell", KT_SIZE, SF(cell_bytes), 0, 4096,
-	  "0 (byte exact) to 4096B", NULL, NULL, NULL, 0, KF_ZERO },
+	  "0 (byte exact) to 4096B", NULL, NULL, NULL, 0, KF_ZERO, { 0 } },
 
 	{ SEC_PFC, "priorities", KT_PRIOS, SF(pfc_prios), 0, SCN_PRIOS - 1,
-	  "0-7, comma-separated; empty = PFC off", NULL, NULL, NULL, 0, 0 },
+	  "0-7, comma-separated; empty = PFC off", NULL, NULL, NULL, 0, KF_POOL, { 1u << 3 } },
 	{ SEC_PFC, "headroom", KT_SIZE_AUTO, SF(headroom_bytes), 0,
-	  MAX_HEADROOM_BYTES, "auto or 0-64MB", NULL, NULL, "priorities", 0, 0 },
+	  MAX_HEADROOM_BYTES, "auto or 0-64MB", NULL, NULL, "priorities", 0, KF_POOL,
+	  { SCN_AUTO } },
 	{ SEC_PFC, "xon_offset", KT_SIZE, SF(xon_offset_bytes), 0,
-	  MAX_HEADROOM_BYTES, "0-64MB", NULL, NULL, "priorities", 0, KF_FRAME2 },
+	  MAX_HEADROOM_BYTES, "0-64MB", NULL, NULL, "priorities", 0, KF_FRAME2, { SCN_AUTO } },
 	{ SEC_PFC, "pause_quanta", KT_INT, SF(pause_quanta), 1, 65535, "1-65535",
-	  NULL, NULL, "priorities", 0, 0 },
+	  NULL, NULL, "priorities", 0, 0, { 65535 } },
 	{ SEC_PFC, "response_time", KT_TIME_AUTO, SF(response_ps), 0,
-	  UNITS_PS_PER_MS, "auto or 0-1ms", NULL, NULL, "priorities", 0, 0 },
+	  UNITS_PS_PER_MS, "auto or 0-1ms", NULL, NULL, "priorities", 0, KF_POOL, { SCN_AUTO } },
 
 	{ SEC_PFCWD, "enable", KT_BOOL, SF(pfcwd_enable), 0, 1, NULL, NULL, NULL,
-	  NULL, 0, 0 },
+	  NULL, 0, 0, { 1 } },
 	{ SEC_PFCWD, "detection_time", KT_TIME, SF(pfcwd_detect_ps),
 	  UNITS_PS_PER_US, 10 * UNITS_PS_PER_S, "1us-10s", NULL, NULL, "enable", 0,
-	  0 },
+	  0, { 200 * UNITS_PS_PER_MS } },
 	{ SEC_PFCWD, "restoration_time", KT_TIME, SF(pfcwd_restore_ps),
 	  UNITS_PS_PER_US, 10 * UNITS_PS_PER_S, "1us-10s", NULL, NULL, "enable", 0,
-	  0 },
+	  0, { 400 * UNITS_PS_PER_MS } },
 	{ SEC_PFCWD, "poll_interval", KT_TIME, SF(pfcwd_poll_ps), UNITS_PS_PER_US,
-	  10 * UNITS_PS_PER_S, "1us-10s", NULL, NULL, "enable", 0, 0 },
+	  10 * UNITS_PS_PER_S, "1us-10s", NULL, NULL, "enable", 0, 0, { 200 * UNITS_PS_PER_MS } },
 	{ SEC_PFCWD, "action", KT_ENUM, SF(pfcwd_action), 0, 0, NULL,
-	  pfcwd_action_names, NULL, "enable", 0, 0 },
+	  pfcwd_action_names, NULL, "enable", 0, 0, { SCN_PFCWD_DROP } },
 
 	{ SEC_ECN, "queues", KT_PRIOS, SF(ecn_queues), 0, SCN_PRIOS - 1,
-	  "0-7, comma-separated; empty = ECN off", NULL, NULL, NULL, 0, 0 },
+	  "0-7, comma-separated; empty = ECN off", NULL, NULL, NULL, 0, 0, { 1u << 3 } },
 	{ SEC_ECN, "kmin", KT_SIZE, SF(ecn_kmin_bytes), 0, MAX_BUFFER_BYTES,
-	  "0-64GiB", NULL, NULL, "queues", 0, 0 },
+	  "0-64GiB", NULL, NULL, "queues", 0, 0, { 150000 } },
 	{ SEC_ECN, "kmax", KT_SIZE, SF(ecn_kmax_bytes), 1, MAX_BUFFER_BYTES,
-	  "above 0, at most 64GiB", NULL, NULL, "queues", 0, 0 },
+	  "above 0, at most 64GiB", NULL, NULL, "queues", 0, 0, { 1500000 } },
 	{ SEC_ECN, "pmax", KT_FRACTION, SF(ecn_pmax_ppb), 1, UNITS_PPB_ONE,
-	  "above 0, at most 100%", NULL, NULL, "queues", 0, 0 },
+	  "above 0, at most 100%", NULL, NULL, "queues", 0, 0, { UNITS_PPB_ONE / 10 } },
 	{ SEC_ECN, "mark_point", KT_ENUM, SF(ecn_mark_point), 0, 0, NULL,
-	  scn_mark_point_names, NULL, "queues", 0, 0 },
+	  scn_mark_point_names, NULL, "queues", 0, 0, { SCN_MARK_DEQUEUE } },
 
-	/* DESIGN B6, in the order of its table; defaults: profile_knobs[] */
+	/*
+	 * DESIGN B6, in the order of its table.  The defaults of each profile,
+	 * in base units, by enum scn_dcqcn_profile: nvidia (ConnectX firmware
+	 * defaults), paper (Zhu et al., SIGCOMM 2015), hpcc (the HPCC ns-3
+	 * "dcqcn" model).  cnp_scope is not a profile setting (qp for all
+	 * three).
+	 */
 	{ SEC_DCQCN, "profile", KT_ENUM, SF(dcqcn_profile), 0, 0, NULL,
-	  scn_profile_names, NULL, "nic.cc", CC_DCQCN, 0 },
+	  scn_profile_names, NULL, "nic.cc", CC_DCQCN, 0, { SCN_DCQCN_NVIDIA } },
 	{ SEC_DCQCN, "rpg_time_reset", KT_FW_TIME, SF(dcqcn.rpg_time_reset_ps), 1,
 	  UNITS_PS_PER_S, "above 0, at most 1s; a bare number is us", NULL, NULL,
-	  "nic.cc", CC_DCQCN, 0 },
+	  "nic.cc", CC_DCQCN, KF_PROFILE,
+	  { 300 * UNITS_PS_PER_US, 55 * UNITS_PS_PER_US, 300 * UNITS_PS_PER_US } },
 	{ SEC_DCQCN, "rpg_byte_reset", KT_FW_BYTES, SF(dcqcn.rpg_byte_reset_bytes),
 	  0, MAX_BYTE_RESET, "0 (off) to 1GB; a bare number counts 64-byte units",
-	  NULL, NULL, "nic.cc", CC_DCQCN, 0 },
+	  NULL, NULL, "nic.cc", CC_DCQCN, KF_PROFILE, { 32767 * FW_BYTE_UNIT, 10000000, 0 } },
 	{ SEC_DCQCN, "rpg_threshold", KT_INT, SF(dcqcn.rpg_threshold), 1, 31,
-	  "1-31", NULL, NULL, "nic.cc", CC_DCQCN, 0 },
+	  "1-31", NULL, NULL, "nic.cc", CC_DCQCN, KF_PROFILE, { 1, 5, 1 } },
 	{ SEC_DCQCN, "rpg_ai_rate", KT_FW_RATE, SF(dcqcn.rpg_ai_rate_bps), MBPS,
 	  RATE_MAX_BPS, "0 or 1Mbps-1600Gbps; a bare number is Mbps", NULL, NULL,
-	  "nic.cc", CC_DCQCN, KF_ZERO },
+	  "nic.cc", CC_DCQCN, KF_ZERO | KF_PROFILE, { 5 * MBPS, 40 * MBPS, 20 * MBPS } },
 	{ SEC_DCQCN, "rpg_hai_rate", KT_FW_RATE, SF(dcqcn.rpg_hai_rate_bps), MBPS,
 	  RATE_MAX_BPS, "0 or 1Mbps-1600Gbps; a bare number is Mbps", NULL, NULL,
-	  "nic.cc", CC_DCQCN, KF_ZERO },
+	  "nic.cc", CC_DCQCN, KF_ZERO | KF_PROFILE, { 50 * MBPS, 200 * MBPS, 200 * MBPS } },
 	{ SEC_DCQCN, "rpg_gd", KT_INT, SF(dcqcn.rpg_gd), 10, 20, "10-20", NULL,
-	  NULL, "nic.cc", CC_DCQCN, 0 },
+	  NULL, "nic.cc", CC_DCQCN, KF_PROFILE, { 11, 11, 11 } },
 	{ SEC_DCQCN, "rpg_min_dec_fac", KT_INT, SF(dcqcn.rpg_min_dec_fac_pct), 0,
-	  100, "0-100", NULL, NULL, "nic.cc", CC_DCQCN, 0 },
+	  100, "0-100", NULL, NULL, "nic.cc", CC_DCQCN, KF_PROFILE, { 50, 0, 0 } },
 	{ SEC_DCQCN, "rpg_min_rate", KT_FW_RATE, SF(dcqcn.rpg_min_rate_bps), MBPS,
 	  RATE_MAX_BPS, "1Mbps-1600Gbps; a bare number is Mbps", NULL, NULL,
-	  "nic.cc", CC_DCQCN, 0 },
+	  "nic.cc", CC_DCQCN, KF_PROFILE, { 1 * MBPS, 1 * MBPS, 1000 * MBPS } },
 	{ SEC_DCQCN, "dce_tcp_g", KT_INT, SF(dcqcn.dce_tcp_g), 0, 1023, "0-1023",
-	  NULL, NULL, "nic.cc", CC_DCQCN, 0 },
+	  NULL, NULL, "nic.cc", CC_DCQCN, KF_PROFILE, { 1019, 1020, 1020 } },
 	{ SEC_DCQCN, "dce_tcp_rtt", KT_FW_TIME, SF(dcqcn.dce_tcp_rtt_ps), 1,
 	  UNITS_PS_PER_S, "above 0, at most 1s; a bare number is us", NULL, NULL,
-	  "nic.cc", CC_DCQCN, 0 },
+	  "nic.cc", CC_DCQCN, KF_PROFILE,
+	  { 1 * UNITS_PS_PER_US, 55 * UNITS_PS_PER_US, 1 * UNITS_PS_PER_US } },
 	{ SEC_DCQCN, "rate_reduce_monitor_period", KT_FW_TIME,
 	  SF(dcqcn.rate_reduce_monitor_period_ps), 0, UNITS_PS_PER_S,
-	  "0-1s; a bare number is us", NULL, NULL, "nic.cc", CC_DCQCN, 0 },
+	  "0-1s; a bare number is us", NULL, NULL, "nic.cc", CC_DCQCN, KF_PROFILE,
+	  { 4 * UNITS_PS_PER_US, 0, 4 * UNITS_PS_PER_US } },
 	{ SEC_DCQCN, "initial_alpha_value", KT_INT, SF(dcqcn.initial_alpha_value),
-	  0, 1023, "0-1023", NULL, NULL, "nic.cc", CC_DCQCN, 0 },
+	  0, 1023, "0-1023", NULL, NULL, "nic.cc", CC_DCQCN, KF_PROFILE, { 1023, 1023, 1023 } },
 	{ SEC_DCQCN, "rate_to_set_on_first_cnp", KT_FW_RATE,
 	  SF(dcqcn.rate_to_set_on_first_cnp_bps), MBPS, RATE_MAX_BPS,
 	  "0 (keep the rate) or 1Mbps-1600Gbps; a bare number is Mbps", NULL, NULL,
-	  "nic.cc", CC_DCQCN, KF_ZERO },
+	  "nic.cc", CC_DCQCN, KF_ZERO | KF_PROFILE, { 0, 0, 0 } },
 	{ SEC_DCQCN, "clamp_tgt_rate", KT_BOOL, SF(dcqcn.clamp_tgt_rate), 0, 1, NULL,
-	  NULL, NULL, "nic.cc", CC_DCQCN, KF_NUM01 },
+	  NULL, NULL, "nic.cc", CC_DCQCN, KF_NUM01 | KF_PROFILE, { 0, 1, 0 } },
 	{ SEC_DCQCN, "clamp_tgt_rate_after_time_inc", KT_BOOL,
 	  SF(dcqcn.clamp_tgt_rate_after_time_inc), 0, 1, NULL, NULL, NULL, "nic.cc",
-	  CC_DCQCN, KF_NUM01 },
+	  CC_DCQCN, KF_NUM01 | KF_PROFILE, { 1, 1, 1 } },
 	{ SEC_DCQCN, "min_time_between_cnps", KT_FW_TIME,
 	  SF(dcqcn.min_time_between_cnps_ps), 0, UNITS_PS_PER_S,
-	  "0-1s; a bare number is us", NULL, NULL, "nic.cc", CC_DCQCN, 0 },
+	  "0-1s; a bare number is us", NULL, NULL, "nic.cc", CC_DCQCN, KF_PROFILE,
+	  { 4 * UNITS_PS_PER_US, 50 * UNITS_PS_PER_US, 0 } },
 	{ SEC_DCQCN, "cnp_scope", KT_ENUM, SF(dcqcn.cnp_scope), 0, 0, NULL,
-	  cnp_scope_names, NULL, "nic.cc", CC_DCQCN, 0 },
+	  cnp_scope_names, NULL, "nic.cc", CC_DCQCN, 0, { SCN_CNP_SCOPE_QP } },
 
 	{ SEC_FAULT, "kind", KT_ENUM, FF(kind), 0, 0, NULL, scn_fault_kind_names, NULL,
-	  NULL, 0, 0 },
+	  NULL, 0, 0, { SCN_FAULT_PAUSE_STORM } },
 	{ SEC_FAULT, "node", KT_NODE, FF(host), 0, SCN_MAX_HOSTS - 1, NULL, NULL,
-	  NULL, "kind", F_STORM | F_SLOW, 0 },
+	  NULL, "kind", F_STORM | F_SLOW, 0, { NO_HOST } },
 	{ SEC_FAULT, "link", KT_LINK, FF(link_text), 0, 0, NULL, NULL, NULL, "kind",
-	  F_LINK, 0 },
+	  F_LINK, 0, { 0 } },
 	{ SEC_FAULT, "start", KT_TIME, FF(start_ps), 0, MAX_TIME_PS, "0-1000s",
-	  NULL, NULL, NULL, 0, 0 },
+	  NULL, NULL, NULL, 0, 0, { 0 } },
 	{ SEC_FAULT, "duration", KT_TIME, FF(duration_ps), 0, MAX_TIME_PS,
-	  "0 (until the end) to 1000s", NULL, NULL, NULL, 0, 0 },
+	  "0 (until the end) to 1000s", NULL, NULL, NULL, 0, 0, { 0 } },
 	{ SEC_FAULT, "priority", KT_INT, FF(priority), 0, SCN_PRIOS - 1, "0-7",
-	  NULL, NULL, "kind", F_STORM, 0 },
+	  NULL, NULL, "kind", F_STORM, 0, { NO_PRIO } },
 	{ SEC_FAULT, "rate", KT_RATE, FF(rate_bps), INT64_C(1000000),
-	  INT64_C(1600000000000), "1Mbps-1600Gbps", NULL, NULL, "kind", F_SLOW, 0 },
+	  INT64_C(1600000000000), "1Mbps-1600Gbps", NULL, NULL, "kind", F_SLOW, 0, { 0 } },
 
 	{ SEC_OUTPUT, "sample_interval", KT_TIME, SF(sample_interval_ps),
-	  100 * UNITS_PS_PER_NS, UNITS_PS_PER_S, "100ns-1s", NULL, NULL, NULL, 0, 0 },
+	  100 * UNITS_PS_PER_NS, UNITS_PS_PER_S, "100ns-1s", NULL, NULL, NULL, 0, 0,
+	  { 10 * UNITS_PS_PER_US } },
 	{ SEC_OUTPUT, "queues", KT_ENUM, SF(output_queues), 0, 0, NULL, queues_names, NULL,
-	  NULL, 0, 0 },
+	  NULL, 0, 0, { SCN_QUEUES_SWITCHES } },
 	{ SEC_OUTPUT, "flows", KT_ENUM, SF(output_flows), 0, 0, NULL, flows_names, NULL,
-	  NULL, 0, 0 },
+	  NULL, 0, 0, { 1 } },
 	{ SEC_OUTPUT, "rates", KT_INT, SF(output_rates), 0, 100000, "0-100000",
-	  NULL, NULL, NULL, 0, 0 },
+	  NULL, NULL, NULL, 0, 0, { 64 } },
 	{ SEC_CRITERIA, "max_ecn_mark_pct", KT_PERCENT, SF(crit_max_ecn_mark_ppb), 0,
-	  UNITS_PPB_ONE, "0-100 (percent)", NULL, NULL, NULL, 0, 0 },
+	  UNITS_PPB_ONE, "0-100 (percent)", NULL, NULL, NULL, 0, 0, { 20000000 } },
 	{ SEC_CRITERIA, "max_lossless_drops", KT_INT, SF(crit_max_lossless_drops), 0,
-	  INT64_C(1000000000000), "0-1000000000000", NULL, NULL, NULL, 0, 0 },
+	  INT64_C(1000000000000), "0-1000000000000", NULL, NULL, NULL, 0, 0, { 0 } },
 	{ SEC_CRITERIA, "min_busbw_pct_line", KT_PERCENT, SF(crit_min_busbw_ppb), 0,
-	  UNITS_PPB_ONE, "0-100 (percent)", NULL, NULL, NULL, 0, 0 },
+	  UNITS_PPB_ONE, "0-100 (percent)", NULL, NULL, NULL, 0, 0, { 950000000 } },
 	{ SEC_CRITERIA, "max_pause_frame_rate", KT_INT_NONE, SF(crit_max_pause_frame_rate), 0,
-	  INT64_C(1000000000000), "none, or 0-1000000000000 frames/s", NULL, NULL, NULL, 0, 0 },
+	  INT64_C(1000000000000), "none, or 0-1000000000000 frames/s", NULL, NULL, NULL, 0, 0,
+	  { SCN_AUTO } },
 };
 
 _Static_assert(N_OF(key_defs) == N_KEYS, "N_KEYS (loader.h) counts key_defs[]");
-
-/*
- * [dcqcn] defaults of each profile (DESIGN B6), in base units, by enum
- * scn_dcqcn_profile: nvidia (ConnectX firmware defaults), paper (Zhu et
- * al., SIGCOMM 2015), hpcc (the HPCC ns-3 "dcqcn" model).  cnp_scope is not
- * a profile setting (qp for all three).
- */
-static const struct {
-	const char *name;
-	int64_t v[3];
-} profile_knobs[] = {
-	{ "rpg_time_reset", { 300 * UNITS_PS_PER_US, 55 * UNITS_PS_PER_US, 300 * UNITS_PS_PER_US } },
-	{ "rpg_byte_reset", { 32767 * FW_BYTE_UNIT, 10000000, 0 } },
-	{ "rpg_threshold", { 1, 5, 1 } },
-	{ "rpg_ai_rate", { 5 * MBPS, 40 * MBPS, 20 * MBPS } },
-	{ "rpg_hai_rate", { 50 * MBPS, 200 * MBPS, 200 * MBPS } },
-	{ "rpg_gd", { 11, 11, 11 } },
-	{ "rpg_min_dec_fac", { 50, 0, 0 } },
-	{ "rpg_min_rate", { 1 * MBPS, 1 * MBPS, 1000 * MBPS } },
-	{ "dce_tcp_g", { 1019, 1020, 1020 } },
-	{ "dce_tcp_rtt", { 1 * UNITS_PS_PER_US, 55 * UNITS_PS_PER_US, 1 * UNITS_PS_PER_US } },
-	{ "rate_reduce_monitor_period", { 4 * UNITS_PS_PER_US, 0, 4 * UNITS_PS_PER_US } },
-	{ "initial_alpha_value", { 1023, 1023, 1023 } },
-	{ "rate_to_set_on_first_cnp", { 0, 0, 0 } },
-	{ "clamp_tgt_rate", { 0, 1, 0 } },
-	{ "clamp_tgt_rate_after_time_inc", { 1, 1, 1 } },
-	{ "min_time_between_cnps", { 4 * UNITS_PS_PER_US, 50 * UNITS_PS_PER_US, 0 } },
-};
 
 /* ---- lookups in the table ---- */
 
@@ -607,24 +594,53 @@ void scn_applies_text(const struct key_def *k, char *buf, size_t len)
 
 /* ---- scenario and job defaults ---- */
 
+/*
+ * The defaults of the keys of section sec into base, or with sec ==
+ * SEC_COUNT those of every unnamed section into the struct scenario.  Text
+ * keys start empty (base is zeroed), host sets "all", dscp_to_priority at
+ * dscp >> 3; the [dcqcn] knobs take the nvidia profile's (def[0]).
+ */
+static void init_keys(void *base, int sec)
+{
+	size_t i;
+	int d;
+
+	for (i = 0; i < N_KEYS; i++) {
+		const struct key_def *k = &key_defs[i];
+		char *p = (char *)base + k->off;
+
+		if (sec == SEC_COUNT ? section_defs[k->sec].named : (int)k->sec != sec)
+			continue;
+		switch (k->type) {
+		case KT_TODO:
+		case KT_TC: /* an alias of qos.data_dscp */
+		case KT_FILE:
+		case KT_LINK:
+			break;
+		case KT_DSCP_MAP:
+			for (d = 0; d < 64; d++)
+				((uint8_t *)p)[d] = (uint8_t)(d >> 3);
+			break;
+		case KT_WEIGHTS:
+			for (d = 0; d < SCN_PRIOS; d++)
+				((uint32_t *)(void *)p)[d] = (uint32_t)k->def[0];
+			break;
+		case KT_HOSTSET:
+			memcpy(((struct scn_hostset *)(void *)p)->text, "all", 4);
+			break;
+		default:
+			scn_store_int(base, k, k->def[0]);
+			break;
+		}
+	}
+}
+
 void scn_job_init(struct scn_job *j, const char *name, int line)
 {
 	memset(j, 0, sizeof(*j));
 	memcpy(j->name, name, strlen(name) + 1); /* checked: < SCN_NAME_LEN */
 	j->line = line;
-	j->pattern = SCN_JOB_TRACE;
-	memcpy(j->ranks.text, "all", 4);
-	j->size_bytes = 4000000; /* 4MB */
-	j->start_ps = 0;
-	j->dscp = -1;
-	j->dst = 0;
-	memcpy(j->senders.text, "all", 4);
-	j->iterations = 1;
-	j->compute_gap_ps = 0;
-	j->skew_ps = 0;
-	j->channels = 1;
-	j->slice_bytes = 512 * 1024; /* 512 KiB, NCCL's default slice (DESIGN B7) */
-	j->schedule = SCN_SCHEDULE_ALL_AT_ONCE;
+	init_keys(j, SEC_JOB);
 }
 
 /* a fault's required keys start "not given"; see the file header */
@@ -633,13 +649,8 @@ void scn_fault_init(struct scn_fault *f, const char *name, int line)
 	memset(f, 0, sizeof(*f));
 	memcpy(f->name, name, strlen(name) + 1); /* checked: < SCN_NAME_LEN */
 	f->line = line;
-	f->kind = SCN_FAULT_PAUSE_STORM;
-	f->host = NO_HOST;
+	init_keys(f, SEC_FAULT);
 	f->end_node[0] = f->end_node[1] = UINT32_MAX;
-	f->start_ps = 0;
-	f->duration_ps = 0;
-	f->priority = NO_PRIO;
-	f->rate_bps = 0;
 }
 
 static void job_free(struct scn_job *j)
@@ -651,81 +662,11 @@ static void job_free(struct scn_job *j)
 	j->nrows = 0;
 }
 
-/* the knobs of profile_knobs[] row i */
-static const struct key_def *profile_knob(size_t i)
-{
-	const struct key_def *k = scn_key_def_of(SEC_DCQCN, profile_knobs[i].name);
-
-	assert(k != NULL);
-	return k;
-}
-
 void scenario_init(struct scenario *s)
 {
-	size_t i;
-	int d, p;
-
 	memset(s, 0, sizeof(*s));
 	memcpy(s->source, "<defaults>", sizeof("<defaults>"));
-	s->duration_ps = UNITS_PS_PER_S;
-	s->seed = 1;
-	s->topo = SCN_TOPO_LEAF_SPINE;
-	s->spines = 2;
-	s->leaves = 4;
-	s->hosts_per_leaf = 8;
-	s->k = 4;
-	s->star_hosts = 16;
-	s->host_link_bps = INT64_C(400000000000);
-	s->fabric_link_bps = INT64_C(400000000000);
-	s->host_cable_mm = 3000;
-	s->fabric_cable_mm = 30000;
-	s->switch_latency_ps = 500 * UNITS_PS_PER_NS;
-	s->mtu_bytes = 4096;
-	s->ecmp = SCN_ECMP_FLOW;
-	s->data_dscp = 26;
-	for (d = 0; d < 64; d++)
-		s->dscp_to_prio[d] = (uint8_t)(d >> 3);
-	s->scheduler = SCN_SCHED_STRICT;
-	for (p = 0; p < SCN_PRIOS; p++)
-		s->dwrr_weights[p] = 1;
-	s->buffer_bytes = 64000000; /* 64MB */
-	s->reserved_bytes = SCN_AUTO; /* one data frame, resolved at finalize */
-	s->dynamic_th = 0;
-	s->lossy_dynamic_th = 3;
-	s->cell_bytes = 0;
-	s->pfc_prios = 1u << 3;
-	s->headroom_bytes = SCN_AUTO;
-	s->xon_offset_bytes = SCN_AUTO; /* two data frames, resolved at finalize */
-	s->pause_quanta = 65535;
-	s->response_ps = SCN_AUTO;
-	s->pfcwd_enable = 1;
-	s->pfcwd_detect_ps = 200 * UNITS_PS_PER_MS;
-	s->pfcwd_restore_ps = 400 * UNITS_PS_PER_MS;
-	s->pfcwd_poll_ps = 200 * UNITS_PS_PER_MS;
-	s->pfcwd_action = SCN_PFCWD_DROP;
-	s->ecn_queues = 1u << 3;
-	s->ecn_kmin_bytes = 150000;  /* 150KB */
-	s->ecn_kmax_bytes = 1500000; /* 1500KB */
-	s->ecn_pmax_ppb = UNITS_PPB_ONE / 10; /* 10% */
-	s->ecn_mark_point = SCN_MARK_DEQUEUE;
-	s->cnp_dscp = 48;
-	s->cnp_priority_strict = 1;
-	s->cc = SCN_CC_DCQCN;
-	s->nic_pause_watchdog_ps = 0;
-	s->nic_rto_ps = 4 * UNITS_PS_PER_MS;
-	s->dcqcn_profile = SCN_DCQCN_NVIDIA;
-	for (i = 0; i < N_OF(profile_knobs); i++)
-		scn_store_int(s, profile_knob(i), profile_knobs[i].v[SCN_DCQCN_NVIDIA]);
-	s->dcqcn.cnp_scope = SCN_CNP_SCOPE_QP;
-	s->sample_interval_ps = 10 * UNITS_PS_PER_US;
-	s->output_rates = 64;
-	s->output_flows = 1;
-	s->crit_max_ecn_mark_ppb = 20000000;  /* 2% */
-	s->crit_max_lossless_drops = 0;
-	s->crit_min_busbw_ppb = 950000000;    /* 95% */
-	s->crit_max_pause_frame_rate = SCN_AUTO;
-	s->njobs = 0;
-	s->nfaults = 0;
+	init_keys(s, SEC_COUNT);
 }
 
 void scenario_free(struct scenario *s)
@@ -748,13 +689,13 @@ void scn_apply_profile(struct load *ld, enum scn_dcqcn_profile old)
 	struct scenario *s = ld->s;
 	size_t i;
 
-	for (i = 0; i < N_OF(profile_knobs); i++) {
-		const struct key_def *k = profile_knob(i);
+	for (i = 0; i < N_KEYS; i++) {
+		const struct key_def *k = &key_defs[i];
 
-		if (ld->line > 0 && ld->key_line[k - key_defs] > 0)
+		if (!(k->flags & KF_PROFILE) || (ld->line > 0 && ld->key_line[i] > 0))
 			continue;
-		if (scn_load_int(s, k) != profile_knobs[i].v[old])
+		if (scn_load_int(s, k) != k->def[old])
 			continue;
-		scn_store_int(s, k, profile_knobs[i].v[s->dcqcn_profile]);
+		scn_store_int(s, k, k->def[s->dcqcn_profile]);
 	}
 }

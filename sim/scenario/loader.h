@@ -117,6 +117,8 @@ enum key_type {
 #define KF_FRAME1 8u  /* SCN_AUTO until finalize: one data frame (mtu + 62) */
 #define KF_FRAME2 16u /* SCN_AUTO until finalize: two data frames */
 #define KF_NUM01 32u  /* a KT_BOOL printed as 0 or 1 (firmware flags) */
+#define KF_PROFILE 64u /* a [dcqcn] knob: dcqcn.profile sets its default */
+#define KF_POOL 128u   /* the shared pool of a switch depends on it */
 
 struct key_def {
 	enum sec_id sec;
@@ -132,6 +134,8 @@ struct key_def {
 	unsigned mask;         /* values of dep (bit per enum value) where it applies;
 				  a KT_PRIOS or KT_BOOL dep: where it is not 0 */
 	unsigned flags;
+	int64_t def[3];        /* the default in the base unit; a KF_PROFILE knob's
+				  by profile (enum scn_dcqcn_profile) */
 };
 
 /* every key of DESIGN A2 (keys.c checks the count) */

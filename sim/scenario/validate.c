@@ -507,51 +507,36 @@ static int check_fault(struct scenario *s, const struct load *ld, int f,
 static int check_pool(const struct scenario *s, const struct load *ld,
 		      struct scn_error *err)
 {
-	static const struct {
-		enum sec_id sec;
-		const char *name;
-	} inputs[] = {
-		{ SEC_BUFFER, "size" },		  { SEC_BUFFER, "reserved" },
-		{ SEC_PFC, "priorities" },	  { SEC_PFC, "headroom" },
-		{ SEC_PFC, "response_time" },	  { SEC_TOPOLOGY, "kind" },
-		{ SEC_TOPOLOGY, "spines" },	  { SEC_TOPOLOGY, "leaves" },
-		{ SEC_TOPOLOGY, "hosts_per_leaf" }, { SEC_TOPOLOGY, "k" },
-		{ SEC_TOPOLOGY, "hosts" },	  { SEC_TOPOLOGY, "host_link" },
-		{ SEC_TOPOLOGY, "fabric_link" },  { SEC_TOPOLOGY, "host_cable" },
-		{ SEC_TOPOLOGY, "fabric_cable" }, { SEC_TOPOLOGY, "mtu" },
-	};
+	int size_k = scn_find_key(SEC_BUFFER, "size"), best = size_k, ki;
 	struct sw_tier tiers[3];
 	struct place pl = { "--set", 0 };
 	char text[400], a[40];
-	size_t i, best = 0;
 	int nt = scn_switch_tiers(s, tiers), t;
 
 	for (t = 0; t < nt; t++) {
 		if (scn_pool_text(s, &tiers[t], text, sizeof(text)) > 0)
 			continue;
 		if (ld) {
-			/* inputs[0] (buffer.size) if given, else the latest input */
+			/* buffer.size if given, else the latest KF_POOL key */
 			pl.src = ld->src;
-			pl.line = ld->key_line[scn_find_key(inputs[0].sec, inputs[0].name)];
+			pl.line = ld->key_line[size_k];
 			if (pl.line <= 0) {
 				pl.line = 0;
-				for (i = 1; i < N_OF(inputs); i++) {
-					int line = ld->key_line[scn_find_key(inputs[i].sec,
-									     inputs[i].name)];
-					if (line > pl.line) {
-						pl.line = line;
-						best = i;
+				for (ki = 0; ki < N_KEYS; ki++)
+					if ((key_defs[ki].flags & KF_POOL) &&
+					    ld->key_line[ki] > pl.line) {
+						pl.line = ld->key_line[ki];
+						best = ki;
 					}
-				}
 			}
 		}
 		units_format_size(s->buffer_bytes, a, sizeof(a));
-		if (best == 0)
+		if (best == size_k)
 			return scn_set_error(err, pl, "buffer.size: %s leaves no shared pool on %s: %s",
 					     a, tiers[t].label, text);
 		return scn_set_error(err, pl,
 				     "%s.%s: buffer.size %s leaves no shared pool on %s: %s",
-				     section_defs[inputs[best].sec].name, inputs[best].name, a,
+				     section_defs[key_defs[best].sec].name, key_defs[best].name, a,
 				     tiers[t].label, text);
 	}
 	return 0;

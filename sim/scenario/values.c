@@ -95,8 +95,9 @@ static int parse_dscp_map(struct load *ld, const char *full, const char *value,
 	return 0;
 }
 
-static int parse_weights(struct load *ld, const char *full, const char *value,
-			 uint32_t w[SCN_PRIOS])
+/* qos.dwrr_weights: one weight per priority, each in k's range */
+static int parse_weights(struct load *ld, const char *full, const struct key_def *k,
+			 const char *value, uint32_t w[SCN_PRIOS])
 {
 	const char *p = value;
 	char item[64], e[128];
@@ -108,16 +109,15 @@ static int parse_weights(struct load *ld, const char *full, const char *value,
 
 		if (n == SCN_PRIOS)
 			return scn_fail(ld, "%s: more than %d weights (%s)", full, SCN_PRIOS,
-					"8 weights 1-1000, for priorities 0-7");
+					k->range);
 		if (too_long)
 			return scn_fail(ld, "%s: weight too long", full);
-		if (units_parse_int(item, 1, 1000, &v, e, sizeof(e)))
+		if (units_parse_int(item, k->min, k->max, &v, e, sizeof(e)))
 			return scn_fail(ld, "%s: weight %d: %s", full, n, e);
 		tmp[n++] = (uint32_t)v;
 	}
 	if (n != SCN_PRIOS)
-		return scn_fail(ld, "%s: %d weights given (8 weights 1-1000, for priorities 0-7)",
-				full, n);
+		return scn_fail(ld, "%s: %d weights given (%s)", full, n, k->range);
 	memcpy(w, tmp, sizeof(tmp));
 	return 0;
 }
@@ -445,7 +445,7 @@ int scn_parse_value(struct load *ld, const char *full, const struct key_def *k,
 	case KT_DSCP_MAP:
 		return parse_dscp_map(ld, full, value, (uint8_t *)((char *)base + k->off));
 	case KT_WEIGHTS:
-		return parse_weights(ld, full, value, (uint32_t *)((char *)base + k->off));
+		return parse_weights(ld, full, k, value, (uint32_t *)((char *)base + k->off));
 	case KT_HOSTSET: {
 		struct scn_hostset *hs = (struct scn_hostset *)((char *)base + k->off);
 		uint32_t n;
