@@ -32,16 +32,14 @@
 
 #include "mmu.h"
 #include "pfc.h"
-
-/* RoCEv2 data frame overheads (DESIGN B1) */
-#define FRAME_HEADER_BYTES 62 /* Eth 14, IPv4 20, UDP 8, BTH 12, ICRC 4, FCS 4 */
+#include "pkt.h"
 
 /* ---- frames and the topology ---- */
 
 /* bytes of n data frames (mtu + RoCEv2 headers), the unit of some defaults */
 int64_t scn_data_frames(const struct scenario *s, int n)
 {
-	return n * ((int64_t)s->mtu_bytes + FRAME_HEADER_BYTES);
+	return n * ((int64_t)s->mtu_bytes + PKT_ROCE_HDR_BYTES);
 }
 
 /* a KF_FRAME1/KF_FRAME2 field: its value, or the default it resolves to */
@@ -86,6 +84,13 @@ uint32_t scenario_switches(const struct scenario *s)
 	return topo_shape_switches(&shape);
 }
 
+void scn_topo(const struct scenario *s, struct topo *t)
+{
+	struct topo_shape shape = scenario_topo_shape(s);
+
+	topo_init(t, &shape);
+}
+
 /* ---- PFC derived values (DESIGN B2, B3; the arithmetic is pfc.h's and
  * mmu.h's) ---- */
 
@@ -112,14 +117,21 @@ int64_t scenario_headroom_bytes(const struct scenario *s, int64_t rate_bps, int6
 	return scn_headroom_terms(s, rate_bps, cable_mm).total;
 }
 
+/* the lossless priorities */
+static int lossless_count(const struct scenario *s)
+{
+	int p, n = 0;
+
+	for (p = 0; p < SCN_PRIOS; p++)
+		n += (s->pfc_prios >> p) & 1;
+	return n;
+}
+
 int64_t scenario_pool_bytes(const struct scenario *s, uint32_t host_ports,
 			    uint32_t fabric_ports)
 {
-	int64_t nl = 0, headroom = 0;
-	int p;
+	int64_t nl = lossless_count(s), headroom = 0;
 
-	for (p = 0; p < SCN_PRIOS; p++)
-		nl += (s->pfc_prios >> p) & 1;
 	if (nl)
 		headroom = nl * (host_ports * scenario_headroom_bytes(s, s->host_link_bps,
 								     s->host_cable_mm) +
@@ -130,86 +142,65 @@ int64_t scenario_pool_bytes(const struct scenario *s, uint32_t host_ports,
 
 /* ---- the shared pool of every switch tier (DESIGN B2) ---- */
 
-static void tier_set(struct sw_tier *t, const char *name, const char *label,
-		     uint32_t count)
-{
-	memset(t, 0, sizeof(*t));
-	t->name = name;
-	t->label = label;
-	t->count = count;
-}
-
-static void tier_ports(struct sw_tier *t, const char *peers, uint32_t n, int host)
-{
-	t->pc[t->npc].peers = peers;
-	t->pc[t->npc].n = n;
-	t->pc[t->npc].host = host;
-	t->npc++;
-}
-
+/*
+ * The tiers are runs of switch numbers (topology.h numbers switches by
+ * tier); the ports of a tier's first switch, in port order, fall into runs
+ * of one peer tier, its port classes (leaf: hosts, then spines).
+ */
 int scn_switch_tiers(const struct scenario *s, struct sw_tier t[3])
 {
-	uint32_t half = s->k / 2;
+	struct topo topo;
+	struct sw_tier *x;
+	uint16_t p, ports;
+	uint32_t sw;
+	int n = 0;
 
-	switch (s->topo) {
-	case SCN_TOPO_LEAF_SPINE:
-		tier_set(&t[0], "leaf", "leaf switches", s->leaves);
-		tier_ports(&t[0], "hosts", s->hosts_per_leaf, 1);
-		tier_ports(&t[0], "spines", s->spines, 0);
-		tier_set(&t[1], "spine", "spine switches", s->spines);
-		tier_ports(&t[1], "leaves", s->leaves, 0);
-		return 2;
-	case SCN_TOPO_FAT_TREE:
-		tier_set(&t[0], "edge", "edge switches", s->k * half);
-		tier_ports(&t[0], "hosts", half, 1);
-		tier_ports(&t[0], "aggs", half, 0);
-		tier_set(&t[1], "agg", "agg switches", s->k * half);
-		tier_ports(&t[1], "edges", half, 0);
-		tier_ports(&t[1], "cores", half, 0);
-		tier_set(&t[2], "core", "core switches", half * half);
-		tier_ports(&t[2], "aggs", s->k, 0);
-		return 3;
-	case SCN_TOPO_STAR:
-		tier_set(&t[0], "sw0", "sw0", 1);
-		tier_ports(&t[0], "hosts", s->star_hosts, 1);
-		return 1;
+	scn_topo(s, &topo);
+	for (sw = 0; sw < topo.switches; sw++) {
+		enum topo_tier tier = topo_tier_of(&topo, sw);
+
+		if (n > 0 && t[n - 1].tier == tier) {
+			t[n - 1].count++;
+			continue;
+		}
+		x = &t[n++];
+		memset(x, 0, sizeof(*x));
+		x->name = scn_tier_words[tier].name;
+		x->label = scn_tier_words[tier].label;
+		x->tier = tier;
+		x->first = sw;
+		x->count = 1;
+		ports = topo_ports(&topo, sw);
+		for (p = 0; p < ports; p++) {
+			enum topo_tier peer = topo_peer(&topo, sw, p).tier;
+			struct port_class *pc;
+
+			if (x->npc == 0 || x->pc[x->npc - 1].tier != peer) {
+				pc = &x->pc[x->npc++];
+				pc->peers = scn_tier_words[peer].peers;
+				pc->host = peer == TOPO_HOST;
+				pc->tier = peer;
+			}
+			x->pc[x->npc - 1].n++;
+		}
 	}
-	return 0;
+	return n;
 }
 
-static uint32_t tier_host_ports(const struct sw_tier *t)
+uint32_t scn_tier_ports(const struct sw_tier *t, int host)
 {
 	uint32_t n = 0;
 	int i;
 
 	for (i = 0; i < t->npc; i++)
-		n += t->pc[i].host ? t->pc[i].n : 0;
-	return n;
-}
-
-static uint32_t tier_fabric_ports(const struct sw_tier *t)
-{
-	uint32_t n = 0;
-	int i;
-
-	for (i = 0; i < t->npc; i++)
-		n += t->pc[i].host ? 0 : t->pc[i].n;
-	return n;
-}
-
-static int lossless_count(const struct scenario *s)
-{
-	int p, n = 0;
-
-	for (p = 0; p < SCN_PRIOS; p++)
-		n += (s->pfc_prios >> p) & 1;
+		n += !t->pc[i].host == !host ? t->pc[i].n : 0;
 	return n;
 }
 
 int64_t scn_pool_text(const struct scenario *s, const struct sw_tier *t, char *buf,
 		      size_t len)
 {
-	uint32_t hp = tier_host_ports(t), fp = tier_fabric_ports(t);
+	uint32_t hp = scn_tier_ports(t, 1), fp = scn_tier_ports(t, 0);
 	int64_t pool = scenario_pool_bytes(s, hp, fp);
 	int nl = lossless_count(s), w;
 	size_t n = 0;

@@ -314,8 +314,17 @@ int scn_hostset_walk(const char *text, uint32_t nhosts, uint32_t exclude, uint32
 		     uint32_t *count, char *e, size_t elen);
 void scn_hostset_clear(struct scn_hostset *hs);
 
-/* node names (DESIGN A3): h3, leaf0, spine1, edge5, agg2, core0, sw0 */
-enum node_tier { NT_HOST, NT_LEAF, NT_SPINE, NT_EDGE, NT_AGG, NT_CORE, NT_SW, NT_COUNT };
+/* node names (DESIGN A3): h3, leaf0, spine1, edge5, agg2, core0, sw0; a
+ * tier of nodes is an enum topo_tier (topology.h) */
+#define N_TIERS (TOPO_SW + 1)
+
+/* the words of a tier: node name prefix, name and label of a switch tier in
+ * `check` ("leaf", "leaf switches"), its nodes as the peers of a port */
+struct tier_words {
+	const char *prefix, *name, *label, *peers;
+};
+
+extern const struct tier_words scn_tier_words[N_TIERS];
 
 #define NODE_EXAMPLES "e.g. h3, leaf0, spine1, edge0, agg2, core1, sw0"
 
@@ -338,23 +347,31 @@ int64_t scn_reserved_of(const struct scenario *s);
 struct pfc_headroom scn_headroom_terms(const struct scenario *s, int64_t rate_bps,
 				       int64_t cable_mm);
 
-/* ports of one switch of a tier that lead to one kind of peer */
+/* the topology core's view of s (topology.h) */
+void scn_topo(const struct scenario *s, struct topo *t);
+
+/* ports of one switch of a tier that lead to one tier of peers */
 struct port_class {
 	const char *peers;  /* "hosts", "spines", ... */
 	uint32_t n;
 	int host;           /* host_link and host_cable, else fabric */
+	enum topo_tier tier;
 };
 
+/* the switches of one tier, numbered first .. first + count - 1 */
 struct sw_tier {
 	const char *name;   /* "leaf" */
 	const char *label;  /* "leaf switches" */
-	uint32_t count;
+	enum topo_tier tier;
+	uint32_t first, count;
 	struct port_class pc[2];
 	int npc;
 };
 
-/* the switch tiers of s (topology.h wiring); returns how many */
+/* the switch tiers of s in switch number order; returns how many */
 int scn_switch_tiers(const struct scenario *s, struct sw_tier t[3]);
+/* the host ports (host != 0) or the fabric ports of a switch of tier t */
+uint32_t scn_tier_ports(const struct sw_tier *t, int host);
 /* "64MB - 10 ports x 8 PGs x 4158B reserved - 8 host ports x ... = 123B":
  * the shared pool of a switch of tier t, returned and written out */
 int64_t scn_pool_text(const struct scenario *s, const struct sw_tier *t, char *buf, size_t len);

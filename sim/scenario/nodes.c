@@ -131,8 +131,14 @@ void scn_hostset_clear(struct scn_hostset *hs)
 
 /* ---- node names ---- */
 
-static const char *const node_prefix[NT_COUNT] = {
-	"h", "leaf", "spine", "edge", "agg", "core", "sw"
+const struct tier_words scn_tier_words[N_TIERS] = {
+	[TOPO_HOST] = { "h", NULL, NULL, "hosts" },
+	[TOPO_LEAF] = { "leaf", "leaf", "leaf switches", "leaves" },
+	[TOPO_SPINE] = { "spine", "spine", "spine switches", "spines" },
+	[TOPO_EDGE] = { "edge", "edge", "edge switches", "edges" },
+	[TOPO_AGG] = { "agg", "agg", "agg switches", "aggs" },
+	[TOPO_CORE] = { "core", "core", "core switches", "cores" },
+	[TOPO_SW] = { "sw", "sw0", "sw0", "sw0" },
 };
 
 int scn_parse_node_name(const char *b, const char *e, int *tier, uint32_t *idx)
@@ -145,11 +151,11 @@ int scn_parse_node_name(const char *b, const char *e, int *tier, uint32_t *idx)
 		d++;
 	if (d == e || (e - d > 1 && *d == '0') || e - d > 10)
 		return -1;
-	for (t = 0; t < NT_COUNT; t++)
-		if (strlen(node_prefix[t]) == (size_t)(d - b) &&
-		    strncmp(node_prefix[t], b, (size_t)(d - b)) == 0)
+	for (t = 0; t < N_TIERS; t++)
+		if (strlen(scn_tier_words[t].prefix) == (size_t)(d - b) &&
+		    strncmp(scn_tier_words[t].prefix, b, (size_t)(d - b)) == 0)
 			break;
-	if (t == NT_COUNT)
+	if (t == N_TIERS)
 		return -1;
 	for (; d < e; d++) {
 		if (!is_digit(*d))
@@ -178,111 +184,111 @@ int scn_split_link(const char *text, int tier[2], uint32_t idx[2])
 	       scn_parse_node_name(b1, e1, &tier[1], &idx[1]) ? -1 : 0;
 }
 
-/* ---- node names in the topology ---- */
+/* ---- node names in the topology (the topology core's wiring) ---- */
 
 static const char *const topo_article_names[] = { "a leaf-spine", "a fat-tree", "a star" };
 
-/* nodes of tier t in s's topology: 0 if the kind has no such tier */
-static uint32_t tier_size(const struct scenario *s, int t)
-{
-	uint32_t half = s->k / 2;
+/* a node: its tier, its index in the tier (leaf3: 3) and its number in the
+ * topology (a host's index, a switch's number of topology.h) */
+struct node {
+	int tier;
+	uint32_t idx, num;
+};
 
-	if (t == NT_HOST)
+/* nodes of tier t in the topology of s with switch tiers[] (0 if the kind
+ * has no such tier); *first: the switch number of its first switch */
+static uint32_t tier_size(const struct scenario *s, const struct sw_tier *tiers, int nt, int t,
+			  uint32_t *first)
+{
+	int i;
+
+	*first = 0;
+	if (t == TOPO_HOST)
 		return scenario_hosts(s);
-	switch (s->topo) {
-	case SCN_TOPO_LEAF_SPINE:
-		return t == NT_LEAF ? s->leaves : t == NT_SPINE ? s->spines : 0;
-	case SCN_TOPO_FAT_TREE:
-		return t == NT_EDGE || t == NT_AGG ? s->k * half : t == NT_CORE ? half * half : 0;
-	case SCN_TOPO_STAR:
-		return t == NT_SW ? 1 : 0;
-	}
+	for (i = 0; i < nt; i++)
+		if ((int)tiers[i].tier == t) {
+			*first = tiers[i].first;
+			return tiers[i].count;
+		}
 	return 0;
 }
 
-/* switch number (topology.h) of switch idx of tier t */
-static uint32_t switch_number(const struct scenario *s, int t, uint32_t idx)
+/* the names of the size nodes of tier t: "leaf0-leaf3", or "sw0" for one */
+static void tier_range(int t, uint32_t size, char *buf, size_t len)
 {
-	uint32_t pods = s->k * (s->k / 2);
+	const char *p = scn_tier_words[t].prefix;
 
-	switch (t) {
-	case NT_SPINE:
-		return s->leaves + idx;
-	case NT_AGG:
-		return pods + idx;
-	case NT_CORE:
-		return 2 * pods + idx;
-	default:
-		return idx; /* leaf, edge, sw0 */
-	}
+	if (size == 1)
+		snprintf(buf, len, "%s0", p);
+	else
+		snprintf(buf, len, "%s0-%s%" PRIu32, p, p, size - 1);
 }
 
 /*
- * Are node (ta, a) and node (tb, b) directly cabled (topology.h wiring)?
- * If not, a hint of where they are cabled goes to why ("" if none).
+ * Are nodes a and b directly cabled?  If not, a hint of where the one of
+ * the lower tier is cabled goes to why ("" if none).
  */
-static int nodes_cabled(const struct scenario *s, int ta, uint32_t a, int tb,
-			uint32_t b, char *why, size_t len)
+static int nodes_cabled(const struct topo *t, struct node a, struct node b, char *why,
+			size_t len)
 {
-	uint32_t half = s->k / 2;
+	uint32_t lo = UINT32_MAX, hi = 0;
+	struct topo_end e;
+	uint16_t p, ports;
+	char x[24], y[24], z[24];
 
 	why[0] = '\0';
-	if (ta > tb) {
-		int t = ta;
-		uint32_t x = a;
-		ta = tb;
-		tb = t;
+	if (a.tier > b.tier) {
+		struct node c = a;
 		a = b;
-		b = x;
+		b = c;
 	}
-	if (ta == NT_HOST && tb == NT_LEAF) {
-		if (b == a / s->hosts_per_leaf)
+	if (a.tier == TOPO_HOST) {
+		e = topo_host_uplink(t, a.num);
+		if (b.tier == TOPO_HOST || (int)e.tier != b.tier)
+			return 0;
+		if (e.node == b.num)
 			return 1;
-		snprintf(why, len, " (h%" PRIu32 " is cabled to leaf%" PRIu32 ")", a,
-			 a / s->hosts_per_leaf);
+		snprintf(why, len, " (h%" PRIu32 " is cabled to %s)", a.idx,
+			 topo_switch_name(t, e.node, x, sizeof(x)));
 		return 0;
 	}
-	if (ta == NT_HOST && tb == NT_EDGE) {
-		if (b == a / half)
+	ports = topo_ports(t, a.num);
+	for (p = 0; p < ports; p++) {
+		e = topo_peer(t, a.num, p);
+		if ((int)e.tier != b.tier)
+			continue;
+		if (e.node == b.num)
 			return 1;
-		snprintf(why, len, " (h%" PRIu32 " is cabled to edge%" PRIu32 ")", a, a / half);
-		return 0;
+		lo = e.node < lo ? e.node : lo;
+		hi = e.node > hi ? e.node : hi;
 	}
-	if ((ta == NT_HOST && tb == NT_SW) || (ta == NT_LEAF && tb == NT_SPINE))
-		return 1;
-	if (ta == NT_EDGE && tb == NT_AGG) {
-		if (a / half == b / half)
-			return 1;
+	if (lo == UINT32_MAX)
+		return 0; /* no port of a leads to b's tier */
+	if (a.tier == TOPO_EDGE) /* an edge's aggs are those of its pod */
 		snprintf(why, len, " (edge%" PRIu32 " is in pod %" PRIu32 ", agg%" PRIu32
-			 " in pod %" PRIu32 ")", a, a / half, b, b / half);
-		return 0;
-	}
-	if (ta == NT_AGG && tb == NT_CORE) {
-		if (b / half == a % half)
-			return 1;
-		snprintf(why, len, " (agg%" PRIu32 " is cabled to core%" PRIu32 "-core%" PRIu32 ")",
-			 a, (a % half) * half, (a % half) * half + half - 1);
-		return 0;
-	}
+			 " in pod %" PRIu32 ")", a.idx, a.idx / t->half, b.idx, b.idx / t->half);
+	else
+		snprintf(why, len, " (%s is cabled to %s-%s)", topo_switch_name(t, a.num, x, sizeof(x)),
+			 topo_switch_name(t, lo, y, sizeof(y)), topo_switch_name(t, hi, z, sizeof(z)));
 	return 0;
 }
 
 /* "h0-h31, leaf0-leaf3, spine0-spine1": the node names of the topology */
-static void node_ranges(const struct scenario *s, char *buf, size_t len)
+static void node_ranges(const struct scenario *s, const struct sw_tier *tiers, int nt, char *buf,
+			size_t len)
 {
+	uint32_t size, first;
 	size_t n = 0;
+	char r[40];
 	int t, w;
 
 	buf[0] = '\0';
-	for (t = 0; t < NT_COUNT; t++) {
-		uint32_t size = tier_size(s, t);
+	for (t = 0; t < N_TIERS; t++) {
+		size = tier_size(s, tiers, nt, t, &first);
 		if (!size)
 			continue;
-		if (size == 1)
-			w = snprintf(buf + n, len - n, "%s%s0", n ? ", " : "", node_prefix[t]);
-		else
-			w = snprintf(buf + n, len - n, "%s%s0-%s%" PRIu32, n ? ", " : "",
-				     node_prefix[t], node_prefix[t], size - 1);
+		tier_range(t, size, r, sizeof(r));
+		w = snprintf(buf + n, len - n, "%s%s", n ? ", " : "", r);
 		if (w < 0 || (size_t)w >= len - n)
 			return;
 		n += (size_t)w;
@@ -292,41 +298,44 @@ static void node_ranges(const struct scenario *s, char *buf, size_t len)
 int scn_resolve_link(const struct scenario *s, const char *text, uint32_t node[2],
 		     uint8_t is_host[2], char *e, size_t elen)
 {
-	int tier[2], i;
-	uint32_t idx[2];
-	char names[2][24], why[96], ranges[160];
+	struct sw_tier tiers[3];
+	struct topo topo;
+	struct node nd[2];
+	int tier[2], nt, i;
+	uint32_t idx[2], size, first;
+	char names[2][24], why[96], ranges[160], r[40];
 
 	if (scn_split_link(text, tier, idx)) {
 		snprintf(e, elen, "%s is not a link", text); /* checked when read */
 		return -1;
 	}
+	nt = scn_switch_tiers(s, tiers);
 	for (i = 0; i < 2; i++) {
-		uint32_t size = tier_size(s, tier[i]);
-
-		snprintf(names[i], sizeof(names[i]), "%s%" PRIu32, node_prefix[tier[i]], idx[i]);
+		size = tier_size(s, tiers, nt, tier[i], &first);
+		snprintf(names[i], sizeof(names[i]), "%s%" PRIu32, scn_tier_words[tier[i]].prefix,
+			 idx[i]);
 		if (!size) {
-			node_ranges(s, ranges, sizeof(ranges));
+			node_ranges(s, tiers, nt, ranges, sizeof(ranges));
 			snprintf(e, elen, "%s is not a node of %s (%s)", names[i],
 				 topo_article_names[s->topo], ranges);
 			return -1;
 		}
 		if (idx[i] >= size) {
-			if (size == 1)
-				snprintf(e, elen, "%s out of range (only %s0)", names[i],
-					 node_prefix[tier[i]]);
-			else
-				snprintf(e, elen, "%s out of range (%s0-%s%" PRIu32 ")", names[i],
-					 node_prefix[tier[i]], node_prefix[tier[i]], size - 1);
+			tier_range(tier[i], size, r, sizeof(r));
+			snprintf(e, elen, "%s out of range (%s%s)", names[i], size == 1 ? "only " : "",
+				 r);
 			return -1;
 		}
+		nd[i] = (struct node){ tier[i], idx[i], tier[i] == TOPO_HOST ? idx[i] : first + idx[i] };
 	}
-	if (!nodes_cabled(s, tier[0], idx[0], tier[1], idx[1], why, sizeof(why))) {
+	scn_topo(s, &topo);
+	if (!nodes_cabled(&topo, nd[0], nd[1], why, sizeof(why))) {
 		snprintf(e, elen, "%s and %s are not directly cabled%s", names[0], names[1], why);
 		return -1;
 	}
 	for (i = 0; i < 2; i++) {
-		is_host[i] = tier[i] == NT_HOST;
-		node[i] = is_host[i] ? idx[i] : switch_number(s, tier[i], idx[i]);
+		is_host[i] = nd[i].tier == TOPO_HOST;
+		node[i] = nd[i].num;
 	}
 	return 0;
 }

@@ -16,14 +16,10 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "link.h"
 #include "mmu.h"
 #include "pfc.h"
-
-/* RoCEv2 data frame overheads (DESIGN B1) */
-#define FRAME_HEADER_BYTES 62 /* Eth 14, IPv4 20, UDP 8, BTH 12, ICRC 4, FCS 4 */
-#define WIRE_EXTRA_BYTES 20   /* preamble and inter-frame gap */
-#define SMALL_FRAME_BYTES 64  /* CNP, ACK, PFC frames */
-#define PS_PER_MM 5           /* 5 ns per metre of cable */
+#include "pkt.h"
 
 /* ---- the scenario as INI ---- */
 
@@ -145,19 +141,6 @@ void scenario_print(const struct scenario *s, FILE *out)
 
 /* ---- derived values ---- */
 
-/* floor(a * b / c) for a, b, c >= 0 and a * b / c < 2^63, c <= 10^12 */
-static int64_t mul_div(int64_t a, int64_t b, int64_t c, int64_t *rem)
-{
-	/* a = ah * c + al: ah * b must fit; al * b < c * b fits for our ranges */
-	int64_t ah = a / c, al = a % c;
-	int64_t q = ah * b, r = al * b;
-
-	q += r / c;
-	if (rem)
-		*rem = r % c;
-	return q;
-}
-
 static int64_t gcd64(int64_t a, int64_t b)
 {
 	while (b) {
@@ -168,10 +151,15 @@ static int64_t gcd64(int64_t a, int64_t b)
 	return a;
 }
 
-/* time to serialize `bytes` on the wire at `bps`: floor in ps, remainder */
+/* time to serialize `bytes` on the wire at `bps` (link.h): floor in ps, and
+ * the remainder of bits x 10^12 / bps */
 static sim_time_ps serialization_ps(int64_t bytes, int64_t bps, int64_t *rem)
 {
-	return mul_div(bytes * 8, UNITS_PS_PER_S, bps, rem);
+	struct serializer ser = { bps, 0 };
+	sim_time_ps t = ser_time(&ser, (uint32_t)bytes);
+
+	*rem = ser.rem;
+	return t;
 }
 
 /* one-way latency of a frame over a path: store and forward on each link */
@@ -185,8 +173,8 @@ static sim_time_ps path_ps(const struct scenario *s, int64_t wire_bytes,
 	    fabric_links * serialization_ps(wire_bytes, s->fabric_link_bps, &r2);
 	if ((host_links && r1) || (fabric_links && r2))
 		*inexact = 1;
-	t += host_links * s->host_cable_mm * PS_PER_MM +
-	     fabric_links * s->fabric_cable_mm * PS_PER_MM;
+	t += host_links * s->host_cable_mm * LINK_PS_PER_MM +
+	     fabric_links * s->fabric_cable_mm * LINK_PS_PER_MM;
 	t += switches * s->switch_latency_ps;
 	return t;
 }
@@ -236,10 +224,10 @@ static void print_port_class(const struct scenario *s, FILE *out, const char *wh
 /* PFC and buffer values of `check` (DESIGN A1): per port class and switch tier */
 static void print_pfc_derived(const struct scenario *s, FILE *out)
 {
-	static const char *const nic_peers[] = { "leaves", "edges", "sw0" };
 	struct sw_tier tiers[3];
 	int nt = scn_switch_tiers(s, tiers), i, c;
 	char what[64], a[40], b[40], text[400];
+	struct topo topo;
 
 	fprintf(out, "# buffer: lossless alpha 2^%d = %s%" PRId64 ", lossy alpha 2^%d = %s%" PRId64,
 		s->dynamic_th, s->dynamic_th < 0 ? "1/" : "",
@@ -263,7 +251,9 @@ static void print_pfc_derived(const struct scenario *s, FILE *out)
 					 tiers[i].pc[c].peers);
 				print_port_class(s, out, what, tiers[i].pc[c].host);
 			}
-		snprintf(what, sizeof(what), "NIC ports to %s", nic_peers[s->topo]);
+		scn_topo(s, &topo);
+		snprintf(what, sizeof(what), "NIC ports to %s",
+			 scn_tier_words[topo_host_uplink(&topo, 0).tier].peers);
 		print_port_class(s, out, what, 1);
 		fprintf(out, "# pause time of pause_quanta %" PRIu32 ": %s at %s (host_link)",
 			s->pause_quanta,
@@ -397,29 +387,25 @@ static void print_dcqcn_derived(const struct scenario *s, FILE *out)
 void scenario_print_derived(const struct scenario *s, FILE *out)
 {
 	uint64_t hosts = scenario_hosts(s), host_links = hosts, fabric_links = 0;
-	int64_t frame = (int64_t)s->mtu_bytes + FRAME_HEADER_BYTES;
-	int64_t wire = frame + WIRE_EXTRA_BYTES, small = SMALL_FRAME_BYTES + WIRE_EXTRA_BYTES;
+	int64_t frame = (int64_t)s->mtu_bytes + PKT_ROCE_HDR_BYTES;
+	int64_t wire = frame + PKT_WIRE_OVERHEAD_BYTES;
+	int64_t small = PKT_CTRL_FRAME_BYTES + PKT_WIRE_OVERHEAD_BYTES;
 	int64_t rem, goodput, centi, bits, bdp, rh, rl, x, y;
-	int hl = 2, fl = 0, sw = 1, inexact = 0;
+	int hl = 2, fl, sw, inexact = 0, nt, i;
 	sim_time_ps ser, one_way, rtt;
 	char a[40], b[40], c[40];
+	struct sw_tier tiers[3];
+	struct topo topo;
 
-	switch (s->topo) {
-	case SCN_TOPO_LEAF_SPINE:
-		fabric_links = (uint64_t)s->leaves * s->spines;
-		if (s->leaves > 1) {
-			fl = 2;
-			sw = 3;
-		}
-		break;
-	case SCN_TOPO_FAT_TREE:
-		fabric_links = 2 * hosts; /* edge-agg and agg-core: k^3/4 each */
-		fl = 4;
-		sw = 5;
-		break;
-	case SCN_TOPO_STAR:
-		break;
-	}
+	/* every fabric link has a fabric port at each end */
+	nt = scn_switch_tiers(s, tiers);
+	for (i = 0; i < nt; i++)
+		fabric_links += (uint64_t)tiers[i].count * scn_tier_ports(&tiers[i], 0);
+	fabric_links /= 2;
+	/* the first and the last host are as far apart as any two (topology.h) */
+	scn_topo(s, &topo);
+	sw = (int)topo_hops(&topo, 0, (uint32_t)hosts - 1);
+	fl = sw - 1;
 	fprintf(out, "# derived values\n");
 	fprintf(out, "# hosts %" PRIu64 ", switches %" PRIu32 ", links %" PRIu64
 		" (%" PRIu64 " host, %" PRIu64 " fabric)\n",
@@ -436,7 +422,7 @@ void scenario_print_derived(const struct scenario *s, FILE *out)
 	}
 	fprintf(out, "# data frame: %" PRId64 " B (mtu + %d B RoCEv2 headers), %" PRId64
 		" B on the wire (+ %d B preamble and inter-frame gap)\n",
-		frame, FRAME_HEADER_BYTES, wire, WIRE_EXTRA_BYTES);
+		frame, PKT_ROCE_HDR_BYTES, wire, PKT_WIRE_OVERHEAD_BYTES);
 	ser = serialization_ps(wire, s->host_link_bps, &rem);
 	fprintf(out, "# frame serialization at host_link %s: %s",
 		units_format_rate(s->host_link_bps, a, sizeof(a)),
@@ -447,19 +433,19 @@ void scenario_print_derived(const struct scenario *s, FILE *out)
 			s->host_link_bps / g);
 	}
 	fprintf(out, "\n");
-	goodput = mul_div(s->host_link_bps, (int64_t)s->mtu_bytes, wire, NULL);
+	goodput = s->host_link_bps * (int64_t)s->mtu_bytes / wire; /* < 1.6e12 x 9000 */
 	centi = (goodput + 5000000) / 10000000;    /* Gbps, 2 decimals, rounded */
 	x = (goodput + 40000000) / 80000000;       /* GB/s, 2 decimals, rounded */
 	fprintf(out, "# goodput ceiling at host_link (x mtu / (mtu + %d)): %" PRId64
 		".%02" PRId64 " Gbps = %" PRId64 ".%02" PRId64 " GB/s\n",
-		FRAME_HEADER_BYTES + WIRE_EXTRA_BYTES, centi / 100, centi % 100, x / 100,
+		PKT_ROCE_HDR_BYTES + PKT_WIRE_OVERHEAD_BYTES, centi / 100, centi % 100, x / 100,
 		x % 100);
 	one_way = path_ps(s, wire, hl, fl, sw, &inexact);
 	rtt = one_way + path_ps(s, small, hl, fl, sw, &inexact);
 	fprintf(out, "# longest host-to-host path: %d hops (%d host links, %d fabric links, %d switch%s)\n",
 		hl + fl, hl, fl, sw, sw == 1 ? "" : "es");
 	fprintf(out, "# one-way latency of a full frame on it: %s (serialization per link, %d ns/m of cable, switch_latency per switch%s)\n",
-		units_format_time(one_way, a, sizeof(a)), PS_PER_MM,
+		units_format_time(one_way, a, sizeof(a)), LINK_PS_PER_MM,
 		inexact ? "; serialization rounded down to whole ps" : "");
 	/* bits = host_link * rtt / 1e12 without overflow: host_link = rh * 1e6 + rl */
 	rh = s->host_link_bps / 1000000;
@@ -469,7 +455,7 @@ void scenario_print_derived(const struct scenario *s, FILE *out)
 	bits = x / 1000000 + ((x % 1000000) * 1000000 + y) / UNITS_PS_PER_S;
 	bdp = bits / 8;
 	fprintf(out, "# round trip (full frame out, %d B frame back): %s; bandwidth-delay product at host_link: %" PRId64 " B (%s)\n",
-		SMALL_FRAME_BYTES, units_format_time(rtt, b, sizeof(b)), bdp,
+		PKT_CTRL_FRAME_BYTES, units_format_time(rtt, b, sizeof(b)), bdp,
 		units_format_size(bdp, c, sizeof(c)));
 	print_pfc_derived(s, out);
 	print_ecn_derived(s, out);

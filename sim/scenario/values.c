@@ -361,7 +361,7 @@ int scn_parse_value(struct load *ld, const char *full, const struct key_def *k,
 		uint32_t idx;
 		if (scn_parse_node_name(value, value + strlen(value), &tier, &idx))
 			return scn_fail(ld, "%s: %s is not a host name (h0, h1, ...)", full, value);
-		if (tier != NT_HOST)
+		if (tier != TOPO_HOST)
 			return scn_fail(ld, "%s: %s is a switch (pause-storm and slow-receiver are NIC faults: give a host, e.g. h3)",
 					full, value);
 		if (idx > (uint32_t)k->max)
