@@ -19,12 +19,15 @@
 
 /* ---- host sets ---- */
 
+/* a host index, with the white space around it */
 static int parse_host_number(const char **pp, uint32_t *out)
 {
 	const char *p = *pp;
 	uint64_t v = 0;
 	int digits = 0;
 
+	while (is_blank(*p))
+		p++;
 	while (is_digit(*p)) {
 		v = v * 10 + (uint64_t)(*p - '0');
 		if (++digits > 10 || v > UINT32_MAX)
@@ -33,6 +36,8 @@ static int parse_host_number(const char **pp, uint32_t *out)
 	}
 	if (!digits)
 		return -1;
+	while (is_blank(*p))
+		p++;
 	*out = (uint32_t)v;
 	*pp = p;
 	return 0;
@@ -68,21 +73,13 @@ int scn_hostset_walk(const char *text, uint32_t nhosts, uint32_t exclude,
 	}
 	memset(seen, 0, sizeof(seen));
 	for (;;) {
-		while (is_blank(*p))
-			p++;
 		if (parse_host_number(&p, &lo))
 			goto syntax;
-		while (is_blank(*p))
-			p++;
 		hi = lo;
 		if (*p == '-') {
 			p++;
-			while (is_blank(*p))
-				p++;
 			if (parse_host_number(&p, &hi))
 				goto syntax;
-			while (is_blank(*p))
-				p++;
 		}
 		if (hi < lo) {
 			snprintf(e, elen, "%" PRIu32 "-%" PRIu32 " goes backwards", lo, hi);

@@ -198,6 +198,21 @@ static int check_collective_size(const struct scenario *s, const struct load *ld
 	return 0;
 }
 
+/* job.NAME.KEY, a host set of n hosts (walked and checked), into its array */
+static int resolve_hostset(const struct scn_job *job, struct scn_hostset *hs, const char *key,
+			   uint32_t nhosts, uint32_t exclude, uint32_t n, struct place pl,
+			   struct scn_error *err)
+{
+	char e[200];
+
+	scn_hostset_clear(hs);
+	hs->hosts = malloc((size_t)n * sizeof(uint32_t));
+	if (!hs->hosts)
+		return scn_set_error(err, pl, "job.%s.%s: out of memory", job->name, key);
+	scn_hostset_walk(hs->text, nhosts, exclude, hs->hosts, &hs->n, e, sizeof(e));
+	return 0;
+}
+
 /*
  * The values of job j that depend on the topology: host indices, counts,
  * dst against senders, a trace file given, a collective's size against its
@@ -256,15 +271,9 @@ static int check_job(struct scenario *s, const struct load *ld, int j,
 		if (n == 0)
 			return scn_set_error(err, pl, "job.%s.senders: no sender (at least 1)",
 					     job->name);
-		if (resolve) {
-			scn_hostset_clear(&job->senders);
-			job->senders.hosts = malloc((size_t)n * sizeof(uint32_t));
-			if (!job->senders.hosts)
-				return scn_set_error(err, pl, "job.%s.senders: out of memory",
-						     job->name);
-			scn_hostset_walk(job->senders.text, nhosts, job->dst,
-					 job->senders.hosts, &job->senders.n, e, sizeof(e));
-		}
+		if (resolve)
+			return resolve_hostset(job, &job->senders, "senders", nhosts, job->dst, n, pl,
+					       err);
 		return 0;
 	case SCN_JOB_PERMUTATION:
 	case SCN_JOB_RING_ALLREDUCE:
@@ -280,15 +289,9 @@ static int check_job(struct scenario *s, const struct load *ld, int j,
 					     job->name, n, pattern_article(job->pattern));
 		if (check_collective_size(s, ld, j, n, err))
 			return -1;
-		if (resolve) {
-			scn_hostset_clear(&job->ranks);
-			job->ranks.hosts = malloc((size_t)n * sizeof(uint32_t));
-			if (!job->ranks.hosts)
-				return scn_set_error(err, pl, "job.%s.ranks: out of memory",
-						     job->name);
-			scn_hostset_walk(job->ranks.text, nhosts, UINT32_MAX,
-					 job->ranks.hosts, &job->ranks.n, e, sizeof(e));
-		}
+		if (resolve)
+			return resolve_hostset(job, &job->ranks, "ranks", nhosts, UINT32_MAX, n, pl,
+					       err);
 		return 0;
 	}
 	return 0;
@@ -603,6 +606,31 @@ static int check_cnp(const struct scenario *s, const struct load *ld,
 }
 
 /*
+ * What the end of a file (ld) and finalize (ld NULL) both check, in this
+ * order: ECN thresholds, the CNP DSCP, the host count, the jobs (of that
+ * file), the flows of all jobs, the faults (of that file), the shared pool.
+ * Finalize also resolves what the jobs and faults need.
+ */
+static int check_scenario(struct scenario *s, const struct load *ld, struct scn_error *err)
+{
+	int resolve = ld == NULL, j;
+
+	if (check_ecn(s, ld, err) || check_cnp(s, ld, err))
+		return -1;
+	if (check_topology(s, ld, err))
+		return -1;
+	for (j = 0; j < (int)s->njobs; j++)
+		if ((resolve || hdr_at(ld, SEC_JOB, j)) && check_job(s, ld, j, resolve, err))
+			return -1;
+	if (check_flows(s, ld, err))
+		return -1;
+	for (j = 0; j < (int)s->nfaults; j++)
+		if ((resolve || hdr_at(ld, SEC_FAULT, j)) && check_fault(s, ld, j, resolve, err))
+			return -1;
+	return check_pool(s, ld, err);
+}
+
+/*
  * End of a file: the keys it gives must apply to the kind, pattern, fault
  * kind and scheduler chosen, and to PFC and the watchdog being on; its jobs
  * and faults need a pattern or kind; the earliest offending line is
@@ -684,25 +712,11 @@ int scn_check_file(struct load *ld)
 				     want, k->dep, cur);
 	}
 
-	if (check_ecn(s, ld, ld->err) || check_cnp(s, ld, ld->err))
-		return -1;
-	if (check_topology(s, ld, ld->err))
-		return -1;
-	for (j = 0; j < (int)s->njobs; j++)
-		if (hdr_at(ld, SEC_JOB, j) && check_job(s, ld, j, 0, ld->err))
-			return -1;
-	if (check_flows(s, ld, ld->err))
-		return -1;
-	for (j = 0; j < (int)s->nfaults; j++)
-		if (hdr_at(ld, SEC_FAULT, j) && check_fault(s, ld, j, 0, ld->err))
-			return -1;
-	return check_pool(s, ld, ld->err);
+	return check_scenario(s, ld, ld->err);
 }
 
 int scenario_finalize(struct scenario *s, struct scn_error *err)
 {
-	uint32_t j;
-
 	if (err)
 		err->msg[0] = '\0';
 	/* defaults that follow the final mtu (SCN_AUTO until now) */
@@ -710,17 +724,5 @@ int scenario_finalize(struct scenario *s, struct scn_error *err)
 		s->reserved_bytes = scn_data_frames(s, 1);
 	if (s->xon_offset_bytes == SCN_AUTO)
 		s->xon_offset_bytes = scn_data_frames(s, 2);
-	if (check_ecn(s, NULL, err) || check_cnp(s, NULL, err))
-		return -1;
-	if (check_topology(s, NULL, err))
-		return -1;
-	for (j = 0; j < s->njobs; j++)
-		if (check_job(s, NULL, (int)j, 1, err))
-			return -1;
-	if (check_flows(s, NULL, err))
-		return -1;
-	for (j = 0; j < s->nfaults; j++)
-		if (check_fault(s, NULL, (int)j, 1, err))
-			return -1;
-	return check_pool(s, NULL, err);
+	return check_scenario(s, NULL, err);
 }

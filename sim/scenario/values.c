@@ -480,6 +480,16 @@ int scn_parse_value(struct load *ld, const char *full, const struct key_def *k,
 
 /* ---- formatting ---- */
 
+/* a [dcqcn] knob: a whole number of firmware units bare, else with a unit */
+static void format_fw(int64_t v, int64_t unit, char *(*with_unit)(int64_t, char *, size_t),
+		      char *buf, size_t len)
+{
+	if (v % unit == 0)
+		snprintf(buf, len, "%" PRId64, v / unit);
+	else
+		with_unit(v, buf, len);
+}
+
 void scn_format_value(const struct key_def *k, const void *base, char *buf,
 		      size_t len)
 {
@@ -511,26 +521,14 @@ void scn_format_value(const struct key_def *k, const void *base, char *buf,
 		else
 			snprintf(buf, len, "%" PRId64, v);
 		break;
-	case KT_FW_TIME: /* a whole number of firmware units bare, else with a unit */
-		v = scn_load_int(base, k);
-		if (v % UNITS_PS_PER_US == 0)
-			snprintf(buf, len, "%" PRId64, v / UNITS_PS_PER_US);
-		else
-			units_format_time(v, buf, len);
+	case KT_FW_TIME:
+		format_fw(scn_load_int(base, k), UNITS_PS_PER_US, units_format_time, buf, len);
 		break;
 	case KT_FW_RATE:
-		v = scn_load_int(base, k);
-		if (v % MBPS == 0)
-			snprintf(buf, len, "%" PRId64, v / MBPS);
-		else
-			units_format_rate(v, buf, len);
+		format_fw(scn_load_int(base, k), MBPS, units_format_rate, buf, len);
 		break;
 	case KT_FW_BYTES:
-		v = scn_load_int(base, k);
-		if (v % FW_BYTE_UNIT == 0)
-			snprintf(buf, len, "%" PRId64, v / FW_BYTE_UNIT);
-		else
-			units_format_size(v, buf, len);
+		format_fw(scn_load_int(base, k), FW_BYTE_UNIT, units_format_size, buf, len);
 		break;
 	case KT_PRIOS:
 		scn_prios_text((uint8_t)scn_load_int(base, k), buf, len);
