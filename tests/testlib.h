@@ -1,6 +1,8 @@
 /*
  * testlib.h - what the Check suites share: building a scenario from text,
- * a fabric from a scenario, the conservation check, and running a suite.
+ * a fabric from a scenario, the conservation check, and running a suite;
+ * for the scenario loader's suites, cases of text and --set with the
+ * message they must give, as tables.
  */
 #ifndef DCQCN_TESTLIB_H
 #define DCQCN_TESTLIB_H
@@ -23,5 +25,46 @@ void tl_conserved(struct fabric *f);
 char *tl_slurp(const char *dir, const char *name);
 /* run a suite (CK_NORMAL) and return the process exit status */
 int tl_run(Suite *s);
+
+/*
+ * The scenario loader's suites (test_scenario_*.c): text is loaded as
+ * "x.ini", so messages start "x.ini:LINE: ".
+ */
+struct scn_error;
+
+/* scenario_init() on the heap (struct scenario is large); free: tl_unload */
+struct scenario *tl_scn_new(void);
+/* text loaded and finalized, or NULL with the message in err */
+struct scenario *tl_scn_try(const char *text, struct scn_error *err);
+/* text loaded and finalized; fails the test otherwise */
+struct scenario *tl_scn_ok(const char *text);
+/*
+ * One case of the loader: text (if not NULL) is loaded, then the --set
+ * assignment set (if not NULL) applied, then the scenario finalized.  With
+ * msg NULL every step must succeed; else one must fail with a one-line
+ * message that starts with msg (with set, the text itself must load).
+ */
+struct tl_case {
+	const char *text;
+	const char *set;
+	const char *msg;
+};
+void tl_check_case(const struct tl_case *c);
+/* scenario_print() and scenario_print_derived() into a string (free it) */
+char *tl_print(const struct scenario *s);
+char *tl_print_derived(const struct scenario *s);
+/* a temporary folder with one file of that content; its path into path */
+void tl_write_temp(char dir[64], char path[128], const char *name, const char *content);
+void tl_remove_temp(const char *dir, const char *path);
+
+/* a loop test over the table NAME_cases of struct tl_case, and its adding */
+#define TL_CASES_TEST(name)                               \
+	START_TEST(name)                                  \
+	{                                                 \
+		tl_check_case(&name##_cases[_i]);         \
+	}                                                 \
+	END_TEST
+#define TL_ADD_CASES(tc, name) \
+	tcase_add_loop_test(tc, name, 0, (int)(sizeof(name##_cases) / sizeof(name##_cases[0])))
 
 #endif
