@@ -19,54 +19,59 @@
 
 /* ---- [ecn] and the CNP, nic.rto and output.rates keys ---- */
 
-START_TEST(test_defaults_ecn_cc)
-{
-	struct scenario *s = tl_scn_ok("");
-
-	/* DESIGN A2: ecn.queues 3, kmin 150KB, kmax 1500KB, pmax 10%, dequeue */
-	ck_assert_uint_eq(s->ecn_queues, 1u << 3);
-	ck_assert_int_eq(s->ecn_kmin_bytes, 150000);
-	ck_assert_int_eq(s->ecn_kmax_bytes, 1500000);
-	ck_assert_int_eq(s->ecn_pmax_ppb, 100000000);
-	ck_assert_int_eq(s->ecn_mark_point, SCN_MARK_DEQUEUE);
-	/* qos.cnp_dscp 48, CNPs on a strict queue; nic.cc dcqcn, rto 4ms */
-	ck_assert_uint_eq(s->cnp_dscp, 48);
-	ck_assert_int_eq(s->cnp_priority_strict, 1);
-	ck_assert_int_eq(s->cc, SCN_CC_DCQCN);
-	ck_assert_int_eq(s->nic_rto_ps, INT64_C(4000000000));
-	ck_assert_uint_eq(s->output_rates, 64);
-	ck_assert_int_eq(s->dcqcn_profile, SCN_DCQCN_NVIDIA);
-	tl_unload(s);
-}
-END_TEST
-
-START_TEST(test_ecn_keys)
-{
-	struct scenario *s = tl_scn_ok("[ecn]\nqueues = 7, 0,3\nkmin = 0B\nkmax = 64GiB\n"
-				       "pmax = 100%\nmark_point = enqueue\n");
-
-	ck_assert_uint_eq(s->ecn_queues, (1u << 0) | (1u << 3) | (1u << 7));
-	ck_assert_int_eq(s->ecn_kmin_bytes, 0);
-	ck_assert_int_eq(s->ecn_kmax_bytes, INT64_C(68719476736));
-	ck_assert_int_eq(s->ecn_pmax_ppb, 1000000000);
-	ck_assert_int_eq(s->ecn_mark_point, SCN_MARK_ENQUEUE);
-	tl_unload(s);
+/* texts and the values they load to */
+static const struct tl_values parsed_cases[] = {
+	/* the defaults of DESIGN A2: ecn.queues 3, kmin 150KB, kmax 1500KB, pmax 10%, dequeue */
+	{ "",
+	  { TL_FIELD(ecn_queues, 1u << 3),
+	    TL_FIELD(ecn_kmin_bytes, 150000),
+	    TL_FIELD(ecn_kmax_bytes, 1500000),
+	    TL_FIELD(ecn_pmax_ppb, 100000000),
+	    TL_FIELD(ecn_mark_point, SCN_MARK_DEQUEUE),
+	    /* qos.cnp_dscp 48, CNPs on a strict queue; nic.cc dcqcn, rto 4ms */
+	    TL_FIELD(cnp_dscp, 48),
+	    TL_FIELD(cnp_priority_strict, 1),
+	    TL_FIELD(cc, SCN_CC_DCQCN),
+	    TL_FIELD(nic_rto_ps, INT64_C(4000000000)),
+	    TL_FIELD(output_rates, 64),
+	    TL_FIELD(dcqcn_profile, SCN_DCQCN_NVIDIA) } },
+	/* [ecn] */
+	{ "[ecn]\nqueues = 7, 0,3\nkmin = 0B\nkmax = 64GiB\n"
+	  "pmax = 100%\nmark_point = enqueue\n",
+	  { TL_FIELD(ecn_queues, (1u << 0) | (1u << 3) | (1u << 7)),
+	    TL_FIELD(ecn_kmin_bytes, 0),
+	    TL_FIELD(ecn_kmax_bytes, INT64_C(68719476736)),
+	    TL_FIELD(ecn_pmax_ppb, 1000000000),
+	    TL_FIELD(ecn_mark_point, SCN_MARK_ENQUEUE) } },
 	/* kmax 1 B above kmin is a (steep) WRED slope */
-	s = tl_scn_ok("[ecn]\nkmin = 1.5KiB\nkmax = 1.537KB\npmax = 0.000000001\nmark_point = dequeue\n");
-	ck_assert_int_eq(s->ecn_kmin_bytes, 1536);
-	ck_assert_int_eq(s->ecn_kmax_bytes, 1537);
-	ck_assert_int_eq(s->ecn_pmax_ppb, 1);
-	ck_assert_int_eq(s->ecn_mark_point, SCN_MARK_DEQUEUE);
-	tl_unload(s);
-	s = tl_scn_ok("[ecn]\npmax = 0.25\n");
-	ck_assert_int_eq(s->ecn_pmax_ppb, 250000000);
-	tl_unload(s);
+	{ "[ecn]\nkmin = 1.5KiB\nkmax = 1.537KB\npmax = 0.000000001\nmark_point = dequeue\n",
+	  { TL_FIELD(ecn_kmin_bytes, 1536),
+	    TL_FIELD(ecn_kmax_bytes, 1537),
+	    TL_FIELD(ecn_pmax_ppb, 1),
+	    TL_FIELD(ecn_mark_point, SCN_MARK_DEQUEUE) } },
+	{ "[ecn]\npmax = 0.25\n",
+	  { TL_FIELD(ecn_pmax_ppb, 250000000) } },
 	/* empty: ECN off; the unused kmin/kmax are not compared */
-	s = tl_scn_ok("[ecn]\nqueues =\n");
-	ck_assert_uint_eq(s->ecn_queues, 0);
-	tl_unload(s);
-}
-END_TEST
+	{ "[ecn]\nqueues =\n",
+	  { TL_FIELD(ecn_queues, 0) } },
+	/* the CNP keys, nic.cc, nic.rto, output.rates */
+	{ "[qos]\ncnp_dscp = 0\ncnp_priority_strict = false\n"
+	  "[nic]\ncc = none\nrto = 1us\n[output]\nrates = 0\n",
+	  { TL_FIELD(cnp_dscp, 0),
+	    TL_FIELD(cnp_priority_strict, 0),
+	    TL_FIELD(cc, SCN_CC_NONE),
+	    TL_FIELD(nic_rto_ps, 1000000),
+	    TL_FIELD(output_rates, 0) } },
+	{ "[qos]\ncnp_dscp = 63\ncnp_priority_strict = yes\n"
+	  "[nic]\ncc = dcqcn\nrto = 10s\n[output]\nrates = 100000\n",
+	  { TL_FIELD(cnp_dscp, 63),
+	    TL_FIELD(cnp_priority_strict, 1),
+	    TL_FIELD(cc, SCN_CC_DCQCN),
+	    TL_FIELD(nic_rto_ps, INT64_C(10000000000000)),
+	    TL_FIELD(output_rates, 100000) } },
+};
+
+TL_VALUES_TEST(parsed)
 
 static const struct tl_case ecn_cases[] = {
 	/* [ecn] */
@@ -173,28 +178,6 @@ START_TEST(test_ecn_kmax_kmin)
 	ck_assert_int_eq(scenario_finalize(s, &err), -1);
 	ck_assert_int_eq(scenario_set(s, "ecn.queues=", &err), 0);
 	ck_assert_msg(scenario_finalize(s, &err) == 0, "%s", err.msg);
-	tl_unload(s);
-}
-END_TEST
-
-START_TEST(test_cnp_nic_output_keys)
-{
-	struct scenario *s = tl_scn_ok("[qos]\ncnp_dscp = 0\ncnp_priority_strict = false\n"
-				       "[nic]\ncc = none\nrto = 1us\n[output]\nrates = 0\n");
-
-	ck_assert_uint_eq(s->cnp_dscp, 0);
-	ck_assert_int_eq(s->cnp_priority_strict, 0);
-	ck_assert_int_eq(s->cc, SCN_CC_NONE);
-	ck_assert_int_eq(s->nic_rto_ps, 1000000);
-	ck_assert_uint_eq(s->output_rates, 0);
-	tl_unload(s);
-	s = tl_scn_ok("[qos]\ncnp_dscp = 63\ncnp_priority_strict = yes\n"
-		      "[nic]\ncc = dcqcn\nrto = 10s\n[output]\nrates = 100000\n");
-	ck_assert_uint_eq(s->cnp_dscp, 63);
-	ck_assert_int_eq(s->cnp_priority_strict, 1);
-	ck_assert_int_eq(s->cc, SCN_CC_DCQCN);
-	ck_assert_int_eq(s->nic_rto_ps, INT64_C(10000000000000));
-	ck_assert_uint_eq(s->output_rates, 100000);
 	tl_unload(s);
 }
 END_TEST
@@ -363,64 +346,58 @@ START_TEST(test_dcqcn_knob_overrides_profile)
 }
 END_TEST
 
-START_TEST(test_dcqcn_bare_and_units)
-{
-	struct scenario *s = tl_scn_ok("[dcqcn]\nrpg_time_reset = 300us\nrpg_byte_reset = 2MB\n"
-				       "rpg_ai_rate = 5Mbps\nrpg_hai_rate = 1.5Gbps\nrpg_min_rate = 2.5\n"
-				       "dce_tcp_rtt = 1.5\nrate_reduce_monitor_period = 0.5ms\n"
-				       "rate_to_set_on_first_cnp = 100Gbps\nmin_time_between_cnps = 0\n"
-				       "clamp_tgt_rate = true\nclamp_tgt_rate_after_time_inc = 0\n"
-				       "rpg_threshold = 31\nrpg_gd = 20\nrpg_min_dec_fac = 100\n"
-				       "dce_tcp_g = 0\ninitial_alpha_value = 0\ncnp_scope = qp\n");
-	const struct scn_dcqcn *d = &s->dcqcn;
-
-	ck_assert_int_eq(d->rpg_time_reset_ps, 300 * US);
-	ck_assert_int_eq(d->rpg_byte_reset_bytes, 2000000); /* exact, not a multiple of 64 */
-	ck_assert_int_eq(d->rpg_ai_rate_bps, 5000000);
-	ck_assert_int_eq(d->rpg_hai_rate_bps, 1500000000);
-	ck_assert_int_eq(d->rpg_min_rate_bps, 2500000);
-	ck_assert_int_eq(d->dce_tcp_rtt_ps, 1500000);
-	ck_assert_int_eq(d->rate_reduce_monitor_period_ps, 500 * US);
-	ck_assert_int_eq(d->rate_to_set_on_first_cnp_bps, INT64_C(100000000000));
-	ck_assert_int_eq(d->min_time_between_cnps_ps, 0);
-	ck_assert_int_eq(d->clamp_tgt_rate, 1);
-	ck_assert_int_eq(d->clamp_tgt_rate_after_time_inc, 0);
-	ck_assert_uint_eq(d->rpg_threshold, 31);
-	ck_assert_uint_eq(d->rpg_gd, 20);
-	ck_assert_uint_eq(d->rpg_min_dec_fac_pct, 100);
-	ck_assert_uint_eq(d->dce_tcp_g, 0);
-	ck_assert_uint_eq(d->initial_alpha_value, 0);
-	tl_unload(s);
+/* knobs with a unit or bare in their firmware unit, and the values they load to */
+static const struct tl_values knob_cases[] = {
+	/* every knob, with a unit or bare */
+	{ "[dcqcn]\nrpg_time_reset = 300us\nrpg_byte_reset = 2MB\n"
+	  "rpg_ai_rate = 5Mbps\nrpg_hai_rate = 1.5Gbps\nrpg_min_rate = 2.5\n"
+	  "dce_tcp_rtt = 1.5\nrate_reduce_monitor_period = 0.5ms\n"
+	  "rate_to_set_on_first_cnp = 100Gbps\nmin_time_between_cnps = 0\n"
+	  "clamp_tgt_rate = true\nclamp_tgt_rate_after_time_inc = 0\n"
+	  "rpg_threshold = 31\nrpg_gd = 20\nrpg_min_dec_fac = 100\n"
+	  "dce_tcp_g = 0\ninitial_alpha_value = 0\ncnp_scope = qp\n",
+	  { TL_FIELD(dcqcn.rpg_time_reset_ps, 300 * US),
+	    TL_FIELD(dcqcn.rpg_byte_reset_bytes, 2000000), /* exact, not a multiple of 64 */
+	    TL_FIELD(dcqcn.rpg_ai_rate_bps, 5000000),
+	    TL_FIELD(dcqcn.rpg_hai_rate_bps, 1500000000),
+	    TL_FIELD(dcqcn.rpg_min_rate_bps, 2500000),
+	    TL_FIELD(dcqcn.dce_tcp_rtt_ps, 1500000),
+	    TL_FIELD(dcqcn.rate_reduce_monitor_period_ps, 500 * US),
+	    TL_FIELD(dcqcn.rate_to_set_on_first_cnp_bps, INT64_C(100000000000)),
+	    TL_FIELD(dcqcn.min_time_between_cnps_ps, 0),
+	    TL_FIELD(dcqcn.clamp_tgt_rate, 1),
+	    TL_FIELD(dcqcn.clamp_tgt_rate_after_time_inc, 0),
+	    TL_FIELD(dcqcn.rpg_threshold, 31),
+	    TL_FIELD(dcqcn.rpg_gd, 20),
+	    TL_FIELD(dcqcn.rpg_min_dec_fac_pct, 100),
+	    TL_FIELD(dcqcn.dce_tcp_g, 0),
+	    TL_FIELD(dcqcn.initial_alpha_value, 0) } },
 	/* bare numbers: us, Mbps, 64-byte units; exact fractions allowed */
-	s = tl_scn_ok("[dcqcn]\nrpg_time_reset = 1.000001\nrpg_byte_reset = 1.5\nrpg_ai_rate = 0\n"
-		      "rpg_hai_rate = 1.001\nrate_to_set_on_first_cnp = 0Mbps\n"
-		      "min_time_between_cnps = 1000000\nrpg_min_rate = 1600000\n"
-		      "dce_tcp_rtt = 1\nrate_reduce_monitor_period = 0.000001\n");
-	d = &s->dcqcn;
-	ck_assert_int_eq(d->rpg_time_reset_ps, 1000001);
-	ck_assert_int_eq(d->rpg_byte_reset_bytes, 96);
-	ck_assert_int_eq(d->rpg_ai_rate_bps, 0);
-	ck_assert_int_eq(d->rpg_hai_rate_bps, 1001000);
-	ck_assert_int_eq(d->rate_to_set_on_first_cnp_bps, 0);
-	ck_assert_int_eq(d->min_time_between_cnps_ps, UNITS_PS_PER_S);
-	ck_assert_int_eq(d->rpg_min_rate_bps, INT64_C(1600000000000));
-	ck_assert_int_eq(d->dce_tcp_rtt_ps, 1000000);
-	ck_assert_int_eq(d->rate_reduce_monitor_period_ps, 1);
-	tl_unload(s);
+	{ "[dcqcn]\nrpg_time_reset = 1.000001\nrpg_byte_reset = 1.5\nrpg_ai_rate = 0\n"
+	  "rpg_hai_rate = 1.001\nrate_to_set_on_first_cnp = 0Mbps\n"
+	  "min_time_between_cnps = 1000000\nrpg_min_rate = 1600000\n"
+	  "dce_tcp_rtt = 1\nrate_reduce_monitor_period = 0.000001\n",
+	  { TL_FIELD(dcqcn.rpg_time_reset_ps, 1000001),
+	    TL_FIELD(dcqcn.rpg_byte_reset_bytes, 96),
+	    TL_FIELD(dcqcn.rpg_ai_rate_bps, 0),
+	    TL_FIELD(dcqcn.rpg_hai_rate_bps, 1001000),
+	    TL_FIELD(dcqcn.rate_to_set_on_first_cnp_bps, 0),
+	    TL_FIELD(dcqcn.min_time_between_cnps_ps, UNITS_PS_PER_S),
+	    TL_FIELD(dcqcn.rpg_min_rate_bps, INT64_C(1600000000000)),
+	    TL_FIELD(dcqcn.dce_tcp_rtt_ps, 1000000),
+	    TL_FIELD(dcqcn.rate_reduce_monitor_period_ps, 1) } },
 	/* the firmware default written both ways */
-	s = tl_scn_ok("[dcqcn]\nrpg_byte_reset = 32767\n");
-	ck_assert_int_eq(s->dcqcn.rpg_byte_reset_bytes, 2097088);
-	tl_unload(s);
-	s = tl_scn_ok("[dcqcn]\nrpg_byte_reset = 2097088B\nrpg_ai_rate = 0.005Gbps\n");
-	ck_assert_int_eq(s->dcqcn.rpg_byte_reset_bytes, 2097088);
-	ck_assert_int_eq(s->dcqcn.rpg_ai_rate_bps, 5000000);
-	tl_unload(s);
+	{ "[dcqcn]\nrpg_byte_reset = 32767\n",
+	  { TL_FIELD(dcqcn.rpg_byte_reset_bytes, 2097088) } },
+	{ "[dcqcn]\nrpg_byte_reset = 2097088B\nrpg_ai_rate = 0.005Gbps\n",
+	  { TL_FIELD(dcqcn.rpg_byte_reset_bytes, 2097088),
+	    TL_FIELD(dcqcn.rpg_ai_rate_bps, 5000000) } },
 	/* 0 = off for the byte counter, either way */
-	s = tl_scn_ok("[dcqcn]\nrpg_byte_reset = 0B\n");
-	ck_assert_int_eq(s->dcqcn.rpg_byte_reset_bytes, 0);
-	tl_unload(s);
-}
-END_TEST
+	{ "[dcqcn]\nrpg_byte_reset = 0B\n",
+	  { TL_FIELD(dcqcn.rpg_byte_reset_bytes, 0) } },
+};
+
+TL_VALUES_TEST(knob)
 
 static const struct tl_case dcqcn_cases[] = {
 	/* [dcqcn] */
@@ -577,26 +554,22 @@ START_TEST(test_set_dcqcn)
 }
 END_TEST
 
-Suite *make_scenario_cc_suite(void);
-
-Suite *make_scenario_cc_suite(void)
+static Suite *make_scenario_cc_suite(void)
 {
 	Suite *su = suite_create("scenario-cc");
 	TCase *tc;
 
 	tc = tcase_create("ecn");
-	tcase_add_test(tc, test_defaults_ecn_cc);
-	tcase_add_test(tc, test_ecn_keys);
+	TL_ADD_CASES(tc, parsed);
 	TL_ADD_CASES(tc, ecn);
 	tcase_add_test(tc, test_ecn_kmax_kmin);
-	tcase_add_test(tc, test_cnp_nic_output_keys);
 	tcase_add_test(tc, test_cnp_dscp_moved_apart);
 	suite_add_tcase(su, tc);
 
 	tc = tcase_create("dcqcn");
 	tcase_add_test(tc, test_dcqcn_profiles);
 	tcase_add_test(tc, test_dcqcn_knob_overrides_profile);
-	tcase_add_test(tc, test_dcqcn_bare_and_units);
+	TL_ADD_CASES(tc, knob);
 	TL_ADD_CASES(tc, dcqcn);
 	tcase_add_test(tc, test_cc_none_by_set);
 	tcase_add_test(tc, test_set_dcqcn);

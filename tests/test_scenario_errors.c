@@ -516,9 +516,7 @@ START_TEST(test_err_flows_at_finalize)
 }
 END_TEST
 
-Suite *make_scenario_errors_suite(void);
-
-Suite *make_scenario_errors_suite(void)
+static Suite *make_scenario_errors_suite(void)
 {
 	Suite *su = suite_create("scenario-errors");
 	TCase *tc;

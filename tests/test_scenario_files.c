@@ -147,9 +147,7 @@ START_TEST(test_load_file_errors)
 }
 END_TEST
 
-Suite *make_scenario_files_suite(void);
-
-Suite *make_scenario_files_suite(void)
+static Suite *make_scenario_files_suite(void)
 {
 	Suite *su = suite_create("scenario-files");
 	TCase *tc = tcase_create("files");

@@ -87,11 +87,6 @@ START_TEST(test_frame_defaults_follow_mtu)
 	ck_assert_int_eq(s->reserved_bytes, 9062);
 	ck_assert_int_eq(s->xon_offset_bytes, 18124);
 	tl_unload(s);
-	/* the mtu may come after [buffer] and [pfc] */
-	s = tl_scn_ok("[buffer]\ndynamic_th = 1\n[pfc]\npause_quanta = 100\n[topology]\nmtu = 1024\n");
-	ck_assert_int_eq(s->reserved_bytes, 1086);
-	ck_assert_int_eq(s->xon_offset_bytes, 2172);
-	tl_unload(s);
 	/* a --set of the mtu after the file: resolved at finalize */
 	s = tl_scn_new();
 	ck_assert_int_eq(scenario_load_string(s, "x.ini", "[sim]\nseed = 2\n", &err), 0);
@@ -99,11 +94,6 @@ START_TEST(test_frame_defaults_follow_mtu)
 	ck_assert_int_eq(scenario_finalize(s, &err), 0);
 	ck_assert_int_eq(s->reserved_bytes, 318);
 	ck_assert_int_eq(s->xon_offset_bytes, 636);
-	tl_unload(s);
-	/* given values stay whatever the mtu */
-	s = tl_scn_ok("[buffer]\nreserved = 5KB\n[pfc]\nxon_offset = 0B\n[topology]\nmtu = 9000\n");
-	ck_assert_int_eq(s->reserved_bytes, 5000);
-	ck_assert_int_eq(s->xon_offset_bytes, 0);
 	tl_unload(s);
 }
 END_TEST
@@ -191,20 +181,131 @@ END_TEST
 
 /* ---- each key parsed exactly ---- */
 
-START_TEST(test_sim_keys)
-{
-	struct scenario *s = tl_scn_ok("[sim]\nduration = 1.001us\n"
-				       "seed = 9223372036854775807\n");
+/* texts and the values they load to */
+static const struct tl_values parsed_cases[] = {
+	/* buffer.reserved and pfc.xon_offset follow the mtu */
+	/* the mtu may come after [buffer] and [pfc] */
+	{ "[buffer]\ndynamic_th = 1\n[pfc]\npause_quanta = 100\n[topology]\nmtu = 1024\n",
+	  { TL_FIELD(reserved_bytes, 1086),
+	    TL_FIELD(xon_offset_bytes, 2172) } },
+	/* given values stay whatever the mtu */
+	{ "[buffer]\nreserved = 5KB\n[pfc]\nxon_offset = 0B\n[topology]\nmtu = 9000\n",
+	  { TL_FIELD(reserved_bytes, 5000),
+	    TL_FIELD(xon_offset_bytes, 0) } },
+	/* [sim] */
+	{ "[sim]\nduration = 1.001us\n"
+	  "seed = 9223372036854775807\n",
+	  { TL_FIELD(duration_ps, 1001000), /* not 1000999 */
+	    TL_FIELD(seed, UINT64_C(9223372036854775807)) } },
+	{ "[sim]\nduration = 1000s\nseed = 0\n",
+	  { TL_FIELD(duration_ps, INT64_C(1000) * 1000000000000),
+	    TL_FIELD(seed, 0) } },
+	/* topology.mtu: a plain integer or a size */
+	{ "[topology]\nmtu = 4KiB\n",
+	  { TL_FIELD(mtu_bytes, 4096) } },
+	{ "[topology]\nmtu = 9KB\n",
+	  { TL_FIELD(mtu_bytes, 9000) } },
+	{ "[topology]\nmtu = 256\n",
+	  { TL_FIELD(mtu_bytes, 256) } },
+	/* qos.nccl_ib_tc: the TOS byte into qos.data_dscp */
+	{ "[qos]\nnccl_ib_tc = 106\n",
+	  { TL_FIELD(data_dscp, 26) } }, /* 106 = DSCP 26 << 2 | ECT(0) */
+	{ "[qos]\nnccl_ib_tc = 104\ndata_dscp = 26\n",
+	  { TL_FIELD(data_dscp, 26) } },
+	/* comments and white space */
+	{ "\xEF\xBB\xBF# a comment\n"
+	  "; another\n"
+	  "[sim] # section comment\n"
+	  "  duration = 2ms   # inline hash comment\r\n"
+	  "\tseed = 5 ; inline semicolon comment\n"
+	  "[ topology ]\n"
+	  "mtu: 1024\n"
+	  "[job.x]\npattern = incast\n",
+	  { TL_FIELD(duration_ps, INT64_C(2000000000)),
+	    TL_FIELD(seed, 5),
+	    TL_FIELD(mtu_bytes, 1024) } },
+	/* [buffer] */
+	{ "[buffer]\nsize = 1.5GiB\nreserved = 1MB\ndynamic_th = -7\n"
+	  "lossy_dynamic_th = 7\ncell = 256B\n",
+	  { TL_FIELD(buffer_bytes, INT64_C(1610612736)),
+	    TL_FIELD(reserved_bytes, 1000000),
+	    TL_FIELD(dynamic_th, -7),
+	    TL_FIELD(lossy_dynamic_th, 7),
+	    TL_FIELD(cell_bytes, 256) } },
+	/* limits; a bare 0 means byte exact */
+	{ "[buffer]\nsize = 64GiB\nreserved = 0B\ncell = 0\n",
+	  { TL_FIELD(buffer_bytes, INT64_C(68719476736)),
+	    TL_FIELD(reserved_bytes, 0),
+	    TL_FIELD(cell_bytes, 0) } },
+	{ "[buffer]\ncell = 4KiB\n",
+	  { TL_FIELD(cell_bytes, 4096) } },
+	/* [pfc] */
+	{ "[pfc]\npriorities = 4, 3,0\nheadroom = 100KB\n"
+	  "xon_offset = 1.5KB\npause_quanta = 1\nresponse_time = 1.001us\n",
+	  { TL_FIELD(pfc_prios, (1u << 0) | (1u << 3) | (1u << 4)),
+	    TL_FIELD(headroom_bytes, 100000),
+	    TL_FIELD(xon_offset_bytes, 1500),
+	    TL_FIELD(pause_quanta, 1),
+	    TL_FIELD(response_ps, 1001000) } },
+	{ "[pfc]\npriorities = 7\nheadroom = auto\nresponse_time = auto\n"
+	  "pause_quanta = 65535\n",
+	  { TL_FIELD(pfc_prios, 1u << 7),
+	    TL_FIELD(headroom_bytes, SCN_AUTO),
+	    TL_FIELD(response_ps, SCN_AUTO) } },
+	/* limits */
+	{ "[pfc]\nheadroom = 0B\nresponse_time = 0ps\n",
+	  { TL_FIELD(headroom_bytes, 0),
+	    TL_FIELD(response_ps, 0) } },
+	{ "[pfc]\nheadroom = 64MB\nresponse_time = 1ms\n[buffer]\nsize = 1GB\n",
+	  { TL_FIELD(headroom_bytes, 64000000),
+	    TL_FIELD(response_ps, INT64_C(1000000000)) } },
+	/* empty: PFC off */
+	{ "[pfc]\npriorities =\n",
+	  { TL_FIELD(pfc_prios, 0) } },
+	/* [pfcwd], [nic], [output] */
+	{ "[pfcwd]\nenable = yes\ndetection_time = 1us\n"
+	  "restoration_time = 10s\npoll_interval = 1.5ms\naction = forward\n"
+	  "[nic]\npause_watchdog = 100ms\n"
+	  "[output]\nsample_interval = 100ns\n",
+	  { TL_FIELD(pfcwd_enable, 1),
+	    TL_FIELD(pfcwd_detect_ps, 1000000),
+	    TL_FIELD(pfcwd_restore_ps, INT64_C(10000000000000)),
+	    TL_FIELD(pfcwd_poll_ps, 1500000000),
+	    TL_FIELD(pfcwd_action, SCN_PFCWD_FORWARD),
+	    TL_FIELD(nic_pause_watchdog_ps, INT64_C(100000000000)),
+	    TL_FIELD(sample_interval_ps, 100000) } },
+	/* restoration below detection: allowed (SONiC allows it) */
+	{ "[pfcwd]\nenable = true\ndetection_time = 400ms\nrestoration_time = 1ms\n"
+	  "action = alert\n[nic]\npause_watchdog = 0\n[output]\nsample_interval = 1s\n",
+	  { TL_FIELD(pfcwd_action, SCN_PFCWD_ALERT),
+	    TL_FIELD(pfcwd_restore_ps, 1000000000),
+	    TL_FIELD(nic_pause_watchdog_ps, 0),
+	    TL_FIELD(sample_interval_ps, INT64_C(1000000000000)) } },
+	{ "[pfcwd]\nenable = off\n",
+	  { TL_FIELD(pfcwd_enable, 0) } },
+	/* [criteria]: percentages with or without %, "none" for no limit */
+	{ "[criteria]\nmax_ecn_mark_pct = 2.5\nmin_busbw_pct_line = 90%\n"
+	  "max_pause_frame_rate = 1000\nmax_lossless_drops = 3\n",
+	  { TL_FIELD(crit_max_ecn_mark_ppb, 25000000),
+	    TL_FIELD(crit_min_busbw_ppb, 900000000),
+	    TL_FIELD(crit_max_pause_frame_rate, 1000),
+	    TL_FIELD(crit_max_lossless_drops, 3) } },
+	{ "[output]\nflows = none\n",
+	  { TL_FIELD(output_flows, 0) } },
+	{ "[criteria]\nmax_pause_frame_rate = none\n",
+	  { TL_FIELD(crit_max_pause_frame_rate, SCN_AUTO),
+	    TL_FIELD(crit_max_ecn_mark_ppb, 20000000),
+	    TL_FIELD(crit_min_busbw_ppb, 950000000) } },
+	/* [fault.NAME] */
+	/* star: sw0 = 0 */
+	{ "[topology]\nkind = star\nhosts = 4\n[fault.x]\nkind = link-down\nlink = sw0-h3\n",
+	  { TL_FIELD(faults[0].end_node[0], 0),
+	    TL_FIELD(faults[0].end_is_host[0], 0),
+	    TL_FIELD(faults[0].end_node[1], 3),
+	    TL_FIELD(faults[0].end_is_host[1], 1) } },
+};
 
-	ck_assert_int_eq(s->duration_ps, 1001000); /* not 1000999 */
-	ck_assert_uint_eq(s->seed, UINT64_C(9223372036854775807));
-	tl_unload(s);
-	s = tl_scn_ok("[sim]\nduration = 1000s\nseed = 0\n");
-	ck_assert_int_eq(s->duration_ps, INT64_C(1000) * 1000000000000);
-	ck_assert_uint_eq(s->seed, 0);
-	tl_unload(s);
-}
-END_TEST
+TL_VALUES_TEST(parsed)
 
 START_TEST(test_leaf_spine_keys)
 {
@@ -261,21 +362,6 @@ START_TEST(test_fat_tree_and_star_keys)
 }
 END_TEST
 
-START_TEST(test_mtu_forms)
-{
-	struct scenario *s = tl_scn_ok("[topology]\nmtu = 4KiB\n");
-
-	ck_assert_uint_eq(s->mtu_bytes, 4096);
-	tl_unload(s);
-	s = tl_scn_ok("[topology]\nmtu = 9KB\n");
-	ck_assert_uint_eq(s->mtu_bytes, 9000);
-	tl_unload(s);
-	s = tl_scn_ok("[topology]\nmtu = 256\n");
-	ck_assert_uint_eq(s->mtu_bytes, 256);
-	tl_unload(s);
-}
-END_TEST
-
 START_TEST(test_qos_keys)
 {
 	struct scenario *s = tl_scn_ok("[qos]\ndata_dscp = 24\n"
@@ -298,18 +384,6 @@ START_TEST(test_qos_keys)
 	s = tl_scn_ok("[qos]\ndscp_to_priority =\n");
 	for (d = 0; d < 64; d++)
 		ck_assert_uint_eq(s->dscp_to_prio[d], d >> 3);
-	tl_unload(s);
-}
-END_TEST
-
-START_TEST(test_nccl_ib_tc)
-{
-	struct scenario *s = tl_scn_ok("[qos]\nnccl_ib_tc = 106\n");
-
-	ck_assert_uint_eq(s->data_dscp, 26); /* 106 = DSCP 26 << 2 | ECT(0) */
-	tl_unload(s);
-	s = tl_scn_ok("[qos]\nnccl_ib_tc = 104\ndata_dscp = 26\n");
-	ck_assert_uint_eq(s->data_dscp, 26);
 	tl_unload(s);
 }
 END_TEST
@@ -369,130 +443,6 @@ START_TEST(test_hostset_lists)
 }
 END_TEST
 
-START_TEST(test_comments_and_whitespace)
-{
-	struct scenario *s = tl_scn_ok("\xEF\xBB\xBF# a comment\n"
-				       "; another\n"
-				       "[sim] # section comment\n"
-				       "  duration = 2ms   # inline hash comment\r\n"
-				       "\tseed = 5 ; inline semicolon comment\n"
-				       "[ topology ]\n"
-				       "mtu: 1024\n"
-				       "[job.x]\npattern = incast\n");
-
-	ck_assert_int_eq(s->duration_ps, INT64_C(2000000000));
-	ck_assert_uint_eq(s->seed, 5);
-	ck_assert_uint_eq(s->mtu_bytes, 1024);
-	tl_unload(s);
-}
-END_TEST
-
-START_TEST(test_buffer_keys)
-{
-	struct scenario *s = tl_scn_ok("[buffer]\nsize = 1.5GiB\nreserved = 1MB\ndynamic_th = -7\n"
-				       "lossy_dynamic_th = 7\ncell = 256B\n");
-
-	ck_assert_int_eq(s->buffer_bytes, INT64_C(1610612736));
-	ck_assert_int_eq(s->reserved_bytes, 1000000);
-	ck_assert_int_eq(s->dynamic_th, -7);
-	ck_assert_int_eq(s->lossy_dynamic_th, 7);
-	ck_assert_int_eq(s->cell_bytes, 256);
-	tl_unload(s);
-	/* limits; a bare 0 means byte exact */
-	s = tl_scn_ok("[buffer]\nsize = 64GiB\nreserved = 0B\ncell = 0\n");
-	ck_assert_int_eq(s->buffer_bytes, INT64_C(68719476736));
-	ck_assert_int_eq(s->reserved_bytes, 0);
-	ck_assert_int_eq(s->cell_bytes, 0);
-	tl_unload(s);
-	s = tl_scn_ok("[buffer]\ncell = 4KiB\n");
-	ck_assert_int_eq(s->cell_bytes, 4096);
-	tl_unload(s);
-}
-END_TEST
-
-START_TEST(test_pfc_keys)
-{
-	struct scenario *s = tl_scn_ok("[pfc]\npriorities = 4, 3,0\nheadroom = 100KB\n"
-				       "xon_offset = 1.5KB\npause_quanta = 1\nresponse_time = 1.001us\n");
-
-	ck_assert_uint_eq(s->pfc_prios, (1u << 0) | (1u << 3) | (1u << 4));
-	ck_assert_int_eq(s->headroom_bytes, 100000);
-	ck_assert_int_eq(s->xon_offset_bytes, 1500);
-	ck_assert_uint_eq(s->pause_quanta, 1);
-	ck_assert_int_eq(s->response_ps, 1001000);
-	tl_unload(s);
-	s = tl_scn_ok("[pfc]\npriorities = 7\nheadroom = auto\nresponse_time = auto\n"
-		      "pause_quanta = 65535\n");
-	ck_assert_uint_eq(s->pfc_prios, 1u << 7);
-	ck_assert_int_eq(s->headroom_bytes, SCN_AUTO);
-	ck_assert_int_eq(s->response_ps, SCN_AUTO);
-	tl_unload(s);
-	/* limits */
-	s = tl_scn_ok("[pfc]\nheadroom = 0B\nresponse_time = 0ps\n");
-	ck_assert_int_eq(s->headroom_bytes, 0);
-	ck_assert_int_eq(s->response_ps, 0);
-	tl_unload(s);
-	s = tl_scn_ok("[pfc]\nheadroom = 64MB\nresponse_time = 1ms\n[buffer]\nsize = 1GB\n");
-	ck_assert_int_eq(s->headroom_bytes, 64000000);
-	ck_assert_int_eq(s->response_ps, INT64_C(1000000000));
-	tl_unload(s);
-	/* empty: PFC off */
-	s = tl_scn_ok("[pfc]\npriorities =\n");
-	ck_assert_uint_eq(s->pfc_prios, 0);
-	tl_unload(s);
-}
-END_TEST
-
-START_TEST(test_pfcwd_nic_output_keys)
-{
-	struct scenario *s = tl_scn_ok("[pfcwd]\nenable = yes\ndetection_time = 1us\n"
-				       "restoration_time = 10s\npoll_interval = 1.5ms\naction = forward\n"
-				       "[nic]\npause_watchdog = 100ms\n"
-				       "[output]\nsample_interval = 100ns\n");
-
-	ck_assert_int_eq(s->pfcwd_enable, 1);
-	ck_assert_int_eq(s->pfcwd_detect_ps, 1000000);
-	ck_assert_int_eq(s->pfcwd_restore_ps, INT64_C(10000000000000));
-	ck_assert_int_eq(s->pfcwd_poll_ps, 1500000000);
-	ck_assert_int_eq(s->pfcwd_action, SCN_PFCWD_FORWARD);
-	ck_assert_int_eq(s->nic_pause_watchdog_ps, INT64_C(100000000000));
-	ck_assert_int_eq(s->sample_interval_ps, 100000);
-	tl_unload(s);
-	/* restoration below detection: allowed (SONiC allows it) */
-	s = tl_scn_ok("[pfcwd]\nenable = true\ndetection_time = 400ms\nrestoration_time = 1ms\n"
-		      "action = alert\n[nic]\npause_watchdog = 0\n[output]\nsample_interval = 1s\n");
-	ck_assert_int_eq(s->pfcwd_action, SCN_PFCWD_ALERT);
-	ck_assert_int_eq(s->pfcwd_restore_ps, 1000000000);
-	ck_assert_int_eq(s->nic_pause_watchdog_ps, 0);
-	ck_assert_int_eq(s->sample_interval_ps, INT64_C(1000000000000));
-	tl_unload(s);
-	s = tl_scn_ok("[pfcwd]\nenable = off\n");
-	ck_assert_int_eq(s->pfcwd_enable, 0);
-	tl_unload(s);
-}
-END_TEST
-
-START_TEST(test_output_criteria_keys)
-{
-	/* [criteria]: percentages with or without %, "none" for no limit */
-	struct scenario *cr = tl_scn_ok("[criteria]\nmax_ecn_mark_pct = 2.5\nmin_busbw_pct_line = 90%\n"
-					"max_pause_frame_rate = 1000\nmax_lossless_drops = 3\n");
-	ck_assert_int_eq(cr->crit_max_ecn_mark_ppb, 25000000);
-	ck_assert_int_eq(cr->crit_min_busbw_ppb, 900000000);
-	ck_assert_int_eq(cr->crit_max_pause_frame_rate, 1000);
-	ck_assert_int_eq(cr->crit_max_lossless_drops, 3);
-	tl_unload(cr);
-	cr = tl_scn_ok("[output]\nflows = none\n");
-	ck_assert_int_eq(cr->output_flows, 0);
-	tl_unload(cr);
-	cr = tl_scn_ok("[criteria]\nmax_pause_frame_rate = none\n");
-	ck_assert_int_eq(cr->crit_max_pause_frame_rate, SCN_AUTO);
-	ck_assert_int_eq(cr->crit_max_ecn_mark_ppb, 20000000);
-	ck_assert_int_eq(cr->crit_min_busbw_ppb, 950000000);
-	tl_unload(cr);
-}
-END_TEST
-
 START_TEST(test_fault_keys)
 {
 	struct scenario *s = tl_scn_ok("[pfc]\npriorities = 5,2\n"
@@ -548,13 +498,6 @@ START_TEST(test_fault_keys)
 	ck_assert_uint_eq(f[2].end_node[1], 7);
 	ck_assert_uint_eq(f[3].end_node[0], 19);  /* written core first */
 	ck_assert_uint_eq(f[3].end_node[1], 15);
-	tl_unload(s);
-	/* star: sw0 = 0 */
-	s = tl_scn_ok("[topology]\nkind = star\nhosts = 4\n[fault.x]\nkind = link-down\nlink = sw0-h3\n");
-	ck_assert_uint_eq(s->faults[0].end_node[0], 0);
-	ck_assert_uint_eq(s->faults[0].end_is_host[0], 0);
-	ck_assert_uint_eq(s->faults[0].end_node[1], 3);
-	ck_assert_uint_eq(s->faults[0].end_is_host[1], 1);
 	tl_unload(s);
 }
 END_TEST
@@ -778,9 +721,7 @@ static const struct tl_case value_cases[] = {
 
 TL_CASES_TEST(value)
 
-Suite *make_scenario_keys_suite(void);
-
-Suite *make_scenario_keys_suite(void)
+static Suite *make_scenario_keys_suite(void)
 {
 	Suite *su = suite_create("scenario-keys");
 	TCase *tc;
@@ -794,19 +735,12 @@ Suite *make_scenario_keys_suite(void)
 	suite_add_tcase(su, tc);
 
 	tc = tcase_create("keys");
-	tcase_add_test(tc, test_sim_keys);
+	TL_ADD_CASES(tc, parsed);
 	tcase_add_test(tc, test_leaf_spine_keys);
 	tcase_add_test(tc, test_fat_tree_and_star_keys);
-	tcase_add_test(tc, test_mtu_forms);
 	tcase_add_test(tc, test_qos_keys);
-	tcase_add_test(tc, test_nccl_ib_tc);
 	tcase_add_test(tc, test_job_keys);
 	tcase_add_test(tc, test_hostset_lists);
-	tcase_add_test(tc, test_comments_and_whitespace);
-	tcase_add_test(tc, test_buffer_keys);
-	tcase_add_test(tc, test_pfc_keys);
-	tcase_add_test(tc, test_pfcwd_nic_output_keys);
-	tcase_add_test(tc, test_output_criteria_keys);
 	tcase_add_test(tc, test_fault_keys);
 	tcase_add_test(tc, test_collective_keys);
 	suite_add_tcase(su, tc);

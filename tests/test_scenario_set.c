@@ -250,9 +250,7 @@ START_TEST(test_set_collective)
 }
 END_TEST
 
-Suite *make_scenario_set_suite(void);
-
-Suite *make_scenario_set_suite(void)
+static Suite *make_scenario_set_suite(void)
 {
 	Suite *su = suite_create("scenario-set");
 	TCase *tc = tcase_create("set");

@@ -135,6 +135,34 @@ void tl_check_case(const struct tl_case *c)
 	tl_unload(s);
 }
 
+void tl_check_values(const struct tl_values *c)
+{
+	struct scenario *s = tl_scn_ok(c->text);
+	const struct tl_field *f;
+	int64_t got = 0;
+
+	for (f = c->fields; f < c->fields + sizeof(c->fields) / sizeof(c->fields[0]) && f->size;
+	     f++) {
+		const char *p = (const char *)s + f->off;
+
+		if (f->size == 1) {
+			uint8_t x;
+			memcpy(&x, p, 1);
+			got = x;
+		} else if (f->size == 4) {
+			int32_t x;
+			memcpy(&x, p, 4);
+			got = x;
+		} else {
+			ck_assert_uint_eq(f->size, 8);
+			memcpy(&got, p, 8);
+		}
+		ck_assert_msg(got == f->want, "%s: %lld, expected %lld\n%s", f->name, (long long)got,
+			      (long long)f->want, c->text);
+	}
+	tl_unload(s);
+}
+
 static char *print_with(void (*print)(const struct scenario *, FILE *), const struct scenario *s)
 {
 	char *buf = NULL;

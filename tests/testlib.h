@@ -8,6 +8,8 @@
 #define DCQCN_TESTLIB_H
 
 #include <check.h>
+#include <stddef.h>
+#include <stdint.h>
 
 struct scenario;
 struct fabric;
@@ -57,11 +59,34 @@ char *tl_print_derived(const struct scenario *s);
 void tl_write_temp(char dir[64], char path[128], const char *name, const char *content);
 void tl_remove_temp(const char *dir, const char *path);
 
-/* a loop test over the table NAME_cases of struct tl_case, and its adding */
+/* a field of struct scenario (TL_FIELD(mtu_bytes, 4096)) and its value */
+struct tl_field {
+	const char *name;
+	size_t off, size;
+	int64_t want;
+};
+#define TL_FIELD(f, v) \
+	{ #f, offsetof(struct scenario, f), sizeof(((struct scenario *)0)->f), (v) }
+/* text that must load and finalize to these values (the rest of fields[]
+ * zero); a 4-byte field is compared as an int32_t */
+struct tl_values {
+	const char *text;
+	struct tl_field fields[16];
+};
+void tl_check_values(const struct tl_values *c);
+
+/* a loop test over the table NAME_cases of struct tl_case or struct
+ * tl_values (TL_VALUES_TEST), and its adding */
 #define TL_CASES_TEST(name)                               \
 	START_TEST(name)                                  \
 	{                                                 \
 		tl_check_case(&name##_cases[_i]);         \
+	}                                                 \
+	END_TEST
+#define TL_VALUES_TEST(name)                              \
+	START_TEST(name)                                  \
+	{                                                 \
+		tl_check_values(&name##_cases[_i]);       \
 	}                                                 \
 	END_TEST
 #define TL_ADD_CASES(tc, name) \
