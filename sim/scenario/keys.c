@@ -1,5 +1,5 @@
 /*
- * keys.c - the sections and keys of DESIGN A2: the key table (key_defs[])
+ * keys.c - the sections and keys of DESIGN A2: the key table (scn_key_defs[])
  * with each key's type, field, range and where it applies; the lookups the
  * other rooms make in it; the defaults (scenario_init) and the [dcqcn]
  * profiles.
@@ -36,10 +36,10 @@
  *     queues 0-7 like pfc.priorities and prints in ascending order.
  *
  * [dcqcn] profiles (DESIGN B6)
- *   `profile` sets every knob's default (key_defs[], KF_PROFILE); a knob given
- *   explicitly wins whatever the order.  In a file, profile sets the knobs
- *   not given earlier in that file, and knobs after it are applied after
- *   it.  struct scenario records no "given" flag, so a later --set of
+ *   `profile` sets every knob's default (KF_PROFILE in scn_key_defs[]); a
+ *   knob given explicitly wins whatever the order.  In a file, profile sets
+ *   the knobs not given earlier in that file, and knobs after it are applied
+ *   after it.  struct scenario records no "given" flag, so a later --set of
  *   dcqcn.profile (or a second file) treats as given every knob whose value
  *   differs from the previous profile's default and resets the others to
  *   the new profile's default: a knob given with exactly the old profile's
@@ -54,7 +54,7 @@
 
 /* ---- sections and keys ---- */
 
-const struct section_def section_defs[SEC_COUNT] = {
+const struct section_def scn_section_defs[SEC_COUNT] = {
 	[SEC_SIM] = { "sim", 0, 1, NULL },
 	[SEC_TOPOLOGY] = { "topology", 0, 1, NULL },
 	[SEC_QOS] = { "qos", 0, 1, NULL },
@@ -158,7 +158,7 @@ _Static_assert(sizeof(((struct scenario *)0)->pfcwd_enable) == sizeof(int32_t) &
  * enum values not implemented, selecting key, where it applies, flags,
  * default (by profile for the [dcqcn] knobs).
  */
-const struct key_def key_defs[N_KEYS] = {
+const struct key_def scn_key_defs[N_KEYS] = {
 	{ SEC_SIM, "duration", KT_TIME, SF(duration_ps), 1, MAX_TIME_PS,
 	  "above 0, at most 1000s", NULL, NULL, NULL, 0, 0, { UNITS_PS_PER_S } },
 	{ SEC_SIM, "seed", KT_INT, SF(seed), 0, INT64_MAX,
@@ -387,7 +387,7 @@ const struct key_def key_defs[N_KEYS] = {
 	  { SCN_AUTO } },
 };
 
-_Static_assert(N_OF(key_defs) == N_KEYS, "N_KEYS (loader.h) counts key_defs[]");
+_Static_assert(N_OF(scn_key_defs) == N_KEYS, "N_KEYS (loader.h) counts scn_key_defs[]");
 
 /* ---- lookups in the table ---- */
 
@@ -396,7 +396,7 @@ int scn_find_key(enum sec_id sec, const char *name)
 	size_t i;
 
 	for (i = 0; i < N_KEYS; i++)
-		if (key_defs[i].sec == sec && strcmp(key_defs[i].name, name) == 0)
+		if (scn_key_defs[i].sec == sec && strcmp(scn_key_defs[i].name, name) == 0)
 			return (int)i;
 	return -1;
 }
@@ -406,7 +406,7 @@ const struct key_def *scn_key_def_of(enum sec_id sec, const char *name)
 {
 	int i = scn_find_key(sec, name);
 
-	return i < 0 ? NULL : &key_defs[i];
+	return i < 0 ? NULL : &scn_key_defs[i];
 }
 
 void scn_store_int(void *base, const struct key_def *k, int64_t v)
@@ -492,10 +492,10 @@ static const struct key_def *dep_def(const struct key_def *k)
 	if (!dot)
 		d = scn_key_def_of(k->sec, k->dep);
 	for (i = 0; dot && i < SEC_COUNT; i++)
-		if (strlen(section_defs[i].name) == (size_t)(dot - k->dep) &&
-		    strncmp(section_defs[i].name, k->dep, (size_t)(dot - k->dep)) == 0)
+		if (strlen(scn_section_defs[i].name) == (size_t)(dot - k->dep) &&
+		    strncmp(scn_section_defs[i].name, k->dep, (size_t)(dot - k->dep)) == 0)
 			d = scn_key_def_of((enum sec_id)i, dot + 1);
-	assert(d != NULL); /* key_defs[] names only keys that exist */
+	assert(d != NULL); /* scn_key_defs[] names only keys that exist */
 	return d;
 }
 
@@ -606,10 +606,10 @@ static void init_keys(void *base, int sec)
 	int d;
 
 	for (i = 0; i < N_KEYS; i++) {
-		const struct key_def *k = &key_defs[i];
+		const struct key_def *k = &scn_key_defs[i];
 		char *p = (char *)base + k->off;
 
-		if (sec == SEC_COUNT ? section_defs[k->sec].named : (int)k->sec != sec)
+		if (sec == SEC_COUNT ? scn_section_defs[k->sec].named : (int)k->sec != sec)
 			continue;
 		switch (k->type) {
 		case KT_TODO:
@@ -690,7 +690,7 @@ void scn_apply_profile(struct load *ld, enum scn_dcqcn_profile old)
 	size_t i;
 
 	for (i = 0; i < N_KEYS; i++) {
-		const struct key_def *k = &key_defs[i];
+		const struct key_def *k = &scn_key_defs[i];
 
 		if (!(k->flags & KF_PROFILE) || (ld->line > 0 && ld->key_line[i] > 0))
 			continue;

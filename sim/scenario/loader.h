@@ -3,7 +3,7 @@
  * scenario.h, DESIGN.md A2).  Not for the layers above: they use scenario.h.
  *
  * INI files and `--set section.key=value` assignments go into struct
- * scenario through one table of keys (key_defs[]), parsed exactly by the
+ * scenario through one table of keys (scn_key_defs[]), parsed exactly by the
  * units_* functions; trace CSV files are read with libcsv at finalize; the
  * resolved scenario prints back as INI that loads to the same values.
  *
@@ -20,8 +20,8 @@
  *   trace.c     trace CSV files
  *   print.c     scenario_print() and scenario_print_derived()
  *
- * Functions shared between the rooms carry the prefix scn_ (the public ones
- * scenario_); the rest of each room is static.
+ * The functions and tables shared between the rooms carry the prefix scn_
+ * (the public functions scenario_); the rest of each room is static.
  */
 #ifndef DCQCN_LOADER_H
 #define DCQCN_LOADER_H
@@ -77,7 +77,7 @@ struct section_def {
 	const char *selector; /* named sections: the key that creates one by --set */
 };
 
-extern const struct section_def section_defs[SEC_COUNT];
+extern const struct section_def scn_section_defs[SEC_COUNT];
 
 /* jobs and faults: the instances of the named sections */
 #define MAX_ITEMS (SCN_MAX_JOBS > SCN_MAX_FAULTS ? SCN_MAX_JOBS : SCN_MAX_FAULTS)
@@ -140,14 +140,14 @@ struct key_def {
 
 /* every key of DESIGN A2 (keys.c checks the count) */
 #define N_KEYS 92
-extern const struct key_def key_defs[N_KEYS];
+extern const struct key_def scn_key_defs[N_KEYS];
 
 /* value names that messages and the printer use besides the table */
 extern const char *const scn_profile_names[];
 extern const char *const scn_mark_point_names[];
 extern const char *const scn_fault_kind_names[];
 
-/* index of the key in key_defs[], or -1 */
+/* index of the key in scn_key_defs[], or -1 */
 int scn_find_key(enum sec_id sec, const char *name);
 /* the key definition by section and name, for keys the code names itself */
 const struct key_def *scn_key_def_of(enum sec_id sec, const char *name);

@@ -265,7 +265,8 @@ static int nodes_cabled(const struct topo *t, struct node a, struct node b, char
 		snprintf(why, len, " (edge%" PRIu32 " is in pod %" PRIu32 ", agg%" PRIu32
 			 " in pod %" PRIu32 ")", a.idx, a.idx / t->half, b.idx, b.idx / t->half);
 	else
-		snprintf(why, len, " (%s is cabled to %s-%s)", topo_switch_name(t, a.num, x, sizeof(x)),
+		snprintf(why, len, " (%s is cabled to %s-%s)",
+			 topo_switch_name(t, a.num, x, sizeof(x)),
 			 topo_switch_name(t, lo, y, sizeof(y)), topo_switch_name(t, hi, z, sizeof(z)));
 	return 0;
 }
@@ -319,11 +320,12 @@ int scn_resolve_link(const struct scenario *s, const char *text, uint32_t node[2
 		}
 		if (idx[i] >= size) {
 			tier_range(tier[i], size, r, sizeof(r));
-			snprintf(e, elen, "%s out of range (%s%s)", names[i], size == 1 ? "only " : "",
-				 r);
+			snprintf(e, elen, "%s out of range (%s%s)", names[i],
+				 size == 1 ? "only " : "", r);
 			return -1;
 		}
-		nd[i] = (struct node){ tier[i], idx[i], tier[i] == TOPO_HOST ? idx[i] : first + idx[i] };
+		nd[i] = (struct node){ tier[i], idx[i],
+				       tier[i] == TOPO_HOST ? idx[i] : first + idx[i] };
 	}
 	scn_topo(s, &topo);
 	if (!nodes_cabled(&topo, nd[0], nd[1], why, sizeof(why))) {

@@ -49,7 +49,7 @@ static void print_section(const struct scenario *s, FILE *out, enum sec_id sec,
 	size_t i;
 
 	for (i = 0; i < N_KEYS; i++) {
-		const struct key_def *k = &key_defs[i];
+		const struct key_def *k = &scn_key_defs[i];
 
 		if (k->sec != sec || k->type == KT_TODO || (k->flags & KF_NOPRINT) ||
 		    !scn_key_applies(k, base, NULL))
@@ -87,30 +87,30 @@ void scenario_print(const struct scenario *s, FILE *out)
 	/* what this version does not implement (nothing, today: the lines
 	 * come back when the contract grows ahead of the code) */
 	for (sec = 0; sec < SEC_COUNT; sec++)
-		if (!section_defs[sec].implemented) {
+		if (!scn_section_defs[sec].implemented) {
 			fprintf(out, "%s [%s%s]", *sep ? "" : "# not implemented in this version:",
-				section_defs[sec].name, section_defs[sec].named ? ".*" : "");
+				scn_section_defs[sec].name, scn_section_defs[sec].named ? ".*" : "");
 			sep = " ";
 		}
 	if (*sep)
 		fprintf(out, "\n");
 	sep = "";
 	for (i = 0; i < N_KEYS; i++)
-		if (key_defs[i].type == KT_TODO && section_defs[key_defs[i].sec].implemented) {
+		if (scn_key_defs[i].type == KT_TODO && scn_section_defs[scn_key_defs[i].sec].implemented) {
 			fprintf(out, "%s %s%s.%s", *sep ? sep : "# nor the keys",
-				section_defs[key_defs[i].sec].name,
-				section_defs[key_defs[i].sec].named ? ".*" : "",
-				key_defs[i].name);
+				scn_section_defs[scn_key_defs[i].sec].name,
+				scn_section_defs[scn_key_defs[i].sec].named ? ".*" : "",
+				scn_key_defs[i].name);
 			sep = ",";
 		}
 	for (i = 0; i < N_KEYS; i++)
-		if (key_defs[i].later) {
+		if (scn_key_defs[i].later) {
 			char names[128];
 
-			scn_join_names(key_defs[i].later, " | ", names, sizeof(names));
+			scn_join_names(scn_key_defs[i].later, " | ", names, sizeof(names));
 			fprintf(out, "%snor %s%s.%s = %s", *sep ? "; " : "# ",
-				section_defs[key_defs[i].sec].name,
-				section_defs[key_defs[i].sec].named ? ".*" : "", key_defs[i].name,
+				scn_section_defs[scn_key_defs[i].sec].name,
+				scn_section_defs[scn_key_defs[i].sec].named ? ".*" : "", scn_key_defs[i].name,
 				names);
 			sep = ";";
 		}
@@ -118,7 +118,7 @@ void scenario_print(const struct scenario *s, FILE *out)
 		fprintf(out, "\n");
 
 	for (sec = 0; sec < SEC_COUNT; sec++) {
-		if (!section_defs[sec].implemented || section_defs[sec].named)
+		if (!scn_section_defs[sec].implemented || scn_section_defs[sec].named)
 			continue;
 		if (sec == SEC_DCQCN && s->cc != SCN_CC_DCQCN) {
 			/* every [dcqcn] key needs nic.cc = dcqcn */
@@ -126,7 +126,7 @@ void scenario_print(const struct scenario *s, FILE *out)
 				s->cc == SCN_CC_NONE ? "none" : "?");
 			continue;
 		}
-		fprintf(out, "\n[%s]\n", section_defs[sec].name);
+		fprintf(out, "\n[%s]\n", scn_section_defs[sec].name);
 		print_section(s, out, (enum sec_id)sec, s);
 	}
 	for (j = 0; j < s->njobs; j++) {

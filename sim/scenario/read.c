@@ -162,12 +162,12 @@ static int enter_section(struct load *ld, const char *name, const char *label,
 	int i, sec = -1;
 
 	for (i = 0; i < SEC_COUNT; i++)
-		if (strlen(section_defs[i].name) == len &&
-		    strncmp(section_defs[i].name, name, len) == 0)
+		if (strlen(scn_section_defs[i].name) == len &&
+		    strncmp(scn_section_defs[i].name, name, len) == 0)
 			sec = i;
-	if (sec < 0 || (!section_defs[sec].named && dot))
+	if (sec < 0 || (!scn_section_defs[sec].named && dot))
 		return scn_fail(ld, "%s: unknown section (" SECTION_LIST ")", label);
-	if (section_defs[sec].named && !dot)
+	if (scn_section_defs[sec].named && !dot)
 		return scn_fail(ld, "%s: needs a name: [%s.NAME]", label, name);
 	if (dot && !valid_name(dot + 1))
 		return scn_fail(ld, "%s: name must be 1-%d letters, digits, '-' or '_'",
@@ -177,16 +177,17 @@ static int enter_section(struct load *ld, const char *name, const char *label,
 	ld->item = -1;
 	memcpy(ld->secname, name, strlen(name) + 1); /* <= 5 + 1 + 31 chars */
 
-	if (section_defs[sec].named) {
+	if (scn_section_defs[sec].named) {
 		struct scenario *s = ld->s;
 		const char *what = sec == SEC_FAULT ? "fault" : "job";
 		int max = sec == SEC_FAULT ? SCN_MAX_FAULTS : SCN_MAX_JOBS;
 		int j = item_index(s, sec, dot + 1);
 
 		if (j < 0) {
-			if (key && strcmp(key, section_defs[sec].selector) != 0)
+			if (key && strcmp(key, scn_section_defs[sec].selector) != 0)
 				return scn_fail(ld, "%s: no %s %s yet (give %s.%s first)", label,
-						what, dot + 1, name, section_defs[sec].selector);
+						what, dot + 1, name,
+						scn_section_defs[sec].selector);
 			if (item_count(s, sec) >= (uint32_t)max)
 				return scn_fail(ld, "%s: too many %ss (at most %d)", label, what,
 						max);
@@ -209,7 +210,7 @@ static int enter_section(struct load *ld, const char *name, const char *label,
 		if (ld->line > 0)
 			*hdr_slot(ld, sec, j) = ld->line;
 		ld->item = j;
-	} else if (!section_defs[sec].named && ld->line > 0) {
+	} else if (!scn_section_defs[sec].named && ld->line > 0) {
 		if (ld->sec_line[sec])
 			return scn_fail(ld, "%s: section given twice (first at line %d)",
 					label, ld->sec_line[sec]);
@@ -221,7 +222,7 @@ static int enter_section(struct load *ld, const char *name, const char *label,
 /* `name = value` in the current section: the handler's and --set's work */
 static int apply_key(struct load *ld, const char *name, const char *value)
 {
-	const struct section_def *sd = &section_defs[ld->sec];
+	const struct section_def *sd = &scn_section_defs[ld->sec];
 	enum scn_dcqcn_profile old_profile;
 	char full[128];
 	int ki, *slot;
@@ -231,7 +232,7 @@ static int apply_key(struct load *ld, const char *name, const char *value)
 	ki = scn_find_key((enum sec_id)ld->sec, name);
 	if (ki < 0)
 		return scn_fail(ld, "%s: unknown key", full);
-	if (!sd->implemented || key_defs[ki].type == KT_TODO)
+	if (!sd->implemented || scn_key_defs[ki].type == KT_TODO)
 		return scn_fail(ld, "%s: not implemented yet", full);
 
 	slot = line_slot(ld, ld->sec, ld->item, ki);
@@ -239,9 +240,9 @@ static int apply_key(struct load *ld, const char *name, const char *value)
 		return scn_fail(ld, "%s: given twice (first at line %d)", full, *slot);
 	base = ld->item >= 0 ? item_base(ld->s, ld->sec, ld->item) : (void *)ld->s;
 	old_profile = ld->s->dcqcn_profile;
-	if (scn_parse_value(ld, full, &key_defs[ki], base, value))
+	if (scn_parse_value(ld, full, &scn_key_defs[ki], base, value))
 		return -1;
-	if (&key_defs[ki] == scn_key_def_of(SEC_DCQCN, "profile"))
+	if (&scn_key_defs[ki] == scn_key_def_of(SEC_DCQCN, "profile"))
 		scn_apply_profile(ld, old_profile);
 	*slot = ld->line > 0 ? ld->line : -1;
 	return 0;
@@ -469,7 +470,7 @@ int scenario_set(struct scenario *s, const char *assignment, struct scn_error *e
 		snprintf(label, sizeof(label), "%s.%s", key, dot + 1);
 		if (enter_section(ld, key, label, dot + 1) || apply_key(ld, dot + 1, value))
 			goto out;
-		k = &key_defs[scn_find_key((enum sec_id)ld->sec, dot + 1)];
+		k = &scn_key_defs[scn_find_key((enum sec_id)ld->sec, dot + 1)];
 		if (!scn_key_applies(k, ld->item >= 0 ? item_cbase(s, ld->sec, ld->item) : (void *)s,
 				     &cur)) {
 			scn_dep_label(k, ld->secname, dep, sizeof(dep));

@@ -272,8 +272,8 @@ static int check_job(struct scenario *s, const struct load *ld, int j,
 			return scn_set_error(err, pl, "job.%s.senders: no sender (at least 1)",
 					     job->name);
 		if (resolve)
-			return resolve_hostset(job, &job->senders, "senders", nhosts, job->dst, n, pl,
-					       err);
+			return resolve_hostset(job, &job->senders, "senders", nhosts, job->dst, n,
+					       pl, err);
 		return 0;
 	case SCN_JOB_PERMUTATION:
 	case SCN_JOB_RING_ALLREDUCE:
@@ -526,7 +526,7 @@ static int check_pool(const struct scenario *s, const struct load *ld,
 			if (pl.line <= 0) {
 				pl.line = 0;
 				for (ki = 0; ki < N_KEYS; ki++)
-					if ((key_defs[ki].flags & KF_POOL) &&
+					if ((scn_key_defs[ki].flags & KF_POOL) &&
 					    ld->key_line[ki] > pl.line) {
 						pl.line = ld->key_line[ki];
 						best = ki;
@@ -539,7 +539,7 @@ static int check_pool(const struct scenario *s, const struct load *ld,
 					     a, tiers[t].label, text);
 		return scn_set_error(err, pl,
 				     "%s.%s: buffer.size %s leaves no shared pool on %s: %s",
-				     section_defs[key_defs[best].sec].name, key_defs[best].name, a,
+				     scn_section_defs[scn_key_defs[best].sec].name, scn_key_defs[best].name, a,
 				     tiers[t].label, text);
 	}
 	return 0;
@@ -648,7 +648,7 @@ int scn_check_file(struct load *ld)
 	size_t n;
 
 	for (n = 0; n < N_OF(named); n++) {
-		int sec = named[n], sel_k = scn_find_key((enum sec_id)sec, section_defs[sec].selector);
+		int sec = named[n], sel_k = scn_find_key((enum sec_id)sec, scn_section_defs[sec].selector);
 
 		for (j = 0; j < (int)item_count(s, sec); j++) {
 			int hdr = hdr_at(ld, sec, j);
@@ -661,12 +661,12 @@ int scn_check_file(struct load *ld)
 		}
 	}
 	for (ki = 0; ki < N_KEYS; ki++) {
-		const struct key_def *k = &key_defs[ki];
+		const struct key_def *k = &scn_key_defs[ki];
 		int sec = (int)k->sec, sel_k;
 
 		if (!k->dep)
 			continue;
-		if (!section_defs[sec].named) {
+		if (!scn_section_defs[sec].named) {
 			if (ld->key_line[ki] > 0 && ld->key_line[ki] < best &&
 			    !scn_key_applies(k, s, NULL)) {
 				best = ld->key_line[ki];
@@ -675,7 +675,7 @@ int scn_check_file(struct load *ld)
 			}
 			continue;
 		}
-		sel_k = scn_find_key(k->sec, section_defs[sec].selector);
+		sel_k = scn_find_key(k->sec, scn_section_defs[sec].selector);
 		for (j = 0; j < (int)item_count(s, sec); j++) {
 			int line = line_at(ld, sec, j, ki);
 
@@ -688,12 +688,12 @@ int scn_check_file(struct load *ld)
 		}
 	}
 	if (best_k >= 0) {
-		const struct key_def *k = &key_defs[best_k];
-		const char *sname = section_defs[k->sec].name;
+		const struct key_def *k = &scn_key_defs[best_k];
+		const char *sname = scn_section_defs[k->sec].name;
 
 		pl.src = ld->src;
 		pl.line = best;
-		if (best_j >= 0 && strcmp(k->name, section_defs[k->sec].selector) == 0) {
+		if (best_j >= 0 && strcmp(k->name, scn_section_defs[k->sec].selector) == 0) {
 			scn_join_names(k->names, ", ", names, sizeof(names));
 			return scn_set_error(ld->err, pl, "%s.%s.%s: missing (%s)", sname,
 					     item_name(s, (int)k->sec, best_j), k->name, names);
