@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "fabric.h"
 #include "scenario.h"
@@ -151,4 +152,131 @@ const struct flow *tl_live(const struct fabric *f, uint64_t id)
 	const struct flow *fl = fabric_flow(f, id);
 	ck_assert_msg(fl != NULL, "message %llu is not in the fabric", (unsigned long long)id);
 	return fl;
+}
+
+/* ---- the scenario loader's suites ---- */
+
+struct scenario *tl_scn_new(void)
+{
+	struct scenario *s = malloc(sizeof(*s));
+
+	ck_assert_ptr_nonnull(s);
+	scenario_init(s);
+	return s;
+}
+
+struct scenario *tl_scn_try(const char *text, struct scn_error *err)
+{
+	struct scenario *s = tl_scn_new();
+
+	if (scenario_load_string(s, "x.ini", text, err) || scenario_finalize(s, err)) {
+		tl_unload(s);
+		return NULL;
+	}
+	return s;
+}
+
+struct scenario *tl_scn_ok(const char *text)
+{
+	struct scn_error err = { "" };
+	struct scenario *s = tl_scn_try(text, &err);
+
+	ck_assert_msg(s != NULL, "unexpected error: %s", err.msg);
+	return s;
+}
+
+void tl_check_case(const struct tl_case *c)
+{
+	struct scenario *s = tl_scn_new();
+	struct scn_error err = { "" };
+	int rc = 0;
+
+	if (c->text) {
+		rc = scenario_load_string(s, "x.ini", c->text, &err);
+		if (c->set)
+			ck_assert_msg(rc == 0, "load: %s", err.msg);
+	}
+	if (rc == 0 && c->set)
+		rc = scenario_set(s, c->set, &err);
+	if (rc == 0)
+		rc = scenario_finalize(s, &err);
+	if (!c->msg) {
+		ck_assert_msg(rc == 0, "unexpected error: %s\n%s%s", err.msg,
+			      c->text ? c->text : "", c->set ? c->set : "");
+	} else {
+		ck_assert_msg(rc == -1, "accepted, expected %s", c->msg);
+		ck_assert_msg(strncmp(err.msg, c->msg, strlen(c->msg)) == 0,
+			      "message \"%s\" does not start with \"%s\"", err.msg, c->msg);
+		ck_assert_msg(strchr(err.msg, '\n') == NULL, "message has a newline: %s", err.msg);
+	}
+	tl_unload(s);
+}
+
+void tl_check_values(const struct tl_values *c)
+{
+	struct scenario *s = tl_scn_ok(c->text);
+	const struct tl_field *f;
+	int64_t got = 0;
+
+	for (f = c->fields; f < c->fields + sizeof(c->fields) / sizeof(c->fields[0]) && f->size;
+	     f++) {
+		const char *p = (const char *)s + f->off;
+
+		if (f->size == 1) {
+			uint8_t x;
+			memcpy(&x, p, 1);
+			got = x;
+		} else if (f->size == 4) {
+			int32_t x;
+			memcpy(&x, p, 4);
+			got = x;
+		} else {
+			ck_assert_uint_eq(f->size, 8);
+			memcpy(&got, p, 8);
+		}
+		ck_assert_msg(got == f->want, "%s: %lld, expected %lld\n%s", f->name, (long long)got,
+			      (long long)f->want, c->text);
+	}
+	tl_unload(s);
+}
+
+static char *print_with(void (*print)(const struct scenario *, FILE *), const struct scenario *s)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	ck_assert_ptr_nonnull(f);
+	print(s, f);
+	fclose(f);
+	return buf;
+}
+
+char *tl_print(const struct scenario *s)
+{
+	return print_with(scenario_print, s);
+}
+
+char *tl_print_derived(const struct scenario *s)
+{
+	return print_with(scenario_print_derived, s);
+}
+
+void tl_write_temp(char dir[64], char path[128], const char *name, const char *content)
+{
+	FILE *f;
+
+	strcpy(dir, "/tmp/test_scenario_XXXXXX");
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(path, 128, "%s/%s", dir, name);
+	f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	fputs(content, f);
+	fclose(f);
+}
+
+void tl_remove_temp(const char *dir, const char *path)
+{
+	unlink(path);
+	rmdir(dir);
 }

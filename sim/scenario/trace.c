@@ -1,0 +1,314 @@
+/*
+ * trace.c - trace CSV files (pattern = trace), read with libcsv at
+ * scenario_finalize() into the job's rows.
+ *
+ * Trace CSV (DESIGN A2): a header row names the columns in any order: src,
+ * dst, bytes, start_us (required), dscp, after (optional).  Fields are
+ * trimmed of spaces and tabs, quotes follow RFC 4180 (libcsv strict mode),
+ * blank lines are skipped.  bytes is a plain integer, start_us a decimal
+ * number of microseconds converted exactly (at most 6 decimals: whole ps),
+ * dscp 0-63 or empty (the job's DSCP), after empty or the flow id of an
+ * earlier row: flow ids count data rows from 0, and `after` must be below
+ * the row's own id, which makes a dependency cycle impossible.  Line numbers
+ * in messages count every line of the file (the header is line 1); a row
+ * that spans lines inside quotes is reported at the line where its first
+ * field ends.
+ */
+#include "loader.h"
+
+#include <csv.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_TRACE_ROWS ((uint32_t)INT32_MAX) /* `after` is int32 */
+
+enum trace_col { COL_SRC, COL_DST, COL_BYTES, COL_START, COL_DSCP, COL_AFTER, N_COLS };
+
+static const char *const col_names[N_COLS + 1] = {
+	"src", "dst", "bytes", "start_us", "dscp", "after", NULL
+};
+
+#define FIELD_MAX 64 /* longest field text kept; longer values are errors */
+
+struct trace_read {
+	const char *path;
+	uint32_t nhosts;
+	struct scn_error *err;
+	int failed;
+	int line, row_line;  /* current line; line where the row's first field ended */
+	int have_header;
+	uint32_t ncols;      /* fields in the header */
+	int col_of[N_COLS];  /* header field of each column, -1 absent */
+	uint32_t nfield;     /* fields of the current row so far */
+	char field[N_COLS + 1][FIELD_MAX + 1]; /* one more, to name an extra column */
+	int field_long[N_COLS + 1];
+	struct scn_trace_row *rows;
+	uint32_t nrows, cap;
+};
+
+SCN_PRINTF(3, 4)
+static void trace_fail(struct trace_read *tr, int line, const char *fmt, ...)
+{
+	struct place pl = { tr->path, line };
+	va_list ap;
+
+	if (tr->failed)
+		return;
+	tr->failed = 1;
+	va_start(ap, fmt);
+	scn_vset_error(tr->err, pl, fmt, ap);
+	va_end(ap);
+}
+
+static void trace_field(void *text, size_t len, void *data)
+{
+	struct trace_read *tr = data;
+	uint32_t i = tr->nfield++;
+
+	if (tr->failed)
+		return;
+	if (i == 0)
+		tr->row_line = tr->line;
+	if (text && memchr(text, '\0', len)) {
+		trace_fail(tr, tr->line, "field %" PRIu32 ": NUL byte", i + 1);
+		return;
+	}
+	if (i > N_COLS)
+		return; /* counted; the row is rejected when it ends */
+	tr->field_long[i] = len > FIELD_MAX;
+	len = len > FIELD_MAX ? FIELD_MAX : len;
+	if (len)
+		memcpy(tr->field[i], text, len);
+	tr->field[i][len] = '\0';
+}
+
+static void trace_header(struct trace_read *tr)
+{
+	uint32_t i;
+	int c;
+
+	for (c = 0; c < N_COLS; c++)
+		tr->col_of[c] = -1;
+	for (i = 0; i < tr->nfield; i++) {
+		/* the first N_COLS + 1 names are kept: a bad one is among them */
+		const char *name = tr->field[i];
+
+		for (c = 0; c < N_COLS; c++)
+			if (strcmp(name, col_names[c]) == 0)
+				break;
+		if (c == N_COLS) {
+			if (name[0] == '\0')
+				trace_fail(tr, tr->row_line,
+					   "column %" PRIu32 ": empty column name", i + 1);
+			else
+				trace_fail(tr, tr->row_line,
+					   "%s%s: unknown column (src, dst, bytes, start_us, dscp, after)",
+					   name, tr->field_long[i] ? "..." : "");
+			return;
+		}
+		if (tr->col_of[c] >= 0) {
+			trace_fail(tr, tr->row_line, "%s: duplicate column", name);
+			return;
+		}
+		tr->col_of[c] = (int)i;
+	}
+	for (c = 0; c <= COL_START; c++)
+		if (tr->col_of[c] < 0) {
+			trace_fail(tr, tr->row_line,
+				   "%s: missing column (the header needs src, dst, bytes, start_us)",
+				   col_names[c]);
+			return;
+		}
+	tr->ncols = tr->nfield;
+	tr->have_header = 1;
+}
+
+/* start_us: decimal microseconds, exact to the picosecond */
+static int parse_start_us(const char *text, sim_time_ps *ps, char *e, size_t elen)
+{
+	char buf[FIELD_MAX + 3];
+	const char *p;
+	int dots = 0;
+
+	for (p = text; *p; p++) {
+		if (*p == '.')
+			dots++;
+		else if (!is_digit(*p))
+			break;
+	}
+	if (*text == '\0' || *p || dots > 1) {
+		snprintf(e, elen, "%s is not a number of microseconds (e.g. 12.5)", text);
+		return -1;
+	}
+	snprintf(buf, sizeof(buf), "%sus", text);
+	if (units_parse_time(buf, ps, e, elen))
+		return -1;
+	if (*ps > MAX_TIME_PS) {
+		snprintf(e, elen, "%s out of range (0-1000000000, i.e. at most 1000 s)", text);
+		return -1;
+	}
+	return 0;
+}
+
+static void trace_row(struct trace_read *tr)
+{
+	struct scn_trace_row row;
+	const char *f[N_COLS];
+	char e[200];
+	int64_t v;
+	int c;
+
+	if (tr->nfield != tr->ncols) {
+		trace_fail(tr, tr->row_line,
+			   "row: %" PRIu32 " fields, the header has %" PRIu32,
+			   tr->nfield, tr->ncols);
+		return;
+	}
+	if (tr->nrows >= MAX_TRACE_ROWS) {
+		trace_fail(tr, tr->row_line, "row: more than %" PRIu32 " rows",
+			   MAX_TRACE_ROWS);
+		return;
+	}
+	for (c = 0; c < N_COLS; c++) {
+		f[c] = tr->col_of[c] >= 0 ? tr->field[tr->col_of[c]] : "";
+		if (tr->col_of[c] >= 0 && tr->field_long[tr->col_of[c]]) {
+			trace_fail(tr, tr->row_line, "%s: value too long", col_names[c]);
+			return;
+		}
+	}
+
+	if (units_parse_int(f[COL_SRC], 0, (int64_t)tr->nhosts - 1, &v, e, sizeof(e))) {
+		trace_fail(tr, tr->row_line, "src: %s", e);
+		return;
+	}
+	row.src = (uint32_t)v;
+	if (units_parse_int(f[COL_DST], 0, (int64_t)tr->nhosts - 1, &v, e, sizeof(e))) {
+		trace_fail(tr, tr->row_line, "dst: %s", e);
+		return;
+	}
+	row.dst = (uint32_t)v;
+	if (row.dst == row.src) {
+		trace_fail(tr, tr->row_line, "dst: %" PRIu32 " is also src (a flow needs two hosts)",
+			   row.dst);
+		return;
+	}
+	if (units_parse_int(f[COL_BYTES], 1, MAX_BYTES, &row.bytes, e, sizeof(e))) {
+		trace_fail(tr, tr->row_line, "bytes: %s", e);
+		return;
+	}
+	if (parse_start_us(f[COL_START], &row.start_ps, e, sizeof(e))) {
+		trace_fail(tr, tr->row_line, "start_us: %s", e);
+		return;
+	}
+	row.dscp = -1;
+	if (f[COL_DSCP][0]) {
+		if (units_parse_int(f[COL_DSCP], 0, 63, &v, e, sizeof(e))) {
+			trace_fail(tr, tr->row_line, "dscp: %s", e);
+			return;
+		}
+		row.dscp = (int32_t)v;
+	}
+	row.after = -1;
+	if (f[COL_AFTER][0]) {
+		if (units_parse_int(f[COL_AFTER], 0, INT32_MAX, &v, e, sizeof(e))) {
+			trace_fail(tr, tr->row_line, "after: %s", e);
+			return;
+		}
+		if (v >= (int64_t)tr->nrows) {
+			if (tr->nrows == 0)
+				trace_fail(tr, tr->row_line,
+					   "after: %" PRId64 " is not an earlier row (this is flow 0, the first)",
+					   v);
+			else
+				trace_fail(tr, tr->row_line,
+					   "after: %" PRId64 " is not an earlier row (0-%" PRIu32
+					   "; this is flow %" PRIu32 ")",
+					   v, tr->nrows - 1, tr->nrows);
+			return;
+		}
+		row.after = (int32_t)v;
+	}
+
+	if (tr->nrows == tr->cap) {
+		uint32_t cap = tr->cap ? (tr->cap > MAX_TRACE_ROWS / 2 ? MAX_TRACE_ROWS
+									: tr->cap * 2)
+				       : 64;
+		struct scn_trace_row *nr = realloc(tr->rows, (size_t)cap * sizeof(*nr));
+
+		if (!nr) {
+			trace_fail(tr, tr->row_line, "row: out of memory");
+			return;
+		}
+		tr->rows = nr;
+		tr->cap = cap;
+	}
+	tr->rows[tr->nrows++] = row;
+}
+
+static void trace_row_end(int c, void *data)
+{
+	struct trace_read *tr = data;
+
+	(void)c;
+	if (!tr->failed) {
+		if (!tr->have_header)
+			trace_header(tr);
+		else
+			trace_row(tr);
+	}
+	tr->nfield = 0;
+}
+
+int scn_read_trace(struct scn_job *job, uint32_t nhosts, struct place jpl,
+		   struct scn_error *err)
+{
+	struct trace_read tr;
+	struct csv_parser p;
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t n;
+	FILE *f;
+
+	memset(&tr, 0, sizeof(tr));
+	tr.path = job->file;
+	tr.nhosts = nhosts;
+	tr.err = err;
+	f = fopen(job->file, "rb");
+	if (!f)
+		return scn_set_error(err, jpl, "job.%s.file: cannot open %s (%s)", job->name,
+				     job->file, strerror(errno));
+	if (csv_init(&p, CSV_STRICT | CSV_STRICT_FINI | CSV_APPEND_NULL)) {
+		fclose(f);
+		return scn_set_error(err, jpl, "job.%s.file: out of memory", job->name);
+	}
+	/* one line at a time, so that the callbacks know the line number */
+	while (!tr.failed && (n = getline(&line, &cap, f)) > 0) {
+		tr.line++;
+		if (csv_parse(&p, line, (size_t)n, trace_field, trace_row_end, &tr) !=
+		    (size_t)n)
+			trace_fail(&tr, tr.line, "csv: %s", csv_strerror(csv_error(&p)));
+	}
+	if (!tr.failed && ferror(f))
+		trace_fail(&tr, tr.line, "csv: read error");
+	if (!tr.failed && csv_fini(&p, trace_field, trace_row_end, &tr))
+		trace_fail(&tr, tr.line, "csv: %s", csv_strerror(csv_error(&p)));
+	csv_free(&p);
+	free(line);
+	fclose(f);
+	if (!tr.failed && !tr.have_header)
+		trace_fail(&tr, tr.line > 0 ? tr.line : 1,
+			   "header: empty file (expected src,dst,bytes,start_us)");
+	if (!tr.failed && tr.nrows == 0)
+		trace_fail(&tr, tr.line, "row: no flows after the header");
+	if (tr.failed) {
+		free(tr.rows);
+		return -1;
+	}
+	free(job->rows);
+	job->rows = tr.rows;
+	job->nrows = tr.nrows;
+	return 0;
+}
