@@ -10,7 +10,7 @@
  *
  * Every key of the contract is implemented; a key this version does not
  * know is an error, never silently ignored.  scenario_finalize() also checks a collective's size against its
- * ranks and that all jobs together make at most 50,000,000 flows.
+ * ranks and that all jobs together make at most 10^12 flows.
  *
  * Errors: functions return 0 or -1; on -1, err->msg holds one line
  * "FILE:LINE: section.key: what is wrong (valid range)".  For --set the place
