@@ -346,6 +346,8 @@ uint64_t sim_run_until(struct sim_engine *eng, sim_time_ps until)
 			break;
 		remove_event(eng, ev);
 		eng->now = ev->time;
+		eng->cur_sched = ev->sched;
+		eng->cur_key = ev->key;
 		if (eng->now - eng->wheel_start >= SLOT_PS)
 			wheel_slide(eng);
 		ev->fn(eng, ev);

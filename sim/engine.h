@@ -68,6 +68,8 @@ struct sim_heap_entry {
 struct sim_engine {
 	sim_time_ps now;
 	uint64_t seq;      /* insertion counter: the tie-breaker of equal keys */
+	sim_time_ps cur_sched; /* the event being fired: its sched and key */
+	uint64_t cur_key;
 	uint64_t events;   /* events fired so far */
 	struct sim_heap_entry *heap;  /* events at or after wheel_end */
 	struct sim_event **wheel;     /* events before wheel_end, by slot */

@@ -33,20 +33,23 @@ static void on_sigint(int sig)
 static const char usage[] =
 	"usage:\n"
 	"  dcqcn-sim run [SCENARIO] [-o DIR] [--set SECTION.KEY=VALUE]... [--seed N] [--quiet]\n"
-	"                [--plot]\n"
-	"  dcqcn-sim check SCENARIO [--set SECTION.KEY=VALUE]...\n"
+	"                [--threads N] [--plot]\n"
+	"  dcqcn-sim check SCENARIO [--set SECTION.KEY=VALUE]... [--threads N]\n"
 	"  dcqcn-sim sweep SCENARIO --vary SECTION.KEY=V1,V2,... [--vary ...] [-j N]\n"
-	"                [-o DIR] [--set ...] [--seed N] [--quiet] [--plot]\n"
+	"                [-o DIR] [--set ...] [--seed N] [--threads N] [--quiet] [--plot]\n"
 	"  dcqcn-sim plot DIR\n"
 	"  dcqcn-sim --help | --version\n"
 	"\n"
 	"run     simulate SCENARIO (the embedded default without one) and write the\n"
 	"        run directory DIR (default results/NAME): scenario.ini, summary.csv,\n"
 	"        stats.csv and the time series (README, Outputs); print a summary table\n"
-	"check   validate SCENARIO, print the resolved scenario and derived values;\n"
+	"check   validate SCENARIO, print the resolved scenario, derived values and\n"
+	"        the partitions of a run on N threads;\n"
 	"        exit 0 when valid, 2 otherwise\n"
 	"--set   override one key, e.g. --set topology.spines=4 (repeatable)\n"
 	"--seed  same as --set sim.seed=N\n"
+	"--threads  same as --set sim.threads=N: one run on N cores (default: all);\n"
+	"        the outputs are the same for every N\n"
 	"--quiet no summary table, no progress bar\n"
 	"--plot  draw the figures (plot DIR) when the run ends\n"
 	"sweep   one run per combination of the --vary values (the last axis\n"
@@ -65,6 +68,7 @@ struct cli {
 	const char *sets[MAX_SETS];
 	int nsets;
 	char seed_set[64];
+	char threads_set[64];
 	int quiet;
 	int plot; /* run --plot, sweep --plot */
 	int jobs; /* sweep -j */
@@ -108,21 +112,22 @@ static int parse_args(int argc, char **argv, struct cli *c)
 					return usage_error("at most %d --vary axes", SWEEP_MAX_AXES);
 				c->vary[c->nvary++] = v;
 			}
-		} else if (!strcmp(a, "--set") || !strcmp(a, "-o") || !strcmp(a, "--seed")) {
+		} else if (!strcmp(a, "--set") || !strcmp(a, "-o") || !strcmp(a, "--seed") ||
+			   !strcmp(a, "--threads")) {
 			if (!has_next)
 				return usage_error("%s needs a value", a);
-			if (!strcmp(a, "--seed") && !is_run && !is_sweep)
-				return usage_error("%s is an option of run and sweep", a);
-			if (!strcmp(a, "-o") && !is_run && !is_sweep)
+			if (strcmp(a, "--set") && strcmp(a, "--threads") && !is_run && !is_sweep)
 				return usage_error("%s is an option of run and sweep", a);
 			const char *v = argv[++i];
 			if (!strcmp(a, "-o")) {
 				c->out_dir = v;
-			} else if (!strcmp(a, "--seed")) {
-				snprintf(c->seed_set, sizeof(c->seed_set), "sim.seed=%s", v);
+			} else if (!strcmp(a, "--seed") || !strcmp(a, "--threads")) {
+				/* the loader checks the value and names the key */
+				char *buf = a[2] == 's' ? c->seed_set : c->threads_set;
+				snprintf(buf, sizeof(c->seed_set), "sim.%s=%s", a + 2, v);
 				if (c->nsets == MAX_SETS)
 					return usage_error("too many --set options (at most %d)", MAX_SETS);
-				c->sets[c->nsets++] = c->seed_set;
+				c->sets[c->nsets++] = buf;
 			} else {
 				if (c->nsets == MAX_SETS)
 					return usage_error("too many --set options (at most %d)", MAX_SETS);
@@ -371,6 +376,7 @@ static int cmd_check(const struct cli *c)
 		return EXIT_USAGE;
 	scenario_print(s, stdout);
 	scenario_print_derived(s, stdout);
+	run_print_plan(s, stdout);
 	scenario_free(s);
 	free(s);
 	return 0;

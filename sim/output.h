@@ -2,13 +2,21 @@
  * output.h - the run directory (DESIGN A3): CSV files with a header row,
  * written as the run goes (a flow's row when it completes), times as
  * time_us with nanosecond decimals, nodes by name (h0, leaf0, spine1).
+ *
+ * A run on several threads reports from each partition's thread: the rows
+ * of flows.csv, pfc.csv, pfcwd.csv, pause.csv, queues.csv and rates.csv then
+ * wait in the partition's buffer, each with its tag (the place of the event
+ * that wrote it among simultaneous events, or for a sample the place of its
+ * node), and are merged at the end of every window (output_merge) into the
+ * order a single thread writes them in: the files are the same for any
+ * number of threads.  collectives.csv and counters.csv are written between
+ * windows.
  */
 #ifndef DCQCN_OUTPUT_H
 #define DCQCN_OUTPUT_H
 
-#include <stdio.h>
-
 #include <stdint.h>
+#include <stdio.h>
 
 #include "units.h"
 
@@ -20,42 +28,60 @@ struct qp;
 struct coll;
 struct port;
 struct fabric_totals;
+struct out_part;
+
+/* the files written as the run goes */
+enum out_stream {
+	OUT_FLOWS, OUT_PFC, OUT_PFCWD, OUT_PAUSE, OUT_QUEUES, OUT_RATES, /* from partitions */
+	OUT_COLLS, OUT_COUNTERS,                                         /* between windows */
+	OUT_STREAMS
+};
+#define OUT_PARTITIONED OUT_COLLS /* the streams before it come from partitions */
+
+/* where a row goes among the rows of its file: (time, a, b), then the order
+ * its partition wrote it in */
+struct out_tag {
+	sim_time_ps time;
+	int64_t a;
+	uint64_t b;
+};
 
 struct output {
 	char dir[4096];
-	FILE *flows;
-	FILE *pfc;   /* pfc.csv: every PFC frame that took effect, every expiry */
-	FILE *pause; /* pause.csv: paused fraction and frames per sample interval */
-	FILE *pfcwd; /* pfcwd.csv: watchdog storms and restorations */
-	FILE *rates; /* rates.csv: DCQCN state of traced QPs */
-	FILE *colls; /* collectives.csv: one row per job iteration */
-	FILE *queues; /* queues.csv: switch egress queues, sampled */
-	FILE *counters; /* counters.csv: fabric counters per sample interval */
+	FILE *file[OUT_STREAMS];
+	unsigned nparts;
+	struct out_part *parts;        /* nparts > 1: rows waiting for the merge */
+	int oom;                       /* a buffer could not grow */
 };
 
 /* mkdir -p dir; 0 or -1 (errno set) */
 int output_mkdir_p(const char *dir);
 /* mkdir -p dir, write scenario.ini, open the streamed files with their
- * headers.  Returns 0, or -1 with a message in err. */
-int output_open(struct output *o, const char *dir, const struct scenario *scn,
+ * headers, for a run of nparts partitions.  Returns 0, or -1 with a message
+ * in err. */
+int output_open(struct output *o, const char *dir, const struct scenario *scn, unsigned nparts,
 		char *err, size_t errlen);
-/* one flows.csv row (end and fct empty when the flow did not complete) */
-void output_flow(struct output *o, const struct fabric *f, const struct flow *fl);
+/* the rows the partitions wrote, merged into their files */
+void output_merge(struct output *o);
+
+/* one flows.csv row (end and fct empty when the flow did not complete);
+ * part < 0: written between windows */
+void output_flow(struct output *o, const struct fabric *f, int part, const struct flow *fl);
 /* pfc.csv: event is "xoff", "refresh", "xon" or "expire" */
-void output_pfc(struct output *o, const struct fabric *f, sim_time_ps t,
+void output_pfc(struct output *o, const struct fabric *f, unsigned part,
 		const struct pause_rx *pr, unsigned prio, const char *event, uint32_t quanta);
-void output_pause(struct output *o, const struct fabric *f, sim_time_ps t,
+void output_pause(struct output *o, const struct fabric *f, unsigned part, sim_time_ps t,
 		  const struct pause_rx *pr, unsigned prio, uint32_t paused_ppm, uint32_t frames);
 /* pfcwd.csv: event is "storm" or "restore" */
-void output_pfcwd(struct output *o, const struct fabric *f, sim_time_ps t,
+void output_pfcwd(struct output *o, const struct fabric *f, unsigned part,
 		  const struct pause_rx *pr, unsigned prio, const char *event, uint64_t dropped);
-/* rates.csv: the QP's current flow, Rc and Rt in Gbps, alpha */
-void output_rate(struct output *o, const struct fabric *f, const struct qp *q);
-void output_queue(struct output *o, const struct fabric *f, const struct port *pt, unsigned q,
-		  uint64_t bytes);
-void output_nic_queue(struct output *o, const struct fabric *f, uint32_t host, unsigned prio,
-		      uint64_t bytes);
-void output_counters(struct output *o, const struct fabric *f, const struct fabric_totals *d);
+/* rates.csv: the QP's Rc and Rt in Gbps, alpha */
+void output_rate(struct output *o, const struct fabric *f, unsigned part, const struct qp *q);
+void output_queue(struct output *o, const struct fabric *f, unsigned part, const struct port *pt,
+		  unsigned q, uint64_t bytes);
+void output_nic_queue(struct output *o, const struct fabric *f, unsigned part, uint32_t host,
+		      unsigned prio, uint64_t bytes);
+void output_counters(struct output *o, sim_time_ps t, const struct fabric_totals *d);
 /* collectives.csv: one completed job iteration */
 void output_coll(struct output *o, const struct fabric *f, const struct coll *c);
 /* algbw and busbw (GB/s, nccl-tests definitions) and busbw as % of the host
@@ -65,7 +91,8 @@ void output_coll_bw(const struct fabric *f, const struct coll *c, double *algbw,
 /* write a one-row CSV file dir/name from a header and a row; 0 or -1 */
 int output_write_row(const struct output *o, const char *name, const char *header,
 		     const char *row);
-/* flush and close; returns -1 if any write failed */
+/* flush and close; returns -1 if any write failed (or a buffer could not
+ * grow) */
 int output_close(struct output *o);
 
 #endif

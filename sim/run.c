@@ -3,8 +3,11 @@
  *
  * The loop advances simulated time in slices of 1 us so that it can draw
  * the progress bar and notice an interrupt between slices; a slice with no
- * event jumps straight to the next event.  FCT percentiles use the
- * nearest-rank definition on exact picosecond values.
+ * event jumps straight to the next event.  Each partition counts the
+ * completion times of its messages in its own histogram (hist.h); the
+ * percentiles are those of their sum, nearest rank.  A run that completed
+ * every message ends at the last completion (sim_time_us); the pause
+ * intervals close at the end of the window it fell in (fabric.h).
  */
 #include "run.h"
 
@@ -28,8 +31,10 @@ struct run_ctx {
 	uint32_t colls;        /* completed collective iterations */
 	sim_time_ps coll_time; /* their total time */
 	double busbw, pct;     /* their total busbw and % of line */
-	struct hist fct;       /* completion times of the messages */
-	int oom;               /* the histogram ran out of memory */
+	struct part_ctx {      /* what each partition's thread counts */
+		struct hist fct; /* completion times of the messages */
+		int oom;       /* the histogram ran out of memory */
+	} *part;               /* by partition */
 };
 
 static double wall_now(void)
@@ -47,42 +52,42 @@ static double peak_rss_mb(void)
 	return (double)ru.ru_maxrss / 1024.0; /* Linux: kilobytes */
 }
 
-static void on_flow_done(void *ctx, const struct fabric *f, const struct flow *fl)
+static void on_flow_done(void *ctx, const struct fabric *f, unsigned part, const struct flow *fl)
 {
 	struct run_ctx *c = ctx;
-	c->oom |= hist_add(&c->fct, fl->end_ps - fl->start_ps);
+	c->part[part].oom |= hist_add(&c->part[part].fct, fl->end_ps - fl->start_ps);
 	if (c->has_out && f->scn->output_flows)
-		output_flow(&c->out, f, fl);
+		output_flow(&c->out, f, (int)part, fl);
 }
 
 static void on_unfinished(void *ctx, const struct flow *fl)
 {
 	struct run_ctx *c = ctx;
-	output_flow(&c->out, c->fabric, fl);
+	output_flow(&c->out, c->fabric, -1, fl);
 }
 
 static const char *const pfc_names[] = { "xoff", "refresh", "xon", "expire" };
 static const char *const pfcwd_names[] = { "storm", "restore" };
 
-static void on_pfc(void *ctx, const struct fabric *f, const struct pause_rx *pr, unsigned prio,
-		   enum pfc_event ev, uint32_t quanta)
+static void on_pfc(void *ctx, const struct fabric *f, unsigned part, const struct pause_rx *pr,
+		   unsigned prio, enum pfc_event ev, uint32_t quanta)
 {
 	struct run_ctx *c = ctx;
-	output_pfc(&c->out, f, fabric_now(f), pr, prio, pfc_names[ev], quanta);
+	output_pfc(&c->out, f, part, pr, prio, pfc_names[ev], quanta);
 }
 
-static void on_pause_sample(void *ctx, const struct fabric *f, sim_time_ps t,
+static void on_pause_sample(void *ctx, const struct fabric *f, unsigned part, sim_time_ps t,
 			    const struct pause_rx *pr, unsigned prio, uint32_t ppm, uint32_t frames)
 {
 	struct run_ctx *c = ctx;
-	output_pause(&c->out, f, t, pr, prio, ppm, frames);
+	output_pause(&c->out, f, part, t, pr, prio, ppm, frames);
 }
 
-static void on_pfcwd(void *ctx, const struct fabric *f, const struct pause_rx *pr, unsigned prio,
-		     enum pfcwd_event ev, uint64_t dropped)
+static void on_pfcwd(void *ctx, const struct fabric *f, unsigned part, const struct pause_rx *pr,
+		     unsigned prio, enum pfcwd_event ev, uint64_t dropped)
 {
 	struct run_ctx *c = ctx;
-	output_pfcwd(&c->out, f, fabric_now(f), pr, prio, pfcwd_names[ev], dropped);
+	output_pfcwd(&c->out, f, part, pr, prio, pfcwd_names[ev], dropped);
 }
 
 static void on_coll_done(void *ctx, const struct fabric *f, const struct coll *c)
@@ -101,30 +106,40 @@ static void on_coll_done(void *ctx, const struct fabric *f, const struct coll *c
 		output_coll(&x->out, f, c);
 }
 
-static void on_queue_sample(void *ctx, const struct fabric *f, const struct port *pt,
-			    unsigned q, uint64_t bytes)
+static void on_queue_sample(void *ctx, const struct fabric *f, unsigned part,
+			    const struct port *pt, unsigned q, uint64_t bytes)
 {
 	struct run_ctx *c = ctx;
-	output_queue(&c->out, f, pt, q, bytes);
+	output_queue(&c->out, f, part, pt, q, bytes);
 }
 
-static void on_nic_queue(void *ctx, const struct fabric *f, uint32_t host, unsigned prio,
-			 uint64_t bytes)
+static void on_nic_queue(void *ctx, const struct fabric *f, unsigned part, uint32_t host,
+			 unsigned prio, uint64_t bytes)
 {
 	struct run_ctx *c = ctx;
-	output_nic_queue(&c->out, f, host, prio, bytes);
+	output_nic_queue(&c->out, f, part, host, prio, bytes);
 }
 
-static void on_counters(void *ctx, const struct fabric *f, const struct fabric_totals *d)
+static void on_counters(void *ctx, const struct fabric *f, sim_time_ps t,
+			const struct fabric_totals *d)
 {
 	struct run_ctx *c = ctx;
-	output_counters(&c->out, f, d);
+	(void)f;
+	output_counters(&c->out, t, d);
 }
 
-static void on_rate_sample(void *ctx, const struct fabric *f, const struct qp *q)
+static void on_rate_sample(void *ctx, const struct fabric *f, unsigned part, const struct qp *q)
 {
 	struct run_ctx *c = ctx;
-	output_rate(&c->out, f, q);
+	output_rate(&c->out, f, part, q);
+}
+
+static void on_window_done(void *ctx, const struct fabric *f, sim_time_ps end)
+{
+	struct run_ctx *c = ctx;
+	(void)f;
+	(void)end;
+	output_merge(&c->out);
 }
 
 static void progress(FILE *out, const struct fabric *f, sim_time_ps dur, double t0)
@@ -154,13 +169,31 @@ static void write_results(struct run_ctx *c, const struct run_result *r)
 	run_summary_csv(r, header, sizeof(header), row, sizeof(row));
 	output_write_row(&c->out, "summary.csv", header, row);
 	char t[32];
-	snprintf(row, sizeof(row), "%llu,%.3f,%.0f,%.1f,%s,%llu,%.0f",
+	snprintf(row, sizeof(row), "%llu,%.3f,%.0f,%.1f,%s,%llu,%.0f,%u",
 		 (unsigned long long)r->events, r->wall_s, r->events_per_s, r->peak_rss_mb,
 		 units_format_us(r->sim_time_ps, t, sizeof(t)),
-		 (unsigned long long)r->data_pkts, r->pkts_per_s);
+		 (unsigned long long)r->data_pkts, r->pkts_per_s, r->threads);
 	output_write_row(&c->out, "stats.csv",
-			 "events,wall_s,events_per_s,peak_rss_mb,sim_time_us,data_pkts,pkts_per_s",
+			 "events,wall_s,events_per_s,peak_rss_mb,sim_time_us,data_pkts,pkts_per_s,"
+			 "threads",
 			 row);
+}
+
+static void free_parts(struct run_ctx *c, uint32_t n)
+{
+	for (uint32_t p = 0; c->part && p < n; p++)
+		hist_free(&c->part[p].fct);
+	free(c->part);
+}
+
+/* the completion times of every partition's messages, in one histogram */
+static int merge_fct(struct run_ctx *c, uint32_t n, struct hist *all)
+{
+	int oom = 0;
+	hist_init(all);
+	for (uint32_t p = 0; p < n; p++)
+		oom |= c->part[p].oom | hist_merge(all, &c->part[p].fct);
+	return oom;
 }
 
 enum run_status run_scenario(const struct scenario *scn, const struct run_opts *opts,
@@ -169,15 +202,24 @@ enum run_status run_scenario(const struct scenario *scn, const struct run_opts *
 	struct run_ctx c = {0};
 	*res = (struct run_result){ .fct_p50_ps = -1, .fct_p99_ps = -1, .collective_time_ps = -1 };
 	const char *why;
-	struct fabric *f = fabric_create(scn, &why);
+	struct fabric *f = fabric_create(scn, 0, &why);
 	if (!f) {
 		snprintf(res->err, sizeof(res->err), "%s", why);
 		return RUN_EIO;
 	}
-	hist_init(&c.fct);
+	uint32_t nparts = f->nparts;
+	c.part = calloc(nparts, sizeof(*c.part));
+	if (!c.part) {
+		fabric_destroy(f);
+		snprintf(res->err, sizeof(res->err), "out of memory");
+		return RUN_EIO;
+	}
+	for (uint32_t p = 0; p < nparts; p++)
+		hist_init(&c.part[p].fct);
 	c.fabric = f;
 	if (opts->out_dir) {
-		if (output_open(&c.out, opts->out_dir, scn, res->err, sizeof(res->err))) {
+		if (output_open(&c.out, opts->out_dir, scn, nparts, res->err, sizeof(res->err))) {
+			free_parts(&c, nparts);
 			fabric_destroy(f);
 			return RUN_EIO;
 		}
@@ -191,6 +233,7 @@ enum run_status run_scenario(const struct scenario *scn, const struct run_opts *
 		f->hooks.pfcwd = on_pfcwd;
 		f->hooks.rate_sample = on_rate_sample;
 		f->hooks.counters = on_counters;
+		f->hooks.window_done = on_window_done;
 		if (scn->output_queues != SCN_QUEUES_NONE)
 			f->hooks.queue_sample = on_queue_sample;
 		if (scn->output_queues == SCN_QUEUES_ALL)
@@ -223,12 +266,21 @@ enum run_status run_scenario(const struct scenario *scn, const struct run_opts *
 		fputc('\n', opts->progress);
 	}
 
-	fabric_pause_flush(f);
-	struct net_stats ns;
-	fabric_stats(f, &ns);
 	res->end = interrupted ? RUN_END_INTERRUPTED
 			       : fabric_finished(f) ? RUN_END_DONE : RUN_END_DURATION;
-	res->sim_time_ps = res->end == RUN_END_DURATION ? dur : fabric_now(f);
+	/* a run that completed stops at the end of the window of its last
+	 * completion (parallel.c), the same for any number of threads; what
+	 * summary.csv counts is counted there */
+	res->sim_time_ps = res->end == RUN_END_DONE       ? f->stop_ps
+			   : res->end == RUN_END_DURATION ? dur
+							  : fabric_now(f);
+	/* the last pause interval closes where the partitions stopped */
+	fabric_pause_flush(f, res->sim_time_ps);
+	if (c.has_out)
+		output_merge(&c.out);
+	struct net_stats ns;
+	fabric_stats(f, &ns);
+	res->threads = nparts;
 	res->wall_s = wall_now() - t0;
 	res->events = fabric_events(f);
 	res->data_pkts = ns.data_pkts_sent;
@@ -257,8 +309,11 @@ enum run_status run_scenario(const struct scenario *scn, const struct run_opts *
 	res->busbw_GBps = c.colls ? c.busbw / c.colls : 0;
 	res->busbw_pct_line = c.colls ? c.pct / c.colls : 0;
 	run_check_criteria(scn, res);
-	res->fct_p50_ps = hist_percentile(&c.fct, 50);
-	res->fct_p99_ps = hist_percentile(&c.fct, 99);
+	struct hist fct;
+	int oom = merge_fct(&c, nparts, &fct);
+	res->fct_p50_ps = hist_percentile(&fct, 50);
+	res->fct_p99_ps = hist_percentile(&fct, 99);
+	hist_free(&fct);
 
 	enum run_status st = interrupted ? RUN_INTERRUPTED : RUN_OK;
 	if (fabric_check_conservation(f, &res->data_bytes_in_flight)) {
@@ -267,7 +322,7 @@ enum run_status run_scenario(const struct scenario *scn, const struct run_opts *
 	}
 	if (c.has_out) {
 		if (scn->output_flows && fabric_unfinished(f, on_unfinished, &c))
-			c.oom = 1;
+			oom = 1;
 		res->peak_rss_mb = peak_rss_mb();
 		write_results(&c, res);
 		if (output_close(&c.out) && st == RUN_OK) {
@@ -277,9 +332,9 @@ enum run_status run_scenario(const struct scenario *scn, const struct run_opts *
 		}
 	}
 	res->peak_rss_mb = peak_rss_mb();
-	hist_free(&c.fct);
+	free_parts(&c, nparts);
 	fabric_destroy(f);
-	if (c.oom && st == RUN_OK) {
+	if (oom && st == RUN_OK) {
 		snprintf(res->err, sizeof(res->err), "out of memory for the results");
 		st = RUN_EIO;
 	}
@@ -397,4 +452,24 @@ void run_print_summary(const struct run_result *r, FILE *out)
 		     "peak RSS %.0f MB\n",
 		"cost", (unsigned long long)r->events, r->wall_s, r->events_per_s / 1e6,
 		r->pkts_per_s / 1e6, r->peak_rss_mb);
+}
+
+void run_print_plan(const struct scenario *scn, FILE *out)
+{
+	struct fabric_plan p = fabric_plan_of(scn, 0);
+	char la[32];
+	units_format_time(p.lookahead_ps, la, sizeof(la));
+	fprintf(out, "# threads: %u partition%s of %u unit%s (a unit: %s)\n", p.parts,
+		p.parts == 1 ? "" : "s", p.units, p.units == 1 ? "" : "s", p.unit_is);
+	if (p.why_one)
+		fprintf(out, "# one partition: %s\n", p.why_one);
+	else if (p.parts > 1 && p.weight_total)
+		fprintf(out, "# partition weights (ports + 2 x hosts): heaviest %.1f%%, lightest %.1f%% "
+			     "of %llu\n",
+			100.0 * (double)p.weight_max / (double)p.weight_total,
+			100.0 * (double)p.weight_min / (double)p.weight_total,
+			(unsigned long long)p.weight_total);
+	fprintf(out, "# windows of %s (%s); packets between partitions wait for the window's "
+		     "end; the run ends at the end of the window of the last completion\n",
+		la, p.units == 1 ? "a star has no fabric link" : "the lookahead: a fabric cable's delay");
 }

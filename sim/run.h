@@ -59,6 +59,7 @@ struct run_result {
 	char criteria_failed[256];             /* the failed ones, ';'-separated */
 
 	uint64_t events, data_pkts;
+	uint32_t threads;                      /* partitions the run used */
 	double wall_s, events_per_s, pkts_per_s, peak_rss_mb;
 	char err[512];                         /* what failed, when status != 0 */
 };
@@ -75,5 +76,8 @@ void run_summary_csv(const struct run_result *r, char *header, size_t hlen, char
 		     size_t rlen);
 /* the one-screen summary table */
 void run_print_summary(const struct run_result *r, FILE *out);
+/* what `check` prints after the derived values: the units, the partitions
+ * of a run on sim.threads threads, their balance and the lookahead */
+void run_print_plan(const struct scenario *scn, FILE *out);
 
 #endif

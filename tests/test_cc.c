@@ -66,7 +66,7 @@ static void measure(struct fabric *f, uint32_t nflows, sim_time_ps t0, sim_time_
 {
 	int64_t start[16];
 	fabric_run_until(f, t0);
-	uint64_t pauses = f->net.st.pause_frames;
+	uint64_t pauses = tl_stats(f).pause_frames;
 	for (uint32_t i = 0; i < nflows; i++)
 		start[i] = tl_live(f, i)->rx_bytes;
 	double qsum = 0;
@@ -79,7 +79,7 @@ static void measure(struct fabric *f, uint32_t nflows, sim_time_ps t0, sim_time_
 	for (uint32_t i = 0; i < nflows; i++)
 		w->share[i] = (double)(tl_live(f, i)->rx_bytes - start[i]);
 	w->qmean = qsum / samples;
-	w->pauses = f->net.st.pause_frames - pauses;
+	w->pauses = tl_stats(f).pause_frames - pauses;
 }
 
 static double jain(const double *x, uint32_t n)
@@ -119,7 +119,7 @@ START_TEST(dcqcn_fair_share_and_queue)
 		ck_assert_msg(w.qmean > 150000 && w.qmean < 1500000,
 			      "N %u: mean queue %.0f B not between Kmin and Kmax", n, w.qmean);
 		ck_assert_uint_eq(w.pauses, 0);
-		ck_assert_uint_gt(f->net.st.cc.cnps_received, 0);
+		ck_assert_uint_gt(tl_stats(f).cc.cnps_received, 0);
 		tl_conserved(f);
 		fabric_destroy(f);
 		tl_unload(scn);
@@ -166,15 +166,15 @@ START_TEST(go_back_n_recovers_drops)
 	ck_assert_msg(fabric_finished(f), "%llu of %llu flows done",
 		      (unsigned long long)fabric_flows_done(f),
 		      (unsigned long long)fabric_flows_total(f));
-	ck_assert_uint_gt(f->net.st.drops.lossy, 0);
-	ck_assert_uint_eq(f->net.st.drops.lossless, 0);
-	ck_assert_uint_gt(f->net.st.cc.retransmitted_bytes, 0);
-	ck_assert_uint_gt(f->net.st.cc.naks_sent + f->net.st.cc.timeouts, 0);
+	ck_assert_uint_gt(tl_stats(f).drops.lossy, 0);
+	ck_assert_uint_eq(tl_stats(f).drops.lossless, 0);
+	ck_assert_uint_gt(tl_stats(f).cc.retransmitted_bytes, 0);
+	ck_assert_uint_gt(tl_stats(f).cc.naks_sent + tl_stats(f).cc.timeouts, 0);
 	uint64_t total = fabric_bytes_total(f);
-	ck_assert_uint_eq(f->net.st.payload_delivered, total);
+	ck_assert_uint_eq(tl_stats(f).payload_delivered, total);
 	/* every retransmitted byte was injected once more: injected =
 	 * delivered + dropped (switch and receiver) + in flight */
-	ck_assert_uint_ge(f->net.st.payload_injected, total + f->net.st.cc.retransmitted_bytes / 2);
+	ck_assert_uint_ge(tl_stats(f).payload_injected, total + tl_stats(f).cc.retransmitted_bytes / 2);
 	tl_conserved(f);
 	fabric_destroy(f);
 	tl_unload(scn);
@@ -209,7 +209,7 @@ START_TEST(go_back_n_timeouts_and_late_acks)
 		ck_assert_msg(fabric_finished(f), "case %d: %llu of %llu flows done", k,
 			      (unsigned long long)fabric_flows_done(f),
 			      (unsigned long long)fabric_flows_total(f));
-		ck_assert_uint_gt(f->net.st.cc.timeouts, 0);
+		ck_assert_uint_gt(tl_stats(f).cc.timeouts, 0);
 		tl_conserved(f);
 		fabric_destroy(f);
 		tl_unload(scn);

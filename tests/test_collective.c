@@ -18,9 +18,7 @@
 
 static struct fabric *run(const struct scenario *s)
 {
-	const char *why = NULL;
-	struct fabric *f = fabric_create(s, &why);
-	ck_assert_msg(f != NULL, "fabric: %s", why ? why : "?");
+	struct fabric *f = tl_build(s);
 	struct tl_log *log = malloc(sizeof(*log));
 	ck_assert_ptr_nonnull(log);
 	tl_log_attach(f, log); /* f->hooks.ctx: the iterations completed */
@@ -78,7 +76,7 @@ START_TEST(ring_matches_closed_form)
 		      t * 1e6, expect * 1e6);
 	double busbw = S / t * 2 * (n - 1) / n;
 	ck_assert_msg(busbw < GOODPUT_400G, "busbw %.3f GB/s above the ceiling", busbw / 1e9);
-	ck_assert_uint_eq(f->net.st.drops.lossless + f->net.st.drops.lossy, 0);
+	ck_assert_uint_eq(tl_stats(f).drops.lossless + tl_stats(f).drops.lossy, 0);
 	finish(f);
 	tl_unload(s);
 }

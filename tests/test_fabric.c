@@ -208,13 +208,13 @@ START_TEST(conservation_mid_run_and_negative)
 	uint64_t in_flight = 0;
 	ck_assert_int_eq(fabric_check_conservation(f, &in_flight), 0);
 	ck_assert_uint_gt(in_flight, 0);
-	ck_assert_uint_eq(f->net.st.payload_injected, f->net.st.payload_delivered + in_flight);
-	f->net.st.payload_injected++;
+	ck_assert_uint_eq(tl_stats(f).payload_injected, tl_stats(f).payload_delivered + in_flight);
+	f->parts[0].net.st.payload_injected++;
 	ck_assert_int_eq(fabric_check_conservation(f, &in_flight), -1);
 	ck_assert_ptr_nonnull(strstr(f->err, "payload injected"));
-	f->net.st.payload_injected--;
+	f->parts[0].net.st.payload_injected--;
 	run_to_end(f);
-	ck_assert_uint_eq(f->net.st.payload_delivered, fabric_bytes_total(f));
+	ck_assert_uint_eq(tl_stats(f).payload_delivered, fabric_bytes_total(f));
 	fabric_destroy(f);
 	tl_unload(s);
 }

@@ -61,17 +61,17 @@ START_TEST(incast_lossless_with_auto_headroom)
 				incast(senders[s], rates[r], cables[c], "", &scn, &f);
 				int64_t headroom =
 					scenario_headroom_bytes(scn, rate_bps[r], cable_mm[c]);
-				ck_assert_msg(f->net.st.pause_frames > 0, "%d at %s over %s: no PFC",
+				ck_assert_msg(tl_stats(f).pause_frames > 0, "%d at %s over %s: no PFC",
 					      senders[s], rates[r], cables[c]);
-				ck_assert_msg(f->net.st.drops.lossless == 0,
+				ck_assert_msg(tl_stats(f).drops.lossless == 0,
 					      "%d at %s over %s: %llu lossless drops", senders[s],
 					      rates[r], cables[c],
-					      (unsigned long long)f->net.st.drops.lossless);
-				ck_assert_msg(f->net.st.peak_headroom_bytes < headroom,
+					      (unsigned long long)tl_stats(f).drops.lossless);
+				ck_assert_msg(tl_stats(f).peak_headroom_bytes < headroom,
 					      "%d at %s over %s: headroom peak %lld of %lld",
 					      senders[s], rates[r], cables[c],
-					      (long long)f->net.st.peak_headroom_bytes, (long long)headroom);
-				ck_assert_uint_eq(f->net.st.payload_delivered, f->net.st.payload_injected);
+					      (long long)tl_stats(f).peak_headroom_bytes, (long long)headroom);
+				ck_assert_uint_eq(tl_stats(f).payload_delivered, tl_stats(f).payload_injected);
 				fabric_destroy(f);
 				tl_unload(scn);
 			}
@@ -155,8 +155,8 @@ START_TEST(dynamic_threshold_in_switch)
 			ck_assert_msg(all > x - frame && all < x + frame,
 				      "alpha %g S %d: the PGs hold %.0f on average, expected %.0f",
 				      alpha, S, all, x);
-			ck_assert_uint_gt(f->net.st.pause_frames, 0);
-			ck_assert_uint_eq(f->net.st.drops.lossless, 0);
+			ck_assert_uint_gt(tl_stats(f).pause_frames, 0);
+			ck_assert_uint_eq(tl_stats(f).drops.lossless, 0);
 			fabric_destroy(f);
 			tl_unload(scn);
 		}
@@ -170,10 +170,11 @@ struct pfc_log {
 	int n;
 };
 
-static void log_pfc(void *ctx, const struct fabric *f, const struct pause_rx *pr, unsigned prio,
-		    enum pfc_event ev, uint32_t quanta)
+static void log_pfc(void *ctx, const struct fabric *f, unsigned part, const struct pause_rx *pr,
+		    unsigned prio, enum pfc_event ev, uint32_t quanta)
 {
 	struct pfc_log *l = ctx;
+	(void)part;
 	(void)pr;
 	(void)prio;
 	(void)quanta;
@@ -206,7 +207,7 @@ static void pause_once(const char *rate, sim_time_ps hold_ps)
 	const sim_time_ps t0 = fabric_now(f); /* the frame arrives now */
 	struct port *pt = &f->sws[0].ports[0];
 	int64_t rate_bps = pt->ser.rate_bps;
-	pause_receive(&pt->pause, net_pfc_frame(&f->net, 3, 65535));
+	pause_receive(&pt->pause, net_pfc_frame(pt->sw->net, 3, 65535));
 	sim_time_ps resp = scenario_response_ps(scn, rate_bps);
 	fabric_run_until(f, t0 + resp + 1000 * 1000); /* 1 us into the pause */
 	ck_assert_int_eq(log.xoff_at, t0 + resp);
@@ -248,13 +249,13 @@ START_TEST(paused_nic_holds_its_acks)
 	struct fabric *f = tl_build(scn);
 	fabric_run_until(f, 10 * UNITS_PS_PER_US);
 	struct nic *h0 = &f->nics[0];
-	pause_receive(&h0->pause, net_pfc_frame(&f->net, 3, 65535));
+	pause_receive(&h0->pause, net_pfc_frame(h0->net, 3, 65535));
 	fabric_run_until(f, 20 * UNITS_PS_PER_US);
 	ck_assert(h0->pause.paused & (1u << 3));
-	uint64_t acks = f->net.st.cc.acks_sent;
+	uint64_t acks = tl_stats(f).cc.acks_sent;
 	uint32_t held = h0->ctrlq[3].n;
 	fabric_run_until(f, 60 * UNITS_PS_PER_US);
-	ck_assert_uint_gt(f->net.st.cc.acks_sent, acks);              /* h0 keeps receiving */
+	ck_assert_uint_gt(tl_stats(f).cc.acks_sent, acks);              /* h0 keeps receiving */
 	ck_assert_uint_ge(h0->ctrlq[3].n, held + 20); /* ... but holds its ACKs (1 per 16) */
 	ck_assert(h0->tx == NULL && h0->link.q.n == 0);         /* and sends nothing */
 	fabric_run_until(f, 200 * UNITS_PS_PER_US);          /* 83.9 us after the XOFF */
@@ -274,10 +275,11 @@ struct wd_log {
 	uint64_t dropped;
 };
 
-static void log_wd(void *ctx, const struct fabric *f, const struct pause_rx *pr, unsigned prio,
-		   enum pfcwd_event ev, uint64_t dropped)
+static void log_wd(void *ctx, const struct fabric *f, unsigned part, const struct pause_rx *pr,
+		   unsigned prio, enum pfcwd_event ev, uint64_t dropped)
 {
 	struct wd_log *l = ctx;
+	(void)part;
 	(void)pr;
 	(void)prio;
 	if (ev == PFCWD_STORM) {
@@ -317,9 +319,9 @@ START_TEST(watchdog_detects_drops_and_restores)
 	ck_assert_int_le(last, 2050 * UNITS_PS_PER_US);
 	ck_assert_int_ge(log.restore_at, last + UNITS_PS_PER_MS);
 	ck_assert_int_le(log.restore_at, last + UNITS_PS_PER_MS + 100 * UNITS_PS_PER_US);
-	ck_assert_uint_gt(f->net.st.drops.pfcwd, 0);
-	ck_assert_uint_eq(log.dropped, f->net.st.drops.pfcwd);
-	ck_assert_uint_eq(f->net.st.pfcwd_storms, 1);
+	ck_assert_uint_gt(tl_stats(f).drops.pfcwd, 0);
+	ck_assert_uint_eq(log.dropped, tl_stats(f).drops.pfcwd);
+	ck_assert_uint_eq(tl_stats(f).pfcwd_storms, 1);
 	/* after restoration the port to h0 runs at the goodput ceiling again */
 	uint64_t b0 = f->nics[0].rx_payload_bytes;
 	fabric_run_until(f, 4 * UNITS_PS_PER_MS + 100 * UNITS_PS_PER_US);
@@ -339,8 +341,8 @@ START_TEST(watchdog_detects_drops_and_restores)
 	f->hooks.pfcwd = log_wd;
 	fabric_run_until(f, 2 * UNITS_PS_PER_MS);
 	ck_assert_int_eq(log.storms, 0);
-	ck_assert_uint_eq(f->net.st.drops.pfcwd, 0);
-	ck_assert_uint_eq(f->net.st.drops.lossless, 0);
+	ck_assert_uint_eq(tl_stats(f).drops.pfcwd, 0);
+	ck_assert_uint_eq(tl_stats(f).drops.lossless, 0);
 	fabric_destroy(f);
 	tl_unload(scn);
 }
@@ -356,10 +358,11 @@ struct spread_log {
 	uint64_t spine_pauses, nic_pauses;
 };
 
-static void log_spread(void *ctx, const struct fabric *f, const struct pause_rx *pr,
-		       unsigned prio, enum pfc_event ev, uint32_t quanta)
+static void log_spread(void *ctx, const struct fabric *f, unsigned part,
+		       const struct pause_rx *pr, unsigned prio, enum pfc_event ev, uint32_t quanta)
 {
 	struct spread_log *l = ctx;
+	(void)part;
 	(void)prio;
 	(void)quanta;
 	if (fabric_now(f) < l->after || (ev != PFC_XOFF && ev != PFC_REFRESH))
@@ -389,7 +392,7 @@ static void spread(int watchdog, struct spread_log *log)
 	f->hooks.pfc = log_spread;
 	fabric_run_until(f, 2 * UNITS_PS_PER_MS);
 	tl_conserved(f);
-	ck_assert_uint_eq(f->net.st.drops.lossless, 0);
+	ck_assert_uint_eq(tl_stats(f).drops.lossless, 0);
 	fabric_destroy(f);
 	tl_unload(scn);
 }
@@ -419,10 +422,10 @@ START_TEST(nic_pause_watchdog_stops_storm)
 		"[job.to0]\npattern = incast\nsenders = 1\ndst = 0\nsize = 100MB\n");
 	struct fabric *f = tl_build(scn);
 	fabric_run_until(f, 309 * UNITS_PS_PER_US);
-	uint64_t frames = f->net.st.pause_frames;
+	uint64_t frames = tl_stats(f).pause_frames;
 	ck_assert_uint_gt(frames, 0);
 	fabric_run_until(f, 2 * UNITS_PS_PER_MS);
-	ck_assert_uint_eq(f->net.st.pause_frames, frames);
+	ck_assert_uint_eq(tl_stats(f).pause_frames, frames);
 	ck_assert(!(f->sws[0].ports[0].pause.paused & (1u << 3)));
 	tl_conserved(f);
 	fabric_destroy(f);
@@ -446,10 +449,10 @@ START_TEST(slow_receiver_pauses_without_loss)
 	double want = 1e-3 * 10e9 / 8 * 4096.0 / 4178.0;
 	ck_assert_msg(got > want - 8192 && got < want + 8192, "drained %.0f of %.0f B", got,
 		      want);
-	ck_assert_uint_gt(f->net.st.pause_frames, 0);
+	ck_assert_uint_gt(tl_stats(f).pause_frames, 0);
 	fabric_run_until(f, 20 * UNITS_PS_PER_MS);
 	ck_assert(fabric_finished(f));
-	ck_assert_uint_eq(f->net.st.drops.lossless, 0);
+	ck_assert_uint_eq(tl_stats(f).drops.lossless, 0);
 	tl_conserved(f);
 	fabric_destroy(f);
 	tl_unload(scn);
@@ -466,10 +469,10 @@ START_TEST(lossy_drops_at_egress_threshold_only)
 		"[job.lossy]\npattern = incast\ndst = 0\nsize = 1MB\ndscp = 8\n");
 	struct fabric *f = tl_build(scn);
 	fabric_run_until(f, 5 * UNITS_PS_PER_MS);
-	ck_assert_uint_gt(f->net.st.drops.lossy, 0);
-	ck_assert_uint_eq(f->net.st.drops.lossless, 0);
-	ck_assert_uint_eq(f->net.st.drops.pfcwd, 0);
-	ck_assert_uint_eq(f->net.st.pause_frames, 0);
+	ck_assert_uint_gt(tl_stats(f).drops.lossy, 0);
+	ck_assert_uint_eq(tl_stats(f).drops.lossless, 0);
+	ck_assert_uint_eq(tl_stats(f).drops.pfcwd, 0);
+	ck_assert_uint_eq(tl_stats(f).pause_frames, 0);
 	/* one queue alone holds q = shared + reserved R (16 PGs x 1 frame) and
 	 * q + b <= 8 (B - shared): q <= 8 (B + R) / 9, plus one frame */
 	double B = (double)f->sws[0].mmu.pool_bytes, R = 16 * 4158.0;
@@ -484,9 +487,9 @@ START_TEST(lossy_drops_at_egress_threshold_only)
 		      (unsigned long long)f->sws[0].ports[0].max_queued_bytes, bound);
 	uint64_t in_flight = 0;
 	ck_assert_int_eq(fabric_check_conservation(f, &in_flight), 0);
-	ck_assert_uint_eq(f->net.st.payload_injected,
-			  f->net.st.payload_delivered + f->net.st.drops.payload + in_flight);
-	ck_assert_uint_gt(f->net.st.drops.payload, 0);
+	ck_assert_uint_eq(tl_stats(f).payload_injected,
+			  tl_stats(f).payload_delivered + tl_stats(f).drops.payload + in_flight);
+	ck_assert_uint_gt(tl_stats(f).drops.payload, 0);
 	fabric_destroy(f);
 	tl_unload(scn);
 }
@@ -514,7 +517,7 @@ START_TEST(link_down_from_start_is_avoided)
 	ck_assert_uint_eq(f->sws[1].ports[3].tx_pkts, 0);
 	ck_assert_uint_gt(f->sws[0].ports[2].tx_pkts, 0);
 	ck_assert_uint_gt(f->sws[1].ports[2].tx_pkts, 0);
-	ck_assert_uint_eq(f->net.st.drops.link_down, 0);
+	ck_assert_uint_eq(tl_stats(f).drops.link_down, 0);
 	fabric_destroy(f);
 	tl_unload(scn);
 }
@@ -531,7 +534,7 @@ START_TEST(link_down_in_fat_tree)
 	struct fabric *f = tl_build(scn);
 	run_until_done(f, 10 * UNITS_PS_PER_MS);
 	ck_assert(fabric_finished(f));
-	ck_assert_uint_eq(f->net.st.drops.link_down, 0);
+	ck_assert_uint_eq(tl_stats(f).drops.link_down, 0);
 	fabric_destroy(f);
 	tl_unload(scn);
 }
@@ -555,7 +558,7 @@ START_TEST(link_down_under_load)
 	ck_assert_uint_gt(before, 0);
 	fabric_run_until(f, 119 * UNITS_PS_PER_US);
 	ck_assert_uint_le(f->sws[0].ports[5].tx_pkts, before + 1); /* the frame in flight */
-	ck_assert_uint_gt(f->net.st.drops.link_down, 0);
+	ck_assert_uint_gt(tl_stats(f).drops.link_down, 0);
 	tl_conserved(f);
 	uint64_t during = f->sws[0].ports[5].tx_pkts;
 	fabric_run_until(f, 200 * UNITS_PS_PER_US);

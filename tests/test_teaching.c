@@ -35,9 +35,7 @@ static struct fabric *run(const char *name, const char *set1, const char *set2,
 	if (rc == 0)
 		rc = scenario_finalize(s, &err);
 	ck_assert_msg(rc == 0, "%s: %s", path, err.msg);
-	const char *why = NULL;
-	struct fabric *f = fabric_create(s, &why);
-	ck_assert_msg(f != NULL, "fabric: %s", why ? why : "?");
+	struct fabric *f = tl_build(s);
 	struct tl_log *log = malloc(sizeof(*log));
 	ck_assert_ptr_nonnull(log);
 	tl_log_attach(f, log); /* f->hooks.ctx */
@@ -69,11 +67,11 @@ START_TEST(pfc_only_pauses_dcqcn_marks)
 	struct fabric *cc = run("pfc-vs-dcqcn", NULL, NULL, &s1);
 	struct fabric *pfc = run("pfc-vs-dcqcn", "nic.cc=none", NULL, &s2);
 	ck_assert(fabric_finished(cc) && fabric_finished(pfc));
-	ck_assert_msg(cc->net.st.pause_frames * 10 < pfc->net.st.pause_frames, "pauses: dcqcn %llu, pfc %llu",
-		      (unsigned long long)cc->net.st.pause_frames, (unsigned long long)pfc->net.st.pause_frames);
-	ck_assert_uint_gt(cc->net.st.cc.cnps_sent, 0);
-	ck_assert_uint_eq(pfc->net.st.cc.cnps_sent, 0);
-	ck_assert_uint_eq(cc->net.st.drops.lossless + pfc->net.st.drops.lossless, 0);
+	ck_assert_msg(tl_stats(cc).pause_frames * 10 < tl_stats(pfc).pause_frames, "pauses: dcqcn %llu, pfc %llu",
+		      (unsigned long long)tl_stats(cc).pause_frames, (unsigned long long)tl_stats(pfc).pause_frames);
+	ck_assert_uint_gt(tl_stats(cc).cc.cnps_sent, 0);
+	ck_assert_uint_eq(tl_stats(pfc).cc.cnps_sent, 0);
+	ck_assert_uint_eq(tl_stats(cc).drops.lossless + tl_stats(pfc).drops.lossless, 0);
 	done(cc, s1);
 	done(pfc, s2);
 }
@@ -90,8 +88,8 @@ START_TEST(pause_storm_spreads_unless_watchdog)
 	struct port *spine_to_leaf0 = &nowd->sws[2].ports[0];
 	ck_assert(spine_to_leaf0->pause.paused & (1u << 3));
 	ck_assert(!(wd->sws[2].ports[0].pause.paused & (1u << 3)));
-	ck_assert_uint_gt(wd->net.st.pfcwd_storms, 0);
-	ck_assert_uint_gt(wd->net.st.drops.pfcwd, 0);
+	ck_assert_uint_gt(tl_stats(wd).pfcwd_storms, 0);
+	ck_assert_uint_gt(tl_stats(wd).drops.pfcwd, 0);
 	int64_t v_wd = job_bytes(wd, "victim"), v_no = job_bytes(nowd, "victim");
 	ck_assert_msg(v_wd > 10 * v_no, "victim: %lld B with the watchdog, %lld B without",
 		      (long long)v_wd, (long long)v_no);
@@ -120,9 +118,9 @@ START_TEST(undersized_headroom_drops)
 	struct scenario *s1, *s2;
 	struct fabric *small = run("headroom", NULL, NULL, &s1);
 	struct fabric *autoh = run("headroom", "pfc.headroom=auto", NULL, &s2);
-	ck_assert_uint_gt(small->net.st.drops.lossless, 0);
-	ck_assert_uint_gt(small->net.st.cc.retransmitted_bytes, 0);
-	ck_assert_uint_eq(autoh->net.st.drops.lossless, 0);
+	ck_assert_uint_gt(tl_stats(small).drops.lossless, 0);
+	ck_assert_uint_gt(tl_stats(small).cc.retransmitted_bytes, 0);
+	ck_assert_uint_eq(tl_stats(autoh).drops.lossless, 0);
 	ck_assert(fabric_finished(small) && fabric_finished(autoh)); /* go-back-N recovers */
 	done(small, s1);
 	done(autoh, s2);
@@ -134,11 +132,11 @@ START_TEST(dscp_mismatch_is_lossy)
 	struct scenario *s1, *s2;
 	struct fabric *wrong = run("dscp-mismatch", NULL, NULL, &s1);
 	struct fabric *right = run("dscp-mismatch", "job.incast.dscp=26", NULL, &s2);
-	ck_assert_uint_gt(wrong->net.st.drops.lossy, 0);
-	ck_assert_uint_gt(wrong->net.st.cc.retransmitted_bytes, 0);
-	ck_assert_uint_eq(wrong->net.st.pause_frames, 0);
-	ck_assert_uint_eq(right->net.st.drops.lossy + right->net.st.drops.lossless, 0);
-	ck_assert_uint_gt(right->net.st.pause_frames, 0);
+	ck_assert_uint_gt(tl_stats(wrong).drops.lossy, 0);
+	ck_assert_uint_gt(tl_stats(wrong).cc.retransmitted_bytes, 0);
+	ck_assert_uint_eq(tl_stats(wrong).pause_frames, 0);
+	ck_assert_uint_eq(tl_stats(right).drops.lossy + tl_stats(right).drops.lossless, 0);
+	ck_assert_uint_gt(tl_stats(right).pause_frames, 0);
 	done(wrong, s1);
 	done(right, s2);
 }
@@ -149,11 +147,11 @@ START_TEST(high_ecn_thresholds_pause_more_mark_less)
 	struct scenario *s1, *s2;
 	struct fabric *low = run("ecn-thresholds", NULL, NULL, &s1);
 	struct fabric *high = run("ecn-thresholds", "ecn.kmin=12MB", "ecn.kmax=16MB", &s2);
-	ck_assert_msg(high->net.st.pause_frames > low->net.st.pause_frames, "pauses: high %llu, low %llu",
-		      (unsigned long long)high->net.st.pause_frames, (unsigned long long)low->net.st.pause_frames);
-	ck_assert_msg(high->net.st.cc.ce_delivered < low->net.st.cc.ce_delivered, "marks: high %llu, low %llu",
-		      (unsigned long long)high->net.st.cc.ce_delivered,
-		      (unsigned long long)low->net.st.cc.ce_delivered);
+	ck_assert_msg(tl_stats(high).pause_frames > tl_stats(low).pause_frames, "pauses: high %llu, low %llu",
+		      (unsigned long long)tl_stats(high).pause_frames, (unsigned long long)tl_stats(low).pause_frames);
+	ck_assert_msg(tl_stats(high).cc.ce_delivered < tl_stats(low).cc.ce_delivered, "marks: high %llu, low %llu",
+		      (unsigned long long)tl_stats(high).cc.ce_delivered,
+		      (unsigned long long)tl_stats(low).cc.ce_delivered);
 	done(low, s1);
 	done(high, s2);
 }

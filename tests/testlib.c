@@ -39,8 +39,13 @@ void tl_unload(struct scenario *s)
 
 struct fabric *tl_build(const struct scenario *s)
 {
+	return tl_build_on(s, 1);
+}
+
+struct fabric *tl_build_on(const struct scenario *s, unsigned threads)
+{
 	const char *why = NULL;
-	struct fabric *f = fabric_create(s, &why);
+	struct fabric *f = fabric_create(s, threads, &why);
 	ck_assert_msg(f != NULL, "fabric: %s", why ? why : "?");
 	return f;
 }
@@ -77,10 +82,11 @@ int tl_run(Suite *s)
 	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
 }
 
-static void log_flow(void *ctx, const struct fabric *f, const struct flow *fl)
+static void log_flow(void *ctx, const struct fabric *f, unsigned part, const struct flow *fl)
 {
 	struct tl_log *log = ctx;
 	(void)f;
+	(void)part;
 	if (log->nflows == log->cap) {
 		log->cap = log->cap ? 2 * log->cap : 256;
 		log->flows = realloc(log->flows, log->cap * sizeof(*log->flows));
@@ -103,6 +109,7 @@ static void log_coll(void *ctx, const struct fabric *f, const struct coll *c)
 
 void tl_log_attach(struct fabric *f, struct tl_log *log)
 {
+	ck_assert_msg(f->nparts == 1, "the log records one partition's messages");
 	memset(log, 0, sizeof(*log));
 	f->hooks.ctx = log;
 	f->hooks.flow_done = log_flow;
@@ -145,6 +152,13 @@ int64_t tl_job_rx_bytes(const struct fabric *f, const struct tl_log *log, const 
 			js.bytes += log->flows[i].rx_bytes;
 	ck_assert_int_eq(fabric_unfinished(f, sum_unfinished, &js), 0);
 	return js.bytes;
+}
+
+struct net_stats tl_stats(const struct fabric *f)
+{
+	struct net_stats st;
+	fabric_stats(f, &st);
+	return st;
 }
 
 const struct flow *tl_live(const struct fabric *f, uint64_t id)

@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "net.h"
 #include "traffic.h"
 #include "units.h"
 
@@ -25,6 +26,8 @@ struct scenario *tl_load(const char *text);
 struct scenario *tl_load_set(const char *text, const char *const *sets);
 void tl_unload(struct scenario *s);
 struct fabric *tl_build(const struct scenario *s);
+/* the same on `threads` threads (0: the scenario's sim.threads) */
+struct fabric *tl_build_on(const struct scenario *s, unsigned threads);
 /* fails the test unless the fabric conserves bytes and packets */
 void tl_conserved(struct fabric *f);
 /* the text of DIR/NAME (the caller frees it) */
@@ -55,6 +58,8 @@ const struct tl_flow *tl_log_flow(const struct tl_log *log, uint64_t id);
 /* payload delivered to the messages of job `name`: completed ones from the
  * log, those still in progress from the fabric */
 int64_t tl_job_rx_bytes(const struct fabric *f, const struct tl_log *log, const char *name);
+/* the counters of the whole fabric (fabric_stats) */
+struct net_stats tl_stats(const struct fabric *f);
 /* a message the fabric still holds (fails the test when it does not) */
 const struct flow *tl_live(const struct fabric *f, uint64_t id);
 /*

@@ -3,10 +3,15 @@
  */
 #include "link.h"
 
+#include <stdlib.h>
+
+#include "invariant.h"
+
 static void link_fire(struct sim_engine *eng, struct sim_event *ev)
 {
 	struct link *l = container_of(ev, struct link, ev);
 	struct pkt *p = pktq_pop(&l->q);
+	l->last_fire = eng->now;
 	if (l->q.head) /* the next packet is the head from now on */
 		sim_schedule(eng, ev, l->q.head->t);
 	l->deliver(l->to, l->to_port, p);
@@ -15,15 +20,41 @@ static void link_fire(struct sim_engine *eng, struct sim_event *ev)
 void link_init(struct link *l, uint64_t key, sim_time_ps delay_ps, link_deliver_fn deliver,
 	       void *to, uint16_t to_port)
 {
-	*l = (struct link){ .delay_ps = delay_ps, .deliver = deliver, .to = to,
+	*l = (struct link){ .delay_ps = delay_ps, .last_fire = -1, .deliver = deliver, .to = to,
 			    .to_port = to_port };
 	sim_event_init(&l->ev, link_fire, key);
 }
 
 void link_push(struct sim_engine *eng, struct link *l, struct pkt *p)
 {
+	if (l->out) {
+		struct link_outbox *o = l->out;
+		if (o->n == o->cap) {
+			uint32_t cap = o->cap ? 2 * o->cap : 256;
+			struct link_out *e = realloc(o->e, cap * sizeof(*e));
+			SIM_INVARIANT(e, "out of memory for %u packets between threads", cap);
+			o->e = e;
+			o->cap = cap;
+		}
+		o->e[o->n++] = (struct link_out){ .l = l, .p = p, .push_ps = eng->now };
+		return;
+	}
 	p->t = eng->now + l->delay_ps;
 	pktq_push(&l->q, p);
 	if (!sim_event_pending(&l->ev))
 		sim_schedule(eng, &l->ev, p->t);
+}
+
+void link_accept(struct sim_engine *eng, struct link *l, struct pkt *p, sim_time_ps push_ps)
+{
+	p->t = push_ps + l->delay_ps;
+	pktq_push(&l->q, p);
+	if (!sim_event_pending(&l->ev))
+		sim_schedule_at(eng, &l->ev, p->t, push_ps > l->last_fire ? push_ps : l->last_fire);
+}
+
+void link_outbox_free(struct link_outbox *o)
+{
+	free(o->e);
+	*o = (struct link_outbox){0};
 }

@@ -41,13 +41,32 @@ static inline sim_time_ps ser_time(struct serializer *s, uint32_t wire_bytes)
 /* the receiving end: `to` is the node, `port` its port the link enters */
 typedef void (*link_deliver_fn)(void *to, uint16_t port, struct pkt *p);
 
+struct link_outbox;
+
 struct link {
 	struct sim_event ev;
 	struct pktq q;       /* in flight; pkt->t is when each one arrives */
 	sim_time_ps delay_ps;
+	sim_time_ps last_fire; /* when its last packet arrived */
 	link_deliver_fn deliver;
 	void *to;
+	struct link_outbox *out; /* the far end runs on another thread: packets wait here */
 	uint16_t to_port;
+};
+
+/*
+ * Packets that entered links whose far end another partition runs, in the
+ * order they entered.  The far end takes them (link_accept) at the end of the
+ * window: they arrive no sooner than a cable's propagation after they
+ * entered, which is at or after the window's end.
+ */
+struct link_outbox {
+	struct link_out {
+		struct link *l;
+		struct pkt *p;
+		sim_time_ps push_ps;
+	} *e;
+	uint32_t n, cap;
 };
 
 /* a link whose head-arrival event has the canonical key `key` */
@@ -55,5 +74,11 @@ void link_init(struct link *l, uint64_t key, sim_time_ps delay_ps, link_deliver_
 	       void *to, uint16_t to_port);
 /* p enters the link now; it leaves (deliver) at now + delay */
 void link_push(struct sim_engine *eng, struct link *l, struct pkt *p);
+/* the far end's engine takes p, which entered l at push_ps, exactly as if
+ * it had been pushed then: its arrival event is scheduled as of the moment
+ * it became the link's head (when it entered, or when the packet ahead of it
+ * arrived) */
+void link_accept(struct sim_engine *eng, struct link *l, struct pkt *p, sim_time_ps push_ps);
+void link_outbox_free(struct link_outbox *o);
 
 #endif

@@ -3,6 +3,8 @@
  */
 #include "pause.h"
 
+#include <stdlib.h>
+
 #include "invariant.h"
 #include "pfc.h"
 
@@ -133,14 +135,34 @@ void pause_clear(struct pause_rx *pr, unsigned prio)
 /* ---- the sampler: one row per paused (transmitter, priority) and
  * interval; only transmitters touched by PFC are visited ---- */
 
-static void sample(struct pause_env *env)
+static int by_key(const void *a, const void *b)
 {
-	sim_time_ps now = env->eng->now, len = now - env->sample_start;
-	struct pause_rx **link = &env->dirty;
+	const struct pause_rx *x = *(const struct pause_rx *const *)a;
+	const struct pause_rx *y = *(const struct pause_rx *const *)b;
+	return (x->expire_ev.key > y->expire_ev.key) - (x->expire_ev.key < y->expire_ev.key);
+}
+
+static void sample(struct pause_env *env, sim_time_ps now)
+{
+	sim_time_ps len = now - env->sample_start;
 	if (len <= 0)
 		return;
-	while (*link) {
-		struct pause_rx *pr = *link;
+	uint32_t n = 0;
+	for (struct pause_rx *pr = env->dirty; pr; pr = pr->next_dirty) {
+		if (n == env->order_cap) {
+			uint32_t cap = env->order_cap ? 2 * env->order_cap : 64;
+			struct pause_rx **o = realloc(env->order, cap * sizeof(*o));
+			SIM_INVARIANT(o, "out of memory for the pause sampler");
+			env->order = o;
+			env->order_cap = cap;
+		}
+		env->order[n++] = pr;
+	}
+	if (n > 1)
+		qsort(env->order, n, sizeof(*env->order), by_key);
+	env->dirty = NULL;
+	for (uint32_t k = 0; k < n; k++) {
+		struct pause_rx *pr = env->order[k];
 		for (unsigned p = 0; p < PKT_PRIOS; p++) {
 			if (pr->paused & (1u << p)) {
 				sim_time_ps from = pr->since[p] > env->sample_start
@@ -158,11 +180,14 @@ static void sample(struct pause_env *env)
 			pr->acc[p] = 0;
 			pr->frames[p] = 0;
 		}
+	}
+	for (uint32_t k = n; k-- > 0;) { /* still paused: sampled again */
+		struct pause_rx *pr = env->order[k];
 		if (pr->paused) {
-			link = &pr->next_dirty;
+			pr->next_dirty = env->dirty;
+			env->dirty = pr;
 		} else {
 			pr->dirty = 0;
-			*link = pr->next_dirty;
 		}
 	}
 	env->sample_start = now;
@@ -171,7 +196,7 @@ static void sample(struct pause_env *env)
 static void sample_fire(struct sim_engine *eng, struct sim_event *ev)
 {
 	struct pause_env *env = container_of(ev, struct pause_env, sample_ev);
-	sample(env);
+	sample(env, eng->now);
 	if (env->dirty)
 		sim_schedule(eng, ev, eng->now + env->interval_ps);
 }
@@ -184,8 +209,15 @@ void pause_env_init(struct pause_env *env, uint64_t key)
 	sim_event_init(&env->sample_ev, sample_fire, key);
 }
 
-void pause_flush(struct pause_env *env)
+void pause_flush(struct pause_env *env, sim_time_ps t)
 {
 	if (env->dirty)
-		sample(env);
+		sample(env, t);
+}
+
+void pause_env_free(struct pause_env *env)
+{
+	free(env->order);
+	env->order = NULL;
+	env->order_cap = 0;
 }

@@ -23,7 +23,9 @@
  * interval (multiples of interval_ps) the sampler reports, per dirty
  * transmitter and priority, the fraction of the interval it was paused and
  * the XOFF frames it received, and drops the transmitters no longer paused.
- * The sampler's event runs only while some transmitter is dirty.
+ * The sampler's event runs only while some transmitter is dirty.  Its rows
+ * come in the order of the transmitters' expiry event keys (evkey.h: ports
+ * by global index, then NICs by host), whatever the order they were touched.
  */
 #ifndef DCQCN_PAUSE_H
 #define DCQCN_PAUSE_H
@@ -46,6 +48,8 @@ struct pause_env {
 	struct sim_event sample_ev;
 	sim_time_ps sample_start;      /* start of the interval being sampled */
 	struct pause_rx *dirty;        /* transmitters to sample */
+	struct pause_rx **order;       /* scratch: them in order */
+	uint32_t order_cap;
 	uint32_t max_paused_ppm;       /* largest paused fraction of any interval */
 	void *ctx;
 	/* a PFC frame took effect or a pause expired (NULL: not observed) */
@@ -96,7 +100,8 @@ static inline uint8_t pause_open(const struct pause_rx *pr)
 }
 /* end a pause now (watchdog, failed link), as if an XON had arrived */
 void pause_clear(struct pause_rx *pr, unsigned prio);
-/* close the last sample interval at the engine's time (end of run) */
-void pause_flush(struct pause_env *env);
+/* close the last sample interval at time t >= the engine's (end of run) */
+void pause_flush(struct pause_env *env, sim_time_ps t);
+void pause_env_free(struct pause_env *env);
 
 #endif

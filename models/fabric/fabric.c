@@ -4,7 +4,7 @@
  * Set-up is O(hosts + links): switches and ports come from the closed-form
  * topology, and no route table is stored.
  */
-#include "fabric.h"
+#include "internal.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -109,11 +109,11 @@ static struct nic_config nic_config_of(const struct scenario *scn,
 
 /* ---- forwarding what the layers below observe to the run layer's hooks ---- */
 
-static void fwd_flow_done(void *ctx, const struct flow *fl)
+static void fwd_flow_done(void *ctx, unsigned part, const struct flow *fl)
 {
 	struct fabric *f = ctx;
 	if (f->hooks.flow_done)
-		f->hooks.flow_done(f->hooks.ctx, f, fl);
+		f->hooks.flow_done(f->hooks.ctx, f, part, fl);
 }
 
 static void fwd_coll_done(void *ctx, const struct coll *c)
@@ -126,144 +126,97 @@ static void fwd_coll_done(void *ctx, const struct coll *c)
 static void fwd_pfc(void *ctx, const struct pause_rx *pr, unsigned prio, enum pfc_event ev,
 		    uint32_t quanta)
 {
-	struct fabric *f = ctx;
+	struct fabric_part *part = ctx;
+	struct fabric *f = part->f;
 	if (f->hooks.pfc)
-		f->hooks.pfc(f->hooks.ctx, f, pr, prio, ev, quanta);
+		f->hooks.pfc(f->hooks.ctx, f, part->index, pr, prio, ev, quanta);
 }
 
 static void fwd_pause_sample(void *ctx, sim_time_ps t, const struct pause_rx *pr, unsigned prio,
 			     uint32_t ppm, uint32_t frames)
 {
-	struct fabric *f = ctx;
+	struct fabric_part *part = ctx;
+	struct fabric *f = part->f;
 	if (f->hooks.pause_sample)
-		f->hooks.pause_sample(f->hooks.ctx, f, t, pr, prio, ppm, frames);
+		f->hooks.pause_sample(f->hooks.ctx, f, part->index, t, pr, prio, ppm, frames);
 }
 
 static void fwd_pfcwd(void *ctx, const struct pause_rx *pr, unsigned prio, enum pfcwd_event ev,
 		      uint64_t dropped)
 {
-	struct fabric *f = ctx;
+	struct fabric_part *part = ctx;
+	struct fabric *f = part->f;
 	if (f->hooks.pfcwd)
-		f->hooks.pfcwd(f->hooks.ctx, f, pr, prio, ev, dropped);
-}
-
-static void fwd_queue(void *ctx, const struct port *pt, unsigned q, uint64_t bytes)
-{
-	struct fabric *f = ctx;
-	f->hooks.queue_sample(f->hooks.ctx, f, pt, q, bytes);
-}
-
-/* ---- time series ---- */
-
-static struct fabric_totals totals(const struct fabric *f)
-{
-	const struct net_stats *st = &f->net.st;
-	const struct net_drops *d = &st->drops;
-	return (struct fabric_totals){
-		.delivered_pkts = st->cc.pkts_delivered, .ecn_marked = st->cc.ce_delivered,
-		.cnps = st->cc.cnps_sent, .pause_frames = st->pause_frames,
-		.drops = d->lossless + d->lossy + d->pfcwd + d->link_down,
-	};
-}
-
-/* NIC transmit backlogs: scans every QP, so only with output.queues = all */
-static void sample_backlogs(struct fabric *f)
-{
-	const struct fabric_hooks *h = &f->hooks;
-	const struct net *net = &f->net;
-	memset(f->backlog, 0, (size_t)f->nhosts * PKT_PRIOS * sizeof(*f->backlog));
-	for (uint32_t i = 0; i < net->nqps; i++) {
-		const struct qp *q = &net->qps[i];
-		if (!q->snd)
-			continue;
-		uint64_t b = (uint64_t)(q->snd->bytes - q->snd_off);
-		for (const struct flow *fl = q->snd->next; fl; fl = fl->next)
-			b += (uint64_t)fl->bytes;
-		f->backlog[(size_t)q->src * PKT_PRIOS + q->prio] += b;
-	}
-	for (uint32_t hst = 0; hst < f->nhosts; hst++) {
-		uint8_t now = 0;
-		for (unsigned p = 0; p < PKT_PRIOS; p++) {
-			uint64_t b = f->backlog[(size_t)hst * PKT_PRIOS + p];
-			if (b)
-				now |= (uint8_t)(1u << p);
-			if (b || (f->backlog_last[hst] >> p & 1u))
-				h->nic_queue_sample(h->ctx, f, hst, p, b);
-		}
-		f->backlog_last[hst] = now;
-	}
-}
-
-/*
- * Time series every sample_interval, at the end of each interval:
- * counters.csv (deltas of the fabric totals), queues.csv (switch queues
- * that held packets), rates.csv (the DCQCN state of the first output.rates
- * QPs with data outstanding, read from a copy advanced to now: sampling
- * never changes the simulation).  It samples only while there are hooks.
- */
-static void series_fire(struct sim_engine *eng, struct sim_event *ev)
-{
-	struct fabric *f = container_of(ev, struct fabric, series_ev);
-	const struct fabric_hooks *h = &f->hooks;
-	if (h->counters) {
-		struct fabric_totals now = totals(f), d = {
-			.delivered_pkts = now.delivered_pkts - f->last.delivered_pkts,
-			.ecn_marked = now.ecn_marked - f->last.ecn_marked,
-			.cnps = now.cnps - f->last.cnps,
-			.pause_frames = now.pause_frames - f->last.pause_frames,
-			.drops = now.drops - f->last.drops,
-		};
-		f->last = now;
-		h->counters(h->ctx, f, &d);
-	}
-	if (h->queue_sample)
-		switch_sample_queues(&f->net, fwd_queue, f);
-	if (h->nic_queue_sample && f->backlog)
-		sample_backlogs(f);
-	uint32_t n = f->net.nqps < f->scn->output_rates ? f->net.nqps : f->scn->output_rates;
-	if (h->rate_sample && f->niccfg.dcqcn)
-		for (uint32_t i = 0; i < n; i++) {
-			const struct qp *q = &f->net.qps[i];
-			if (q->snd || q->psn_una < q->psn_max)
-				h->rate_sample(h->ctx, f, q);
-		}
-	if (!fabric_finished(f))
-		sim_schedule(eng, ev, eng->now + f->scn->sample_interval_ps);
-}
-
-void fabric_start_series(struct fabric *f)
-{
-	const struct fabric_hooks *h = &f->hooks;
-	if (h->counters || h->queue_sample || h->rate_sample)
-		sim_schedule(&f->net.eng, &f->series_ev, f->scn->sample_interval_ps);
+		f->hooks.pfcwd(f->hooks.ctx, f, part->index, pr, prio, ev, dropped);
 }
 
 /* ---- assembly ---- */
 
+/* every link: the far end's partition runs its events; a link into another
+ * partition than its sender's takes packets into the sender's outbox */
 static void connect(struct fabric *f)
 {
 	const struct topo *t = &f->topo;
 	for (uint32_t s = 0; s < f->nsw; s++) {
 		struct sw *sw = &f->sws[s];
+		uint32_t from = fabric_part_of_switch(f, s);
 		for (uint16_t p = 0; p < sw->nports; p++) {
 			struct topo_end e = topo_peer(t, s, p);
+			struct link *l = &sw->ports[p].link;
 			uint64_t key = SIM_KEY(EVKEY_PORT, sw->ports[p].gid, EVKEY_PORT_LINK);
-			if (e.tier == TOPO_HOST)
-				link_init(&sw->ports[p].link, key, t->host_prop_ps, nic_rx,
-					  &f->nics[e.node], 0);
-			else
-				link_init(&sw->ports[p].link, key, t->fabric_prop_ps, switch_rx,
-					  &f->sws[e.node], e.port);
+			uint32_t to;
+			if (e.tier == TOPO_HOST) {
+				link_init(l, key, t->host_prop_ps, nic_rx, &f->nics[e.node], 0);
+				to = fabric_part_of_host(f, e.node);
+			} else {
+				link_init(l, key, t->fabric_prop_ps, switch_rx, &f->sws[e.node],
+					  e.port);
+				to = fabric_part_of_switch(f, e.node);
+			}
+			if (to != from)
+				l->out = &f->parts[from].out[to];
 		}
 	}
 	for (uint32_t h = 0; h < f->nhosts; h++) {
 		struct topo_end up = topo_host_uplink(t, h);
 		link_init(&f->nics[h].link, SIM_KEY(EVKEY_NIC, h, EVKEY_NIC_LINK), t->host_prop_ps,
 			  switch_rx, &f->sws[up.node], up.port);
+		uint32_t from = fabric_part_of_host(f, h), to = fabric_part_of_switch(f, up.node);
+		if (to != from)
+			f->nics[h].link.out = &f->parts[from].out[to];
 	}
 }
 
-struct fabric *fabric_create(const struct scenario *scn, const char **err)
+static int build_parts(struct fabric *f)
+{
+	f->parts = calloc(f->nparts, sizeof(*f->parts));
+	if (!f->parts)
+		return -1;
+	for (uint32_t p = 0; p < f->nparts; p++) {
+		struct fabric_part *part = &f->parts[p];
+		part->f = f;
+		part->index = p;
+		part->out = calloc(f->nparts, sizeof(*part->out));
+		if (!part->out || net_init(&part->net, f->scn->sample_interval_ps, p))
+			return -1;
+		struct net *net = &part->net;
+		net->qos = f->qos;
+		net->pause.ctx = part;
+		net->pause.on_event = fwd_pfc;
+		net->pause.on_sample = fwd_pause_sample;
+		net->obs.pfcwd = fwd_pfcwd;
+		net->obs.pfcwd_ctx = part;
+		net->topo = &f->topo;
+		net->sws = f->sws;
+		net->nics = f->nics;
+		net->nsw = f->nsw;
+		net->nhosts = f->nhosts;
+		fabric_series_init(part);
+	}
+	return 0;
+}
+
+struct fabric *fabric_create(const struct scenario *scn, unsigned threads, const char **err)
 {
 	struct fabric *f = calloc(1, sizeof(*f));
 	*err = "out of memory building the fabric";
@@ -272,15 +225,7 @@ struct fabric *fabric_create(const struct scenario *scn, const char **err)
 	f->scn = scn;
 	struct topo_shape shape = scenario_topo_shape(scn);
 	topo_init(&f->topo, &shape);
-	if (net_init(&f->net, scn->sample_interval_ps))
-		goto fail;
-	struct net *net = &f->net;
-	net->qos = qos_of(scn);
-	net->pause.ctx = f;
-	net->pause.on_event = fwd_pfc;
-	net->pause.on_sample = fwd_pause_sample;
-	net->obs.pfcwd = fwd_pfcwd;
-	net->obs.pfcwd_ctx = f;
+	f->qos = qos_of(scn);
 	f->swcfg = switch_config_of(scn);
 	f->niccfg = nic_config_of(scn, &f->swcfg);
 	f->nsw = f->topo.switches;
@@ -293,28 +238,37 @@ struct fabric *fabric_create(const struct scenario *scn, const char **err)
 	f->nports = nports;
 	f->ports = calloc(nports, sizeof(*f->ports));
 	f->pgs = calloc(nports * PKT_PRIOS, sizeof(*f->pgs));
-	if (!f->sws || !f->nics || !f->ports || !f->pgs)
+	if (!f->sws || !f->nics || !f->ports || !f->pgs || fabric_partition(f, threads) ||
+	    build_parts(f))
 		goto fail;
-	net->topo = &f->topo;
-	net->sws = f->sws;
-	net->nics = f->nics;
-	net->nsw = f->nsw;
-	net->nhosts = f->nhosts;
 	for (uint32_t s = 0, first = 0; s < f->nsw; s++) {
-		switch_init(net, &f->sws[s], s, &f->swcfg, f->ports + first,
-			    f->pgs + (size_t)first * PKT_PRIOS, first);
+		switch_init(&f->parts[fabric_part_of_switch(f, s)].net, &f->sws[s], s, &f->swcfg,
+			    f->ports + first, f->pgs + (size_t)first * PKT_PRIOS, first);
 		first += f->sws[s].nports;
 	}
 	for (uint32_t h = 0; h < f->nhosts; h++)
-		nic_init(net, &f->nics[h], h, &f->niccfg);
+		nic_init(&f->parts[fabric_part_of_host(f, h)].net, &f->nics[h], h, &f->niccfg);
 	connect(f);
 	f->traffic.ctx = f;
 	f->traffic.flow_done = fwd_flow_done;
 	f->traffic.coll_done = fwd_coll_done;
-	if (traffic_build(&f->traffic, net, scn, &f->topo, f->swcfg.latency_ps) ||
-	    fault_build(&f->faults, net, scn))
+	struct net **nets = calloc(f->nparts, sizeof(*nets));
+	if (!nets)
 		goto fail;
-	sim_event_init(&f->series_ev, series_fire, SIM_KEY(EVKEY_SERIES_SAMPLER, 0, 0));
+	for (uint32_t p = 0; p < f->nparts; p++)
+		nets[p] = &f->parts[p].net;
+	int rc = traffic_build(&f->traffic, nets, f->nparts, scn, &f->topo, f->swcfg.latency_ps);
+	free(nets);
+	if (rc || fault_build(&f->faults, &f->parts[0].net, scn))
+		goto fail;
+	/* the QPs (traffic.h) and the link failures are every partition's */
+	f->qps = f->parts[0].net.qps;
+	f->nqps = f->parts[0].net.nqps;
+	for (uint32_t p = 0; p < f->nparts; p++) {
+		struct net *net = &f->parts[p].net;
+		net->link_down = f->faults.link_down;
+		net->nlink_down = f->faults.nlink_down;
+	}
 	if (scn->output_queues == SCN_QUEUES_ALL) {
 		f->backlog = calloc((size_t)f->nhosts * PKT_PRIOS, sizeof(*f->backlog));
 		f->backlog_last = calloc(f->nhosts, 1);
@@ -332,6 +286,7 @@ void fabric_destroy(struct fabric *f)
 {
 	if (!f)
 		return;
+	fabric_stop_threads(f);
 	traffic_free(&f->traffic);
 	fault_free(&f->faults);
 	free(f->backlog);
@@ -340,50 +295,103 @@ void fabric_destroy(struct fabric *f)
 		switch_free(&f->sws[i]);
 	for (uint32_t h = 0; f->nics && h < f->nhosts; h++)
 		nic_free(&f->nics[h]);
-	nic_flow_pool_free(&f->net);
+	for (uint32_t p = 0; f->parts && p < f->nparts; p++) {
+		struct fabric_part *part = &f->parts[p];
+		for (uint32_t q = 0; part->out && q < f->nparts; q++) {
+			/* packets still between partitions (a run stopped early) */
+			struct link_outbox *o = &part->out[q];
+			for (uint32_t k = 0; k < o->n; k++)
+				pkt_release(&part->net.pool, o->e[k].p);
+			link_outbox_free(o);
+		}
+		free(part->out);
+		fabric_series_free(part);
+		nic_flow_pool_free(&part->net);
+		if (p)
+			part->net.qps = NULL; /* partition 0's net owns the table */
+		net_free(&part->net);
+	}
+	free(f->parts);
+	free(f->unit_of_sw);
+	free(f->part_of_unit);
 	free(f->pgs);
 	free(f->ports);
 	free(f->sws);
 	free(f->nics);
-	net_free(&f->net);
 	free(f);
 }
 
-/* ---- running ---- */
-
-uint64_t fabric_run_until(struct fabric *f, sim_time_ps until)
-{
-	return sim_run_until(&f->net.eng, until);
-}
-
-sim_time_ps fabric_next_time(struct fabric *f)
-{
-	return sim_next_time(&f->net.eng);
-}
+/* ---- the state of the run ---- */
 
 sim_time_ps fabric_now(const struct fabric *f)
 {
-	return f->net.eng.now;
+	sim_time_ps t = 0;
+	for (uint32_t p = 0; p < f->nparts; p++)
+		t = f->parts[p].net.eng.now > t ? f->parts[p].net.eng.now : t;
+	return t;
 }
 
 uint64_t fabric_events(const struct fabric *f)
 {
-	return f->net.eng.events;
+	uint64_t n = 0;
+	for (uint32_t p = 0; p < f->nparts; p++)
+		n += f->parts[p].net.eng.events;
+	return n;
 }
 
-void fabric_pause_flush(struct fabric *f)
+void fabric_pause_flush(struct fabric *f, sim_time_ps t)
 {
-	pause_flush(&f->net.pause);
+	fabric_settle(f);
+	for (uint32_t p = 0; p < f->nparts; p++)
+		pause_flush(&f->parts[p].net.pause, t);
+}
+
+struct fabric_tag fabric_tag(const struct fabric *f, unsigned part)
+{
+	const struct sim_engine *eng = &f->parts[part].net.eng;
+	return (struct fabric_tag){ .time = eng->now, .sched = eng->cur_sched, .key = eng->cur_key };
+}
+
+static void add_stats(struct net_stats *a, const struct net_stats *b)
+{
+	a->data_pkts_sent += b->data_pkts_sent;
+	a->payload_injected += b->payload_injected;
+	a->payload_delivered += b->payload_delivered;
+	a->drops.lossless += b->drops.lossless;
+	a->drops.lossy += b->drops.lossy;
+	a->drops.pfcwd += b->drops.pfcwd;
+	a->drops.link_down += b->drops.link_down;
+	a->drops.rx_discard += b->drops.rx_discard;
+	a->drops.payload += b->drops.payload;
+	a->cc.ecn_marked += b->cc.ecn_marked;
+	a->cc.ce_delivered += b->cc.ce_delivered;
+	a->cc.pkts_delivered += b->cc.pkts_delivered;
+	a->cc.cnps_sent += b->cc.cnps_sent;
+	a->cc.cnps_received += b->cc.cnps_received;
+	a->cc.naks_sent += b->cc.naks_sent;
+	a->cc.acks_sent += b->cc.acks_sent;
+	a->cc.timeouts += b->cc.timeouts;
+	a->cc.retransmitted_bytes += b->cc.retransmitted_bytes;
+	a->pause_frames += b->pause_frames;
+	a->pfcwd_storms += b->pfcwd_storms;
+	if (b->peak_headroom_bytes > a->peak_headroom_bytes)
+		a->peak_headroom_bytes = b->peak_headroom_bytes;
 }
 
 void fabric_stats(const struct fabric *f, struct net_stats *out)
 {
-	*out = f->net.st;
+	*out = (struct net_stats){0};
+	for (uint32_t p = 0; p < f->nparts; p++)
+		add_stats(out, &f->parts[p].net.st);
 }
 
 uint32_t fabric_max_paused_ppm(const struct fabric *f)
 {
-	return f->net.pause.max_paused_ppm;
+	uint32_t m = 0;
+	for (uint32_t p = 0; p < f->nparts; p++)
+		if (f->parts[p].net.pause.max_paused_ppm > m)
+			m = f->parts[p].net.pause.max_paused_ppm;
+	return m;
 }
 
 /* ---- messages ---- */
@@ -400,14 +408,13 @@ uint64_t fabric_bytes_total(const struct fabric *f)
 
 uint64_t fabric_flows_done(const struct fabric *f)
 {
-	return f->net.flows_done;
+	return traffic_done(&f->traffic);
 }
 
 const struct flow *fabric_flow(const struct fabric *f, uint64_t id)
 {
-	const struct net *net = &f->net;
-	for (uint32_t i = 0; i < net->nqps; i++)
-		for (const struct flow *fl = net->qps[i].head; fl; fl = fl->next)
+	for (uint32_t i = 0; i < f->nqps; i++)
+		for (const struct flow *fl = f->qps[i].head; fl; fl = fl->next)
 			if (fl->id == id)
 				return fl;
 	for (uint32_t h = 0; h < f->nhosts; h++)
@@ -426,11 +433,10 @@ static int by_id(const void *a, const void *b)
 int fabric_unfinished(const struct fabric *f, void (*fn)(void *ctx, const struct flow *fl),
 		      void *ctx)
 {
-	const struct net *net = &f->net;
 	size_t n = 0, cap = 0;
 	const struct flow **list = NULL;
-	for (uint32_t i = 0; i < net->nqps; i++)
-		for (const struct flow *fl = net->qps[i].head; fl; fl = fl->next) {
+	for (uint32_t i = 0; i < f->nqps; i++)
+		for (const struct flow *fl = f->qps[i].head; fl; fl = fl->next) {
 			if (fl->end_ps >= 0)
 				continue;
 			if (n == cap) {
@@ -474,8 +480,15 @@ static void count_pkt(const struct pkt *p, uint64_t *pkts, uint64_t *payload)
 
 int fabric_check_conservation(struct fabric *f, uint64_t *in_flight)
 {
-	const struct net_stats *st = &f->net.st;
-	uint64_t pkts = 0, payload = 0, switch_pkts = 0;
+	struct net_stats sum, *st = &sum;
+	fabric_stats(f, &sum);
+	uint64_t pkts = 0, payload = 0, switch_pkts = 0, live = 0;
+	for (uint32_t p = 0; p < f->nparts; p++) {
+		live += f->parts[p].net.pool.live;
+		for (uint32_t q = 0; q < f->nparts; q++) /* between partitions */
+			for (uint32_t k = 0; k < f->parts[p].out[q].n; k++)
+				count_pkt(f->parts[p].out[q].e[k].p, &pkts, &payload);
+	}
 	for (uint32_t s = 0; s < f->nsw; s++) {
 		const struct sw *sw = &f->sws[s];
 		uint64_t before = pkts;
@@ -512,10 +525,10 @@ int fabric_check_conservation(struct fabric *f, uint64_t *in_flight)
 		count_q(&n->pause.delay.q, &pkts, &payload);
 	}
 	*in_flight = payload;
-	if (pkts != f->net.pool.live) {
+	if (pkts != live) {
 		snprintf(f->err, sizeof(f->err),
-			 "%llu packets are live in the pool but %llu are in the fabric",
-			 (unsigned long long)f->net.pool.live, (unsigned long long)pkts);
+			 "%llu packets are live in the pools but %llu are in the fabric",
+			 (unsigned long long)live, (unsigned long long)pkts);
 		return -1;
 	}
 	if (st->payload_injected != st->payload_delivered + st->drops.payload + payload) {

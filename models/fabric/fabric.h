@@ -1,15 +1,28 @@
 /*
  * fabric.h - the fabric of a scenario, assembled: the topology, the
- * switches and NICs wired by links, the workloads (jobs, faults), and the
- * time-series samplers; the end-of-run invariants.  A `struct fabric` is a
- * value: created from a finalized scenario and freed; nothing is global, so
- * two fabrics can run in one process.
+ * switches and NICs wired by links, the workloads (jobs, faults), the
+ * time-series samplers, the end-of-run invariants, and the run itself on
+ * one or several threads.  A `struct fabric` is a value: created from a
+ * finalized scenario and freed; nothing is global, so two fabrics can run in
+ * one process.
  *
- * This is the top of models/ (docs/ARCHITECTURE.md): the only model file
- * that reads the scenario.  It turns [topology], [qos], [buffer], [pfc],
- * [pfcwd], [ecn], [nic] and [dcqcn] into the configurations of the nodes
- * (net.h, switch.h, nic.h), builds them, and forwards what they observe to
- * the hooks of the run layer.
+ * This is the top of models/ (docs/ARCHITECTURE.md): the only model code that
+ * reads the scenario.  It turns [topology], [qos], [buffer], [pfc], [pfcwd],
+ * [ecn], [nic] and [dcqcn] into the configurations of the nodes (net.h,
+ * switch.h, nic.h), builds them, and forwards what they observe to the hooks
+ * of the run layer.
+ *
+ * Partitions (parallel.c).  The fabric is cut into units that the topology
+ * fixes: a leaf (or edge switch) with its hosts, and every other switch; only
+ * fabric links join units.  A run on N threads gives each thread a partition
+ * of whole units, with its own engine, packet pool and counters (a `struct
+ * net`).  Every thread simulates the same windows of time, each as long as
+ * a fabric cable's propagation (the lookahead): nothing a partition does
+ * reaches another sooner, so a packet sent across partitions goes into an
+ * outbox and enters its link at the end of the window.  Simultaneous events
+ * fire in an order fixed by the model (engine.h), so every output is the
+ * same for any number of threads, 1 included.  The run ends at the end of
+ * the window in which the last message completed.
  */
 #ifndef DCQCN_FABRIC_H
 #define DCQCN_FABRIC_H
@@ -25,51 +38,85 @@
 
 struct scenario;
 struct fabric;
-struct fabric_totals;
-
-/* what the run layer observes (NULL: not observed) */
-struct fabric_hooks {
-	void *ctx;
-	/* a flow completed (called once per flow, in completion order) */
-	void (*flow_done)(void *ctx, const struct fabric *f, const struct flow *fl);
-	/* a job iteration completed */
-	void (*coll_done)(void *ctx, const struct fabric *f, const struct coll *c);
-	/* a PFC frame took effect on a transmitter, or its pause expired */
-	void (*pfc)(void *ctx, const struct fabric *f, const struct pause_rx *pr, unsigned prio,
-		    enum pfc_event ev, uint32_t quanta);
-	/* DCQCN state of a traced QP (rates.csv), every sample_interval */
-	void (*rate_sample)(void *ctx, const struct fabric *f, const struct qp *q);
-	/* a switch egress queue's bytes (queues.csv): while it is not empty,
-	 * and once more when it has emptied */
-	void (*queue_sample)(void *ctx, const struct fabric *f, const struct port *pt,
-			     unsigned q, uint64_t bytes);
-	/* a NIC's transmit backlog on a priority (queues.csv with
-	 * output.queues = all): payload its QPs have yet to send */
-	void (*nic_queue_sample)(void *ctx, const struct fabric *f, uint32_t host, unsigned prio,
-				 uint64_t bytes);
-	/* fabric counters over the last sample interval (counters.csv) */
-	void (*counters)(void *ctx, const struct fabric *f, const struct fabric_totals *delta);
-	/* one sample interval of a transmitter's priority: paused fraction in
-	 * parts per million and XOFF frames received (only when either is > 0) */
-	void (*pause_sample)(void *ctx, const struct fabric *f, sim_time_ps t,
-			     const struct pause_rx *pr, unsigned prio, uint32_t paused_ppm,
-			     uint32_t frames);
-	/* the PFC watchdog declared a storm or restored a queue */
-	void (*pfcwd)(void *ctx, const struct fabric *f, const struct pause_rx *pr, unsigned prio,
-		      enum pfcwd_event ev, uint64_t dropped);
-};
+struct fabric_part;
+struct fabric_threads;
 
 /* running totals behind counters.csv */
 struct fabric_totals {
 	uint64_t delivered_pkts, ecn_marked, cnps, pause_frames, drops;
 };
 
+/* what the run layer observes (NULL: not observed).  `part` is the
+ * partition on whose thread the call happens; coll_done, counters and
+ * window_done are called on the coordinating thread, between windows. */
+struct fabric_hooks {
+	void *ctx;
+	/* a flow completed (called once per flow) */
+	void (*flow_done)(void *ctx, const struct fabric *f, unsigned part, const struct flow *fl);
+	/* a job iteration completed (in order of completion) */
+	void (*coll_done)(void *ctx, const struct fabric *f, const struct coll *c);
+	/* a PFC frame took effect on a transmitter, or its pause expired */
+	void (*pfc)(void *ctx, const struct fabric *f, unsigned part, const struct pause_rx *pr,
+		    unsigned prio, enum pfc_event ev, uint32_t quanta);
+	/* DCQCN state of a traced QP (rates.csv), every sample_interval, in QP order */
+	void (*rate_sample)(void *ctx, const struct fabric *f, unsigned part, const struct qp *q);
+	/* a switch egress queue's bytes (queues.csv): while it is not empty,
+	 * and once more when it has emptied; in order of ports */
+	void (*queue_sample)(void *ctx, const struct fabric *f, unsigned part,
+			     const struct port *pt, unsigned q, uint64_t bytes);
+	/* a NIC's transmit backlog on a priority (queues.csv with
+	 * output.queues = all): payload its QPs have yet to send */
+	void (*nic_queue_sample)(void *ctx, const struct fabric *f, unsigned part, uint32_t host,
+				 unsigned prio, uint64_t bytes);
+	/* fabric counters over the sample interval ending at t (counters.csv) */
+	void (*counters)(void *ctx, const struct fabric *f, sim_time_ps t,
+			 const struct fabric_totals *delta);
+	/* one sample interval ending at t of a transmitter's priority: paused
+	 * fraction in parts per million and XOFF frames received (only when
+	 * either is > 0), in order of transmitters */
+	void (*pause_sample)(void *ctx, const struct fabric *f, unsigned part, sim_time_ps t,
+			     const struct pause_rx *pr, unsigned prio, uint32_t paused_ppm,
+			     uint32_t frames);
+	/* the PFC watchdog declared a storm or restored a queue */
+	void (*pfcwd)(void *ctx, const struct fabric *f, unsigned part, const struct pause_rx *pr,
+		      unsigned prio, enum pfcwd_event ev, uint64_t dropped);
+	/* a window of time ended at `end` (exclusive): what the partitions
+	 * reported in it can be merged */
+	void (*window_done)(void *ctx, const struct fabric *f, sim_time_ps end);
+};
+
+
+
+/* the canonical place of an event among simultaneous ones: where a row it
+ * writes goes in a merge of the partitions' rows */
+struct fabric_tag {
+	sim_time_ps time, sched;
+	uint64_t key;
+};
+
+/* one partition: the units one thread runs (parallel.c) */
+struct fabric_part {
+	struct net net;
+	struct fabric *f;
+	uint32_t index;
+	struct link_outbox *out;       /* packets for each partition, by destination */
+	/* time series (series.c) */
+	struct sim_event series_ev;
+	struct fabric_totals last;     /* this partition's totals at its last sample */
+	struct fabric_counts {         /* its counters over each interval, waiting for the
+					* window's end to be added to the others' */
+		sim_time_ps t;
+		struct fabric_totals d;
+	} *counts;
+	uint32_t ncounts, counts_cap;
+};
+
 struct fabric {
 	const struct scenario *scn;
 	struct topo topo;
-	struct net net;
 	struct switch_config swcfg;
 	struct nic_config niccfg;
+	struct net_qos qos;
 
 	struct sw *sws;
 	uint32_t nsw;
@@ -78,53 +125,71 @@ struct fabric {
 	size_t nports;
 	struct nic *nics;
 	uint32_t nhosts;
+	struct qp *qps;                /* every QP (the nets share the table) */
+	uint32_t nqps;
+
+	/* partitions (parallel.c) */
+	uint32_t nunits;
+	uint32_t *unit_of_sw;          /* by switch number */
+	uint32_t *part_of_unit;
+	struct fabric_part *parts;
+	uint32_t nparts;
+	sim_time_ps lookahead_ps;      /* the length of a window */
+	sim_time_ps wstart, wend;      /* the window being run: [wstart, wend) */
+	uint8_t window_open;
+	uint8_t ended;                 /* every message completed by the end of a window */
+	sim_time_ps end_ps;            /* that last completion */
+	sim_time_ps stop_ps;           /* the end of the window it ended in */
+	struct fabric_threads *threads;
 
 	struct traffic traffic;
 	struct faults faults;
 
 	struct fabric_hooks hooks;
-	struct sim_event series_ev;    /* rates.csv, queues.csv, counters.csv sampler */
-	struct fabric_totals last;     /* totals at the last sample */
 	uint64_t *backlog;             /* output.queues = all: per host and priority */
 	uint8_t *backlog_last;         /* bit p: the last row of (host, p) was not 0 */
 	char err[256];                 /* why an invariant failed */
 };
 
-/* Build the fabric of a finalized scenario.  Returns NULL and sets *err
- * (static text) when memory runs out or a job cannot be expanded. */
-struct fabric *fabric_create(const struct scenario *scn, const char **err);
+/* Build the fabric of a finalized scenario on `threads` threads (0: the
+ * scenario's sim.threads; more threads than the fabric has units are not
+ * used).  Returns NULL and sets *err (static text) when memory runs out. */
+struct fabric *fabric_create(const struct scenario *scn, unsigned threads, const char **err);
 void fabric_destroy(struct fabric *f);
 
-/* start the time-series sampler once the hooks are set */
+/* start the time-series samplers once the hooks are set */
 void fabric_start_series(struct fabric *f);
-/* run the events due at or before `until` (stops early when every flow has
- * completed); returns the number fired */
+/* run the events due at or before `until`, window by window; returns the
+ * number fired.  It stops at the end of the window in which the last
+ * message completed (fabric_finished). */
 uint64_t fabric_run_until(struct fabric *f, sim_time_ps until);
 /* time of the next event, INT64_MAX when none */
 sim_time_ps fabric_next_time(struct fabric *f);
-/* simulated time: the time of the last event fired */
+/* simulated time: the latest any partition has reached */
 sim_time_ps fabric_now(const struct fabric *f);
 /* events fired so far */
 uint64_t fabric_events(const struct fabric *f);
-/* close the last pause sample interval (end of run) */
-void fabric_pause_flush(struct fabric *f);
+/* close the last pause sample interval at time t (end of run) */
+void fabric_pause_flush(struct fabric *f, sim_time_ps t);
+/* the tag of the event partition `part` is firing */
+struct fabric_tag fabric_tag(const struct fabric *f, unsigned part);
 
 /* the counters of the whole fabric */
 void fabric_stats(const struct fabric *f, struct net_stats *out);
 /* the largest paused fraction of any transmitter in one sample interval, ppm */
 uint32_t fabric_max_paused_ppm(const struct fabric *f);
 
-/* all flows done: nothing more will happen */
+/* every message completed (at the end of a window) */
 static inline int fabric_finished(const struct fabric *f)
 {
-	return traffic_finished(&f->traffic);
+	return f->ended;
 }
 
 /* messages the jobs define, and those completed so far */
 uint64_t fabric_flows_total(const struct fabric *f);
+uint64_t fabric_flows_done(const struct fabric *f);
 /* the payload of all those messages */
 uint64_t fabric_bytes_total(const struct fabric *f);
-uint64_t fabric_flows_done(const struct fabric *f);
 /* a message the fabric still holds (waiting for its start, being sent, or
  * not yet acknowledged), by id; NULL before it is made and once released.
  * A scan of every QP and NIC: for tests and end-of-run reports. */
@@ -143,5 +208,18 @@ int fabric_check_conservation(struct fabric *f, uint64_t *in_flight);
 
 /* largest egress queue seen on any switch port, frame bytes */
 uint64_t fabric_max_queue_bytes(const struct fabric *f);
+
+/* what `check` prints: the units, the partitions of a run on `threads`
+ * threads and the lookahead */
+struct fabric_plan {
+	uint32_t units, parts;
+	const char *unit_is;           /* what a unit is in this topology */
+	sim_time_ps lookahead_ps;
+	const char *why_one;           /* why a run cannot use more than one thread, or NULL */
+	/* weights of the partitions (a unit: its switch's ports plus twice its
+	 * hosts): total, heaviest and lightest partition; 0 out of memory */
+	uint64_t weight_total, weight_max, weight_min;
+};
+struct fabric_plan fabric_plan_of(const struct scenario *scn, unsigned threads);
 
 #endif

@@ -8,9 +8,9 @@
 #include "evkey.h"
 #include "invariant.h"
 
-int net_init(struct net *net, sim_time_ps sample_interval_ps)
+int net_init(struct net *net, sim_time_ps sample_interval_ps, uint32_t part)
 {
-	*net = (struct net){0};
+	*net = (struct net){ .part = part };
 	pkt_pool_init(&net->pool);
 	if (sim_engine_init(&net->eng))
 		return -1;
@@ -18,7 +18,7 @@ int net_init(struct net *net, sim_time_ps sample_interval_ps)
 	net->pause.eng = &net->eng;
 	net->pause.pool = &net->pool;
 	net->pause.interval_ps = sample_interval_ps;
-	pause_env_init(&net->pause, SIM_KEY(EVKEY_PAUSE_SAMPLER, 0, 0));
+	pause_env_init(&net->pause, SIM_KEY(EVKEY_PAUSE_SAMPLER, part, 0));
 	return 0;
 }
 
@@ -26,8 +26,23 @@ void net_free(struct net *net)
 {
 	free(net->qps);
 	net->qps = NULL;
+	net->nqps = net->qps_cap = 0;
+	free(net->qorder);
+	net->qorder = NULL;
+	net->qorder_cap = 0;
+	pause_env_free(&net->pause);
 	pkt_pool_free(&net->pool);
 	sim_engine_free(&net->eng);
+}
+
+int net_port_down(const struct net *net, uint32_t sw, uint16_t port, sim_time_ps t)
+{
+	for (uint32_t i = 0; i < net->nlink_down; i++) {
+		const struct net_link_down *d = &net->link_down[i];
+		if (d->sw == sw && d->port == port && t >= d->start_ps && t < d->end_ps)
+			return 1;
+	}
+	return 0;
 }
 
 void net_drop(struct net *net, struct pkt *p, uint64_t *cause)

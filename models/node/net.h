@@ -21,6 +21,7 @@
 
 struct flow;
 struct flow_slab;
+struct net;
 struct qp;
 struct sw;
 struct port;
@@ -76,6 +77,16 @@ struct net_stats {
 
 enum pfcwd_event { PFCWD_STORM, PFCWD_RESTORE };
 
+/* a switch port whose link is down during [start_ps, end_ps) */
+struct net_link_down {
+	uint32_t sw;
+	uint16_t port;
+	sim_time_ps start_ps, end_ps;
+};
+
+/* is switch sw's port down at time t (its link failed) */
+int net_port_down(const struct net *net, uint32_t sw, uint16_t port, sim_time_ps t);
+
 /* the callbacks of the layers above (NULL: not observed) */
 struct net_observer {
 	/* a message completed at its receiver (called once per flow) */
@@ -89,6 +100,7 @@ struct net_observer {
 
 struct net {
 	struct sim_engine eng;
+	uint32_t part;                 /* which partition of the fabric it runs (fabric.h) */
 	struct pkt_pool pool;
 	struct pause_env pause;        /* PFC receive state's sampler and callbacks */
 	struct net_qos qos;
@@ -99,8 +111,13 @@ struct net {
 	struct sw *sws;                /* switches, by number */
 	struct nic *nics;              /* NICs, by host */
 	uint32_t nsw, nhosts;
-	uint32_t links_down;           /* failed links now: switches route around them */
+	/* failed links (fault link-down), known in advance: a switch routes
+	 * around a port while now is in [start, end) of one of them */
+	const struct net_link_down *link_down;
+	uint32_t nlink_down;
 	struct port *qdirty;           /* switch ports that held packets since the last sample */
+	struct port **qorder;          /* scratch: those ports in order */
+	uint32_t qorder_cap;
 
 	/* transport (nic.h): QPs by id, the pool of messages */
 	struct qp *qps;
@@ -111,9 +128,10 @@ struct net {
 	uint64_t flows_done;           /* messages completed at their receivers */
 };
 
-/* the engine and pool; 0, or -1 when out of memory.  The caller sets qos,
- * the node tables, the observer and the pause env's callbacks. */
-int net_init(struct net *net, sim_time_ps sample_interval_ps);
+/* the engine and pool of partition `part`; 0, or -1 when out of memory.
+ * The caller sets qos, the node tables, the observer and the pause env's
+ * callbacks. */
+int net_init(struct net *net, sim_time_ps sample_interval_ps, uint32_t part);
 void net_free(struct net *net);
 
 /* a data packet is dropped: counts it under `cause` and its payload */

@@ -605,6 +605,8 @@ struct flow_slab {
 struct flow *nic_flow_new(struct net *net, uint64_t id, uint32_t qp, int64_t bytes,
 			  sim_time_ps start_ps)
 {
+	const struct qp *q = &net->qps[qp];
+	net = net->nics[q->src].net;
 	if (!net->flow_free) {
 		struct flow_slab *s = malloc(sizeof(*s));
 		if (!s)
@@ -619,7 +621,6 @@ struct flow *nic_flow_new(struct net *net, uint64_t id, uint32_t qp, int64_t byt
 	struct flow *fl = net->flow_free;
 	net->flow_free = fl->next;
 	net->flows_live++;
-	const struct qp *q = &net->qps[qp];
 	uint32_t mtu = net->qos.mtu_bytes;
 	*fl = (struct flow){
 		.id = id, .src = q->src, .dst = q->dst, .qp = qp, .first_psn = UINT32_MAX,
@@ -683,9 +684,10 @@ static struct flow *wait_pop(struct nic *n)
 	return top;
 }
 
-void nic_post_at(struct net *net, struct flow *fl)
+void nic_post_at(struct net *net, struct flow *fl, sim_time_ps sched)
 {
 	struct nic *n = &net->nics[net->qps[fl->qp].src];
+	net = n->net;
 	if (fl->start_ps <= net->eng.now) {
 		nic_post(net, fl);
 		return;
@@ -704,7 +706,7 @@ void nic_post_at(struct net *net, struct flow *fl)
 	}
 	wait_place(n, i, fl);
 	if (i == 0)
-		sim_schedule(&net->eng, &n->post_ev, fl->start_ps);
+		sim_schedule_at(&net->eng, &n->post_ev, fl->start_ps, sched);
 }
 
 static void post_fire(struct sim_engine *eng, struct sim_event *ev)

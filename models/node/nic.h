@@ -118,8 +118,9 @@ void nic_init(struct net *net, struct nic *n, uint32_t id, const struct nic_conf
 void nic_rx(void *to, uint16_t port, struct pkt *p);
 /* a QP from host src to host dst; its id, or NET_NONE when out of memory */
 uint32_t nic_add_qp(struct net *net, uint32_t src, uint32_t dst, uint8_t dscp);
-/* a message from the pool: `bytes` on QP qp, starting at start_ps, with
- * the given id; the workload fields are zero.  NULL when out of memory. */
+/* a message from the pool of the net that runs its sender: `bytes` on QP
+ * qp, starting at start_ps, with the given id; the workload fields are zero.
+ * NULL when out of memory. */
 struct flow *nic_flow_new(struct net *net, uint64_t id, uint32_t qp, int64_t bytes,
 			  sim_time_ps start_ps);
 /* a message that will not be posted goes back to the pool */
@@ -129,8 +130,10 @@ void nic_flow_pool_free(struct net *net);
 /* hand a message to its QP now: it is sent after the QP's earlier messages */
 void nic_post(struct net *net, struct flow *fl);
 /* hand a message to its QP at fl->start_ps: now if that has come, else by
- * the NIC's post event (equal start times in id order) */
-void nic_post_at(struct net *net, struct flow *fl);
+ * the NIC's post event (equal start times in id order), which counts as
+ * scheduled at `sched` (the time of what decided it: now, or an earlier
+ * moment on another thread) */
+void nic_post_at(struct net *net, struct flow *fl, sim_time_ps sched);
 void nic_free(struct nic *n);
 /* queue a PFC frame ahead of everything (faults: a broken NIC) */
 void nic_send_pfc(struct nic *n, unsigned prio, uint32_t quanta);

@@ -42,6 +42,8 @@
  */
 #include "switch.h"
 
+#include <stdlib.h>
+
 #include "evkey.h"
 #include "invariant.h"
 #include "pfc.h"
@@ -245,10 +247,12 @@ static void switch_forward(void *to, uint16_t unused, struct pkt *p)
 	port_kick(pt);
 }
 
+/* routing around failed links reads the failure schedule, never another
+ * switch's state: the answer depends on the time only */
 static int port_down(const void *ctx, uint32_t sw, uint16_t port)
 {
 	const struct net *net = ctx;
-	return net->sws[sw].ports[port].down;
+	return net_port_down(net, sw, port, net->eng.now);
 }
 
 void switch_rx(void *to, uint16_t in_port, struct pkt *p)
@@ -267,7 +271,7 @@ void switch_rx(void *to, uint16_t in_port, struct pkt *p)
 	p->prio = net->qos.dscp_to_prio[p->dscp];
 	uint32_t psn = s->cfg->ecmp_packet ? p->psn : 0;
 	uint64_t h = rng_mix(topo_flow_key(p->src, p->dst, p->sport, psn) ^ s->salt);
-	p->out_port = net->links_down
+	p->out_port = net->nlink_down
 			      ? topo_route_avoiding(net->topo, s->id, p->dst, h, port_down, net)
 			      : topo_route(net->topo, s->id, p->dst, h);
 	if (p->out_port == TOPO_NO_ROUTE) {
@@ -308,13 +312,45 @@ void switch_rx(void *to, uint16_t in_port, struct pkt *p)
 
 /* ---- queues.csv ---- */
 
+static int by_gid(const void *a, const void *b)
+{
+	const struct port *x = *(const struct port *const *)a, *y = *(const struct port *const *)b;
+	return (x->gid > y->gid) - (x->gid < y->gid);
+}
+
 void switch_sample_queues(struct net *net,
 			  void (*emit)(void *ctx, const struct port *pt, unsigned q, uint64_t bytes),
 			  void *ctx)
 {
-	struct port **link = &net->qdirty;
-	while (*link) {
-		struct port *pt = *link;
+	uint32_t n = 0;
+	for (struct port *pt = net->qdirty; pt; pt = pt->next_qdirty) {
+		if (n == net->qorder_cap) {
+			uint32_t cap = net->qorder_cap ? 2 * net->qorder_cap : 64;
+			struct port **o = realloc(net->qorder, cap * sizeof(*o));
+			SIM_INVARIANT(o, "out of memory for the queue sampler");
+			net->qorder = o;
+			net->qorder_cap = cap;
+		}
+		net->qorder[n++] = pt;
+	}
+	if (n > 1) /* in order of global port index, whatever the order they filled in */
+		qsort(net->qorder, n, sizeof(*net->qorder), by_gid);
+	net->qdirty = NULL;
+	for (uint32_t k = n; k-- > 0;) { /* the list keeps the ports that still hold packets */
+		struct port *pt = net->qorder[k];
+		uint8_t now = 0;
+		for (unsigned q = 0; q < PKT_PRIOS; q++)
+			if (pt->q[q].bytes)
+				now |= (uint8_t)(1u << q);
+		if (now) {
+			pt->next_qdirty = net->qdirty;
+			net->qdirty = pt;
+		} else {
+			pt->qdirty = 0;
+		}
+	}
+	for (uint32_t k = 0; k < n; k++) {
+		struct port *pt = net->qorder[k];
 		uint8_t now = 0;
 		for (unsigned q = 0; q < PKT_PRIOS; q++) {
 			uint64_t b = pt->q[q].bytes;
@@ -324,12 +360,6 @@ void switch_sample_queues(struct net *net,
 				emit(ctx, pt, q, b);
 		}
 		pt->qlast = now;
-		if (now) {
-			link = &pt->next_qdirty;
-		} else {
-			pt->qdirty = 0;
-			*link = pt->next_qdirty;
-		}
 	}
 }
 

@@ -104,8 +104,8 @@ void switch_rx(void *to, uint16_t in_port, struct pkt *p);
 /* fail (down = 1) or restore a switch port's link, the switch's side */
 void switch_port_set_down(struct sw *s, uint16_t port, int down);
 /* the queue sampler's walk over ports that held packets since the last
- * sample (queues.csv): emit each queue while it is not empty, and once more
- * when it has emptied */
+ * sample (queues.csv), in order of global port index: emit each queue while
+ * it is not empty, and once more when it has emptied */
 void switch_sample_queues(struct net *net,
 			  void (*emit)(void *ctx, const struct port *pt, unsigned q, uint64_t bytes),
 			  void *ctx);

@@ -12,8 +12,13 @@
  *   link-down      both ends of the link stop: frames queued for it and on
  *                  the cable are lost (drops_link_down), PFC state across it
  *                  ends, and switches route around it (topology.h) until it
- *                  comes back after duration.
- * Each fault has one event: its next action (start, storm frame, end).
+ *                  comes back after duration: the link is down during
+ *                  [start, start + duration).  Routing reads that schedule
+ *                  (net_port_down), not the other switches' state, and each
+ *                  end of the link has its own event, so each end's node
+ *                  changes itself.
+ * Each fault (each end of a failed link) has one event: its next action
+ * (start, storm frame, end).
  */
 #include "fault.h"
 
@@ -44,26 +49,33 @@ static void storm_tick(struct fault_rt *r)
 	sim_schedule(&net->eng, &r->ev, next < r->end_ps ? next : r->end_ps);
 }
 
-static void set_link(struct net *net, const struct scn_fault *d, int down)
+/* the switch port of node `node` whose peer is the link's other end */
+static int link_port(const struct net *net, const struct scn_fault *d, int e, uint16_t *port)
 {
-	net->links_down = down ? net->links_down + 1 : net->links_down - 1;
-	for (int e = 0; e < 2; e++) {
-		uint32_t node = d->end_node[e], other = d->end_node[1 - e];
-		if (d->end_is_host[e]) {
-			nic_set_down(&net->nics[node], down);
-			continue;
-		}
-		/* the switch port whose peer is the other end */
-		struct sw *s = &net->sws[node];
-		for (uint16_t p = 0; p < s->nports; p++) {
-			struct topo_end pe = topo_peer(net->topo, node, p);
-			if ((pe.tier == TOPO_HOST) == (d->end_is_host[1 - e] != 0) &&
-			    pe.node == other) {
-				switch_port_set_down(s, p, down);
-				break;
-			}
+	uint32_t node = d->end_node[e], other = d->end_node[1 - e];
+	const struct sw *s = &net->sws[node];
+	for (uint16_t p = 0; p < s->nports; p++) {
+		struct topo_end pe = topo_peer(net->topo, node, p);
+		if ((pe.tier == TOPO_HOST) == (d->end_is_host[1 - e] != 0) && pe.node == other) {
+			*port = p;
+			return 0;
 		}
 	}
+	return -1;
+}
+
+/* one end of a failed link goes down or comes back */
+static void set_end(struct fault_rt *r, int down)
+{
+	const struct scn_fault *d = r->def;
+	uint32_t node = d->end_node[r->end];
+	if (d->end_is_host[r->end]) {
+		nic_set_down(&r->net->nics[node], down);
+		return;
+	}
+	uint16_t port;
+	if (link_port(r->net, d, r->end, &port) == 0)
+		switch_port_set_down(&r->net->sws[node], port, down);
 }
 
 static void fault_fire(struct sim_engine *eng, struct sim_event *ev)
@@ -94,30 +106,58 @@ static void fault_fire(struct sim_engine *eng, struct sim_event *ev)
 		break;
 	case SCN_FAULT_LINK_DOWN:
 		r->active = !ending;
-		set_link(net, d, r->active);
+		set_end(r, r->active);
 		if (r->active && r->end_ps != INT64_MAX)
 			sim_schedule(eng, ev, r->end_ps);
 		break;
 	}
 }
 
+/* the net that owns a fault's node: the one its node's events run in */
+static struct net *owner(const struct net *net, const struct scn_fault *d, int e)
+{
+	if (d->kind != SCN_FAULT_LINK_DOWN)
+		return net->nics[d->host].net;
+	return d->end_is_host[e] ? net->nics[d->end_node[e]].net : net->sws[d->end_node[e]].net;
+}
+
 int fault_build(struct faults *fs, struct net *net, const struct scenario *scn)
 {
-	fs->n = scn->nfaults;
-	fs->rt = NULL;
-	if (!fs->n)
+	*fs = (struct faults){0};
+	uint32_t n = 0, nd = 0;
+	for (uint32_t i = 0; i < scn->nfaults; i++) {
+		int link = scn->faults[i].kind == SCN_FAULT_LINK_DOWN;
+		n += link ? 2 : 1;
+		if (link)
+			nd += (uint32_t)!scn->faults[i].end_is_host[0] + !scn->faults[i].end_is_host[1];
+	}
+	if (!n)
 		return 0;
-	fs->rt = calloc(fs->n, sizeof(*fs->rt));
-	if (!fs->rt)
+	fs->rt = calloc(n, sizeof(*fs->rt));
+	fs->link_down = calloc(nd ? nd : 1, sizeof(*fs->link_down));
+	if (!fs->rt || !fs->link_down)
 		return -1;
-	for (uint32_t i = 0; i < fs->n; i++) {
-		struct fault_rt *r = &fs->rt[i];
-		r->net = net;
-		r->def = &scn->faults[i];
-		r->nic_watchdog_ps = scn->nic_pause_watchdog_ps;
-		r->end_ps = r->def->duration_ps ? r->def->start_ps + r->def->duration_ps : INT64_MAX;
-		sim_event_init(&r->ev, fault_fire, SIM_KEY(EVKEY_FAULT, i, 0));
-		sim_schedule(&net->eng, &r->ev, r->def->start_ps);
+	for (uint32_t i = 0; i < scn->nfaults; i++) {
+		const struct scn_fault *d = &scn->faults[i];
+		int ends = d->kind == SCN_FAULT_LINK_DOWN ? 2 : 1;
+		sim_time_ps end_ps = d->duration_ps ? d->start_ps + d->duration_ps : INT64_MAX;
+		for (int e = 0; e < ends; e++) {
+			struct fault_rt *r = &fs->rt[fs->n++];
+			r->net = owner(net, d, e);
+			r->def = d;
+			r->end = (uint8_t)e;
+			r->nic_watchdog_ps = scn->nic_pause_watchdog_ps;
+			r->end_ps = end_ps;
+			sim_event_init(&r->ev, fault_fire, SIM_KEY(EVKEY_FAULT, i, e));
+			sim_schedule(&r->net->eng, &r->ev, d->start_ps);
+			uint16_t port;
+			if (d->kind == SCN_FAULT_LINK_DOWN && !d->end_is_host[e] &&
+			    link_port(net, d, e, &port) == 0)
+				fs->link_down[fs->nlink_down++] = (struct net_link_down){
+					.sw = d->end_node[e], .port = port, .start_ps = d->start_ps,
+					.end_ps = end_ps,
+				};
+		}
 	}
 	return 0;
 }
@@ -125,6 +165,6 @@ int fault_build(struct faults *fs, struct net *net, const struct scenario *scn)
 void fault_free(struct faults *fs)
 {
 	free(fs->rt);
-	fs->rt = NULL;
-	fs->n = 0;
+	free(fs->link_down);
+	*fs = (struct faults){0};
 }

@@ -84,13 +84,72 @@ struct traffic_job {
 	uint32_t ranks, senders;       /* as collectives.csv reports them */
 	int64_t iter_bytes;            /* size of an iteration as collectives.csv reports it */
 	int64_t msg_bytes;             /* payload of an iteration's messages */
+	uint8_t spread;                /* its hosts are in more than one partition */
 	/* the iteration in progress */
 	uint32_t iter;
 	sim_time_ps release_ps;
 	uint64_t done;
-	sim_time_ps last_ps;           /* its latest completion, and where */
+	struct traffic_tag last;       /* its latest completion, and where */
 	uint32_t last_host;
 };
+
+/* what a partition's thread learns in a window and leaves for its end */
+struct traffic_part {
+	struct traffic *t;
+	struct net *net;
+	uint32_t index;
+	uint64_t done;                 /* messages completed here (also net->flows_done) */
+	sim_time_ps last_done_ps;
+	/* posts for other partitions: messages that waited for one completed
+	 * here (trace `after`, all-to-all shift) */
+	struct notice {
+		struct traffic_tag tag;    /* the event that completed it */
+		uint32_t seq;              /* within that event */
+		uint32_t job, rank, k;     /* all-to-all: rank's message to rank + k */
+		struct flow *fl;           /* trace: the message waiting */
+		sim_time_ps start_ps;
+	} *notices;
+	uint32_t nnotices, notices_cap;
+	/* completions of jobs spread over partitions, by job */
+	struct spread_done {
+		uint64_t count;
+		struct traffic_tag last;
+		uint32_t last_host;
+	} *spread;
+	/* iterations that completed here, to report in order at the window's end */
+	struct done_coll {
+		struct coll c;
+		struct traffic_tag tag;
+	} *colls;
+	uint32_t ncolls, colls_cap;
+};
+
+static int tag_less(const struct traffic_tag *a, const struct traffic_tag *b)
+{
+	if (a->time != b->time)
+		return a->time < b->time;
+	if (a->sched != b->sched)
+		return a->sched < b->sched;
+	return a->key < b->key;
+}
+
+/* the tag of the event net is firing */
+static struct traffic_tag tag_now(const struct net *net)
+{
+	return (struct traffic_tag){ .time = net->eng.now, .sched = net->eng.cur_sched,
+				     .key = net->eng.cur_key };
+}
+
+static void *grow(void *a, uint32_t *cap, uint32_t n, size_t elem)
+{
+	if (n < *cap)
+		return a;
+	uint32_t c = *cap ? 2 * *cap : 16;
+	void *b = realloc(a, c * elem);
+	SIM_INVARIANT(b, "out of memory for the traffic's bookkeeping");
+	*cap = c;
+	return b;
+}
 
 /* ---- ids, skew, latency ---- */
 
@@ -193,9 +252,10 @@ static sim_time_ps rank_start(const struct traffic *t, const struct traffic_job 
 	return jb->release_ps + traffic_skew_ps(t, jb->index, jb->iter, idx);
 }
 
-/* ring: slice sl of channel c, step s, from rank i (its chunk has index idx) */
+/* ring: slice sl of channel c, step s, from rank i (its chunk has index
+ * idx), decided at time `sched` */
 static void ring_send(struct traffic *t, struct traffic_job *jb, uint32_t c, uint32_t s,
-		      uint32_t i, uint32_t sl, sim_time_ps start)
+		      uint32_t i, uint32_t sl, sim_time_ps start, sim_time_ps sched)
 {
 	uint32_t n = jb->n, idx = (i + n - s % n) % n;
 	struct flow *fl = make(t, jb, ring_index(jb, c, s, i) + sl, jb->qps[c * n + i],
@@ -204,37 +264,39 @@ static void ring_send(struct traffic *t, struct traffic_job *jb, uint32_t c, uin
 	fl->pos[1] = s;
 	fl->pos[2] = i;
 	fl->pos[3] = sl;
-	nic_post_at(t->net, fl);
+	nic_post_at(t->net, fl, sched);
 }
 
 /* all-to-all: rank i's message to rank i + k */
 static void a2a_send(struct traffic *t, struct traffic_job *jb, uint32_t i, uint32_t k,
-		     sim_time_ps start)
+		     sim_time_ps start, sim_time_ps sched)
 {
 	uint32_t n = jb->n;
 	struct flow *fl = make(t, jb, (uint64_t)i * (n - 1) + (k - 1), jb->qps[i * n + k],
 			       jb->j->size_bytes / n, start);
 	fl->pos[0] = i;
 	fl->pos[1] = k;
-	nic_post_at(t->net, fl);
+	nic_post_at(t->net, fl, sched);
 }
 
-/* release iteration `iter` of a job at time `at`: its first messages */
-static void release(struct traffic *t, struct traffic_job *jb, uint32_t iter, sim_time_ps at)
+/* release iteration `iter` of a job at time `at`, as decided at `sched`:
+ * its first messages */
+static void release(struct traffic *t, struct traffic_job *jb, uint32_t iter, sim_time_ps at,
+		    sim_time_ps sched)
 {
 	const struct scn_job *j = jb->j;
 	uint32_t n = jb->n;
 	jb->iter = iter;
 	jb->release_ps = at;
 	jb->done = 0;
-	jb->last_ps = -1;
+	jb->last = (struct traffic_tag){ .time = -1 };
 	switch (j->pattern) {
 	case SCN_JOB_RING_ALLREDUCE:
 		for (uint32_t i = 0; i < n; i++) {
 			sim_time_ps start = rank_start(t, jb, i);
 			for (uint32_t c = 0; c < j->channels; c++)
 				for (uint32_t sl = 0; sl < ring_slices(&jb->ch[c], i); sl++)
-					ring_send(t, jb, c, 0, i, sl, start);
+					ring_send(t, jb, c, 0, i, sl, start, sched);
 		}
 		break;
 	case SCN_JOB_ALLTOALL:
@@ -242,14 +304,15 @@ static void release(struct traffic *t, struct traffic_job *jb, uint32_t iter, si
 			sim_time_ps start = rank_start(t, jb, i);
 			uint32_t last = j->schedule == SCN_SCHEDULE_SHIFT ? 1 : n - 1;
 			for (uint32_t k = 1; k <= last; k++)
-				a2a_send(t, jb, i, k, start);
+				a2a_send(t, jb, i, k, start, sched);
 		}
 		break;
 	case SCN_JOB_INCAST:
 	case SCN_JOB_PERMUTATION:
 		for (uint32_t i = 0; i < n; i++)
-			nic_post_at(t->net, make(t, jb, i, jb->qps[i], j->size_bytes,
-						 rank_start(t, jb, i)));
+			nic_post_at(t->net,
+				    make(t, jb, i, jb->qps[i], j->size_bytes, rank_start(t, jb, i)),
+				    sched);
 		break;
 	case SCN_JOB_TRACE:
 		for (uint32_t r = 0; r < n; r++) {
@@ -258,7 +321,7 @@ static void release(struct traffic *t, struct traffic_job *jb, uint32_t iter, si
 					       rank_start(t, jb, r) + row->start_ps);
 			jb->rows[r] = fl;
 			if (row->after < 0) {
-				nic_post_at(t->net, fl);
+				nic_post_at(t->net, fl, sched);
 			} else { /* waits for its row: posted when that one arrives */
 				struct flow *first = jb->rows[row->after];
 				fl->next_dep = first->first_dep;
@@ -279,64 +342,211 @@ static sim_time_ps barrier_ps(const struct traffic *t, const struct traffic_job 
 	return b;
 }
 
-static void iteration_done(struct traffic *t, struct traffic_job *jb)
+/* the iteration in progress ended at jb->last (on partition tp's thread,
+ * or between windows with tp NULL): report it in order at the window's end
+ * and release the next one */
+static void iteration_done(struct traffic *t, struct traffic_part *tp, struct traffic_job *jb)
 {
 	const struct scn_job *j = jb->j;
-	struct coll c = { .job = jb->index, .iter = jb->iter, .ranks = jb->ranks,
-			  .senders = jb->senders, .bytes = jb->iter_bytes,
-			  .nflows = jb->per_iter, .start_ps = jb->release_ps, .end_ps = jb->last_ps };
-	if (t->coll_done)
-		t->coll_done(t->ctx, &c);
+	if (!tp)
+		tp = &t->parts[0]; /* between windows: every list is free */
+	tp->colls = grow(tp->colls, &tp->colls_cap, tp->ncolls, sizeof(*tp->colls));
+	tp->colls[tp->ncolls++] = (struct done_coll){
+		.c = { .job = jb->index, .iter = jb->iter, .ranks = jb->ranks, .senders = jb->senders,
+		       .bytes = jb->iter_bytes, .nflows = jb->per_iter, .start_ps = jb->release_ps,
+		       .end_ps = jb->last.time },
+		.tag = jb->last,
+	};
 	if (jb->iter + 1 < j->iterations)
 		release(t, jb, jb->iter + 1,
-			jb->last_ps + j->compute_gap_ps + barrier_ps(t, jb, jb->last_host));
+			jb->last.time + j->compute_gap_ps + barrier_ps(t, jb, jb->last_host),
+			jb->last.time);
 }
 
-/* the net's flow_done observer: a message completed at its receiver */
+static void notice(struct traffic_part *tp, struct notice n)
+{
+	tp->notices = grow(tp->notices, &tp->notices_cap, tp->nnotices, sizeof(*tp->notices));
+	n.seq = tp->nnotices;
+	tp->notices[tp->nnotices++] = n;
+}
+
+/* the part that runs host h */
+static uint32_t part_of(const struct traffic *t, uint32_t h)
+{
+	return t->net->nics[h].net->part;
+}
+
+/* a net's flow_done observer: a message completed at its receiver, on the
+ * thread of partition tp */
 static void flow_done(void *ctx, struct flow *fl)
 {
-	struct traffic *t = ctx;
-	struct net *net = t->net;
+	struct traffic_part *tp = ctx;
+	struct traffic *t = tp->t;
 	struct traffic_job *jb = &t->jobs[fl->job];
-	sim_time_ps now = net->eng.now;
+	struct traffic_tag tag = tag_now(tp->net);
+	sim_time_ps now = tag.time;
+	tp->done++;
+	tp->last_done_ps = now;
 	if (t->flow_done)
-		t->flow_done(t->ctx, fl);
+		t->flow_done(t->ctx, tp->index, fl);
 	switch (jb->j->pattern) {
-	case SCN_JOB_RING_ALLREDUCE: {
+	case SCN_JOB_RING_ALLREDUCE: { /* the next slice leaves from here */
 		uint32_t c = fl->pos[0], s = fl->pos[1], sl = fl->pos[3];
 		uint32_t next = (fl->pos[2] + 1) % jb->n;
 		if (s + 1 < jb->steps)
-			ring_send(t, jb, c, s + 1, next, sl, later(now, rank_start(t, jb, next)));
+			ring_send(t, jb, c, s + 1, next, sl, later(now, rank_start(t, jb, next)), now);
 		break;
 	}
 	case SCN_JOB_ALLTOALL: {
 		uint32_t i = fl->pos[0], k = fl->pos[1];
-		if (jb->j->schedule == SCN_SCHEDULE_SHIFT && k + 1 < jb->n)
-			a2a_send(t, jb, i, k + 1,
-				 later(rank_start(t, jb, i),
-				       now + traffic_notify_ps(t, fl->dst, fl->src)));
+		if (jb->j->schedule != SCN_SCHEDULE_SHIFT || k + 1 >= jb->n)
+			break;
+		sim_time_ps start = later(rank_start(t, jb, i),
+					  now + traffic_notify_ps(t, fl->dst, fl->src));
+		if (part_of(t, fl->src) == tp->index)
+			a2a_send(t, jb, i, k + 1, start, now);
+		else
+			notice(tp, (struct notice){ .tag = tag, .job = jb->index, .rank = i,
+						    .k = k + 1, .start_ps = start });
 		break;
 	}
 	case SCN_JOB_TRACE:
 		for (struct flow *d = fl->first_dep; d; d = d->next_dep) {
-			d->start_ps = later(d->start_ps, now + traffic_notify_ps(t, fl->dst, d->src));
-			nic_post_at(net, d);
+			sim_time_ps start = later(d->start_ps,
+						  now + traffic_notify_ps(t, fl->dst, d->src));
+			if (part_of(t, d->src) == tp->index) {
+				d->start_ps = start;
+				nic_post_at(t->net, d, now);
+			} else {
+				notice(tp, (struct notice){ .tag = tag, .fl = d, .start_ps = start });
+			}
 		}
 		break;
 	default:
 		break;
 	}
-	jb->last_ps = now;
+	if (jb->spread) { /* counted at the window's end, with the other partitions' */
+		struct spread_done *sd = &tp->spread[jb->index];
+		sd->count++;
+		sd->last = tag;
+		sd->last_host = fl->dst;
+		return;
+	}
+	jb->last = tag;
 	jb->last_host = fl->dst;
 	if (++jb->done == jb->per_iter)
-		iteration_done(t, jb);
-	if (traffic_finished(t))
-		net->eng.stop = 1;
+		iteration_done(t, tp, jb);
+}
+
+static int notice_less(const struct notice *a, const struct notice *b)
+{
+	if (tag_less(&a->tag, &b->tag) || tag_less(&b->tag, &a->tag))
+		return tag_less(&a->tag, &b->tag);
+	return a->seq < b->seq;
+}
+
+static int cmp_notice(const void *a, const void *b)
+{
+	const struct notice *x = a, *y = b;
+	return notice_less(x, y) ? -1 : notice_less(y, x);
+}
+
+static int cmp_done_coll(const void *a, const void *b)
+{
+	const struct done_coll *x = a, *y = b;
+	return tag_less(&x->tag, &y->tag) ? -1 : tag_less(&y->tag, &x->tag);
+}
+
+void traffic_window_end(struct traffic *t)
+{
+	/* posts across partitions, in the order of the events that decided them */
+	uint32_t n = 0;
+	for (uint32_t p = 0; p < t->nparts; p++)
+		n += t->parts[p].nnotices;
+	if (n) {
+		struct notice *all = malloc(n * sizeof(*all));
+		SIM_INVARIANT(all, "out of memory for %u posts between threads", n);
+		n = 0;
+		for (uint32_t p = 0; p < t->nparts; p++) {
+			struct traffic_part *tp = &t->parts[p];
+			for (uint32_t k = 0; k < tp->nnotices; k++)
+				all[n++] = tp->notices[k];
+			tp->nnotices = 0;
+		}
+		qsort(all, n, sizeof(*all), cmp_notice);
+		for (uint32_t k = 0; k < n; k++) {
+			struct notice *nt = &all[k];
+			if (nt->fl) {
+				nt->fl->start_ps = nt->start_ps;
+				nic_post_at(t->net, nt->fl, nt->tag.time);
+			} else {
+				a2a_send(t, &t->jobs[nt->job], nt->rank, nt->k, nt->start_ps,
+					 nt->tag.time);
+			}
+		}
+		free(all);
+	}
+	/* the iterations of spread jobs: their completions in every partition */
+	for (uint32_t ji = 0; ji < t->njobs; ji++) {
+		struct traffic_job *jb = &t->jobs[ji];
+		if (!jb->spread)
+			continue;
+		uint64_t added = 0;
+		for (uint32_t p = 0; p < t->nparts; p++) {
+			struct spread_done *sd = &t->parts[p].spread[ji];
+			if (!sd->count)
+				continue;
+			added += sd->count;
+			jb->done += sd->count;
+			if (tag_less(&jb->last, &sd->last)) {
+				jb->last = sd->last;
+				jb->last_host = sd->last_host;
+			}
+			*sd = (struct spread_done){0};
+		}
+		if (added && jb->done == jb->per_iter)
+			iteration_done(t, NULL, jb);
+	}
+	/* the iterations completed, in order */
+	n = 0;
+	for (uint32_t p = 0; p < t->nparts; p++)
+		n += t->parts[p].ncolls;
+	if (!n)
+		return;
+	struct done_coll *all = malloc(n * sizeof(*all));
+	SIM_INVARIANT(all, "out of memory for %u completed iterations", n);
+	n = 0;
+	for (uint32_t p = 0; p < t->nparts; p++) {
+		struct traffic_part *tp = &t->parts[p];
+		for (uint32_t k = 0; k < tp->ncolls; k++)
+			all[n++] = tp->colls[k];
+		tp->ncolls = 0;
+	}
+	qsort(all, n, sizeof(*all), cmp_done_coll);
+	for (uint32_t k = 0; t->coll_done && k < n; k++)
+		t->coll_done(t->ctx, &all[k].c);
+	free(all);
+}
+
+uint64_t traffic_done(const struct traffic *t)
+{
+	uint64_t n = 0;
+	for (uint32_t p = 0; p < t->nparts; p++)
+		n += t->parts[p].done;
+	return n;
+}
+
+sim_time_ps traffic_last_done(const struct traffic *t)
+{
+	sim_time_ps last = -1;
+	for (uint32_t p = 0; p < t->nparts; p++)
+		last = later(last, t->parts[p].last_done_ps);
+	return last;
 }
 
 int traffic_finished(const struct traffic *t)
 {
-	return t->net->flows_done == t->flows_total;
+	return traffic_done(t) == t->flows_total;
 }
 
 /* ---- set-up ---- */
@@ -481,6 +691,9 @@ static int job_hosts(struct traffic *t, struct traffic_job *jb)
 		break;
 	}
 	free(seen);
+	for (uint32_t k = 1; k < jb->nhosts; k++)
+		if (part_of(t, jb->hosts[k]) != part_of(t, jb->hosts[0]))
+			jb->spread = 1;
 	return 0;
 }
 
@@ -538,19 +751,29 @@ static int build_job(struct traffic *t, uint32_t ji, uint64_t base)
 	return job_qps(t, jb) || job_hosts(t, jb) ? -1 : 0;
 }
 
-int traffic_build(struct traffic *t, struct net *net, const struct scenario *scn,
-		  const struct topo *topo, sim_time_ps switch_latency_ps)
+int traffic_build(struct traffic *t, struct net *const *nets, uint32_t nparts,
+		  const struct scenario *scn, const struct topo *topo,
+		  sim_time_ps switch_latency_ps)
 {
-	t->net = net;
+	t->net = nets[0];
 	t->scn = scn;
 	t->topo = topo;
 	t->switch_latency_ps = switch_latency_ps;
 	t->njobs = scn->njobs;
+	t->nparts = nparts;
 	t->jobs = calloc(scn->njobs ? scn->njobs : 1, sizeof(*t->jobs));
-	if (!t->jobs)
+	t->parts = calloc(nparts, sizeof(*t->parts));
+	if (!t->jobs || !t->parts)
 		return -1;
-	net->obs.flow_done = flow_done;
-	net->obs.flow_ctx = t;
+	for (uint32_t p = 0; p < nparts; p++) {
+		struct traffic_part *tp = &t->parts[p];
+		*tp = (struct traffic_part){ .t = t, .net = nets[p], .index = p, .last_done_ps = -1 };
+		tp->spread = calloc(scn->njobs ? scn->njobs : 1, sizeof(*tp->spread));
+		if (!tp->spread)
+			return -1;
+		nets[p]->obs.flow_done = flow_done;
+		nets[p]->obs.flow_ctx = tp;
+	}
 	uint64_t base = 0;
 	for (uint32_t ji = 0; ji < scn->njobs; ji++) {
 		if (build_job(t, ji, base))
@@ -559,9 +782,14 @@ int traffic_build(struct traffic *t, struct net *net, const struct scenario *scn
 		t->bytes_total += (uint64_t)scn->jobs[ji].iterations * (uint64_t)t->jobs[ji].msg_bytes;
 	}
 	t->flows_total = base;
+	/* the QPs, made through partition 0's net, are every partition's */
+	for (uint32_t p = 1; p < nparts; p++) {
+		nets[p]->qps = nets[0]->qps;
+		nets[p]->nqps = nets[0]->nqps;
+	}
 	/* the first iteration of every job starts at the job's start */
 	for (uint32_t ji = 0; ji < t->njobs; ji++)
-		release(t, &t->jobs[ji], 0, scn->jobs[ji].start_ps);
+		release(t, &t->jobs[ji], 0, scn->jobs[ji].start_ps, 0);
 	return 0;
 }
 
@@ -575,6 +803,14 @@ void traffic_free(struct traffic *t)
 		free(jb->rows);
 		free(jb->hosts);
 	}
+	for (uint32_t p = 0; t->parts && p < t->nparts; p++) {
+		free(t->parts[p].notices);
+		free(t->parts[p].spread);
+		free(t->parts[p].colls);
+	}
+	free(t->parts);
+	t->parts = NULL;
+	t->nparts = 0;
 	free(t->jobs);
 	t->jobs = NULL;
 	t->njobs = 0;

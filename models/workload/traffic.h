@@ -23,6 +23,7 @@ struct flow;
 struct scenario;
 struct topo;
 struct traffic_job;
+struct traffic_part;
 
 /* one completed iteration of a job (collectives.csv) */
 struct coll {
@@ -34,26 +35,50 @@ struct coll {
 	sim_time_ps start_ps, end_ps;  /* start: release (before skew); end: last message */
 };
 
+/* the canonical place of the event a message completed in (engine.h) */
+struct traffic_tag {
+	sim_time_ps time, sched;
+	uint64_t key;
+};
+
 struct traffic {
-	struct net *net;
+	struct net *net;               /* any of the nets: the node and QP tables */
 	const struct scenario *scn;
 	const struct topo *topo;
 	sim_time_ps switch_latency_ps;
 	struct traffic_job *jobs;
 	uint32_t njobs;
+	struct traffic_part *parts;    /* one per partition (per net) */
+	uint32_t nparts;
 	uint64_t flows_total;          /* messages of every iteration of every job */
 	uint64_t bytes_total;          /* their payload */
 	/* observers (NULL: not observed) */
 	void *ctx;
-	void (*flow_done)(void *ctx, const struct flow *fl); /* in completion order */
-	void (*coll_done)(void *ctx, const struct coll *c);   /* a job iteration completed */
+	/* a message completed (on the thread of `part`) */
+	void (*flow_done)(void *ctx, unsigned part, const struct flow *fl);
+	/* a job iteration completed (between windows, in order of completion) */
+	void (*coll_done)(void *ctx, const struct coll *c);
 };
 
-/* every job's QPs, the first iterations released; registers itself as the
- * net's flow_done observer.  0, or -1 when out of memory. */
-int traffic_build(struct traffic *t, struct net *net, const struct scenario *scn,
-		  const struct topo *topo, sim_time_ps switch_latency_ps);
+/*
+ * Every job's QPs, and the first iterations released.  nets[p] is the net
+ * of partition p (nparts of them; a node's own net pointer says which runs
+ * it); the traffic registers itself as each net's flow_done observer.  The
+ * QPs are made through nets[0], whose table the others then share.  0, or
+ * -1 when out of memory.
+ */
+int traffic_build(struct traffic *t, struct net *const *nets, uint32_t nparts,
+		  const struct scenario *scn, const struct topo *topo,
+		  sim_time_ps switch_latency_ps);
 void traffic_free(struct traffic *t);
+/* between windows (every thread stopped): what crossed partitions in the
+ * window - posts that wait for a message another partition completed, ends
+ * of iterations of jobs spread over partitions - and the iterations that
+ * completed, reported in order */
+void traffic_window_end(struct traffic *t);
+/* messages completed so far, and the time of the last */
+uint64_t traffic_done(const struct traffic *t);
+sim_time_ps traffic_last_done(const struct traffic *t);
 /* every message of every job has completed */
 int traffic_finished(const struct traffic *t);
 /* the start delay (skew) of a job's rank, or sender or trace row, in one

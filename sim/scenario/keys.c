@@ -163,6 +163,9 @@ const struct key_def scn_key_defs[N_KEYS] = {
 	  "above 0, at most 1000s", NULL, NULL, NULL, 0, 0, { UNITS_PS_PER_S } },
 	{ SEC_SIM, "seed", KT_INT, SF(seed), 0, INT64_MAX,
 	  "0-9223372036854775807", NULL, NULL, NULL, 0, 0, { 1 } },
+	/* how many threads run it: not printed, since no output depends on it */
+	{ SEC_SIM, "threads", KT_INT_AUTO, SF(threads), 1, 256, "auto, or 1-256", NULL, NULL,
+	  NULL, 0, KF_NOPRINT, { SCN_AUTO } },
 
 	{ SEC_TOPOLOGY, "kind", KT_ENUM, SF(topo), 0, 0, NULL, topo_names,
 	  NULL, NULL, 0, KF_POOL, { SCN_TOPO_LEAF_SPINE } },

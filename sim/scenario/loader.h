@@ -105,6 +105,7 @@ enum key_type {
 	KT_FRACTION, /* parts per 1e9: "10%" or "0.1" */
 	KT_PERCENT,  /* parts per 1e9 of a percentage: "2" and "2%" are 2 % */
 	KT_INT_NONE, /* plain integer, or "none" = SCN_AUTO */
+	KT_INT_AUTO, /* plain integer, or "auto" = SCN_AUTO */
 	/* [dcqcn] knobs: a bare number is in the NVIDIA firmware unit */
 	KT_FW_TIME,  /* ps; bare number: us */
 	KT_FW_RATE,  /* bps; bare number: Mbps; 0 only with KF_ZERO */
@@ -112,7 +113,8 @@ enum key_type {
 };
 
 #define KF_EVEN 1u    /* integer must be even (topology.k) */
-#define KF_NOPRINT 2u /* an alias, not printed (qos.nccl_ib_tc) */
+#define KF_NOPRINT 2u /* not printed: an alias (qos.nccl_ib_tc), or a setting no output
+			 * depends on (sim.threads) */
 #define KF_ZERO 4u    /* a bare "0" is accepted and printed (0 = off) */
 #define KF_FRAME1 8u  /* SCN_AUTO until finalize: one data frame (mtu + 62) */
 #define KF_FRAME2 16u /* SCN_AUTO until finalize: two data frames */
@@ -139,7 +141,7 @@ struct key_def {
 };
 
 /* every key of DESIGN A2 (keys.c checks the count) */
-#define N_KEYS 92
+#define N_KEYS 93
 extern const struct key_def scn_key_defs[N_KEYS];
 
 /* value names that messages and the printer use besides the table */

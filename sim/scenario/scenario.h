@@ -156,6 +156,7 @@ struct scenario {
 	/* [sim] */
 	sim_time_ps duration_ps;
 	uint64_t seed;
+	int32_t threads;             /* SCN_AUTO: the machine's cores (parallel.c) */
 
 	/* [topology] */
 	enum scn_topo_kind topo;

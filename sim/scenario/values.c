@@ -328,12 +328,13 @@ int scn_parse_value(struct load *ld, const char *full, const struct key_def *k,
 		break;
 	}
 	case KT_INT_NONE:
-		if (strcmp(value, "none") == 0) {
+	case KT_INT_AUTO:
+		if (strcmp(value, k->type == KT_INT_NONE ? "none" : "auto") == 0) {
 			scn_store_int(base, k, SCN_AUTO);
 			return 0;
 		}
 		if (units_parse_int(value, k->min, k->max, &v, e, sizeof(e)))
-			return scn_fail(ld, "%s: %s (%s)", full, e, k->range);
+			return scn_fail(ld, "%s: %s is not valid (%s)", full, value, k->range);
 		break;
 	case KT_FW_TIME:
 	case KT_FW_RATE:
@@ -515,9 +516,10 @@ void scn_format_value(const struct key_def *k, const void *base, char *buf,
 		units_format_fraction(scn_load_int(base, k), buf, len);
 		break;
 	case KT_INT_NONE:
+	case KT_INT_AUTO:
 		v = scn_load_int(base, k);
 		if (v == SCN_AUTO)
-			snprintf(buf, len, "none");
+			snprintf(buf, len, "%s", k->type == KT_INT_NONE ? "none" : "auto");
 		else
 			snprintf(buf, len, "%" PRId64, v);
 		break;

@@ -1,0 +1,28 @@
+/*
+ * internal.h - what the files of the fabric layer share (fabric.c,
+ * series.c, parallel.c); nothing outside models/fabric includes it.
+ */
+#ifndef DCQCN_FABRIC_INTERNAL_H
+#define DCQCN_FABRIC_INTERNAL_H
+
+#include "fabric.h"
+
+/* parallel.c */
+/* the units, the partitions of a run on `threads` threads, the lookahead */
+int fabric_partition(struct fabric *f, unsigned threads);
+uint32_t fabric_part_of_switch(const struct fabric *f, uint32_t sw);
+uint32_t fabric_part_of_host(const struct fabric *f, uint32_t h);
+void fabric_stop_threads(struct fabric *f);
+/* what is still between partitions enters its links (a run stopped inside a
+ * window) */
+void fabric_settle(struct fabric *f);
+
+/* series.c */
+/* a partition's samplers, before the run */
+void fabric_series_init(struct fabric_part *part);
+void fabric_series_free(struct fabric_part *part);
+/* the end of a window (every thread stopped): the counters of the sample
+ * times before `end`, added over the partitions (counters.csv) */
+void fabric_series_window_end(struct fabric *f, sim_time_ps end);
+
+#endif
