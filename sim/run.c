@@ -202,7 +202,7 @@ enum run_status run_scenario(const struct scenario *scn, const struct run_opts *
 	struct run_ctx c = {0};
 	*res = (struct run_result){ .fct_p50_ps = -1, .fct_p99_ps = -1, .collective_time_ps = -1 };
 	const char *why;
-	struct fabric *f = fabric_create(scn, 0, &why);
+	struct fabric *f = fabric_create(scn, opts->threads, &why);
 	if (!f) {
 		snprintf(res->err, sizeof(res->err), "%s", why);
 		return RUN_EIO;

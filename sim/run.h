@@ -32,6 +32,7 @@ struct run_opts {
 	const char *out_dir;                   /* NULL: write no files */
 	FILE *progress;                        /* NULL: no progress bar */
 	volatile sig_atomic_t *interrupt;      /* NULL: not interruptible */
+	unsigned threads;                      /* 0: sim.threads */
 };
 
 /* the run's metrics (summary.csv) and cost (stats.csv) */

@@ -4,7 +4,7 @@
  * Points are numbered in odometer order, the last --vary axis fastest.
  * Each point runs in a child process (fork), so a point that runs out of
  * memory or breaks an invariant cannot take the others down, and -j N uses
- * N cores.  The children write ordinary run directories; the parent only
+ * N cores (a point with sim.threads = auto gets its share of the cores).  The children write ordinary run directories; the parent only
  * collects their summary.csv rows.
  */
 #include "sweep.h"
@@ -111,7 +111,12 @@ static _Noreturn void run_child(const struct sweep_opts *o, int p)
 	if (!s)
 		_exit(RUN_EIO);
 	point_dir(o, p, dir, sizeof(dir));
-	struct run_opts ro = { .out_dir = dir };
+	/* sim.threads = auto shares the cores among the -j points at once */
+	long cores = sysconf(_SC_NPROCESSORS_ONLN);
+	long share = o->jobs > 1 && cores > 0 ? cores / o->jobs : 0;
+	struct run_opts ro = { .out_dir = dir,
+			       .threads = s->threads != SCN_AUTO ? 0
+					  : o->jobs > 1 ? (unsigned)(share > 1 ? share : 1) : 0 };
 	struct run_result r;
 	enum run_status st = run_scenario(s, &ro, &r);
 	if (st == RUN_INVARIANT || st == RUN_EIO) {

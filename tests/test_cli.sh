@@ -79,6 +79,15 @@ expect 0 "run with --seed" "$sim" run -o "$tmp/seed" --seed 7 --set sim.duration
 grep_in "$tmp/seed/scenario.ini" "seed = 7" "--seed reaches the scenario"
 grep_in "$tmp/out" "flows_completed" "the summary table is printed"
 
+# --threads is sim.threads; check prints the partitions it plans
+expect 2 "--threads 0 is refused" "$sim" run -o "$tmp/t0" --threads 0
+grep_in "$tmp/err" "sim.threads: 0 is not valid (auto, or 1-256)" "a bad --threads names the key and its range"
+expect 0 "run on 2 threads" "$sim" run -o "$tmp/t2" --quiet --threads 2 --set sim.duration=100us
+grep_in "$tmp/t2/stats.csv" ",2$" "stats.csv says the run used 2 threads"
+expect 0 "check on 2 threads" "$sim" check "$root/scenarios/default.ini" --threads 2
+grep_in "$tmp/out" "^# threads: 2 partitions of 6 units (a unit: a leaf with its hosts, or a spine)$" "check prints the partitions"
+grep_in "$tmp/out" "^# windows of 150ns (the lookahead" "check prints the lookahead"
+
 # sweep: a point per combination, criteria per point, the same with -j 1 and -j 2
 cat >"$tmp/sweep.ini" <<'INI'
 [topology]
@@ -102,6 +111,11 @@ done
 expect 0 "the same sweep with -j 1" "$sim" sweep "$tmp/sweep.ini" -o "$tmp/sw2" --quiet \
 	--vary criteria.max_ecn_mark_pct=0,100 --vary ecn.kmin=50KB,100KB -j 1
 if cmp -s "$tmp/sw1/sweep.csv" "$tmp/sw2/sweep.csv"; then ok "sweep.csv does not depend on -j"; else bad "sweep.csv differs with -j"; fi
+# -j 2 shares the cores: each point gets at most half of them
+share=$(( $(nproc) / 2 )); [ "$share" -ge 1 ] || share=1
+expect 0 "a sweep of leaf-spine points, 2 at a time" "$sim" sweep "$root/scenarios/default.ini" \
+	-o "$tmp/sw4" --quiet --set sim.duration=50us --vary sim.seed=1,2 -j 2
+grep_in "$tmp/sw4/p000/stats.csv" ",$share\$" "a point of sweep -j 2 runs on its share of the cores ($share)"
 expect 2 "a sweep point that does not load" "$sim" sweep "$tmp/sweep.ini" -o "$tmp/sw3" \
 	--vary ecn.kmin=50KB,5MB
 grep_in "$tmp/err" "point 1 (ecn.kmin=5MB): --set: ecn.kmax: 1.5MB must be above ecn.kmin (5MB)" "the bad point is named before anything runs"

@@ -2,7 +2,8 @@
  * test_collective.c - collective traffic (DESIGN B7): ring all-reduce time
  * against its closed form, slice pipelining, bus bandwidth bounds,
  * all-to-all byte accounting, skew and iterations, an oversubscribed
- * 64-rank ring, determinism and conservation with concurrent jobs.
+ * 64-rank ring, determinism and conservation with concurrent jobs, the
+ * messages of a ring alive at once bounded by ranks x channels.
  */
 #include <check.h>
 #include <math.h>
@@ -209,6 +210,43 @@ START_TEST(ring_64_ranks_oversubscribed)
 }
 END_TEST
 
+/* a ring's messages exist from the moment they may be posted until they are
+ * acknowledged (traffic.h): alive at once, at most a few per rank and
+ * channel, whatever the ranks, while the messages made grow with ranks^2 */
+START_TEST(ring_messages_alive_bounded)
+{
+	static const unsigned leaves[] = { 2, 8 };
+	const unsigned channels = 4, hosts_per_leaf = 8;
+	double per_rank_channel[2];
+	for (int k = 0; k < 2; k++) {
+		char text[320];
+		snprintf(text, sizeof(text),
+			 "[sim]\nduration = 500ms\n"
+			 "[topology]\nspines = 2\nleaves = %u\nhosts_per_leaf = %u\n"
+			 "[job.ar]\npattern = ring-allreduce\nsize = 4MB\nchannels = %u\n"
+			 "iterations = 2\n",
+			 leaves[k], hosts_per_leaf, channels);
+		struct scenario *s = tl_load(text);
+		struct fabric *f = run(s);
+		uint64_t ranks = leaves[k] * hosts_per_leaf, peak = fabric_flows_peak(f);
+		/* 2 iterations x channels x 2(n - 1) steps x n ranks */
+		ck_assert_uint_eq(fabric_flows_total(f), 2 * channels * 2 * (ranks - 1) * ranks);
+		ck_assert_msg(peak >= ranks * channels && peak <= 2 * ranks * channels,
+			      "%llu ranks: %llu messages alive at once, want %llu to %llu",
+			      (unsigned long long)ranks, (unsigned long long)peak,
+			      (unsigned long long)(ranks * channels),
+			      (unsigned long long)(2 * ranks * channels));
+		per_rank_channel[k] = (double)peak / (double)(ranks * channels);
+		finish(f);
+		tl_unload(s);
+	}
+	/* four times the ranks: the same messages per rank and channel */
+	ck_assert_msg(per_rank_channel[1] <= 1.25 * per_rank_channel[0],
+		      "alive per rank and channel %.2f at 16 ranks, %.2f at 64",
+		      per_rank_channel[0], per_rank_channel[1]);
+}
+END_TEST
+
 /* a training ring next to an incast and a permutation: the same bytes
  * twice, every collective row consistent, conservation */
 START_TEST(concurrent_jobs_deterministic)
@@ -262,6 +300,7 @@ static Suite *make_collective_suite(void)
 	tcase_add_test(tc, skew_and_iterations);
 	tcase_add_test(tc, ring_64_ranks_oversubscribed);
 	tcase_add_test(tc, concurrent_jobs_deterministic);
+	tcase_add_test(tc, ring_messages_alive_bounded);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -1,7 +1,8 @@
 /*
  * test_fabric.c - scenario-level tests of the whole fabric: closed-form
  * flow completion times, incast goodput at the B1 ceiling, ECMP spread,
- * schedulers, conservation, determinism, independence of two simulations.
+ * schedulers, conservation, determinism, independence of two simulations,
+ * the partitions of a run on several threads.
  */
 #include <check.h>
 #include <math.h>
@@ -346,6 +347,63 @@ START_TEST(criteria_verdicts)
 }
 END_TEST
 
+static struct fabric_plan plan_of(const char *text, unsigned threads)
+{
+	struct scenario *s = tl_load(text);
+	struct fabric_plan p = fabric_plan_of(s, threads);
+	tl_unload(s);
+	return p;
+}
+
+/* units, partitions and lookahead (models/fabric/parallel.c) */
+START_TEST(partition_plan)
+{
+	/* 8 leaves of 16 hosts and 4 uplinks (20 ports + 2 x 16 = 52) and 4
+	 * spines of 8 ports: 448 in all, 224 a partition, a cable of 30 m */
+	const char *ls = "[topology]\nspines = 4\nleaves = 8\nhosts_per_leaf = 16\n"
+			 "fabric_cable = 30m\n[sim]\nthreads = 3\n";
+	struct fabric_plan p = plan_of(ls, 2);
+	ck_assert_uint_eq(p.units, 12);
+	ck_assert_uint_eq(p.parts, 2);
+	ck_assert_ptr_null(p.why_one);
+	ck_assert_int_eq(p.lookahead_ps, 30 * 5 * UNITS_PS_PER_NS);
+	ck_assert_uint_eq(p.weight_total, 448);
+	ck_assert_uint_eq(p.weight_max, 224);
+	ck_assert_uint_eq(p.weight_min, 224);
+	ck_assert_uint_eq(plan_of(ls, 0).parts, 3);    /* sim.threads */
+	ck_assert_uint_eq(plan_of(ls, 100).parts, 12); /* at most one unit each */
+	/* fat-tree k = 4: 8 edge, 8 aggregation and 4 core switches */
+	p = plan_of("[topology]\nkind = fat-tree\nk = 4\nfabric_cable = 10m\n", 4);
+	ck_assert_uint_eq(p.units, 20);
+	ck_assert_uint_eq(p.parts, 4);
+	ck_assert_int_eq(p.lookahead_ps, 50 * UNITS_PS_PER_NS);
+	/* one unit, or no lookahead: one partition, and why */
+	p = plan_of("[topology]\nkind = star\nhosts = 8\n", 4);
+	ck_assert_uint_eq(p.parts, 1);
+	ck_assert_ptr_nonnull(p.why_one);
+	p = plan_of("[topology]\nspines = 2\nleaves = 2\nfabric_cable = 0m\n", 4);
+	ck_assert_uint_eq(p.parts, 1);
+	ck_assert_ptr_nonnull(p.why_one);
+	/* the fabric built on 2 threads follows the plan: a leaf's hosts are
+	 * in its partition, and both partitions hold units */
+	struct scenario *s = tl_load(ls);
+	struct fabric *f = tl_build_on(s, 2);
+	ck_assert_uint_eq(f->nparts, 2);
+	uint32_t used[2] = { 0, 0 };
+	for (uint32_t h = 0; h < f->nhosts; h++) {
+		uint32_t leaf = topo_host_uplink(&f->topo, h).node;
+		uint32_t part = f->part_of_unit[f->unit_of_sw[leaf]];
+		ck_assert_ptr_eq(f->nics[h].net, &f->parts[part].net);
+		ck_assert_ptr_eq(f->sws[leaf].net, &f->parts[part].net);
+		used[part]++;
+	}
+	ck_assert_uint_eq(used[0], 64);
+	ck_assert_uint_eq(used[1], 64);
+	fabric_destroy(f);
+	tl_unload(s);
+}
+END_TEST
+
 static Suite *make_fabric_suite(void)
 {
 	Suite *s = suite_create("fabric");
@@ -359,6 +417,7 @@ static Suite *make_fabric_suite(void)
 	tcase_add_test(tc, same_seed_same_bytes);
 	tcase_add_test(tc, trace_after_dependency);
 	tcase_add_test(tc, criteria_verdicts);
+	tcase_add_test(tc, partition_plan);
 	suite_add_tcase(s, tc);
 	return s;
 }

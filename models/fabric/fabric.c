@@ -543,6 +543,14 @@ int fabric_check_conservation(struct fabric *f, uint64_t *in_flight)
 	return 0;
 }
 
+uint64_t fabric_flows_peak(const struct fabric *f)
+{
+	uint64_t n = 0;
+	for (uint32_t p = 0; p < f->nparts; p++)
+		n += f->parts[p].net.flows_peak;
+	return n;
+}
+
 uint64_t fabric_max_queue_bytes(const struct fabric *f)
 {
 	uint64_t m = 0;

@@ -206,6 +206,10 @@ int fabric_unfinished(const struct fabric *f, void (*fn)(void *ctx, const struct
  * fabric. */
 int fabric_check_conservation(struct fabric *f, uint64_t *in_flight);
 
+/* messages alive at once (made, not yet acknowledged): the sum of every
+ * partition's peak, an upper bound of the fabric's */
+uint64_t fabric_flows_peak(const struct fabric *f);
+
 /* largest egress queue seen on any switch port, frame bytes */
 uint64_t fabric_max_queue_bytes(const struct fabric *f);
 

@@ -125,6 +125,7 @@ struct net {
 	struct flow *flow_free;        /* free messages */
 	struct flow_slab *flow_slabs;
 	uint64_t flows_live;           /* messages taken from the pool, not returned */
+	uint64_t flows_peak;           /* the most flows_live has been */
 	uint64_t flows_done;           /* messages completed at their receivers */
 };
 

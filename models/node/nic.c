@@ -620,7 +620,8 @@ struct flow *nic_flow_new(struct net *net, uint64_t id, uint32_t qp, int64_t byt
 	}
 	struct flow *fl = net->flow_free;
 	net->flow_free = fl->next;
-	net->flows_live++;
+	if (++net->flows_live > net->flows_peak)
+		net->flows_peak = net->flows_live;
 	uint32_t mtu = net->qos.mtu_bytes;
 	*fl = (struct flow){
 		.id = id, .src = q->src, .dst = q->dst, .qp = qp, .first_psn = UINT32_MAX,

@@ -1,0 +1,187 @@
+#!/usr/bin/env python3
+"""test_threads.py SIM SRCROOT - one run on 1, 2 and 3 threads, same bytes.
+
+A run cut into partitions (models/fabric/parallel.c) must write every output
+file byte for byte as the run on one thread does: the teaching scenarios
+(and the tutorial's variants), a fat-tree with a failed link, a leaf-spine
+ring all-reduce whose link between partitions fails and comes back, an
+all-to-all cut by sim.duration, and a subset of the soak scenarios.
+stats.csv (wall-clock) is left out, but its threads column must show that
+the run used the partitions `check --threads N` plans (N, or fewer when the
+fabric has fewer units), and every scenario but the stars must be cut.
+"""
+import filecmp
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import soak  # noqa: E402  (the random scenario generator)
+
+THREADS = (1, 2, 3)
+SOAK_SEEDS = range(1, 41)
+
+FAT_TREE = """[sim]
+seed = 7
+[topology]
+kind = fat-tree
+k = 4
+host_link = 100Gbps
+fabric_link = 100Gbps
+[job.perm]
+pattern = permutation
+size = 2MB
+[fault.cut]
+kind = link-down
+link = edge0-agg0
+start = 20us
+duration = 100us
+"""
+
+RING = """[sim]
+seed = 3
+[topology]
+kind = leaf-spine
+spines = 2
+leaves = 4
+hosts_per_leaf = 4
+[job.ring]
+pattern = ring-allreduce
+size = 4MB
+channels = 2
+iterations = 2
+[fault.flap]
+kind = link-down
+link = leaf1-spine0
+start = 30us
+duration = 40us
+"""
+
+ALLTOALL = """[sim]
+duration = 150us
+[topology]
+kind = leaf-spine
+spines = 2
+leaves = 3
+hosts_per_leaf = 4
+[job.a2a]
+pattern = alltoall
+size = 256KB
+"""
+
+# the tutorial's variants of the teaching scenarios (README)
+VARIANTS = {
+    'pause-storm.ini': ['--set', 'pfcwd.enable=false'],
+    'pfc-vs-dcqcn.ini': ['--set', 'nic.cc=none'],
+    'victim-flow.ini': ['--set', 'nic.cc=dcqcn'],
+}
+
+
+def runs(src, tmp):
+    """(name, scenario file, extra arguments)"""
+    out = []
+    scen = os.path.join(src, 'scenarios')
+    for f in sorted(os.listdir(scen)):
+        if f.endswith('.ini'):
+            # the default scenario runs 21 ms; its first 4 ms are enough here
+            extra = ['--set', 'sim.duration=4ms'] if f == 'default.ini' else []
+            out.append((f[:-4], os.path.join(scen, f), extra))
+            if f in VARIANTS:
+                out.append((f[:-4] + '-variant', os.path.join(scen, f), VARIANTS[f]))
+    for name, text in (('fat-tree', FAT_TREE), ('ring', RING), ('alltoall', ALLTOALL)):
+        path = os.path.join(tmp, name + '.ini')
+        with open(path, 'w') as f:
+            f.write(text)
+        out.append((name, path, []))
+    for seed in SOAK_SEEDS:
+        d = os.path.join(tmp, 'soak%d' % seed)
+        os.makedirs(d)
+        text = soak.scenario(seed, d)
+        if 'kind = star' in text:
+            continue  # one unit: always one partition
+        path = os.path.join(d, 'scenario.ini')
+        with open(path, 'w') as f:
+            f.write(text)
+        out.append(('soak%d' % seed, path, []))
+    return out
+
+
+def star(path):
+    with open(path) as f:
+        return 'kind = star' in f.read()
+
+
+def stats_threads(d):
+    with open(os.path.join(d, 'stats.csv')) as f:
+        head, row = f.read().split('\n')[:2]
+    return int(dict(zip(head.split(','), row.split(',')))['threads'])
+
+
+def planned(sim, path, extra, n):
+    """the partitions `check` plans for a run on n threads"""
+    p = subprocess.run([sim, 'check', path, '--threads', str(n)] + extra,
+                       capture_output=True, text=True, check=True)
+    line = [x for x in p.stdout.splitlines() if x.startswith('# threads: ')][0]
+    return int(line.split()[2])
+
+
+def files_of(d):
+    got = []
+    for dirpath, _, files in os.walk(d):
+        for f in files:
+            rel = os.path.relpath(os.path.join(dirpath, f), d)
+            if rel != 'stats.csv':
+                got.append(rel)
+    return sorted(got)
+
+
+def main():
+    sim, src = sys.argv[1], sys.argv[2]
+    tmp = tempfile.mkdtemp(prefix='dcqcn-threads-')
+    failed = checked = 0
+    for name, path, extra in runs(src, tmp):
+        dirs = {}
+        for n in THREADS:
+            d = os.path.join(tmp, 'out', '%s-t%d' % (name, n))
+            p = subprocess.run([sim, 'run', path, '-o', d, '--quiet', '--threads', str(n)]
+                               + extra, capture_output=True, text=True)
+            if p.returncode != 0:
+                print('FAIL: %s on %d threads: exit %d\n%s' % (name, n, p.returncode, p.stderr))
+                failed += 1
+                break
+            used, plan = stats_threads(d), planned(sim, path, extra, n)
+            if used != plan or plan > n or (n > 1 and plan == 1 and not star(path)):
+                print('FAIL: %s on %d threads: %d partitions, %d planned' %
+                      (name, n, used, plan))
+                failed += 1
+            dirs[n] = d
+        if len(dirs) != len(THREADS):
+            continue
+        ref = files_of(dirs[1])
+        for n in THREADS[1:]:
+            if files_of(dirs[n]) != ref:
+                print('FAIL: %s: files on %d threads %s, on 1 %s' %
+                      (name, n, files_of(dirs[n]), ref))
+                failed += 1
+                continue
+            for rel in ref:
+                checked += 1
+                if not filecmp.cmp(os.path.join(dirs[1], rel), os.path.join(dirs[n], rel),
+                                   shallow=False):
+                    print('FAIL: %s: %s differs between 1 and %d threads (kept in %s)' %
+                          (name, rel, n, tmp))
+                    failed += 1
+        print('ok: %s: %d files identical on %s threads' %
+              (name, len(ref), ', '.join(map(str, THREADS))))
+    if failed:
+        print('%d failures; outputs kept in %s' % (failed, tmp))
+        return 1
+    shutil.rmtree(tmp)
+    print('threads: %d file comparisons, all identical' % checked)
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
