@@ -1,8 +1,10 @@
 #!/bin/sh
 # test.sh - install what is missing, build, and run every test suite twice:
 # once in a normal build (build/) and once with AddressSanitizer and
-# UndefinedBehaviorSanitizer (build-asan/).  Check prints its summary line
-# per suite ("100%: Checks: N, Failures: 0, Errors: 0").
+# UndefinedBehaviorSanitizer (build-asan/); then the comparison of runs on
+# 1, 2 and 3 threads once more under ThreadSanitizer (build-tsan/), on a
+# shorter corpus.  Check prints its summary line per suite ("100%: Checks:
+# N, Failures: 0, Errors: 0").
 set -e
 cd "$(dirname "$0")/.."
 sh scripts/deps.sh
@@ -14,3 +16,8 @@ meson test -C build --verbose --num-processes 2
 export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1
 meson test -C build-asan --verbose --num-processes 2
+
+[ -d build-tsan ] || meson setup build-tsan -Db_sanitize=thread -Db_lundef=false
+ninja -C build-tsan dcqcn-sim
+TSAN_OPTIONS="halt_on_error=1 exitcode=66" \
+	python3 tests/test_threads.py build-tsan/dcqcn-sim . --soak 8

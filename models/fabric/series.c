@@ -70,8 +70,8 @@ static void sample_backlogs(struct fabric_part *part)
 	const struct fabric_hooks *h = &f->hooks;
 	for (uint32_t i = 0; i < f->nqps; i++) {
 		const struct qp *q = &f->qps[i];
-		if (!q->snd || f->nics[q->src].net != &part->net)
-			continue;
+		if (f->nics[q->src].net != &part->net || !q->snd)
+			continue; /* another partition's QP: its thread writes it */
 		uint64_t b = (uint64_t)(q->snd->bytes - q->snd_off);
 		for (const struct flow *fl = q->snd->next; fl; fl = fl->next)
 			b += (uint64_t)fl->bytes;

@@ -356,7 +356,7 @@ void nic_post(struct net *net, struct flow *fl)
 static void np_mark(struct nic *n, struct qp *q)
 {
 	struct net *net = n->net;
-	sim_time_ps *last = n->cfg->cnp_per_port ? &n->last_cnp_ps : &q->last_cnp_ps;
+	sim_time_ps *last = n->cfg->cnp_per_port ? &n->last_cnp_ps : &q->rx.last_cnp_ps;
 	if (*last >= 0 && net->eng.now - *last < n->cfg->min_time_between_cnps_ps)
 		return;
 	*last = net->eng.now;
@@ -369,19 +369,19 @@ static void deliver(struct nic *n, struct pkt *p)
 {
 	struct net *net = n->net;
 	struct qp *q = &net->qps[p->qp];
-	if (p->psn != q->rcv_nxt) { /* go-back-N: only the next PSN is accepted;
+	if (p->psn != q->rx.nxt) { /* go-back-N: only the next PSN is accepted;
 				     * p->fl may be released already: not read */
-		if (p->psn > q->rcv_nxt && !q->nak_sent) {
-			q->nak_sent = 1;
+		if (p->psn > q->rx.nxt && !q->rx.nak_sent) {
+			q->rx.nak_sent = 1;
 			net->st.cc.naks_sent++;
-			send_ctrl(net, q, PKT_NAK, q->rcv_nxt, q->dst, q->src, q->dscp);
+			send_ctrl(net, q, PKT_NAK, q->rx.nxt, q->dst, q->src, q->dscp);
 		}
 		net_drop(net, p, &net->st.drops.rx_discard);
 		return;
 	}
 	struct flow *fl = p->fl;
-	q->rcv_nxt++;
-	q->nak_sent = 0;
+	q->rx.nxt++;
+	q->rx.nak_sent = 0;
 	net->st.cc.pkts_delivered++;
 	if (p->flags & PKT_F_CE) {
 		net->st.cc.ce_delivered++;
@@ -389,10 +389,10 @@ static void deliver(struct nic *n, struct pkt *p)
 			np_mark(n, q);
 	}
 	int last = fl->rx_bytes + p->payload == fl->bytes;
-	if (++q->rcv_unacked >= NIC_ACK_EVERY || last) {
-		q->rcv_unacked = 0;
+	if (++q->rx.unacked >= NIC_ACK_EVERY || last) {
+		q->rx.unacked = 0;
 		net->st.cc.acks_sent++;
-		send_ctrl(net, q, PKT_ACK, q->rcv_nxt, q->dst, q->src, q->dscp);
+		send_ctrl(net, q, PKT_ACK, q->rx.nxt, q->dst, q->src, q->dscp);
 	}
 	fl->rx_bytes += p->payload;
 	n->rx_payload_bytes += p->payload;
@@ -584,7 +584,7 @@ uint32_t nic_add_qp(struct net *net, uint32_t src, uint32_t dst, uint8_t dscp)
 	*q = (struct qp){
 		.id = qid, .src = (uint16_t)src, .dst = (uint16_t)dst,
 		.sport = qp_sport(cfg->seed, qid), .prio = net->qos.dscp_to_prio[dscp],
-		.dscp = dscp, .last_cnp_ps = -1,
+		.dscp = dscp, .rx.last_cnp_ps = -1,
 	};
 	sim_event_init(&q->pace_ev, pace_fire, SIM_KEY(EVKEY_QP, qid, EVKEY_QP_PACE));
 	sim_event_init(&q->rto_ev, rto_fire, SIM_KEY(EVKEY_QP, qid, EVKEY_QP_RTO));

@@ -66,19 +66,24 @@ struct qp {
 	int64_t snd_off;               /* bytes of snd sent in this pass */
 	uint32_t id;
 	uint32_t psn_nxt, psn_una, psn_max; /* next to send, oldest unacked, highest sent + 1 */
-	uint32_t rcv_nxt;              /* receiver: next PSN expected */
-	uint32_t rcv_unacked;          /* receiver: packets accepted since the last ACK */
 	uint16_t src, dst, sport;
 	uint8_t prio, dscp;
 	uint8_t ready;                 /* in the ready ring */
-	uint8_t nak_sent;              /* receiver: a NAK for rcv_nxt is out */
 	uint8_t pacing;                /* waiting for pace_ev */
 	sim_time_ps last_send_ps;      /* pacing at Rc: the last packet started then */
 	uint32_t last_wire;            /* ... with this many wire bytes */
 	sim_time_ps rto_at_ps;         /* retransmission deadline; 0 = none */
-	sim_time_ps last_cnp_ps;       /* notification point: last CNP sent */
 	struct sim_event pace_ev, rto_ev;
 	struct dcqcn_qp dc;
+	/* the receiving end, which the destination's partition writes while
+	 * the source's runs the rest (models/fabric/parallel.c): a cache line
+	 * of its own */
+	struct qp_rx {
+		_Alignas(64) uint32_t nxt;     /* next PSN expected */
+		uint32_t unacked;              /* packets accepted since the last ACK */
+		uint8_t nak_sent;              /* a NAK for nxt is out */
+		sim_time_ps last_cnp_ps;       /* notification point: last CNP sent */
+	} rx;
 };
 
 struct nic {
