@@ -8,7 +8,6 @@
 #include "output.h"
 
 #include <errno.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -79,50 +78,95 @@ static const char *const stream_header[OUT_STREAMS] = {
 	[OUT_COUNTERS] = "time_us,data_pkts_delivered,ecn_marked_pkts,cnps_sent,pause_frames,drops",
 };
 
-__attribute__((format(printf, 5, 6))) static void emit(struct output *o, int part,
-						       enum out_stream s, struct out_tag tag,
-						       const char *fmt, ...)
+/* a row built field by field: the rows written many times per run (flows,
+ * PFC events, samples) do not go through printf */
+#define ROW_MAX 2048
+
+struct row {
+	char s[ROW_MAX];
+	size_t n;
+};
+
+static void put_str(struct row *r, const char *str)
 {
-	va_list ap;
-	va_start(ap, fmt);
+	size_t k = strlen(str), room = ROW_MAX - 64 - r->n; /* numbers fit in the 64 */
+	if (k > room)
+		k = room;
+	memcpy(r->s + r->n, str, k);
+	r->n += k;
+}
+
+static void put_ch(struct row *r, char c)
+{
+	r->s[r->n++] = c;
+}
+
+static void put_u64(struct row *r, uint64_t v)
+{
+	char tmp[24], *p = tmp + sizeof(tmp);
+	do {
+		*--p = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	memcpy(r->s + r->n, p, (size_t)(tmp + sizeof(tmp) - p));
+	r->n += (size_t)(tmp + sizeof(tmp) - p);
+}
+
+static void put_i64(struct row *r, int64_t v)
+{
+	if (v < 0)
+		put_ch(r, '-');
+	put_u64(r, v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v);
+}
+
+static void put_us(struct row *r, sim_time_ps t)
+{
+	r->n += units_put_us(t, r->s + r->n);
+}
+
+/* "%.6f"; the printf fallback of units_put_fixed (beyond 2^62) may need 330 */
+static void put_fixed6(struct row *r, double v)
+{
+	if (r->n + 340 <= ROW_MAX)
+		r->n += units_put_fixed(v, 6, r->s + r->n);
+}
+
+/* a row into its file, or, from a partition of a run on several threads,
+ * into the partition's buffer until output_merge */
+static void emit_row(struct output *o, int part, enum out_stream s, struct out_tag tag,
+		     const struct row *r)
+{
 	if (part < 0 || o->nparts <= 1 || s >= OUT_PARTITIONED) {
-		vfprintf(o->file[s], fmt, ap);
-		va_end(ap);
+		fwrite(r->s, 1, r->n, o->file[s]);
 		return;
 	}
 	struct out_buf *b = &o->parts[part].buf[s];
-	va_list again;
-	va_copy(again, ap);
-	int len = vsnprintf(b->text ? b->text + b->used : NULL, b->text ? b->size - b->used : 0,
-			    fmt, ap);
-	va_end(ap);
-	if (len < 0 || b->used + (size_t)len + 1 > b->size) {
+	if (b->used + r->n > b->size) {
 		size_t size = b->size ? 2 * b->size : 65536;
-		while (size < b->used + (size_t)len + 1)
+		while (size < b->used + r->n)
 			size *= 2;
 		char *t = realloc(b->text, size);
 		if (!t) {
 			o->oom = 1;
-			va_end(again);
 			return;
 		}
 		b->text = t;
 		b->size = size;
-		vsnprintf(b->text + b->used, b->size - b->used, fmt, again);
 	}
-	va_end(again);
 	if (b->n == b->cap) {
 		uint32_t cap = b->cap ? 2 * b->cap : 1024;
-		struct out_row *r = realloc(b->rows, cap * sizeof(*r));
-		if (!r) {
+		struct out_row *rows = realloc(b->rows, cap * sizeof(*rows));
+		if (!rows) {
 			o->oom = 1;
 			return;
 		}
-		b->rows = r;
+		b->rows = rows;
 		b->cap = cap;
 	}
-	b->rows[b->n++] = (struct out_row){ .tag = tag, .off = b->used, .len = (uint32_t)len };
-	b->used += (size_t)len;
+	memcpy(b->text + b->used, r->s, r->n);
+	b->rows[b->n++] = (struct out_row){ .tag = tag, .off = b->used, .len = (uint32_t)r->n };
+	b->used += r->n;
+	o->pending = 1;
 }
 
 static int tag_less(const struct out_tag *x, const struct out_tag *y)
@@ -136,6 +180,9 @@ static int tag_less(const struct out_tag *x, const struct out_tag *y)
 
 void output_merge(struct output *o)
 {
+	if (!o->pending)
+		return;
+	o->pending = 0;
 	for (int s = 0; o->nparts > 1 && s < OUT_PARTITIONED; s++) {
 		for (;;) { /* the smallest head among the partitions, each in its own order */
 			struct out_buf *best = NULL;
@@ -209,45 +256,81 @@ int output_open(struct output *o, const char *dir, const struct scenario *scn, u
 
 void output_flow(struct output *o, const struct fabric *f, int part, const struct flow *fl)
 {
-	char start[32], end[32] = "", fct[32] = "";
-	units_format_us(fl->start_ps, start, sizeof(start));
+	struct row r = { .n = 0 };
+	put_u64(&r, fl->id);
+	put_ch(&r, ',');
+	put_str(&r, f->scn->jobs[fl->job].name);
+	put_str(&r, ",h");
+	put_u64(&r, fl->src);
+	put_str(&r, ",h");
+	put_u64(&r, fl->dst);
+	put_ch(&r, ',');
+	put_i64(&r, fl->bytes);
+	put_ch(&r, ',');
+	put_us(&r, fl->start_ps);
+	put_ch(&r, ',');
 	if (fl->end_ps >= 0) {
-		units_format_us(fl->end_ps, end, sizeof(end));
-		units_format_us(fl->end_ps - fl->start_ps, fct, sizeof(fct));
+		put_us(&r, fl->end_ps);
+		put_ch(&r, ',');
+		put_us(&r, fl->end_ps - fl->start_ps);
+	} else {
+		put_ch(&r, ',');
 	}
-	emit(o, part, OUT_FLOWS, part < 0 ? (struct out_tag){0} : event_tag(f, (unsigned)part),
-	     "%llu,%s,h%u,h%u,%lld,%s,%s,%s,%u,%lld\n", (unsigned long long)fl->id,
-	     f->scn->jobs[fl->job].name, fl->src, fl->dst, (long long)fl->bytes, start, end, fct,
-	     fl->iter, (long long)fl->rx_bytes);
+	put_ch(&r, ',');
+	put_u64(&r, fl->iter);
+	put_ch(&r, ',');
+	put_i64(&r, fl->rx_bytes);
+	put_ch(&r, '\n');
+	emit_row(o, part, OUT_FLOWS, part < 0 ? (struct out_tag){0} : event_tag(f, (unsigned)part),
+		 &r);
 }
 
-/* "h3" or a switch name, and the name of the port's peer */
-static void names(const struct fabric *f, const struct pause_rx *pr, char *node, char *port,
-		  size_t len)
+/* "h3" or a switch name, a comma and the name of the port's peer */
+static void put_names(struct row *r, const struct fabric *f, const struct pause_rx *pr)
 {
 	const struct topo *t = &f->topo;
+	char name[32];
 	struct topo_end e;
 	if (pr->is_host) {
-		snprintf(node, len, "h%u", pr->node);
+		put_ch(r, 'h');
+		put_u64(r, pr->node);
 		e = topo_host_uplink(t, pr->node);
 	} else {
-		topo_switch_name(t, pr->node, node, len);
+		put_str(r, topo_switch_name(t, pr->node, name, sizeof(name)));
 		e = topo_peer(t, pr->node, pr->port);
 	}
-	if (e.tier == TOPO_HOST)
-		snprintf(port, len, "h%u", e.node);
-	else
-		topo_switch_name(t, e.node, port, len);
+	put_ch(r, ',');
+	if (e.tier == TOPO_HOST) {
+		put_ch(r, 'h');
+		put_u64(r, e.node);
+	} else {
+		put_str(r, topo_switch_name(t, e.node, name, sizeof(name)));
+	}
+}
+
+/* time, node, port (peer), priority: the start of a pfc, pfcwd, pause row */
+static void put_port_row(struct row *r, sim_time_ps t, const struct fabric *f,
+			 const struct pause_rx *pr, unsigned prio)
+{
+	put_us(r, t);
+	put_ch(r, ',');
+	put_names(r, f, pr);
+	put_ch(r, ',');
+	put_u64(r, prio);
+	put_ch(r, ',');
 }
 
 void output_pfc(struct output *o, const struct fabric *f, unsigned part,
 		const struct pause_rx *pr, unsigned prio, const char *event, uint32_t quanta)
 {
-	char time[32], node[32], port[32];
 	struct out_tag tag = event_tag(f, part);
-	names(f, pr, node, port, sizeof(node));
-	emit(o, (int)part, OUT_PFC, tag, "%s,%s,%s,%u,%s,%u\n",
-	     units_format_us(tag.time, time, sizeof(time)), node, port, prio, event, quanta);
+	struct row r = { .n = 0 };
+	put_port_row(&r, tag.time, f, pr, prio);
+	put_str(&r, event);
+	put_ch(&r, ',');
+	put_u64(&r, quanta);
+	put_ch(&r, '\n');
+	emit_row(o, (int)part, OUT_PFC, tag, &r);
 }
 
 /* a sample's row goes in the order of its node (the transmitter's expiry
@@ -260,62 +343,105 @@ static struct out_tag sample_tag(sim_time_ps t, int64_t kind, uint64_t node, uns
 void output_pause(struct output *o, const struct fabric *f, unsigned part, sim_time_ps t,
 		  const struct pause_rx *pr, unsigned prio, uint32_t paused_ppm, uint32_t frames)
 {
-	char time[32], node[32], port[32];
-	names(f, pr, node, port, sizeof(node));
-	emit(o, (int)part, OUT_PAUSE, (struct out_tag){ .time = t, .a = 0, .b = pr->expire_ev.key + prio },
-	     "%s,%s,%s,%u,%u.%06u,%u\n", units_format_us(t, time, sizeof(time)), node, port, prio,
-	     paused_ppm / 1000000, paused_ppm % 1000000, frames);
+	struct row r = { .n = 0 };
+	put_port_row(&r, t, f, pr, prio);
+	r.n += units_put_fixed(paused_ppm / 1e6, 6, r.s + r.n);
+	put_ch(&r, ',');
+	put_u64(&r, frames);
+	put_ch(&r, '\n');
+	emit_row(o, (int)part, OUT_PAUSE,
+		 (struct out_tag){ .time = t, .a = 0, .b = pr->expire_ev.key + prio }, &r);
 }
 
 void output_pfcwd(struct output *o, const struct fabric *f, unsigned part,
 		  const struct pause_rx *pr, unsigned prio, const char *event, uint64_t dropped)
 {
-	char time[32], node[32], port[32];
 	struct out_tag tag = event_tag(f, part);
-	names(f, pr, node, port, sizeof(node));
-	emit(o, (int)part, OUT_PFCWD, tag, "%s,%s,%s,%u,%s,%llu\n",
-	     units_format_us(tag.time, time, sizeof(time)), node, port, prio, event,
-	     (unsigned long long)dropped);
+	struct row r = { .n = 0 };
+	put_port_row(&r, tag.time, f, pr, prio);
+	put_str(&r, event);
+	put_ch(&r, ',');
+	put_u64(&r, dropped);
+	put_ch(&r, '\n');
+	emit_row(o, (int)part, OUT_PFCWD, tag, &r);
 }
 
 void output_rate(struct output *o, const struct fabric *f, unsigned part, const struct qp *q)
 {
-	char time[32];
 	sim_time_ps now = f->parts[part].net.eng.now;
 	struct dcqcn_qp dc = q->dc; /* advance a copy: sampling changes nothing */
 	double rc = dcqcn_rate(&f->niccfg.dcqcn_params, &dc, now);
-	emit(o, (int)part, OUT_RATES, sample_tag(now, 0, q->id, 0), "%s,%u,%.6f,%.6f,%.6f\n",
-	     units_format_us(now, time, sizeof(time)), q->id, rc / 1e9, dc.rt_bps / 1e9, dc.alpha);
+	struct row r = { .n = 0 };
+	put_us(&r, now);
+	put_ch(&r, ',');
+	put_u64(&r, q->id);
+	put_ch(&r, ',');
+	put_fixed6(&r, rc / 1e9);
+	put_ch(&r, ',');
+	put_fixed6(&r, dc.rt_bps / 1e9);
+	put_ch(&r, ',');
+	put_fixed6(&r, dc.alpha);
+	put_ch(&r, '\n');
+	emit_row(o, (int)part, OUT_RATES, sample_tag(now, 0, q->id, 0), &r);
+}
+
+/* time, node, port, queue, bytes */
+static void put_queue_row(struct row *r, sim_time_ps t, const char *node, const char *port,
+			  unsigned q, uint64_t bytes)
+{
+	put_us(r, t);
+	put_ch(r, ',');
+	put_str(r, node);
+	put_ch(r, ',');
+	put_str(r, port);
+	put_ch(r, ',');
+	put_u64(r, q);
+	put_ch(r, ',');
+	put_u64(r, bytes);
+	put_ch(r, '\n');
 }
 
 void output_queue(struct output *o, const struct fabric *f, unsigned part, const struct port *pt,
 		  unsigned q, uint64_t bytes)
 {
-	char time[32], node[32], port[32];
 	sim_time_ps now = f->parts[part].net.eng.now;
-	names(f, &pt->pause, node, port, sizeof(node));
-	emit(o, (int)part, OUT_QUEUES, sample_tag(now, 0, pt->gid, q), "%s,%s,%s,%u,%llu\n",
-	     units_format_us(now, time, sizeof(time)), node, port, q, (unsigned long long)bytes);
+	struct row r = { .n = 0 };
+	put_us(&r, now);
+	put_ch(&r, ',');
+	put_names(&r, f, &pt->pause);
+	put_ch(&r, ',');
+	put_u64(&r, q);
+	put_ch(&r, ',');
+	put_u64(&r, bytes);
+	put_ch(&r, '\n');
+	emit_row(o, (int)part, OUT_QUEUES, sample_tag(now, 0, pt->gid, q), &r);
 }
 
 void output_nic_queue(struct output *o, const struct fabric *f, unsigned part, uint32_t host,
 		      unsigned prio, uint64_t bytes)
 {
-	char time[32], tor[32];
+	char node[32], tor[32];
 	sim_time_ps now = f->parts[part].net.eng.now;
 	struct topo_end up = topo_host_uplink(&f->topo, host);
+	snprintf(node, sizeof(node), "h%u", host);
 	topo_switch_name(&f->topo, up.node, tor, sizeof(tor));
-	emit(o, (int)part, OUT_QUEUES, sample_tag(now, 1, host, prio), "%s,h%u,%s,%u,%llu\n",
-	     units_format_us(now, time, sizeof(time)), host, tor, prio, (unsigned long long)bytes);
+	struct row r = { .n = 0 };
+	put_queue_row(&r, now, node, tor, prio, bytes);
+	emit_row(o, (int)part, OUT_QUEUES, sample_tag(now, 1, host, prio), &r);
 }
 
 void output_counters(struct output *o, sim_time_ps t, const struct fabric_totals *d)
 {
-	char time[32];
-	emit(o, -1, OUT_COUNTERS, (struct out_tag){0}, "%s,%llu,%llu,%llu,%llu,%llu\n",
-	     units_format_us(t, time, sizeof(time)), (unsigned long long)d->delivered_pkts,
-	     (unsigned long long)d->ecn_marked, (unsigned long long)d->cnps,
-	     (unsigned long long)d->pause_frames, (unsigned long long)d->drops);
+	struct row r = { .n = 0 };
+	const uint64_t v[] = { d->delivered_pkts, d->ecn_marked, d->cnps, d->pause_frames,
+			       d->drops };
+	put_us(&r, t);
+	for (size_t k = 0; k < sizeof(v) / sizeof(v[0]); k++) {
+		put_ch(&r, ',');
+		put_u64(&r, v[k]);
+	}
+	put_ch(&r, '\n');
+	emit_row(o, -1, OUT_COUNTERS, (struct out_tag){0}, &r);
 }
 
 void output_coll_bw(const struct fabric *f, const struct coll *c, double *algbw,
@@ -338,7 +464,7 @@ void output_coll(struct output *o, const struct fabric *f, const struct coll *c)
 	char start[32], end[32], time[32];
 	double algbw, busbw, pct;
 	output_coll_bw(f, c, &algbw, &busbw, &pct);
-	emit(o, -1, OUT_COLLS, (struct out_tag){0}, "%s,%u,%u,%lld,%s,%s,%s,%.3f,%.3f,%.2f\n",
+	fprintf(o->file[OUT_COLLS], "%s,%u,%u,%lld,%s,%s,%s,%.3f,%.3f,%.2f\n",
 	     f->scn->jobs[c->job].name, c->iter, c->ranks, (long long)c->bytes,
 	     units_format_us(c->start_ps, start, sizeof(start)),
 	     units_format_us(c->end_ps, end, sizeof(end)),

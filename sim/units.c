@@ -575,16 +575,95 @@ char *units_format_fraction(int64_t ppb, char *buf, size_t len)
 }
 
 /* whole nanoseconds (rounded toward zero) as microseconds, 3 decimals */
-char *units_format_us(sim_time_ps ps, char *buf, size_t len)
+/* the decimal digits of v, backwards from end; returns the first */
+static char *digits_back(uint64_t v, char *end)
+{
+	do {
+		*--end = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	return end;
+}
+
+/* text (n characters) into buf as snprintf would: cut to len - 1 */
+static char *copy_out(const char *text, size_t n, char *buf, size_t len)
+{
+	if (!buf || len == 0)
+		return buf;
+	if (n > len - 1)
+		n = len - 1;
+	memcpy(buf, text, n);
+	buf[n] = '\0';
+	return buf;
+}
+
+size_t units_put_us(sim_time_ps ps, char *out)
 {
 	int64_t ns = ps / UNITS_PS_PER_NS; /* C division truncates toward zero */
 	uint64_t mag = ns < 0 ? (uint64_t)0 - (uint64_t)ns : (uint64_t)ns;
+	char tmp[32], *end = tmp + sizeof(tmp), *p;
+	uint64_t frac = mag % 1000;
+	*--end = (char)('0' + frac % 10);
+	*--end = (char)('0' + frac / 10 % 10);
+	*--end = (char)('0' + frac / 100);
+	*--end = '.';
+	p = digits_back(mag / 1000, end);
+	if (ns < 0)
+		*--p = '-';
+	size_t n = (size_t)(tmp + sizeof(tmp) - p);
+	memcpy(out, p, n);
+	return n;
+}
 
-	if (!buf || len == 0)
-		return buf;
-	snprintf(buf, len, "%s%" PRIu64 ".%03" PRIu64, ns < 0 ? "-" : "",
-		 mag / 1000, mag % 1000);
-	return buf;
+char *units_format_us(sim_time_ps ps, char *buf, size_t len)
+{
+	char tmp[32];
+	return copy_out(tmp, units_put_us(ps, tmp), buf, len);
+}
+
+size_t units_put_fixed(double v, unsigned decimals, char *out)
+{
+	static const uint64_t pow10[10] = { 1, 10, 100, 1000, 10000, 100000, 1000000,
+					    10000000, 100000000, 1000000000 };
+	uint64_t bits;
+	memcpy(&bits, &v, sizeof(bits));
+	int neg = (int)(bits >> 63), exp = (int)(bits >> 52 & 0x7ff);
+	uint64_t m = bits & ((UINT64_C(1) << 52) - 1);
+	/* v = m x 2^e exactly; NaN, infinities and |v| >= 2^62 take printf */
+	if (decimals > 9 || exp == 0x7ff || exp - 1075 > 10)
+		return (size_t)sprintf(out, "%.*f", (int)decimals, v);
+	int e = exp ? exp - 1075 : -1074;
+	if (exp)
+		m |= UINT64_C(1) << 52;
+	/* q = m x 10^decimals x 2^e, rounded to nearest, ties to even, as
+	 * printf rounds the exact binary value */
+	__extension__ typedef unsigned __int128 u128;
+	u128 n = (u128)m * pow10[decimals], q;
+	if (e >= 0) {
+		q = n << e;
+	} else if (-e >= 127) {
+		q = 0; /* n < 2^83: far below one half */
+	} else {
+		unsigned sh = (unsigned)-e;
+		u128 r = n & (((u128)1 << sh) - 1), half = (u128)1 << (sh - 1);
+		q = n >> sh;
+		if (r > half || (r == half && (q & 1)))
+			q++;
+	}
+	char tmp[64], *end = tmp + sizeof(tmp), *p = end;
+	uint64_t ip = (uint64_t)(q / pow10[decimals]), fp = (uint64_t)(q % pow10[decimals]);
+	for (unsigned k = 0; k < decimals; k++) {
+		*--p = (char)('0' + fp % 10);
+		fp /= 10;
+	}
+	if (decimals)
+		*--p = '.';
+	p = digits_back(ip, p);
+	if (neg)
+		*--p = '-';
+	size_t len = (size_t)(end - p);
+	memcpy(out, p, len);
+	return len;
 }
 
 /* a * b as the 128-bit number *hi:*lo */

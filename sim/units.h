@@ -75,4 +75,12 @@ int64_t units_mul_div_ceil(int64_t a, int64_t b, int64_t c);
 /* time as microseconds with nanosecond decimals, for CSV: "12.345" */
 char *units_format_us(sim_time_ps ps, char *buf, size_t len);
 
+/* Writers for CSV rows, without a terminating NUL: return the characters
+ * written.  units_put_us writes what units_format_us does (at most 25
+ * characters); units_put_fixed writes what printf's "%.*f" does with
+ * `decimals` (0-9), rounding the exact binary value to nearest, ties to
+ * even, without printf for |v| < 2^62 (at most 30 characters there). */
+size_t units_put_us(sim_time_ps ps, char *out);
+size_t units_put_fixed(double v, unsigned decimals, char *out);
+
 #endif

@@ -684,6 +684,54 @@ START_TEST(test_format_us)
 }
 END_TEST
 
+/* units_put_fixed writes what printf's %.*f does: exact rounding of the
+ * binary value, ties to even (1/128 = 0.0078125 -> 0.007812), signs of
+ * zero, subnormals, and the printf fallback above 2^62 */
+static void check_fixed(double v, unsigned d)
+{
+	char got[400], want[400];
+	size_t n = units_put_fixed(v, d, got);
+	got[n] = '\0';
+	snprintf(want, sizeof(want), "%.*f", (int)d, v);
+	ck_assert_msg(strcmp(got, want) == 0, "%a with %u decimals: got %s, want %s", v, d, got,
+		      want);
+}
+
+START_TEST(test_put_fixed)
+{
+	static const double fixed[] = { 0.0, -0.0, 1.0, -1.0, 0.5, 2.5, 0.0078125, 0.0234375,
+					1e-7, -1e-9, 4.9e-324, 2.2250738585072014e-308,
+					12.3456785, 99.9999995, 399.999999999, 4611686018427387904.0,
+					9.3e18, 1e300, 123456789.125 };
+	for (size_t i = 0; i < sizeof(fixed) / sizeof(fixed[0]); i++)
+		for (unsigned d = 0; d <= 9; d++)
+			check_fixed(fixed[i], d);
+	/* ties: odd multiples of 2^-k land on a 5 after the last decimal */
+	for (int k = 1; k <= 12; k++)
+		for (int j = 1; j < 4000; j += 2)
+			for (unsigned d = 0; d <= 9; d++)
+				check_fixed((double)j / (double)(1 << k), d);
+	/* random doubles of every magnitude from 2^-60 to 2^70 */
+	uint64_t x = 88172645463325252u;
+	for (int i = 0; i < 200000; i++) {
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		uint64_t bits = (x & 0x800fffffffffffffu) | (uint64_t)(1023 - 60 + (x >> 52) % 131)
+									 << 52;
+		double v;
+		memcpy(&v, &bits, sizeof(v));
+		check_fixed(v, (unsigned)(x >> 40) % 10);
+	}
+	/* units_put_us is units_format_us without the NUL */
+	char a[32], b[32];
+	size_t n = units_put_us(-INT64_C(1234567891), a);
+	a[n] = '\0';
+	ck_assert_str_eq(a, units_format_us(-INT64_C(1234567891), b, sizeof(b)));
+	ck_assert_str_eq(a, "-1234.567");
+}
+END_TEST
+
 START_TEST(test_format_small_buffer)
 {
 	char buf[8];
@@ -832,6 +880,7 @@ static Suite *make_units_suite(void)
 	tcase_add_loop_test(tc, test_format, 0,
 			    (int)(sizeof(printed) / sizeof(printed[0])));
 	tcase_add_test(tc, test_format_us);
+	tcase_add_test(tc, test_put_fixed);
 	tcase_add_test(tc, test_format_small_buffer);
 	tcase_add_test(tc, test_round_trip);
 	tcase_add_test(tc, test_text_round_trip);

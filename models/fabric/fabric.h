@@ -141,6 +141,8 @@ struct fabric {
 	sim_time_ps end_ps;            /* that last completion */
 	sim_time_ps stop_ps;           /* the end of the window it ended in */
 	struct fabric_threads *threads;
+	uint64_t window_events;        /* events fired in the open window */
+	int sparse;                    /* the last window had few: run the next on one thread */
 
 	struct traffic traffic;
 	struct faults faults;
