@@ -320,17 +320,26 @@ static void put_port_row(struct row *r, sim_time_ps t, const struct fabric *f,
 	put_ch(r, ',');
 }
 
-void output_pfc(struct output *o, const struct fabric *f, unsigned part,
-		const struct pause_rx *pr, unsigned prio, const char *event, uint32_t quanta)
+/* a pfc.csv or pfcwd.csv row: a port's event and its number (quanta,
+ * packets dropped) */
+static void port_event(struct output *o, const struct fabric *f, unsigned part,
+		       enum out_stream s, const struct pause_rx *pr, unsigned prio,
+		       const char *event, uint64_t value)
 {
 	struct out_tag tag = event_tag(f, part);
 	struct row r = { .n = 0 };
 	put_port_row(&r, tag.time, f, pr, prio);
 	put_str(&r, event);
 	put_ch(&r, ',');
-	put_u64(&r, quanta);
+	put_u64(&r, value);
 	put_ch(&r, '\n');
-	emit_row(o, (int)part, OUT_PFC, tag, &r);
+	emit_row(o, (int)part, s, tag, &r);
+}
+
+void output_pfc(struct output *o, const struct fabric *f, unsigned part,
+		const struct pause_rx *pr, unsigned prio, const char *event, uint32_t quanta)
+{
+	port_event(o, f, part, OUT_PFC, pr, prio, event, quanta);
 }
 
 /* a sample's row goes in the order of its node (the transmitter's expiry
@@ -356,14 +365,7 @@ void output_pause(struct output *o, const struct fabric *f, unsigned part, sim_t
 void output_pfcwd(struct output *o, const struct fabric *f, unsigned part,
 		  const struct pause_rx *pr, unsigned prio, const char *event, uint64_t dropped)
 {
-	struct out_tag tag = event_tag(f, part);
-	struct row r = { .n = 0 };
-	put_port_row(&r, tag.time, f, pr, prio);
-	put_str(&r, event);
-	put_ch(&r, ',');
-	put_u64(&r, dropped);
-	put_ch(&r, '\n');
-	emit_row(o, (int)part, OUT_PFCWD, tag, &r);
+	port_event(o, f, part, OUT_PFCWD, pr, prio, event, dropped);
 }
 
 void output_rate(struct output *o, const struct fabric *f, unsigned part, const struct qp *q)
@@ -385,22 +387,6 @@ void output_rate(struct output *o, const struct fabric *f, unsigned part, const 
 	emit_row(o, (int)part, OUT_RATES, sample_tag(now, 0, q->id, 0), &r);
 }
 
-/* time, node, port, queue, bytes */
-static void put_queue_row(struct row *r, sim_time_ps t, const char *node, const char *port,
-			  unsigned q, uint64_t bytes)
-{
-	put_us(r, t);
-	put_ch(r, ',');
-	put_str(r, node);
-	put_ch(r, ',');
-	put_str(r, port);
-	put_ch(r, ',');
-	put_u64(r, q);
-	put_ch(r, ',');
-	put_u64(r, bytes);
-	put_ch(r, '\n');
-}
-
 void output_queue(struct output *o, const struct fabric *f, unsigned part, const struct port *pt,
 		  unsigned q, uint64_t bytes)
 {
@@ -420,13 +406,20 @@ void output_queue(struct output *o, const struct fabric *f, unsigned part, const
 void output_nic_queue(struct output *o, const struct fabric *f, unsigned part, uint32_t host,
 		      unsigned prio, uint64_t bytes)
 {
-	char node[32], tor[32];
+	char tor[32];
 	sim_time_ps now = f->parts[part].net.eng.now;
 	struct topo_end up = topo_host_uplink(&f->topo, host);
-	snprintf(node, sizeof(node), "h%u", host);
-	topo_switch_name(&f->topo, up.node, tor, sizeof(tor));
 	struct row r = { .n = 0 };
-	put_queue_row(&r, now, node, tor, prio, bytes);
+	put_us(&r, now);
+	put_str(&r, ",h");
+	put_u64(&r, host);
+	put_ch(&r, ',');
+	put_str(&r, topo_switch_name(&f->topo, up.node, tor, sizeof(tor)));
+	put_ch(&r, ',');
+	put_u64(&r, prio);
+	put_ch(&r, ',');
+	put_u64(&r, bytes);
+	put_ch(&r, '\n');
 	emit_row(o, (int)part, OUT_QUEUES, sample_tag(now, 1, host, prio), &r);
 }
 

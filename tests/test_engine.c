@@ -30,44 +30,57 @@ static void fire_rec(struct sim_engine *eng, struct sim_event *ev)
 	r->log[(*r->nlog)++] = r->id;
 }
 
+enum { NTIES = 1000 };
+
+/* NTIES events at one time `at`, scheduled in id order with key(i); fires
+ * them all and leaves their ids, in firing order, in log */
+static void fire_ties(struct rec *recs, sim_time_ps at, uint64_t (*key)(int), int *log)
+{
+	struct sim_engine eng;
+	int nlog = 0;
+	ck_assert_int_eq(sim_engine_init(&eng), 0);
+	for (int i = 0; i < NTIES; i++) {
+		recs[i] = (struct rec){ .id = i, .at = at, .log = log, .nlog = &nlog };
+		sim_event_init(&recs[i].ev, fire_rec, key(i));
+		sim_schedule(&eng, &recs[i].ev, at);
+	}
+	ck_assert_uint_eq(sim_run_until(&eng, at), NTIES);
+	ck_assert_int_eq(nlog, NTIES);
+	sim_engine_free(&eng);
+}
+
+static uint64_t no_key(int i)
+{
+	(void)i;
+	return 0;
+}
+
+/* keys falling as they are scheduled */
+static uint64_t falling_key(int i)
+{
+	return SIM_KEY(1 + i % 3, NTIES - i, 0);
+}
+
 START_TEST(ties_fire_in_scheduling_order)
 {
-	enum { N = 1000 };
-	struct sim_engine eng;
-	static struct rec recs[N];
-	int log[N], nlog = 0;
-	ck_assert_int_eq(sim_engine_init(&eng), 0);
-	/* all at one time, scheduled in id order: fire in id order */
-	for (int i = 0; i < N; i++) {
-		recs[i] = (struct rec){ .id = i, .at = 777, .log = log, .nlog = &nlog };
-		sim_event_init(&recs[i].ev, fire_rec, 0);
-		sim_schedule(&eng, &recs[i].ev, 777);
-	}
-	ck_assert_uint_eq(sim_run_until(&eng, 777), N);
-	for (int i = 0; i < N; i++)
+	static struct rec recs[NTIES];
+	int log[NTIES];
+	/* all at one time, scheduled in id order, no key: fire in id order */
+	fire_ties(recs, 777, no_key, log);
+	for (int i = 0; i < NTIES; i++)
 		ck_assert_int_eq(log[i], i);
-	sim_engine_free(&eng);
 }
 END_TEST
 
 START_TEST(ties_fire_in_key_order)
 {
-	enum { N = 1000 };
-	struct sim_engine eng;
-	static struct rec recs[N];
-	int log[N], nlog = 0;
-	ck_assert_int_eq(sim_engine_init(&eng), 0);
+	static struct rec recs[NTIES];
+	int log[NTIES];
 	/* all at one time, keys falling as they are scheduled, some far in the
 	 * heap first: fire by key, whatever the scheduling order or path */
-	for (int i = 0; i < N; i++) {
-		recs[i] = (struct rec){ .id = i, .at = 9000000, .log = log, .nlog = &nlog };
-		sim_event_init(&recs[i].ev, fire_rec, SIM_KEY(1 + i % 3, N - i, 0));
-		sim_schedule(&eng, &recs[i].ev, 9000000);
-	}
-	ck_assert_uint_eq(sim_run_until(&eng, 9000000), N);
-	for (int k = 1; k < N; k++)
+	fire_ties(recs, 9000000, falling_key, log);
+	for (int k = 1; k < NTIES; k++)
 		ck_assert_uint_lt(recs[log[k - 1]].ev.key, recs[log[k]].ev.key);
-	sim_engine_free(&eng);
 }
 END_TEST
 
