@@ -48,11 +48,12 @@ struct sim_event {
 	sim_time_ps time;              /* when it fires, while pending */
 	sim_time_ps sched;             /* when it was scheduled (the order's second part) */
 	uint64_t key;                  /* its identity (the order's third part) */
-	uint32_t heap_idx; /* heap slot, SIM_EVENT_WHEEL or SIM_EVENT_IDLE */
+	uint32_t heap_idx; /* heap slot, SIM_EVENT_WHEEL, SIM_EVENT_NOW or SIM_EVENT_IDLE */
 };
 
 #define SIM_EVENT_IDLE UINT32_MAX
 #define SIM_EVENT_WHEEL (UINT32_MAX - 1) /* pending, in the wheel */
+#define SIM_EVENT_NOW (UINT32_MAX - 2)   /* pending, for now, scheduled now */
 
 struct sim_heap_entry {
 	sim_time_ps time, sched;
@@ -75,6 +76,9 @@ struct sim_engine {
 	struct sim_event **wheel;     /* events before wheel_end, by slot */
 	uint64_t *wheel_used;         /* a bit per non-empty slot */
 	uint64_t *wheel_used_words;   /* a bit per non-zero word of wheel_used */
+	uint64_t *wheel_unsorted;     /* a bit per slot whose ring waits to be sorted */
+	struct sim_event *nowq;       /* events for `now` scheduled at `now`, by key */
+	uint32_t nnow;
 	sim_time_ps wheel_start, wheel_end; /* the wheel covers [start, end) */
 	uint32_t n, cap;              /* pending events; heap capacity */
 	uint32_t nheap, nwheel;       /* pending events in each part */
