@@ -1,8 +1,80 @@
 #!/bin/sh
-# bench.sh - build (release) and run the benchmarks: events/s, packets/s,
-# wall time and peak RSS (measured, never asserted).
+# bench.sh - the benchmarks: each scenario of scenarios/bench/ on 1 and 2
+# threads in a release build, with its wall time, events, events/s, data
+# packets/s, wall time per data packet, peak RSS and the speed-up of the
+# run on more threads.  Figures are measured and printed, never asserted;
+# they depend on the machine (and on what else it runs).
+#
+#   sh scripts/bench.sh [--quick] [--threads "1 2"] [--csv FILE] [--no-build] [NAME...]
+#
+# NAME: scenarios/bench/NAME.ini (default: all of them).  --quick leaves out
+# the 4096- and 8192-rank all-reduce (minutes each).  BUILD=dir picks the
+# build directory (default build-release).  wall_s is the run's simulation
+# loop (stats.csv); whole_s and peak RSS are the whole process, from
+# /usr/bin/time -v.
 set -e
 cd "$(dirname "$0")/.."
-sh scripts/deps.sh
-[ -d build-release ] || meson setup build-release --buildtype=release
-meson test -C build-release --benchmark --verbose
+build=${BUILD:-build-release}
+threads="1 2"
+quick=0
+csv=
+nobuild=0
+names=
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--quick) quick=1 ;;
+	--threads) threads="$2"; shift ;;
+	--csv) csv="$2"; shift ;;
+	--no-build) nobuild=1 ;;
+	-h|--help) sed -n '2,15p' "$0"; exit 0 ;;
+	-*) echo "bench.sh: unknown option $1" >&2; exit 2 ;;
+	*) names="$names $1" ;;
+	esac
+	shift
+done
+if [ ! -x /usr/bin/time ]; then
+	echo "bench.sh: /usr/bin/time is missing (apt-get install time)" >&2
+	exit 2
+fi
+if [ "$nobuild" = 0 ]; then
+	if [ ! -d "$build" ]; then
+		sh scripts/deps.sh
+		meson setup "$build" --buildtype=release
+	fi
+	ninja -C "$build" dcqcn-sim
+fi
+sim="$build/dcqcn-sim"
+if [ -z "$names" ]; then
+	for f in scenarios/bench/*.ini; do
+		n=$(basename "$f" .ini)
+		case "$n" in allreduce-4096|allreduce-8192) [ "$quick" = 1 ] && continue ;; esac
+		names="$names $n"
+	done
+fi
+out=${BENCH_OUT:-$(mktemp -d /tmp/dcqcn-bench-XXXXXX)}
+[ -n "$BENCH_OUT" ] || trap 'rm -rf "$out"' EXIT
+[ -z "$csv" ] || echo "scenario,threads,wall_s,whole_s,events,events_per_s,data_pkts,pkts_per_s,ns_per_pkt,peak_rss_mb,speedup" >"$csv"
+printf '%-18s %3s %9s %9s %12s %11s %11s %9s %8s %7s\n' scenario thr wall_s whole_s events events/s pkts/s ns/pkt rss_MB speedup
+for n in $names; do
+	f="scenarios/bench/$n.ini"
+	[ -f "$f" ] || { echo "bench.sh: no $f" >&2; exit 2; }
+	base=
+	for t in $threads; do
+		d="$out/$n-t$t"
+		/usr/bin/time -v -o "$out/time" "$sim" run "$f" -o "$d" --quiet --threads "$t"
+		whole=$(awk -F': ' '/Elapsed \(wall clock\)/ { n = split($2, p, ":"); s = 0;
+			for (i = 1; i <= n; i++) s = s * 60 + p[i]; print s }' "$out/time")
+		rss=$(awk -F': ' '/Maximum resident set size/ { printf "%.1f", $2 / 1024 }' "$out/time")
+		# events,wall_s,events_per_s,peak_rss_mb,sim_time_us,data_pkts,pkts_per_s,threads
+		row=$(tail -1 "$d/stats.csv")
+		wall=$(echo "$row" | cut -d, -f2)
+		[ -n "$base" ] || base=$wall
+		line=$(echo "$row" | awk -F, -v n="$n" -v t="$t" -v whole="$whole" -v rss="$rss" \
+			-v base="$base" '{
+			printf "%s,%s,%s,%s,%s,%.0f,%s,%.0f,%.0f,%s,%.2f", n, t, $2, whole, $1, $3,
+			       $6, $7, ($6 > 0 ? $2 * 1e9 / $6 : 0), rss, ($2 > 0 ? base / $2 : 0) }')
+		echo "$line" | awk -F, '{ printf "%-18s %3s %9s %9s %12s %11s %11s %9s %8s %7s\n",
+			$1, $2, $3, $4, $5, $6, $8, $9, $10, $11 }'
+		[ -z "$csv" ] || echo "$line" >>"$csv"
+	done
+done
