@@ -58,6 +58,7 @@ struct out_buf {
 
 struct out_part {
 	struct out_buf buf[OUT_PARTITIONED];
+	int pending;                   /* rows wait in buf */
 };
 
 static const char *const stream_file[OUT_STREAMS] = {
@@ -166,7 +167,7 @@ static void emit_row(struct output *o, int part, enum out_stream s, struct out_t
 	memcpy(b->text + b->used, r->s, r->n);
 	b->rows[b->n++] = (struct out_row){ .tag = tag, .off = b->used, .len = (uint32_t)r->n };
 	b->used += r->n;
-	o->pending = 1;
+	o->parts[part].pending = 1; /* its own thread's flag */
 }
 
 static int tag_less(const struct out_tag *x, const struct out_tag *y)
@@ -180,9 +181,13 @@ static int tag_less(const struct out_tag *x, const struct out_tag *y)
 
 void output_merge(struct output *o)
 {
-	if (!o->pending)
+	int pending = 0;
+	for (unsigned p = 0; p < o->nparts && o->parts; p++) {
+		pending |= o->parts[p].pending;
+		o->parts[p].pending = 0;
+	}
+	if (!pending)
 		return;
-	o->pending = 0;
 	for (int s = 0; o->nparts > 1 && s < OUT_PARTITIONED; s++) {
 		for (;;) { /* the smallest head among the partitions, each in its own order */
 			struct out_buf *best = NULL;

@@ -52,7 +52,6 @@ struct output {
 	unsigned nparts;
 	struct out_part *parts;        /* nparts > 1: rows waiting for the merge */
 	int oom;                       /* a buffer could not grow */
-	int pending;                   /* rows wait in the partitions' buffers */
 };
 
 /* mkdir -p dir; 0 or -1 (errno set) */

@@ -30,8 +30,8 @@
  * lookahead (150 ns with the default 30 m cables) after the last completion.
  *
  * Threads.  The calling thread runs partition 0 and coordinates; the others
- * run theirs between two barriers.  The barrier spins (with yields when the
- * machine has fewer cores than threads).
+ * run theirs between two barriers.  The barrier spins, yields, then sleeps
+ * (it yields at once when the machine has fewer cores than threads).
  */
 #include "internal.h"
 
@@ -50,8 +50,10 @@
 /* a window with fewer events than this per partition runs the next one on
  * one thread (run_parts) */
 #define SPARSE_EVENTS 64
-/* a barrier waiter spins this many times before it yields the processor */
+/* a barrier waiter spins this many times before it yields the processor,
+ * and sleeps after this many */
 #define SPIN_BEFORE_YIELD 2000
+#define SPIN_BEFORE_SLEEP 20000
 
 /* ---- units and partitions ---- */
 
@@ -202,22 +204,58 @@ uint32_t fabric_part_of_host(const struct fabric *f, uint32_t h)
 
 struct barrier {
 	atomic_uint count, gen;
+	atomic_uint sleepers;          /* waiters blocked on cond */
 	unsigned n;
 	int yield;                     /* more threads than cores */
+	pthread_mutex_t mu;
+	pthread_cond_t cond;
 };
 
+static void barrier_init(struct barrier *b, unsigned n, int yield)
+{
+	b->n = n;
+	b->yield = yield;
+	pthread_mutex_init(&b->mu, NULL);
+	pthread_cond_init(&b->cond, NULL);
+}
+
+static void barrier_destroy(struct barrier *b)
+{
+	pthread_mutex_destroy(&b->mu);
+	pthread_cond_destroy(&b->cond);
+}
+
+/* The last to arrive opens the barrier.  The others spin a while (a window
+ * is short), then sleep: a loaded machine, or partitions that wait through
+ * windows run on one thread (run_parts), must not lose a core to spinning.
+ * The opener's gen increment and a sleeper's count are sequentially
+ * consistent, so either the opener sees the sleeper and wakes it, or the
+ * sleeper sees the new gen and does not sleep. */
 static void barrier_wait(struct barrier *b)
 {
-	unsigned gen = atomic_load_explicit(&b->gen, memory_order_acquire);
-	if (atomic_fetch_add_explicit(&b->count, 1, memory_order_acq_rel) + 1 == b->n) {
-		atomic_store_explicit(&b->count, 0, memory_order_relaxed);
-		atomic_fetch_add_explicit(&b->gen, 1, memory_order_release);
+	unsigned gen = atomic_load(&b->gen);
+	if (atomic_fetch_add(&b->count, 1) + 1 == b->n) {
+		atomic_store(&b->count, 0);
+		atomic_fetch_add(&b->gen, 1);
+		if (atomic_load(&b->sleepers)) {
+			pthread_mutex_lock(&b->mu);
+			pthread_cond_broadcast(&b->cond);
+			pthread_mutex_unlock(&b->mu);
+		}
 		return;
 	}
-	for (unsigned spins = 0; atomic_load_explicit(&b->gen, memory_order_acquire) == gen;
-	     spins++)
+	for (unsigned spins = 0; spins < SPIN_BEFORE_SLEEP; spins++) {
+		if (atomic_load_explicit(&b->gen, memory_order_acquire) != gen)
+			return;
 		if (b->yield || spins > SPIN_BEFORE_YIELD)
 			sched_yield();
+	}
+	pthread_mutex_lock(&b->mu);
+	atomic_fetch_add(&b->sleepers, 1);
+	while (atomic_load(&b->gen) == gen)
+		pthread_cond_wait(&b->cond, &b->mu);
+	atomic_fetch_sub(&b->sleepers, 1);
+	pthread_mutex_unlock(&b->mu);
 }
 
 struct fabric_threads {
@@ -253,8 +291,9 @@ static int start_threads(struct fabric *f)
 		return -1;
 	f->threads = th;
 	th->n = f->nparts - 1;
-	th->go.n = th->done.n = f->nparts;
-	th->go.yield = th->done.yield = f->nparts > machine_cores();
+	int yield = f->nparts > machine_cores();
+	barrier_init(&th->go, f->nparts, yield);
+	barrier_init(&th->done, f->nparts, yield);
 	th->tid = calloc(th->n, sizeof(*th->tid));
 	th->w = calloc(th->n, sizeof(*th->w));
 	if (!th->tid || !th->w)
@@ -280,6 +319,8 @@ void fabric_stop_threads(struct fabric *f)
 		for (uint32_t k = 0; k < th->n; k++)
 			pthread_join(th->tid[k], NULL);
 	}
+	barrier_destroy(&th->go);
+	barrier_destroy(&th->done);
 	free(th->tid);
 	free(th->w);
 	free(th);
