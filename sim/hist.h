@@ -5,8 +5,8 @@
  * buckets, so a bucket spans at most 1/2^HIST_BITS of its values (1/65536:
  * 15 ns at 1 ms).  A percentile is the lowest value of the bucket that holds
  * the nearest-rank element.  Counts add, so the result does not depend on
- * the order in which values arrive.  Memory: 512 KiB per power of two in
- * use, allocated on first use.
+ * the order in which values arrive.  Memory: 8 KiB per 1024 neighbouring
+ * buckets in use (a power of two holds 64 of those), allocated on first use.
  */
 #ifndef DCQCN_HIST_H
 #define DCQCN_HIST_H
@@ -15,9 +15,11 @@
 
 #define HIST_BITS 16
 #define HIST_BLOCKS (64 - HIST_BITS + 1)
+#define HIST_CHUNK_BITS 10 /* a block's buckets come in chunks of 2^10 */
+#define HIST_CHUNKS (1u << (HIST_BITS - HIST_CHUNK_BITS))
 
 struct hist {
-	uint64_t *block[HIST_BLOCKS];
+	uint64_t **block[HIST_BLOCKS]; /* HIST_CHUNKS chunk pointers each */
 	uint64_t n;
 };
 

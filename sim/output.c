@@ -236,6 +236,10 @@ int output_open(struct output *o, const char *dir, const struct scenario *scn, u
 	for (int s = 0; s < OUT_STREAMS && !bad; s++) {
 		o->file[s] = open_in(o, stream_file[s], "w");
 		bad = !o->file[s];
+		/* a sampled series writes megabytes: fewer, larger writes (without
+		 * the buffer, stdio's default serves as well, only slower) */
+		if (!bad && (o->fbuf[s] = malloc(OUT_FILE_BUF)))
+			setvbuf(o->file[s], o->fbuf[s], _IOFBF, OUT_FILE_BUF);
 	}
 	if (bad) {
 		snprintf(err, errlen, "%s: cannot write in the output directory: %s", dir,
@@ -290,18 +294,25 @@ void output_flow(struct output *o, const struct fabric *f, int part, const struc
 		 &r);
 }
 
+/* a switch's name (topo_switch_name) */
+static void put_switch(struct row *r, const struct topo *t, uint32_t sw)
+{
+	uint32_t num;
+	put_str(r, topo_switch_prefix(t, sw, &num));
+	put_u64(r, num);
+}
+
 /* "h3" or a switch name, a comma and the name of the port's peer */
 static void put_names(struct row *r, const struct fabric *f, const struct pause_rx *pr)
 {
 	const struct topo *t = &f->topo;
-	char name[32];
 	struct topo_end e;
 	if (pr->is_host) {
 		put_ch(r, 'h');
 		put_u64(r, pr->node);
 		e = topo_host_uplink(t, pr->node);
 	} else {
-		put_str(r, topo_switch_name(t, pr->node, name, sizeof(name)));
+		put_switch(r, t, pr->node);
 		e = topo_peer(t, pr->node, pr->port);
 	}
 	put_ch(r, ',');
@@ -309,7 +320,7 @@ static void put_names(struct row *r, const struct fabric *f, const struct pause_
 		put_ch(r, 'h');
 		put_u64(r, e.node);
 	} else {
-		put_str(r, topo_switch_name(t, e.node, name, sizeof(name)));
+		put_switch(r, t, e.node);
 	}
 }
 
@@ -411,7 +422,6 @@ void output_queue(struct output *o, const struct fabric *f, unsigned part, const
 void output_nic_queue(struct output *o, const struct fabric *f, unsigned part, uint32_t host,
 		      unsigned prio, uint64_t bytes)
 {
-	char tor[32];
 	sim_time_ps now = f->parts[part].net.eng.now;
 	struct topo_end up = topo_host_uplink(&f->topo, host);
 	struct row r = { .n = 0 };
@@ -419,7 +429,7 @@ void output_nic_queue(struct output *o, const struct fabric *f, unsigned part, u
 	put_str(&r, ",h");
 	put_u64(&r, host);
 	put_ch(&r, ',');
-	put_str(&r, topo_switch_name(&f->topo, up.node, tor, sizeof(tor)));
+	put_switch(&r, &f->topo, up.node);
 	put_ch(&r, ',');
 	put_u64(&r, prio);
 	put_ch(&r, ',');
@@ -495,8 +505,11 @@ int output_close(struct output *o)
 {
 	int rc = o->oom;
 	output_merge(o);
-	for (int s = 0; s < OUT_STREAMS; s++)
+	for (int s = 0; s < OUT_STREAMS; s++) {
 		rc |= close_one(&o->file[s]);
+		free(o->fbuf[s]); /* after fclose: stdio writes from it until then */
+		o->fbuf[s] = NULL;
+	}
 	for (unsigned p = 0; o->parts && p < o->nparts; p++)
 		for (int s = 0; s < OUT_PARTITIONED; s++) {
 			free(o->parts[p].buf[s].rows);

@@ -46,9 +46,12 @@ struct out_tag {
 	uint64_t b;
 };
 
+#define OUT_FILE_BUF (128 * 1024)
+
 struct output {
 	char dir[4096];
 	FILE *file[OUT_STREAMS];
+	char *fbuf[OUT_STREAMS];       /* their stdio buffers, OUT_FILE_BUF bytes */
 	unsigned nparts;
 	struct out_part *parts;        /* nparts > 1: rows waiting for the merge */
 	int oom;                       /* a buffer could not grow */

@@ -651,7 +651,14 @@ size_t units_put_fixed(double v, unsigned decimals, char *out)
 			q++;
 	}
 	char tmp[64], *end = tmp + sizeof(tmp), *p = end;
-	uint64_t ip = (uint64_t)(q / pow10[decimals]), fp = (uint64_t)(q % pow10[decimals]);
+	uint64_t ip, fp;
+	if (q >> 64) { /* |v| x 10^decimals >= 2^64 */
+		ip = (uint64_t)(q / pow10[decimals]);
+		fp = (uint64_t)(q % pow10[decimals]);
+	} else { /* the usual case, without a 128-bit division */
+		ip = (uint64_t)q / pow10[decimals];
+		fp = (uint64_t)q % pow10[decimals];
+	}
 	for (unsigned k = 0; k < decimals; k++) {
 		*--p = (char)('0' + fp % 10);
 		fp /= 10;

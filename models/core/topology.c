@@ -241,28 +241,35 @@ uint32_t topo_hops(const struct topo *t, uint32_t src, uint32_t dst)
 	}
 }
 
-char *topo_switch_name(const struct topo *t, uint32_t sw, char *buf, size_t len)
+const char *topo_switch_prefix(const struct topo *t, uint32_t sw, uint32_t *num)
 {
 	uint32_t pods = t->k * t->half;
 	switch (topo_tier_of(t, sw)) {
 	case TOPO_LEAF:
-		snprintf(buf, len, "leaf%u", sw);
-		break;
+		*num = sw;
+		return "leaf";
 	case TOPO_SPINE:
-		snprintf(buf, len, "spine%u", sw - t->leaves);
-		break;
+		*num = sw - t->leaves;
+		return "spine";
 	case TOPO_EDGE:
-		snprintf(buf, len, "edge%u", sw);
-		break;
+		*num = sw;
+		return "edge";
 	case TOPO_AGG:
-		snprintf(buf, len, "agg%u", sw - pods);
-		break;
+		*num = sw - pods;
+		return "agg";
 	case TOPO_CORE:
-		snprintf(buf, len, "core%u", sw - 2 * pods);
-		break;
+		*num = sw - 2 * pods;
+		return "core";
 	default:
-		snprintf(buf, len, "sw%u", sw);
-		break;
+		*num = sw;
+		return "sw";
 	}
+}
+
+char *topo_switch_name(const struct topo *t, uint32_t sw, char *buf, size_t len)
+{
+	uint32_t num;
+	const char *prefix = topo_switch_prefix(t, sw, &num);
+	snprintf(buf, len, "%s%u", prefix, num);
 	return buf;
 }

@@ -87,6 +87,8 @@ uint16_t topo_route_avoiding(const struct topo *t, uint32_t sw, uint32_t dst, ui
 uint32_t topo_hops(const struct topo *t, uint32_t src, uint32_t dst);
 /* node name: h3, leaf0, spine1, edge5, agg2, core0, sw0 */
 char *topo_switch_name(const struct topo *t, uint32_t sw, char *buf, size_t len);
+/* the same name as a prefix ("leaf", "spine", ...) and the number after it */
+const char *topo_switch_prefix(const struct topo *t, uint32_t sw, uint32_t *num);
 
 /* the ECMP key of a packet, before the per-switch salt */
 static inline uint64_t topo_flow_key(uint32_t src, uint32_t dst, uint32_t sport, uint32_t psn)

@@ -211,6 +211,8 @@ static int build_parts(struct fabric *f)
 		net->nics = f->nics;
 		net->nsw = f->nsw;
 		net->nhosts = f->nhosts;
+		if (net_ports(net, f->ports, f->nports))
+			return -1;
 		fabric_series_init(part);
 	}
 	return 0;

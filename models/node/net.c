@@ -22,14 +22,22 @@ int net_init(struct net *net, sim_time_ps sample_interval_ps, uint32_t part)
 	return 0;
 }
 
+int net_ports(struct net *net, struct port *ports, size_t nports)
+{
+	net->ports = ports;
+	net->nqwords = (uint32_t)((nports + 63) / 64);
+	net->qbits = calloc(net->nqwords ? net->nqwords : 1, sizeof(*net->qbits));
+	return net->qbits ? 0 : -1;
+}
+
 void net_free(struct net *net)
 {
 	free(net->qps);
 	net->qps = NULL;
 	net->nqps = net->qps_cap = 0;
-	free(net->qorder);
-	net->qorder = NULL;
-	net->qorder_cap = 0;
+	free(net->qbits);
+	net->qbits = NULL;
+	net->nqwords = 0;
 	pause_env_free(&net->pause);
 	pkt_pool_free(&net->pool);
 	sim_engine_free(&net->eng);

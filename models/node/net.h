@@ -115,9 +115,9 @@ struct net {
 	 * around a port while now is in [start, end) of one of them */
 	const struct net_link_down *link_down;
 	uint32_t nlink_down;
-	struct port *qdirty;           /* switch ports that held packets since the last sample */
-	struct port **qorder;          /* scratch: those ports in order */
-	uint32_t qorder_cap;
+	struct port *ports;            /* every switch port, by global index (net_ports) */
+	uint64_t *qbits;               /* bit g: port g held packets since the last queue sample */
+	uint32_t nqwords;
 
 	/* transport (nic.h): QPs by id, the pool of messages */
 	struct qp *qps;
@@ -133,6 +133,9 @@ struct net {
  * The caller sets qos, the node tables, the observer and the pause env's
  * callbacks. */
 int net_init(struct net *net, sim_time_ps sample_interval_ps, uint32_t part);
+/* the fabric's switch ports, by global index (those of this net's switches
+ * among them), for the queue sampler; 0, or -1 when out of memory */
+int net_ports(struct net *net, struct port *ports, size_t nports);
 void net_free(struct net *net);
 
 /* a data packet is dropped: counts it under `cause` and its payload */

@@ -236,11 +236,7 @@ static void switch_forward(void *to, uint16_t unused, struct pkt *p)
 		ecn_mark(s, p, pt->q[p->prio].bytes);
 	pktq_push(&pt->q[p->prio], p);
 	pt->nonempty |= (uint8_t)(1u << p->prio);
-	if (!pt->qdirty) {
-		pt->qdirty = 1;
-		pt->next_qdirty = net->qdirty;
-		net->qdirty = pt;
-	}
+	net->qbits[pt->gid / 64] |= UINT64_C(1) << (pt->gid % 64); /* for the queue sampler */
 	pt->queued_bytes += pkt_frame_bytes(p);
 	if (pt->queued_bytes > pt->max_queued_bytes)
 		pt->max_queued_bytes = pt->queued_bytes;
@@ -312,54 +308,28 @@ void switch_rx(void *to, uint16_t in_port, struct pkt *p)
 
 /* ---- queues.csv ---- */
 
-static int by_gid(const void *a, const void *b)
-{
-	const struct port *x = *(const struct port *const *)a, *y = *(const struct port *const *)b;
-	return (x->gid > y->gid) - (x->gid < y->gid);
-}
-
 void switch_sample_queues(struct net *net,
 			  void (*emit)(void *ctx, const struct port *pt, unsigned q, uint64_t bytes),
 			  void *ctx)
 {
-	uint32_t n = 0;
-	for (struct port *pt = net->qdirty; pt; pt = pt->next_qdirty) {
-		if (n == net->qorder_cap) {
-			uint32_t cap = net->qorder_cap ? 2 * net->qorder_cap : 64;
-			struct port **o = realloc(net->qorder, cap * sizeof(*o));
-			SIM_INVARIANT(o, "out of memory for the queue sampler");
-			net->qorder = o;
-			net->qorder_cap = cap;
+	/* a bit per port that held packets since the last sample or at it, in
+	 * order of global port index */
+	for (uint32_t w = 0; w < net->nqwords; w++) {
+		for (uint64_t bits = net->qbits[w]; bits; bits &= bits - 1) {
+			unsigned b = (unsigned)__builtin_ctzll(bits);
+			struct port *pt = &net->ports[(size_t)w * 64 + b];
+			uint8_t now = 0;
+			for (unsigned q = 0; q < PKT_PRIOS; q++) {
+				uint64_t bytes = pt->q[q].bytes;
+				if (bytes)
+					now |= (uint8_t)(1u << q);
+				if (bytes || (pt->qlast >> q & 1u))
+					emit(ctx, pt, q, bytes);
+			}
+			pt->qlast = now;
+			if (!now) /* emptied: its rows are done until it fills again */
+				net->qbits[w] &= ~(UINT64_C(1) << b);
 		}
-		net->qorder[n++] = pt;
-	}
-	if (n > 1) /* in order of global port index, whatever the order they filled in */
-		qsort(net->qorder, n, sizeof(*net->qorder), by_gid);
-	net->qdirty = NULL;
-	for (uint32_t k = n; k-- > 0;) { /* the list keeps the ports that still hold packets */
-		struct port *pt = net->qorder[k];
-		uint8_t now = 0;
-		for (unsigned q = 0; q < PKT_PRIOS; q++)
-			if (pt->q[q].bytes)
-				now |= (uint8_t)(1u << q);
-		if (now) {
-			pt->next_qdirty = net->qdirty;
-			net->qdirty = pt;
-		} else {
-			pt->qdirty = 0;
-		}
-	}
-	for (uint32_t k = 0; k < n; k++) {
-		struct port *pt = net->qorder[k];
-		uint8_t now = 0;
-		for (unsigned q = 0; q < PKT_PRIOS; q++) {
-			uint64_t b = pt->q[q].bytes;
-			if (b)
-				now |= (uint8_t)(1u << q);
-			if (b || (pt->qlast >> q & 1u))
-				emit(ctx, pt, q, b);
-		}
-		pt->qlast = now;
 	}
 }
 

@@ -51,11 +51,9 @@ struct port {
 	uint8_t dwrr_cur;
 	uint8_t dwrr_fresh;            /* quantum already added this visit */
 	uint8_t down;                  /* its link failed (fault link-down) */
-	uint8_t qdirty;                /* in the net's queue sampler list */
 	uint8_t qlast;                 /* bit q: the last queues.csv row of q was not 0 */
 	uint16_t idx;                  /* port number at its switch */
 	uint32_t gid;                  /* global port index (event keys) */
-	struct port *next_qdirty;
 	struct serializer ser;
 	struct link link;              /* cable to the peer */
 	struct sw *sw;
@@ -104,7 +102,7 @@ void switch_rx(void *to, uint16_t in_port, struct pkt *p);
 /* fail (down = 1) or restore a switch port's link, the switch's side */
 void switch_port_set_down(struct sw *s, uint16_t port, int down);
 /* the queue sampler's walk over ports that held packets since the last
- * sample (queues.csv), in order of global port index: emit each queue while
+ * sample (queues.csv; net->qbits), in order of global port index: emit each queue while
  * it is not empty, and once more when it has emptied */
 void switch_sample_queues(struct net *net,
 			  void (*emit)(void *ctx, const struct port *pt, unsigned q, uint64_t bytes),
