@@ -28,7 +28,7 @@ void link_init(struct link *l, uint64_t key, sim_time_ps delay_ps, link_deliver_
 void link_push(struct sim_engine *eng, struct link *l, struct pkt *p)
 {
 	if (l->out) {
-		struct link_outbox *o = l->out;
+		struct link_outbuf *o = &l->out->buf[l->out->side];
 		if (o->n == o->cap) {
 			uint32_t cap = o->cap ? 2 * o->cap : 256;
 			struct link_out *e = realloc(o->e, cap * sizeof(*e));
@@ -36,6 +36,9 @@ void link_push(struct sim_engine *eng, struct link *l, struct pkt *p)
 			o->e = e;
 			o->cap = cap;
 		}
+		sim_time_ps t = eng->now + l->delay_ps;
+		if (!o->n || t < o->first)
+			o->first = t;
 		o->e[o->n++] = (struct link_out){ .l = l, .p = p, .push_ps = eng->now };
 		return;
 	}
@@ -53,8 +56,37 @@ void link_accept(struct sim_engine *eng, struct link *l, struct pkt *p, sim_time
 		sim_schedule_at(eng, &l->ev, p->t, push_ps > l->last_fire ? push_ps : l->last_fire);
 }
 
-void link_outbox_free(struct link_outbox *o)
+void link_outbox_take(struct sim_engine *eng, struct link_outbox *o, unsigned which)
 {
-	free(o->e);
+	struct link_outbuf *b = &o->buf[which];
+	for (uint32_t k = 0; k < b->n; k++)
+		link_accept(eng, b->e[k].l, b->e[k].p, b->e[k].push_ps);
+	b->n = 0;
+}
+
+void link_outbox_flip(struct link_outbox *o)
+{
+	SIM_INVARIANT(!o->buf[!o->side].n, "%u packets between threads were not taken",
+		      o->buf[!o->side].n);
+	o->side = !o->side;
+}
+
+sim_time_ps link_outbox_first(const struct link_outbox *o)
+{
+	sim_time_ps t = INT64_MAX;
+	for (int k = 0; k < 2; k++)
+		if (o->buf[k].n && o->buf[k].first < t)
+			t = o->buf[k].first;
+	return t;
+}
+
+void link_outbox_free(struct link_outbox *o, void (*release)(void *ctx, struct pkt *p),
+		      void *ctx)
+{
+	for (int k = 0; k < 2; k++) {
+		for (uint32_t i = 0; i < o->buf[k].n; i++)
+			release(ctx, o->buf[k].e[i].p);
+		free(o->buf[k].e);
+	}
 	*o = (struct link_outbox){0};
 }

@@ -56,17 +56,25 @@ struct link {
 
 /*
  * Packets that entered links whose far end another partition runs, in the
- * order they entered.  The far end takes them (link_accept) at the end of the
- * window: they arrive no sooner than a cable's propagation after they
- * entered, which is at or after the window's end.
+ * order they entered, from one partition to another.  The far end takes
+ * them (link_accept) after the window they were sent in: they arrive no
+ * sooner than a cable's propagation after they entered, which is at or
+ * after the window's end.  Two buffers: the sender fills buf[side] during a
+ * window while the far end, on its own thread, takes what buf[!side]
+ * received in the window before; between windows the sides swap
+ * (link_outbox_flip).
  */
 struct link_outbox {
-	struct link_out {
-		struct link *l;
-		struct pkt *p;
-		sim_time_ps push_ps;
-	} *e;
-	uint32_t n, cap;
+	struct link_outbuf {
+		struct link_out {
+			struct link *l;
+			struct pkt *p;
+			sim_time_ps push_ps;
+		} *e;
+		uint32_t n, cap;
+		sim_time_ps first; /* the earliest arrival among e[0..n) (n > 0) */
+	} buf[2];
+	uint8_t side;
 };
 
 /* a link whose head-arrival event has the canonical key `key` */
@@ -79,6 +87,14 @@ void link_push(struct sim_engine *eng, struct link *l, struct pkt *p);
  * it became the link's head (when it entered, or when the packet ahead of it
  * arrived) */
 void link_accept(struct sim_engine *eng, struct link *l, struct pkt *p, sim_time_ps push_ps);
-void link_outbox_free(struct link_outbox *o);
+/* the far end (engine eng) takes the packets of o's buffer `which` */
+void link_outbox_take(struct sim_engine *eng, struct link_outbox *o, unsigned which);
+/* between windows: the buffer the far end has emptied fills next */
+void link_outbox_flip(struct link_outbox *o);
+/* the earliest arrival of a packet in o, INT64_MAX when it holds none */
+sim_time_ps link_outbox_first(const struct link_outbox *o);
+/* release the packets still in o (fn with ctx), free its memory */
+void link_outbox_free(struct link_outbox *o, void (*release)(void *ctx, struct pkt *p),
+		      void *ctx);
 
 #endif

@@ -284,6 +284,11 @@ fail:
 	return NULL;
 }
 
+static void release_to(void *pool, struct pkt *p)
+{
+	pkt_release(pool, p);
+}
+
 void fabric_destroy(struct fabric *f)
 {
 	if (!f)
@@ -299,13 +304,9 @@ void fabric_destroy(struct fabric *f)
 		nic_free(&f->nics[h]);
 	for (uint32_t p = 0; f->parts && p < f->nparts; p++) {
 		struct fabric_part *part = &f->parts[p];
-		for (uint32_t q = 0; part->out && q < f->nparts; q++) {
-			/* packets still between partitions (a run stopped early) */
-			struct link_outbox *o = &part->out[q];
-			for (uint32_t k = 0; k < o->n; k++)
-				pkt_release(&part->net.pool, o->e[k].p);
-			link_outbox_free(o);
-		}
+		/* packets still between partitions (a run stopped early) */
+		for (uint32_t q = 0; part->out && q < f->nparts; q++)
+			link_outbox_free(&part->out[q], release_to, &part->net.pool);
 		free(part->out);
 		fabric_series_free(part);
 		nic_flow_pool_free(&part->net);
@@ -488,8 +489,11 @@ int fabric_check_conservation(struct fabric *f, uint64_t *in_flight)
 	for (uint32_t p = 0; p < f->nparts; p++) {
 		live += f->parts[p].net.pool.live;
 		for (uint32_t q = 0; q < f->nparts; q++) /* between partitions */
-			for (uint32_t k = 0; k < f->parts[p].out[q].n; k++)
-				count_pkt(f->parts[p].out[q].e[k].p, &pkts, &payload);
+			for (int b = 0; b < 2; b++) {
+				const struct link_outbuf *o = &f->parts[p].out[q].buf[b];
+				for (uint32_t k = 0; k < o->n; k++)
+					count_pkt(o->e[k].p, &pkts, &payload);
+			}
 	}
 	for (uint32_t s = 0; s < f->nsw; s++) {
 		const struct sw *sw = &f->sws[s];

@@ -17,9 +17,11 @@
  * links between units): a packet that leaves a partition at time t arrives
  * at t + L or later.  The run goes by windows [S, S + L): every partition
  * fires its events before S + L; the packets that crossed into another
- * partition wait in outboxes (link.h) and enter their links at the end of
- * the window, as do the posts one partition decides for another (traffic.h);
- * then the next window starts at the later of S + L and the next event.  A
+ * partition wait in outboxes (link.h) and enter their links at the start of
+ * the next window, each partition taking its own on its own thread; the
+ * posts one partition decides for another (traffic.h) are settled between
+ * the windows.  The next window starts at the later of S + L and the next
+ * event, or the next arrival of a packet waiting in an outbox.  A
  * star, which has one unit and no fabric link, uses windows of 1 us.  The
  * windows are the same for any number of threads, and so is the order of
  * simultaneous events (engine.h), so the outputs are too.
@@ -54,6 +56,8 @@
  * and sleeps after this many */
 #define SPIN_BEFORE_YIELD 2000
 #define SPIN_BEFORE_SLEEP 20000
+
+static void take_inbound(struct fabric *f, uint32_t dst);
 
 /* ---- units and partitions ---- */
 
@@ -279,6 +283,7 @@ static void *worker_main(void *arg)
 		barrier_wait(&th->go);
 		if (th->quit)
 			return NULL;
+		take_inbound(w->f, w->part);
 		w->fired += sim_run_until(&w->f->parts[w->part].net.eng, th->until);
 		barrier_wait(&th->done);
 	}
@@ -336,8 +341,10 @@ static uint64_t run_parts(struct fabric *f, sim_time_ps until)
 {
 	if (f->nparts == 1 || f->sparse) {
 		uint64_t fired = 0;
-		for (uint32_t p = 0; p < f->nparts; p++)
+		for (uint32_t p = 0; p < f->nparts; p++) {
+			take_inbound(f, p);
 			fired += sim_run_until(&f->parts[p].net.eng, until);
+		}
 		return fired;
 	}
 	if (!f->threads)
@@ -345,6 +352,7 @@ static uint64_t run_parts(struct fabric *f, sim_time_ps until)
 	struct fabric_threads *th = f->threads;
 	th->until = until;
 	barrier_wait(&th->go);
+	take_inbound(f, 0);
 	uint64_t fired = sim_run_until(&f->parts[0].net.eng, until);
 	barrier_wait(&th->done);
 	for (uint32_t k = 0; k < th->n; k++) {
@@ -356,18 +364,28 @@ static uint64_t run_parts(struct fabric *f, sim_time_ps until)
 
 /* ---- windows ---- */
 
-/* the packets that crossed partitions in the window enter their links, in
- * partition order and, from one partition, in the order they were sent */
-static void deliver_outboxes(struct fabric *f)
+/* the packets that crossed into partition dst in the window before enter
+ * their links, from one partition after another and, from one, in the
+ * order they were sent.  Each partition takes its own at the start of a
+ * window, on its own thread. */
+static void take_inbound(struct fabric *f, uint32_t dst)
 {
-	for (uint32_t dst = 0; dst < f->nparts; dst++)
+	for (uint32_t src = 0; src < f->nparts; src++) {
+		struct link_outbox *o = &f->parts[src].out[dst];
+		link_outbox_take(&f->parts[dst].net.eng, o, !o->side);
+	}
+}
+
+/* every packet between partitions enters its link (a run that stops) */
+static void take_all(struct fabric *f)
+{
+	for (uint32_t dst = 0; dst < f->nparts; dst++) {
+		take_inbound(f, dst);
 		for (uint32_t src = 0; src < f->nparts; src++) {
 			struct link_outbox *o = &f->parts[src].out[dst];
-			for (uint32_t k = 0; k < o->n; k++)
-				link_accept(&f->parts[dst].net.eng, o->e[k].l, o->e[k].p,
-					    o->e[k].push_ps);
-			o->n = 0;
+			link_outbox_take(&f->parts[dst].net.eng, o, o->side);
 		}
+	}
 }
 
 sim_time_ps fabric_next_time(struct fabric *f)
@@ -376,6 +394,10 @@ sim_time_ps fabric_next_time(struct fabric *f)
 	for (uint32_t p = 0; p < f->nparts; p++) {
 		sim_time_ps n = sim_next_time(&f->parts[p].net.eng);
 		t = n < t ? n : t;
+		for (uint32_t q = 0; q < f->nparts; q++) { /* not yet taken */
+			n = link_outbox_first(&f->parts[p].out[q]);
+			t = n < t ? n : t;
+		}
 	}
 	return t;
 }
@@ -384,7 +406,9 @@ static void window_close(struct fabric *f)
 {
 	f->sparse = f->window_events < SPARSE_EVENTS * (uint64_t)f->nparts;
 	f->window_events = 0;
-	deliver_outboxes(f);
+	for (uint32_t p = 0; p < f->nparts; p++) /* this window's crossings wait */
+		for (uint32_t q = 0; q < f->nparts; q++)
+			link_outbox_flip(&f->parts[p].out[q]);
 	traffic_window_end(&f->traffic);
 	fabric_series_window_end(f, f->wend);
 	if (f->hooks.window_done)
@@ -425,7 +449,7 @@ uint64_t fabric_run_until(struct fabric *f, sim_time_ps until)
  * a window): they enter their links now */
 void fabric_settle(struct fabric *f)
 {
-	deliver_outboxes(f);
+	take_all(f);
 	traffic_window_end(&f->traffic);
 	fabric_series_window_end(f, INT64_MAX);
 	if (f->hooks.window_done)
