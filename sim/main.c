@@ -255,9 +255,10 @@ static int split_csv(char *line, char **f, int max)
 /* sweep.csv as a table: point, the axes, and the deployment metrics */
 static void print_sweep(const char *dir, int naxes)
 {
-	static const char *const metrics[] = { "busbw_pct_line", "ecn_mark_pct",
-					       "pause_frame_rate", "drops_lossless",
-					       "criteria_pass", "criteria_failed", NULL };
+	static const char *const metrics[] = { "busbw_pct_line", "busbw_judged_min_pct",
+					       "ecn_mark_pct", "pause_frame_rate",
+					       "drops_lossless", "drops_lossy", "criteria_pass",
+					       "criteria_failed", NULL };
 	char path[4200], line[4096];
 	char *f[128];
 	int want[128] = {0};

@@ -31,6 +31,8 @@ struct run_ctx {
 	uint32_t colls;        /* completed collective iterations */
 	sim_time_ps coll_time; /* their total time */
 	double busbw, pct;     /* their total busbw and % of line */
+	uint32_t judged;       /* iterations after the warm-up (criteria) */
+	double jmin, jmax, jsum; /* their % of line: least, most, total */
 	struct part_ctx {      /* what each partition's thread counts */
 		struct hist fct; /* completion times of the messages */
 		int oom;       /* the histogram ran out of memory */
@@ -101,6 +103,14 @@ static void on_coll_done(void *ctx, const struct fabric *f, const struct coll *c
 		x->coll_time += c->end_ps - c->start_ps;
 		x->busbw += busbw;
 		x->pct += pct;
+		/* the warm-up is not judged, but a job's last iteration always is */
+		uint32_t iters = f->scn->jobs[c->job].iterations;
+		if (c->iter >= f->scn->crit_warmup_iterations || c->iter + 1 == iters) {
+			x->jmin = x->judged && x->jmin < pct ? x->jmin : pct;
+			x->jmax = x->judged && x->jmax > pct ? x->jmax : pct;
+			x->jsum += pct;
+			x->judged++;
+		}
 	}
 	if (x->has_out)
 		output_coll(&x->out, f, c);
@@ -308,6 +318,10 @@ enum run_status run_scenario(const struct scenario *scn, const struct run_opts *
 	res->collective_time_ps = c.colls ? c.coll_time / c.colls : -1;
 	res->busbw_GBps = c.colls ? c.busbw / c.colls : 0;
 	res->busbw_pct_line = c.colls ? c.pct / c.colls : 0;
+	res->judged_iterations = c.judged;
+	res->judged_min_pct = c.jmin;
+	res->judged_max_pct = c.jmax;
+	res->judged_mean_pct = c.judged ? c.jsum / c.judged : 0;
 	run_check_criteria(scn, res);
 	struct hist fct;
 	int oom = merge_fct(&c, nparts, &fct);
@@ -362,6 +376,14 @@ void run_check_criteria(const struct scenario *scn, struct run_result *r)
 {
 	size_t n = 0;
 	r->criteria_failed[0] = '\0';
+	if (r->end != RUN_END_DONE) { /* what did not finish cannot pass or fail */
+		r->criteria_pass = -1;
+		snprintf(r->criteria_failed, sizeof(r->criteria_failed), "not judged: %s",
+			 r->end == RUN_END_INTERRUPTED
+				 ? "the run was interrupted"
+				 : "sim.duration ended the run before its traffic finished");
+		return;
+	}
 #define FAIL_IF(cond, name)                                                                    \
 	do {                                                                                   \
 		if (cond)                                                                      \
@@ -371,14 +393,17 @@ void run_check_criteria(const struct scenario *scn, struct run_result *r)
 						      : 0,                                     \
 					      "%s%s", n ? ";" : "", name);                     \
 	} while (0)
+	double busbw = scn->crit_busbw_stat == SCN_BUSBW_MEAN ? r->judged_mean_pct
+							      : r->judged_min_pct;
+	uint64_t drops = r->drops_lossless + r->drops_lossy + r->drops_pfcwd;
 	FAIL_IF(mark_pct_of(r) * 1e7 > (double)scn->crit_max_ecn_mark_ppb, "max_ecn_mark_pct");
 	FAIL_IF((int64_t)r->drops_lossless > scn->crit_max_lossless_drops, "max_lossless_drops");
-	FAIL_IF(r->collectives_completed &&
-			r->busbw_pct_line * 1e7 < (double)scn->crit_min_busbw_ppb,
+	FAIL_IF(r->judged_iterations && busbw * 1e7 < (double)scn->crit_min_busbw_ppb,
 		"min_busbw_pct_line");
 	FAIL_IF(scn->crit_max_pause_frame_rate != SCN_AUTO &&
 			pause_rate_of(r) > (double)scn->crit_max_pause_frame_rate,
 		"max_pause_frame_rate");
+	FAIL_IF((int64_t)drops > scn->crit_max_drops, "max_drops");
 #undef FAIL_IF
 	r->criteria_pass = n == 0;
 }
@@ -387,11 +412,19 @@ void run_summary_csv(const struct run_result *r, char *header, size_t hlen, char
 		     size_t rlen)
 {
 	char t[32], p50[32] = "", p99[32] = "", ct[32] = "", bw[32] = "", pct[32] = "";
+	char judged[80] = "", verdict[16] = "";
 	if (r->collectives_completed) {
 		units_format_us(r->collective_time_ps, ct, sizeof(ct));
 		snprintf(bw, sizeof(bw), "%.3f", r->busbw_GBps);
 		snprintf(pct, sizeof(pct), "%.2f", r->busbw_pct_line);
 	}
+	if (r->judged_iterations)
+		snprintf(judged, sizeof(judged), "%.2f,%.2f,%.2f", r->judged_min_pct,
+			 r->judged_mean_pct, r->judged_max_pct);
+	else
+		snprintf(judged, sizeof(judged), ",,");
+	if (r->criteria_pass >= 0)
+		snprintf(verdict, sizeof(verdict), "%d", r->criteria_pass);
 	if (r->fct_p50_ps >= 0) {
 		units_format_us(r->fct_p50_ps, p50, sizeof(p50));
 		units_format_us(r->fct_p99_ps, p99, sizeof(p99));
@@ -406,10 +439,12 @@ void run_summary_csv(const struct run_result *r, char *header, size_t hlen, char
 		 "peak_headroom_bytes,pause_frames,"
 		 "pause_frame_rate,max_paused_fraction,pfcwd_storms,max_queue_bytes,"
 		 "flows_completed,flows_total,fct_p50_us,fct_p99_us,collectives_completed,"
-		 "collective_time_us,busbw_GBps,busbw_pct_line,criteria_pass,criteria_failed");
+		 "collective_time_us,busbw_GBps,busbw_pct_line,criteria_pass,criteria_failed,"
+		 "judged_iterations,busbw_judged_min_pct,busbw_judged_mean_pct,"
+		 "busbw_judged_max_pct");
 	snprintf(row, rlen,
 		 "%s,%s,%llu,%llu,%llu,%llu,%llu,%llu,%d,%llu,%.3f,%llu,%llu,%llu,%llu,"
-		 "%lld,%llu,%.3f,%u.%06u,%llu,%llu,%llu,%llu,%s,%s,%u,%s,%s,%s,%d,%s",
+		 "%lld,%llu,%.3f,%u.%06u,%llu,%llu,%llu,%llu,%s,%s,%u,%s,%s,%s,%s,%s,%u,%s",
 		 units_format_us(r->sim_time_ps, t, sizeof(t)), end_name(r->end),
 		 (unsigned long long)r->data_bytes_delivered,
 		 (unsigned long long)r->data_bytes_in_flight,
@@ -425,7 +460,7 @@ void run_summary_csv(const struct run_result *r, char *header, size_t hlen, char
 		 (unsigned long long)r->pfcwd_storms, (unsigned long long)r->max_queue_bytes,
 		 (unsigned long long)r->flows_completed, (unsigned long long)r->flows_total, p50, p99,
 		 r->collectives_completed, ct, bw,
-		 pct, r->criteria_pass, r->criteria_failed);
+		 pct, verdict, r->criteria_failed, r->judged_iterations, judged);
 }
 
 void run_print_summary(const struct run_result *r, FILE *out)

@@ -54,9 +54,14 @@ struct run_result {
 	uint32_t collectives_completed;        /* ring-allreduce and alltoall iterations */
 	sim_time_ps collective_time_ps;        /* their mean time; -1 when none */
 	double busbw_GBps, busbw_pct_line;     /* their mean bus bandwidth */
+	/* the iterations judged (criteria.warmup_iterations left out): how
+	 * many, and the least, mean and most busbw_pct_line among them */
+	uint32_t judged_iterations;
+	double judged_min_pct, judged_mean_pct, judged_max_pct;
 	sim_time_ps fct_p50_ps, fct_p99_ps;    /* -1 when no flow completed */
 
-	int criteria_pass;                     /* 1: every [criteria] limit is met */
+	int criteria_pass;                     /* 1: every [criteria] limit is met;
+						* -1: not judged (the run did not finish) */
 	char criteria_failed[256];             /* the failed ones, ';'-separated */
 
 	uint64_t events, data_pkts;
@@ -69,8 +74,11 @@ enum run_status run_scenario(const struct scenario *scn, const struct run_opts *
 			     struct run_result *res);
 
 /* [criteria] (DESIGN A2) against a result: sets criteria_pass and
- * criteria_failed.  busbw applies only when a collective completed; the
- * pause frame rate only when a limit is set. */
+ * criteria_failed.  A run that did not finish its traffic (interrupted, or
+ * ended by sim.duration) is not judged.  busbw applies only when a judged
+ * collective iteration completed (criteria.busbw_stat of those); the pause
+ * frame rate only when a limit is set; max_drops counts the drops of data
+ * in every class but those of failed links. */
 void run_check_criteria(const struct scenario *scn, struct run_result *r);
 /* the summary.csv header and row of a result */
 void run_summary_csv(const struct run_result *r, char *header, size_t hlen, char *row,

@@ -321,23 +321,47 @@ START_TEST(trace_after_dependency)
 END_TEST
 
 /* [criteria] against a result: each limit on its own, busbw only when a
- * collective completed, the pause rate only when a limit is set */
+ * judged collective iteration completed (the worst one by default, the mean
+ * with busbw_stat = mean), the pause rate only when a limit is set, drops
+ * of every class but a failed link's, and no verdict for a run that did not
+ * finish */
 START_TEST(criteria_verdicts)
 {
 	struct scenario *s = tl_load("[criteria]\nmax_ecn_mark_pct = 2\nmax_lossless_drops = 0\n"
 				     "min_busbw_pct_line = 95\n");
 	struct run_result r = { .data_pkts_delivered = 1000, .ecn_marked_pkts = 20,
-				.sim_time_ps = UNITS_PS_PER_S, .pause_frames = 1000000 };
+				.sim_time_ps = UNITS_PS_PER_S, .pause_frames = 1000000,
+				.drops_link_down = 7 };
 	run_check_criteria(s, &r); /* 2.0 % marked: at the limit */
 	ck_assert_int_eq(r.criteria_pass, 1);
 	ck_assert_str_eq(r.criteria_failed, "");
 	r.ecn_marked_pkts = 21;
 	r.drops_lossless = 1;
-	r.collectives_completed = 1;
-	r.busbw_pct_line = 94.9;
+	r.collectives_completed = 4;
+	r.busbw_pct_line = 96; /* the mean of all four passes ... */
+	r.judged_iterations = 3;
+	r.judged_min_pct = 94.9; /* ... the worst judged one does not */
+	r.judged_mean_pct = 95.5;
 	run_check_criteria(s, &r);
 	ck_assert_int_eq(r.criteria_pass, 0);
-	ck_assert_str_eq(r.criteria_failed, "max_ecn_mark_pct;max_lossless_drops;min_busbw_pct_line");
+	ck_assert_str_eq(r.criteria_failed,
+			 "max_ecn_mark_pct;max_lossless_drops;min_busbw_pct_line;max_drops");
+	tl_unload(s);
+	s = tl_load("[criteria]\nbusbw_stat = mean\nmax_drops = 10\n");
+	r.ecn_marked_pkts = 0;
+	r.drops_lossless = 0;
+	r.drops_lossy = 6;
+	r.drops_pfcwd = 4; /* 10 drops: at the limit */
+	run_check_criteria(s, &r);
+	ck_assert_str_eq(r.criteria_failed, "");
+	r.drops_pfcwd = 5;
+	run_check_criteria(s, &r);
+	ck_assert_str_eq(r.criteria_failed, "max_drops");
+	r.end = RUN_END_DURATION; /* unfinished: no verdict, and why */
+	run_check_criteria(s, &r);
+	ck_assert_int_eq(r.criteria_pass, -1);
+	ck_assert_str_eq(r.criteria_failed,
+			 "not judged: sim.duration ended the run before its traffic finished");
 	tl_unload(s);
 	s = tl_load("[criteria]\nmax_pause_frame_rate = 999999\n");
 	r = (struct run_result){ .sim_time_ps = UNITS_PS_PER_S, .pause_frames = 1000000 };

@@ -86,6 +86,7 @@ static const char *const queues_names[] = { "switches", "all", "none", NULL };
 static const char *const flows_names[] = { "none", "all", NULL }; /* output_flows 0, 1 */
 const char *const scn_profile_names[] = { "nvidia", "paper", "hpcc", NULL };
 static const char *const cnp_scope_names[] = { "qp", "port", NULL };
+static const char *const busbw_stat_names[] = { "min", "mean", NULL };
 static const char *const pattern_names[] = { "trace", "incast", "permutation", "ring-allreduce",
 					     "alltoall", NULL };
 static const char *const schedule_names[] = { "all-at-once", "shift", NULL };
@@ -388,6 +389,12 @@ const struct key_def scn_key_defs[N_KEYS] = {
 	{ SEC_CRITERIA, "max_pause_frame_rate", KT_INT_NONE, SF(crit_max_pause_frame_rate), 0,
 	  INT64_C(1000000000000), "none, or 0-1000000000000 frames/s", NULL, NULL, NULL, 0, 0,
 	  { SCN_AUTO } },
+	{ SEC_CRITERIA, "max_drops", KT_INT, SF(crit_max_drops), 0, INT64_C(1000000000000),
+	  "0-1000000000000", NULL, NULL, NULL, 0, 0, { 0 } },
+	{ SEC_CRITERIA, "warmup_iterations", KT_INT, SF(crit_warmup_iterations), 0,
+	  MAX_ITERATIONS, "0-100000", NULL, NULL, NULL, 0, 0, { 1 } },
+	{ SEC_CRITERIA, "busbw_stat", KT_ENUM, SF(crit_busbw_stat), 0, 0, NULL, busbw_stat_names,
+	  NULL, NULL, 0, 0, { SCN_BUSBW_MIN } },
 };
 
 _Static_assert(N_OF(scn_key_defs) == N_KEYS, "N_KEYS (loader.h) counts scn_key_defs[]");

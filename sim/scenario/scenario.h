@@ -73,6 +73,7 @@ enum scn_pattern { SCN_JOB_TRACE, SCN_JOB_INCAST, SCN_JOB_PERMUTATION, SCN_JOB_R
 		   SCN_JOB_ALLTOALL };
 enum scn_schedule { SCN_SCHEDULE_ALL_AT_ONCE, SCN_SCHEDULE_SHIFT };
 enum scn_queues { SCN_QUEUES_SWITCHES, SCN_QUEUES_ALL, SCN_QUEUES_NONE };
+enum scn_busbw_stat { SCN_BUSBW_MIN, SCN_BUSBW_MEAN }; /* criteria.busbw_stat */
 enum scn_pfcwd_action { SCN_PFCWD_DROP, SCN_PFCWD_FORWARD, SCN_PFCWD_ALERT };
 enum scn_fault_kind { SCN_FAULT_PAUSE_STORM, SCN_FAULT_SLOW_RECEIVER, SCN_FAULT_LINK_DOWN };
 
@@ -230,6 +231,11 @@ struct scenario {
 	int64_t crit_min_busbw_ppb;       /* busbw_pct_line at least (95%), when a
 					   * collective completed */
 	int64_t crit_max_pause_frame_rate; /* frames/s; SCN_AUTO = no limit (default) */
+	int64_t crit_max_drops;           /* drops of data in any class (not a failed
+					   * link's): lossless + lossy + watchdog, 0 */
+	int64_t crit_warmup_iterations;   /* first iterations of a collective job that
+					   * busbw is not judged on (1) */
+	enum scn_busbw_stat crit_busbw_stat; /* judged iterations' min (default) or mean */
 
 	/* [job.*] */
 	struct scn_job jobs[SCN_MAX_JOBS];
