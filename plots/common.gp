@@ -1,20 +1,27 @@
 # common.gp - loaded first by every figure script in this folder (after its
 # NAME.vars): the terminal, fonts, colours and helpers they share.
 #
-# Terminal: pngcairo (antialiased, UTF-8 text; Debian's gnuplot-nox 5.4 has
-# it), else gnuplot's png (libgd).  1200 pixels wide, `height` (default 600)
-# high, DejaVu Sans 13 pt, which stays legible on a slide.
+# Terminal: by out's extension: svg, pdfcairo, or for .png pngcairo
+# (antialiased, UTF-8 text; Debian's gnuplot-nox 5.4 has it), else gnuplot's
+# png (libgd).  1200 pixels (12.5 in) wide, `height` (default 600) high,
+# DejaVu Sans 13 pt, which stays legible on a slide.
 #
 # Expects: dir (the run directory) and out (the PNG to write), as given by
 #     gnuplot -e "dir='RUNDIR';out='RUNDIR/plots/NAME.png'" NAME.gp
 # after `dcqcn-sim plot RUNDIR` has written RUNDIR/plots/data/.
 
 if (!exists("height")) { height = 600 }
-if (strstrt(GPVAL_TERMINALS, "pngcairo") > 0) {
+# the format follows out's extension: .svg, .pdf, else PNG
+fmt = strlen(out) > 4 ? out[strlen(out)-3:] : "png"
+if (fmt eq "svg") {
+    set terminal svg size 1200,height dynamic enhanced font "DejaVu Sans,13" linewidth 1.2
+} else { if (fmt eq "pdf") {
+    set terminal pdfcairo size 12.5in,(height/96.0)in enhanced font "DejaVu Sans,13" linewidth 1.2
+} else { if (strstrt(GPVAL_TERMINALS, "pngcairo") > 0) {
     set terminal pngcairo size 1200,height enhanced font "DejaVu Sans,13" linewidth 1.2
 } else {
     set terminal png size 1200,height enhanced font "DejaVu Sans,13" linewidth 1.2
-}
+} } }
 set output out
 set encoding utf8
 set datafile separator "\t"

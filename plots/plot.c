@@ -495,6 +495,7 @@ struct fig {
 	char dir[PLOT_PATH_MAX];
 	char data[PLOT_PATH_MAX]; /* dir/plots/data */
 	char note[256];		  /* why the figure was skipped */
+	const char *ext;	  /* "png", "svg" or "pdf" */
 };
 
 static FILE *data_open(const struct fig *g, const char *file, char *err, size_t errlen)
@@ -1287,15 +1288,15 @@ static void last_line(const char *path, char *buf, size_t len)
 static int run_gnuplot(const char *gnuplot, const struct fig *g, const char *scripts_dir,
 		       char *err, size_t errlen)
 {
-	char script[PLOT_PATH_MAX], png[PLOT_PATH_MAX], log[PLOT_PATH_MAX];
+	char script[PLOT_PATH_MAX], img[PLOT_PATH_MAX], log[PLOT_PATH_MAX];
 	char qdir[2 * PLOT_PATH_MAX + 3], qout[2 * PLOT_PATH_MAX + 3];
 	char expr[sizeof(qdir) + sizeof(qout) + 16];
 	char file[64];
 	snprintf(file, sizeof(file), "%s.gp", g->name);
 	if (join(script, sizeof(script), scripts_dir, file, err, errlen))
 		return -1;
-	snprintf(file, sizeof(file), "plots/%s.png", g->name);
-	if (join(png, sizeof(png), g->dir, file, err, errlen))
+	snprintf(file, sizeof(file), "plots/%s.%s", g->name, g->ext);
+	if (join(img, sizeof(img), g->dir, file, err, errlen))
 		return -1;
 	snprintf(file, sizeof(file), "%s.log", g->name);
 	if (join(log, sizeof(log), g->data, file, err, errlen))
@@ -1303,10 +1304,10 @@ static int run_gnuplot(const char *gnuplot, const struct fig *g, const char *scr
 	if (access(script, R_OK))
 		return fail(err, errlen, "%s: cannot read the plot script: %s", script,
 			    strerror(errno));
-	if (gp_quote(qdir, sizeof(qdir), g->dir) || gp_quote(qout, sizeof(qout), png))
+	if (gp_quote(qdir, sizeof(qdir), g->dir) || gp_quote(qout, sizeof(qout), img))
 		return fail(err, errlen, "%s: path too long", g->dir);
 	snprintf(expr, sizeof(expr), "dir=%s;out=%s", qdir, qout);
-	unlink(png);
+	unlink(img);
 
 	posix_spawn_file_actions_t fa;
 	if (posix_spawn_file_actions_init(&fa))
@@ -1329,14 +1330,14 @@ static int run_gnuplot(const char *gnuplot, const struct fig *g, const char *scr
 		char why[512];
 		last_line(log, why, sizeof(why));
 		if (WIFSIGNALED(status))
-			return fail(err, errlen, "%s.png: gnuplot killed by signal %d (log: %s)",
-				    g->name, WTERMSIG(status), log);
-		return fail(err, errlen, "%s.png: gnuplot %s failed: %s", g->name, script,
+			return fail(err, errlen, "%s.%s: gnuplot killed by signal %d (log: %s)",
+				    g->name, g->ext, WTERMSIG(status), log);
+		return fail(err, errlen, "%s.%s: gnuplot %s failed: %s", g->name, g->ext, script,
 			    *why ? why : "(no message)");
 	}
 	struct stat st;
-	if (stat(png, &st) || st.st_size == 0)
-		return fail(err, errlen, "%s: gnuplot exited 0 but wrote no image (log: %s)", png,
+	if (stat(img, &st) || st.st_size == 0)
+		return fail(err, errlen, "%s: gnuplot exited 0 but wrote no image (log: %s)", img,
 			    log);
 	return 0;
 }
@@ -1352,8 +1353,35 @@ static const struct {
 	{"collectives", shape_collectives},
 };
 
-int plot_run(const char *dir, const char *scripts_dir, char *err, size_t errlen)
+const char *const plot_formats[] = { "png", "svg", "pdf", NULL };
+
+int plot_format_valid(const char *format)
 {
+	for (int i = 0; plot_formats[i]; i++)
+		if (!strcmp(format, plot_formats[i]))
+			return 1;
+	return 0;
+}
+
+/* remove DIR/plots/NAME.EXT in every format but keep (NULL: all of them) */
+static void remove_figure(const char *plots, const char *name, const char *keep)
+{
+	for (int i = 0; plot_formats[i]; i++) {
+		char path[PLOT_PATH_MAX + 64];
+		if (keep && !strcmp(keep, plot_formats[i]))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s.%s", plots, name, plot_formats[i]);
+		unlink(path);
+	}
+}
+
+int plot_run(const char *dir, const char *scripts_dir, const char *format, char *err,
+	     size_t errlen)
+{
+	if (!format)
+		format = "png";
+	if (!plot_format_valid(format))
+		return fail(err, errlen, "--format %s: not a figure format (png, svg, pdf)", format);
 	char gnuplot[PLOT_PATH_MAX], plots[PLOT_PATH_MAX];
 	struct stat st;
 	if (stat(dir, &st) || !S_ISDIR(st.st_mode))
@@ -1386,6 +1414,7 @@ int plot_run(const char *dir, const char *scripts_dir, char *err, size_t errlen)
 		return -1;
 	}
 	snprintf(g->dir, sizeof(g->dir), "%s", dir);
+	g->ext = format;
 	for (size_t i = 0; i < sizeof(figures) / sizeof(figures[0]); i++) {
 		g->name = figures[i].name;
 		g->note[0] = '\0';
@@ -1393,20 +1422,17 @@ int plot_run(const char *dir, const char *scripts_dir, char *err, size_t errlen)
 		int rc = figures[i].shape(g, &ri, msg, sizeof(msg));
 		if (rc == 0)
 			rc = run_gnuplot(gnuplot, g, scripts_dir, msg, sizeof(msg));
-		if (rc != 0) { /* no stale figure from an earlier plot */
-			char png[PLOT_PATH_MAX + 64];
-			snprintf(png, sizeof(png), "%s/%s.png", plots, g->name);
-			unlink(png);
-		}
+		/* no stale figure from an earlier plot, in any format */
+		remove_figure(plots, g->name, rc == 0 ? format : NULL);
 		if (rc < 0) {
 			if (!failed++)
 				snprintf(first, sizeof(first), "%s", msg);
 		} else if (rc > 0) {
 			snprintf(skipped + strlen(skipped), sizeof(skipped) - strlen(skipped),
-				 "; skipped %s.png: %s", g->name, g->note);
+				 "; skipped %s.%s: %s", g->name, format, g->note);
 		} else {
-			snprintf(done + strlen(done), sizeof(done) - strlen(done), "%s%s.png",
-				 *done ? " " : "", g->name);
+			snprintf(done + strlen(done), sizeof(done) - strlen(done), "%s%s.%s",
+				 *done ? " " : "", g->name, format);
 		}
 	}
 	free(g);

@@ -31,7 +31,15 @@
  * the file and the column).  Every figure is attempted even after one
  * fails; err names the first failure.  On success err holds a one-line note
  * for the user ("plots in DIR/plots: ...; skipped dcqcn.png: ...").  */
-int plot_run(const char *dir, const char *scripts_dir, char *err, size_t errlen);
+int plot_run(const char *dir, const char *scripts_dir, const char *format, char *err,
+	     size_t errlen);
+
+/* the figure formats plot_run draws (format: NULL is "png"): png, svg, pdf;
+ * NULL-terminated.  Figures are named DIR/plots/NAME.FORMAT; drawing one
+ * removes that figure in the other formats. */
+extern const char *const plot_formats[];
+/* 1 when format is one of plot_formats[] */
+int plot_format_valid(const char *format);
 
 /* The first of the folders that holds the plot scripts (queues.gp): the
  * environment variable DCQCN_SIM_PLOTS when set, then each of candidates

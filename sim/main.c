@@ -3,13 +3,15 @@
  *
  * Exit status: 0 success; 1 a broken invariant; 2 bad usage or a bad
  * scenario (the message names file:line and key); 3 interrupted (SIGINT),
- * outputs flushed and summary.csv marked end=interrupted.
+ * outputs flushed and summary.csv marked end=interrupted; 4 the results
+ * were written but a figure failed (plot, run --plot, sweep --plot).
  */
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "plot.h"
@@ -20,6 +22,7 @@
 #define EXIT_INVARIANT 1
 #define EXIT_USAGE 2
 #define EXIT_INTERRUPTED 3
+#define EXIT_PLOT 4
 #define MAX_SETS 256
 
 static volatile sig_atomic_t interrupted;
@@ -33,11 +36,11 @@ static void on_sigint(int sig)
 static const char usage[] =
 	"usage:\n"
 	"  dcqcn-sim run [SCENARIO] [-o DIR] [--set SECTION.KEY=VALUE]... [--seed N] [--quiet]\n"
-	"                [--threads N] [--plot]\n"
+	"                [--threads N] [--plot] [--format png|svg|pdf]\n"
 	"  dcqcn-sim check SCENARIO [--set SECTION.KEY=VALUE]... [--threads N]\n"
 	"  dcqcn-sim sweep SCENARIO --vary SECTION.KEY=V1,V2,... [--vary ...] [-j N]\n"
 	"                [-o DIR] [--set ...] [--seed N] [--threads N] [--quiet] [--plot]\n"
-	"  dcqcn-sim plot DIR\n"
+	"  dcqcn-sim plot DIR [--format png|svg|pdf]\n"
 	"  dcqcn-sim --help | --version\n"
 	"\n"
 	"run     simulate SCENARIO (the embedded default without one) and write the\n"
@@ -52,6 +55,7 @@ static const char usage[] =
 	"        the outputs are the same for every N\n"
 	"--quiet no summary table, no progress bar\n"
 	"--plot  draw the figures (plot DIR) when the run ends\n"
+	"--format  the figures' format: png (default), svg or pdf (implies --plot)\n"
 	"sweep   one run per combination of the --vary values (the last axis\n"
 	"        fastest), -j N at a time, in DIR/pNNN (default results/NAME-sweep);\n"
 	"        DIR/sweep.csv has a row per point with its summary and whether it\n"
@@ -71,6 +75,7 @@ struct cli {
 	char threads_set[64];
 	int quiet;
 	int plot; /* run --plot, sweep --plot */
+	const char *format; /* --format: png (default), svg, pdf */
 	int jobs; /* sweep -j */
 	char *vary[SWEEP_MAX_AXES];
 	int nvary;
@@ -112,6 +117,15 @@ static int parse_args(int argc, char **argv, struct cli *c)
 					return usage_error("at most %d --vary axes", SWEEP_MAX_AXES);
 				c->vary[c->nvary++] = v;
 			}
+		} else if (!strcmp(a, "--format")) {
+			if (!has_next)
+				return usage_error("%s needs a value (png, svg or pdf)", a);
+			if (!is_run && !is_sweep)
+				return usage_error("%s is an option of run, sweep and plot", a);
+			c->format = argv[++i];
+			if (!plot_format_valid(c->format))
+				return usage_error("--format %s: png, svg or pdf", c->format);
+			c->plot = 1;
 		} else if (!strcmp(a, "--set") || !strcmp(a, "-o") || !strcmp(a, "--seed") ||
 			   !strcmp(a, "--threads")) {
 			if (!has_next)
@@ -200,15 +214,16 @@ static const char *plots_dir(void)
 }
 
 /* the figures of a run directory, or of every point of a sweep directory
- * (one that holds sweep.csv); 0, or 2 with the reason on stderr */
-static int plot_dir(const char *dir, int quiet)
+ * (one that holds sweep.csv), in format; 0, or EXIT_PLOT with the reason
+ * on stderr */
+static int plot_dir(const char *dir, const char *format, int quiet)
 {
 	char path[4200], err[2048];
 	snprintf(path, sizeof(path), "%s/sweep.csv", dir);
 	if (access(path, F_OK) != 0) {
-		if (plot_run(dir, plots_dir(), err, sizeof(err))) {
+		if (plot_run(dir, plots_dir(), format, err, sizeof(err))) {
 			fprintf(stderr, "dcqcn-sim: plot: %s\n", err);
-			return EXIT_USAGE;
+			return EXIT_PLOT;
 		}
 		if (!quiet)
 			printf("dcqcn-sim: %s\n", err);
@@ -220,9 +235,9 @@ static int plot_dir(const char *dir, int quiet)
 		if (access(path, F_OK) != 0)
 			break;
 		points++;
-		if (plot_run(path, plots_dir(), err, sizeof(err))) {
+		if (plot_run(path, plots_dir(), format, err, sizeof(err))) {
 			fprintf(stderr, "dcqcn-sim: plot: %s\n", err);
-			rc = EXIT_USAGE;
+			rc = EXIT_PLOT;
 		}
 	}
 	if (!quiet)
@@ -230,12 +245,31 @@ static int plot_dir(const char *dir, int quiet)
 	return rc;
 }
 
-/* plot DIR */
+/* plot DIR [--format F] */
 static int cmd_plot(int argc, char **argv)
 {
-	if (argc != 3 || argv[2][0] == '-')
-		return usage_error("plot needs one run or sweep directory: dcqcn-sim plot DIR");
-	return plot_dir(argv[2], 0);
+	const char *dir = NULL, *format = "png";
+	for (int i = 2; i < argc; i++) {
+		if (!strcmp(argv[i], "--format")) {
+			if (i + 1 == argc)
+				return usage_error("--format needs a value (png, svg or pdf)");
+			format = argv[++i];
+			if (!plot_format_valid(format))
+				return usage_error("--format %s: png, svg or pdf", format);
+		} else if (argv[i][0] == '-' || dir) {
+			return usage_error("plot needs one run or sweep directory: dcqcn-sim plot DIR "
+					   "[--format png|svg|pdf]");
+		} else {
+			dir = argv[i];
+		}
+	}
+	if (!dir)
+		return usage_error("plot needs one run or sweep directory: dcqcn-sim plot DIR "
+				   "[--format png|svg|pdf]");
+	struct stat st;
+	if (stat(dir, &st) || !S_ISDIR(st.st_mode))
+		return usage_error("plot: %s is not a run or sweep directory", dir);
+	return plot_dir(dir, format, 0);
 }
 
 /* split a CSV line of unquoted fields in place (empty fields kept) */
@@ -312,11 +346,10 @@ static int cmd_sweep(const struct cli *c)
 		       dir, failed, failed == 1 ? "" : "s");
 		print_sweep(dir, o.naxes);
 	}
-	if (c->plot && st == RUN_OK)
-		plot_dir(dir, c->quiet);
+	int plot_rc = c->plot && st == RUN_OK ? plot_dir(dir, c->format, c->quiet) : 0;
 	switch (st) {
 	case RUN_OK:
-		return 0;
+		return plot_rc;
 	case RUN_INVARIANT:
 		fprintf(stderr, "dcqcn-sim: sweep: %s\n", err);
 		return EXIT_INVARIANT;
@@ -353,11 +386,11 @@ static int cmd_run(const struct cli *c)
 		printf("dcqcn-sim: results in %s/\n", dir);
 		run_print_summary(&r, stdout);
 	}
-	if (c->plot && st == RUN_OK)
-		plot_dir(dir, c->quiet); /* the results stand even when plotting fails */
+	/* the results stand when plotting fails; the exit status says it did */
+	int plot_rc = c->plot && st == RUN_OK ? plot_dir(dir, c->format, c->quiet) : 0;
 	switch (st) {
 	case RUN_OK:
-		return 0;
+		return plot_rc;
 	case RUN_INVARIANT:
 		fprintf(stderr, "dcqcn-sim: invariant broken: %s\n", r.err);
 		return EXIT_INVARIANT;

@@ -367,6 +367,13 @@ static double mark_pct_of(const struct run_result *r)
 		       : 0.0;
 }
 
+static double retransmitted_pct_of(const struct run_result *r)
+{
+	if (!r->data_bytes_delivered)
+		return r->retransmitted_bytes ? 100.0 : 0.0;
+	return 100.0 * (double)r->retransmitted_bytes / (double)r->data_bytes_delivered;
+}
+
 static double pause_rate_of(const struct run_result *r)
 {
 	return r->sim_time_ps > 0 ? (double)r->pause_frames * 1e12 / (double)r->sim_time_ps : 0.0;
@@ -404,6 +411,8 @@ void run_check_criteria(const struct scenario *scn, struct run_result *r)
 			pause_rate_of(r) > (double)scn->crit_max_pause_frame_rate,
 		"max_pause_frame_rate");
 	FAIL_IF((int64_t)drops > scn->crit_max_drops, "max_drops");
+	FAIL_IF(retransmitted_pct_of(r) * 1e7 > (double)scn->crit_max_retransmitted_ppb,
+		"max_retransmitted_pct");
 #undef FAIL_IF
 	r->criteria_pass = n == 0;
 }
@@ -441,10 +450,10 @@ void run_summary_csv(const struct run_result *r, char *header, size_t hlen, char
 		 "flows_completed,flows_total,fct_p50_us,fct_p99_us,collectives_completed,"
 		 "collective_time_us,busbw_GBps,busbw_pct_line,criteria_pass,criteria_failed,"
 		 "judged_iterations,busbw_judged_min_pct,busbw_judged_mean_pct,"
-		 "busbw_judged_max_pct");
+		 "busbw_judged_max_pct,retransmitted_pct");
 	snprintf(row, rlen,
 		 "%s,%s,%llu,%llu,%llu,%llu,%llu,%llu,%d,%llu,%.3f,%llu,%llu,%llu,%llu,"
-		 "%lld,%llu,%.3f,%u.%06u,%llu,%llu,%llu,%llu,%s,%s,%u,%s,%s,%s,%s,%s,%u,%s",
+		 "%lld,%llu,%.3f,%u.%06u,%llu,%llu,%llu,%llu,%s,%s,%u,%s,%s,%s,%s,%s,%u,%s,%.3f",
 		 units_format_us(r->sim_time_ps, t, sizeof(t)), end_name(r->end),
 		 (unsigned long long)r->data_bytes_delivered,
 		 (unsigned long long)r->data_bytes_in_flight,
@@ -460,7 +469,8 @@ void run_summary_csv(const struct run_result *r, char *header, size_t hlen, char
 		 (unsigned long long)r->pfcwd_storms, (unsigned long long)r->max_queue_bytes,
 		 (unsigned long long)r->flows_completed, (unsigned long long)r->flows_total, p50, p99,
 		 r->collectives_completed, ct, bw,
-		 pct, verdict, r->criteria_failed, r->judged_iterations, judged);
+		 pct, verdict, r->criteria_failed, r->judged_iterations, judged,
+		 retransmitted_pct_of(r));
 }
 
 void run_print_summary(const struct run_result *r, FILE *out)

@@ -368,6 +368,25 @@ START_TEST(criteria_verdicts)
 	run_check_criteria(s, &r);
 	ck_assert_str_eq(r.criteria_failed, "max_pause_frame_rate");
 	tl_unload(s);
+	/* resent payload: 1 % of what was delivered by default, at the limit */
+	s = tl_load("[sim]\nseed = 1\n");
+	r = (struct run_result){ .data_bytes_delivered = 1000000, .retransmitted_bytes = 10000 };
+	run_check_criteria(s, &r);
+	ck_assert_str_eq(r.criteria_failed, "");
+	r.retransmitted_bytes = 10001;
+	run_check_criteria(s, &r);
+	ck_assert_str_eq(r.criteria_failed, "max_retransmitted_pct");
+	r.data_bytes_delivered = 0; /* resent and nothing delivered */
+	r.retransmitted_bytes = 1;
+	run_check_criteria(s, &r);
+	ck_assert_str_eq(r.criteria_failed, "max_retransmitted_pct");
+	tl_unload(s);
+	s = tl_load("[criteria]\nmax_retransmitted_pct = 100\n");
+	r.data_bytes_delivered = 1000;
+	r.retransmitted_bytes = 1000;
+	run_check_criteria(s, &r);
+	ck_assert_str_eq(r.criteria_failed, "");
+	tl_unload(s);
 }
 END_TEST
 

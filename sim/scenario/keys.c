@@ -380,6 +380,8 @@ const struct key_def scn_key_defs[N_KEYS] = {
 	  NULL, 0, 0, { 1 } },
 	{ SEC_OUTPUT, "rates", KT_INT, SF(output_rates), 0, 100000, "0-100000",
 	  NULL, NULL, NULL, 0, 0, { 64 } },
+	{ SEC_OUTPUT, "plot_qps", KT_FLOWS, SF(output_plot_qps), 0, 99999,
+	  "auto, or up to 16 flow ids below output.rates", NULL, NULL, NULL, 0, 0, { 0 } },
 	{ SEC_CRITERIA, "max_ecn_mark_pct", KT_PERCENT, SF(crit_max_ecn_mark_ppb), 0,
 	  UNITS_PPB_ONE, "0-100 (percent)", NULL, NULL, NULL, 0, 0, { 20000000 } },
 	{ SEC_CRITERIA, "max_lossless_drops", KT_INT, SF(crit_max_lossless_drops), 0,
@@ -395,6 +397,9 @@ const struct key_def scn_key_defs[N_KEYS] = {
 	  MAX_ITERATIONS, "0-100000", NULL, NULL, NULL, 0, 0, { 1 } },
 	{ SEC_CRITERIA, "busbw_stat", KT_ENUM, SF(crit_busbw_stat), 0, 0, NULL, busbw_stat_names,
 	  NULL, NULL, 0, 0, { SCN_BUSBW_MIN } },
+	{ SEC_CRITERIA, "max_retransmitted_pct", KT_PERCENT, SF(crit_max_retransmitted_ppb), 0,
+	  UNITS_PPB_ONE, "0-100 (percent)", NULL, NULL, NULL, 0, 0,
+	  { UNITS_PPB_ONE / 100 } },
 };
 
 _Static_assert(N_OF(scn_key_defs) == N_KEYS, "N_KEYS (loader.h) counts scn_key_defs[]");
@@ -626,6 +631,7 @@ static void init_keys(void *base, int sec)
 		case KT_TC: /* an alias of qos.data_dscp */
 		case KT_FILE:
 		case KT_LINK:
+		case KT_FLOWS: /* auto: n 0 */
 			break;
 		case KT_DSCP_MAP:
 			for (d = 0; d < 64; d++)

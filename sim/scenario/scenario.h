@@ -89,6 +89,13 @@ struct scn_trace_row {
 	int32_t after; /* row (flow id in this trace) that must finish first; -1 none */
 };
 
+/* output.plot_qps: the flows dcqcn.png draws; n 0 is "auto" (the most-cut) */
+#define SCN_PLOT_QPS 16
+struct scn_flowlist {
+	uint32_t n;
+	uint32_t id[SCN_PLOT_QPS];
+};
+
 /* a set of host indices ("all", "0-63", "0,2,4-7"), resolved at finalize */
 struct scn_hostset {
 	char text[256]; /* as written, for printing */
@@ -224,6 +231,7 @@ struct scenario {
 	uint32_t output_rates;       /* DCQCN state of at most this many flows in rates.csv (64) */
 	enum scn_queues output_queues; /* queues.csv: switches (default), all, none */
 	int output_flows;            /* flows.csv rows: 1 all (default), 0 none */
+	struct scn_flowlist output_plot_qps; /* dcqcn.png's flows; auto (n 0) */
 
 	/* [criteria]: acceptance of a run (sweep marks each point pass/fail) */
 	int64_t crit_max_ecn_mark_ppb;    /* ecn_mark_pct at most (2%, parts per 1e9) */
@@ -236,6 +244,8 @@ struct scenario {
 	int64_t crit_warmup_iterations;   /* first iterations of a collective job that
 					   * busbw is not judged on (1) */
 	enum scn_busbw_stat crit_busbw_stat; /* judged iterations' min (default) or mean */
+	int64_t crit_max_retransmitted_ppb; /* retransmitted bytes at most this share of
+					     * the payload delivered (1%, parts per 1e9) */
 
 	/* [job.*] */
 	struct scn_job jobs[SCN_MAX_JOBS];

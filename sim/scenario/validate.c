@@ -606,6 +606,24 @@ static int check_cnp(const struct scenario *s, const struct load *ld,
 			     keys[best], s->data_dscp);
 }
 
+/* output.plot_qps names flows that rates.csv traces (the first output.rates) */
+static int check_plot_qps(const struct scenario *s, const struct load *ld,
+			  struct scn_error *err)
+{
+	const struct scn_flowlist *fl = &s->output_plot_qps;
+
+	for (uint32_t i = 0; i < fl->n; i++)
+		if (fl->id[i] >= s->output_rates)
+			return scn_set_error(err,
+					     key_place(s, ld, SEC_OUTPUT,
+						       scn_find_key(SEC_OUTPUT, "plot_qps"), -1),
+					     "output.plot_qps: flow %" PRIu32 " is not traced "
+					     "(rates.csv has the first output.rates = %" PRIu32
+					     " flows)",
+					     fl->id[i], s->output_rates);
+	return 0;
+}
+
 /*
  * What the end of a file (ld) and finalize (ld NULL) both check, in this
  * order: ECN thresholds, the CNP DSCP, the host count, the jobs (of that
@@ -616,7 +634,7 @@ static int check_scenario(struct scenario *s, const struct load *ld, struct scn_
 {
 	int resolve = ld == NULL, j;
 
-	if (check_ecn(s, ld, err) || check_cnp(s, ld, err))
+	if (check_ecn(s, ld, err) || check_cnp(s, ld, err) || check_plot_qps(s, ld, err))
 		return -1;
 	if (check_topology(s, ld, err))
 		return -1;

@@ -122,6 +122,40 @@ static int parse_weights(struct load *ld, const char *full, const struct key_def
 	return 0;
 }
 
+/* output.plot_qps: "auto", or up to SCN_PLOT_QPS distinct flow ids in k's range */
+static int parse_flows(struct load *ld, const char *full, const struct key_def *k,
+		       const char *value, struct scn_flowlist *out)
+{
+	const char *p = value;
+	char item[64], e[128];
+	struct scn_flowlist fl = { 0 };
+	int too_long;
+
+	if (strcmp(value, "auto") == 0) {
+		*out = fl;
+		return 0;
+	}
+	while (next_item(&p, item, sizeof(item), &too_long)) {
+		int64_t v;
+
+		if (fl.n == SCN_PLOT_QPS)
+			return scn_fail(ld, "%s: more than %d flows (%s)", full, SCN_PLOT_QPS,
+					k->range);
+		if (too_long)
+			return scn_fail(ld, "%s: flow id too long", full);
+		if (units_parse_int(item, k->min, k->max, &v, e, sizeof(e)))
+			return scn_fail(ld, "%s: %s (%s)", full, e, k->range);
+		for (uint32_t i = 0; i < fl.n; i++)
+			if (fl.id[i] == (uint32_t)v)
+				return scn_fail(ld, "%s: flow %" PRId64 " listed twice", full, v);
+		fl.id[fl.n++] = (uint32_t)v;
+	}
+	if (fl.n == 0)
+		return scn_fail(ld, "%s: empty (%s)", full, k->range);
+	*out = fl;
+	return 0;
+}
+
 /* a trace path: relative to the scenario's folder, made absolute */
 static int resolve_file(struct load *ld, const char *full, const char *value,
 			char out[4096])
@@ -464,6 +498,9 @@ int scn_parse_value(struct load *ld, const char *full, const struct key_def *k,
 	}
 	case KT_FILE:
 		return resolve_file(ld, full, value, (char *)base + k->off);
+	case KT_FLOWS:
+		return parse_flows(ld, full, k, value,
+				   (struct scn_flowlist *)(void *)((char *)base + k->off));
 	}
 	if (rc)
 		return scn_fail(ld, "%s: %s", full, e);
@@ -605,6 +642,14 @@ void scn_format_value(const struct key_def *k, const void *base, char *buf,
 	case KT_FILE:
 		snprintf(buf, len, "%s", p);
 		break;
+	case KT_FLOWS: {
+		struct scn_flowlist fl;
+		memcpy(&fl, p, sizeof(fl));
+		snprintf(buf, len, "%s", fl.n ? "" : "auto");
+		for (i = 0; i < (int)fl.n && n + 12 < len; i++)
+			n += (size_t)snprintf(buf + n, len - n, "%s%" PRIu32, i ? "," : "", fl.id[i]);
+		break;
+	}
 	case KT_TODO:
 		break;
 	}
