@@ -362,11 +362,18 @@ static int cmd_sweep(const struct cli *c)
 	}
 }
 
+static void print_warning(void *ctx, const char *key, const char *text)
+{
+	(void)ctx;
+	fprintf(stderr, "dcqcn-sim: warning: %s: %s\n", key, text);
+}
+
 static int cmd_run(const struct cli *c)
 {
 	struct scenario *s = load(c);
 	if (!s)
 		return EXIT_USAGE;
+	scenario_warnings(s, print_warning, NULL); /* also in DIR/warnings.txt */
 	char dir[4096];
 	if (c->out_dir)
 		snprintf(dir, sizeof(dir), "%s", c->out_dir);
@@ -411,6 +418,7 @@ static int cmd_check(const struct cli *c)
 	scenario_print(s, stdout);
 	scenario_print_derived(s, stdout);
 	run_print_plan(s, stdout);
+	scenario_print_warnings(s, stdout);
 	scenario_free(s);
 	free(s);
 	return 0;

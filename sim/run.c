@@ -189,6 +189,29 @@ static void write_results(struct run_ctx *c, const struct run_result *r)
 			 row);
 }
 
+static void put_warning(void *ctx, const char *key, const char *text)
+{
+	fprintf(ctx, "%s: %s\n", key, text);
+}
+
+/* DIR/warnings.txt: one line per warning (scenario_warnings), empty when none */
+static int write_warnings(const struct scenario *scn, const char *dir, struct run_result *res)
+{
+	char path[4200];
+	snprintf(path, sizeof(path), "%s/warnings.txt", dir);
+	FILE *fp = fopen(path, "w");
+	if (!fp) {
+		snprintf(res->err, sizeof(res->err), "%.400s/warnings.txt: cannot write", dir);
+		return -1;
+	}
+	res->warnings = scenario_warnings(scn, put_warning, fp);
+	if (fclose(fp)) {
+		snprintf(res->err, sizeof(res->err), "%.400s/warnings.txt: write failed", dir);
+		return -1;
+	}
+	return 0;
+}
+
 static void free_parts(struct run_ctx *c, uint32_t n)
 {
 	for (uint32_t p = 0; c->part && p < n; p++)
@@ -234,6 +257,14 @@ enum run_status run_scenario(const struct scenario *scn, const struct run_opts *
 			return RUN_EIO;
 		}
 		c.has_out = 1;
+		if (write_warnings(scn, opts->out_dir, res)) {
+			output_close(&c.out);
+			free_parts(&c, nparts);
+			fabric_destroy(f);
+			return RUN_EIO;
+		}
+	} else {
+		res->warnings = scenario_warnings(scn, NULL, NULL);
 	}
 	f->hooks = (struct fabric_hooks){ .ctx = &c, .flow_done = on_flow_done,
 					  .coll_done = on_coll_done };
@@ -493,6 +524,9 @@ void run_print_summary(const struct run_result *r, FILE *out)
 		fprintf(out, "  WARNING: %llu lossless packets dropped: the PFC headroom was "
 			     "exceeded (undersized headroom, or a peer that does not stop in time)\n",
 			(unsigned long long)r->drops_lossless);
+	if (r->warnings)
+		fprintf(out, "  %-22s %u risky setting%s (warnings.txt)\n", "warnings", r->warnings,
+			r->warnings == 1 ? "" : "s");
 	fprintf(out, "  %-22s %llu events in %.2f s (%.2f M events/s, %.2f M packets/s), "
 		     "peak RSS %.0f MB\n",
 		"cost", (unsigned long long)r->events, r->wall_s, r->events_per_s / 1e6,

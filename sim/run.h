@@ -63,6 +63,7 @@ struct run_result {
 	int criteria_pass;                     /* 1: every [criteria] limit is met;
 						* -1: not judged (the run did not finish) */
 	char criteria_failed[256];             /* the failed ones, ';'-separated */
+	unsigned warnings;                     /* scenario_warnings() of the scenario */
 
 	uint64_t events, data_pkts;
 	uint32_t threads;                      /* partitions the run used */

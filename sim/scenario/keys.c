@@ -683,6 +683,7 @@ void scenario_init(struct scenario *s)
 	memset(s, 0, sizeof(*s));
 	memcpy(s->source, "<defaults>", sizeof("<defaults>"));
 	init_keys(s, SEC_COUNT);
+	s->tc_ecn_bits = -1;
 }
 
 void scenario_free(struct scenario *s)

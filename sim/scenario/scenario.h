@@ -179,6 +179,8 @@ struct scenario {
 
 	/* [qos] */
 	uint8_t data_dscp;
+	int8_t tc_ecn_bits;                      /* the ECN bits of qos.nccl_ib_tc when given,
+						  * else -1 (a warning's matter only) */
 	uint8_t dscp_to_prio[64];                /* default dscp >> 3 */
 	enum scn_sched scheduler;
 	uint32_t dwrr_weights[SCN_PRIOS];        /* default all 1 */
@@ -291,6 +293,14 @@ void scenario_print(const struct scenario *s, FILE *out);
 /* derived values (hosts, switches, BDP, goodput ceiling, headroom per port
  * class, pause times, shared pool per switch tier) as # comments */
 void scenario_print_derived(const struct scenario *s, FILE *out);
+
+/* The risky settings of a finalized scenario (README, Warnings): fn is
+ * called once per warning, in a fixed order, with the key it is about and a
+ * sentence saying what it risks and what would be safer.  Returns how many. */
+typedef void (*scn_warn_fn)(void *ctx, const char *key, const char *text);
+unsigned scenario_warnings(const struct scenario *s, scn_warn_fn fn, void *ctx);
+/* the warnings as `check` shows them: "# warnings: N", then "# KEY: TEXT" */
+void scenario_print_warnings(const struct scenario *s, FILE *out);
 
 /* the embedded default scenario (scenarios/default.ini, compiled in) */
 extern const char scenario_default_text[];

@@ -468,7 +468,9 @@ int scn_parse_value(struct load *ld, const char *full, const struct key_def *k,
 	case KT_TC:
 		if (units_parse_int(value, k->min, k->max, &v, e, sizeof(e)))
 			return scn_fail(ld, "%s: %s", full, e);
-		v >>= 2; /* the TOS byte: DSCP in the upper six bits, ECN below */
+		/* the TOS byte: DSCP in the upper six bits, ECN below */
+		((struct scenario *)base)->tc_ecn_bits = (int8_t)(v & 3);
+		v >>= 2;
 		if (ld->line > 0) {
 			int dl = ld->key_line[scn_find_key(SEC_QOS, "data_dscp")];
 			if (dl && ld->s->data_dscp != v)
