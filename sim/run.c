@@ -11,9 +11,12 @@
  */
 #include "run.h"
 
+#include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <time.h>
 
 #include "fabric.h"
@@ -212,6 +215,79 @@ static int write_warnings(const struct scenario *scn, const char *dir, struct ru
 	return 0;
 }
 
+/* copy src to dst (unless they are one file: a run of DIR/scenario.ini
+ * into DIR itself); 0 or -1 with err set */
+static int copy_file(const char *src, const char *dst, char *err, size_t errlen)
+{
+	struct stat a, b;
+	if (!stat(src, &a) && !stat(dst, &b) && a.st_dev == b.st_dev && a.st_ino == b.st_ino)
+		return 0;
+	FILE *in = fopen(src, "rb");
+	if (!in) {
+		snprintf(err, errlen, "%.400s: cannot read: %s", src, strerror(errno));
+		return -1;
+	}
+	FILE *out = fopen(dst, "wb");
+	if (!out) {
+		snprintf(err, errlen, "%.400s: cannot write: %s", dst, strerror(errno));
+		fclose(in);
+		return -1;
+	}
+	char buf[65536];
+	size_t n;
+	int bad = 0;
+	while ((n = fread(buf, 1, sizeof(buf), in)) > 0)
+		bad |= fwrite(buf, 1, n, out) != n;
+	bad |= ferror(in);
+	fclose(in);
+	bad |= fclose(out) != 0;
+	if (bad)
+		snprintf(err, errlen, "%.200s: copying %.200s failed", dst, src);
+	return bad ? -1 : 0;
+}
+
+/*
+ * A run directory carries its traces: each trace job's CSV is copied to
+ * DIR/traces/JOB.csv, and *shown is a copy of scn whose trace jobs name
+ * that file relatively (scenario.ini resolves it against its own folder),
+ * or scn itself when there is no trace job.  The copy shares scn's
+ * allocations: release it with free(), never scenario_free().
+ */
+static int carry_traces(const struct scenario *scn, const char *dir,
+			const struct scenario **shown, char *err, size_t errlen)
+{
+	struct scenario *copy = NULL;
+	*shown = scn;
+	for (uint32_t j = 0; j < scn->njobs; j++) {
+		const struct scn_job *job = &scn->jobs[j];
+		char path[PATH_MAX + 64];
+		if (job->pattern != SCN_JOB_TRACE || !job->file[0])
+			continue;
+		if (!copy) {
+			snprintf(path, sizeof(path), "%.*s/traces", PATH_MAX, dir);
+			if (output_mkdir_p(path)) {
+				snprintf(err, errlen, "%.400s: cannot create: %s", path,
+					 strerror(errno));
+				return -1;
+			}
+			if (!(copy = malloc(sizeof(*copy)))) {
+				snprintf(err, errlen, "out of memory");
+				return -1;
+			}
+			*copy = *scn;
+		}
+		snprintf(path, sizeof(path), "%.*s/traces/%s.csv", PATH_MAX, dir, job->name);
+		if (copy_file(job->file, path, err, errlen)) {
+			free(copy);
+			return -1;
+		}
+		snprintf(copy->jobs[j].file, sizeof(copy->jobs[j].file), "traces/%s.csv", job->name);
+	}
+	if (copy)
+		*shown = copy;
+	return 0;
+}
+
 static void free_parts(struct run_ctx *c, uint32_t n)
 {
 	for (uint32_t p = 0; c->part && p < n; p++)
@@ -251,7 +327,18 @@ enum run_status run_scenario(const struct scenario *scn, const struct run_opts *
 		hist_init(&c.part[p].fct);
 	c.fabric = f;
 	if (opts->out_dir) {
-		if (output_open(&c.out, opts->out_dir, scn, nparts, res->err, sizeof(res->err))) {
+		const struct scenario *shown = scn;
+		int bad = output_mkdir_p(opts->out_dir) ||
+			  carry_traces(scn, opts->out_dir, &shown, res->err, sizeof(res->err)) ||
+			  output_open(&c.out, opts->out_dir, shown, nparts, res->err,
+				      sizeof(res->err));
+		if (shown != scn)
+			free((void *)shown);
+		if (bad) {
+			if (!res->err[0])
+				snprintf(res->err, sizeof(res->err),
+					 "%.400s: cannot create the output directory: %s",
+					 opts->out_dir, strerror(errno));
 			free_parts(&c, nparts);
 			fabric_destroy(f);
 			return RUN_EIO;

@@ -352,6 +352,13 @@ static void print_dcqcn_derived(const struct scenario *s, FILE *out)
 	else
 		fprintf(out, "# DCQCN byte counter off; increase timer every %s\n",
 			units_format_time(d->rpg_time_reset_ps, b, sizeof(b)));
+	/* where each firmware unit comes from (README, [dcqcn]) */
+	fprintf(out, "# DCQCN firmware units: a bare rate is Mbps, a bare time us (mlxconfig's "
+		     "RPG_*_RATE, RPG_TIME_RESET, DCE_TCP_RTT texts), alpha and dce_tcp_g 1/1024 "
+		     "(INITIAL_ALPHA_VALUE: a fraction of 2^10); a bare rpg_byte_reset counts "
+		     "64-byte units (DESIGN B6: 32767 = 2097088 B) although mlxconfig's "
+		     "RPG_BYTE_RESET text says bytes: the sources disagree, write 32767B for the "
+		     "bytes reading\n");
 	units_format_time(d->dce_tcp_rtt_ps, a, sizeof(a));
 	if (gnum == 1024) {
 		fprintf(out, "# DCQCN alpha: g = 1 (dce_tcp_g 0): alpha drops to 0 after one %s period"
