@@ -1,6 +1,13 @@
 /*
  * main.c - the dcqcn-sim command line (DESIGN A1).
  *
+ * `dcqcn-sim --help` is the overview; `dcqcn-sim COMMAND --help` (or -h,
+ * anywhere among the arguments: the help wins over whatever else is
+ * wrong) a command's usage and options; `dcqcn-sim keys [SECTION]` the
+ * scenario keys (keyhelp.h).  A mistyped command or option gets a "did
+ * you mean" (one close name, or nothing), and a usage error points at the
+ * command's help.
+ *
  * Exit status: 0 success; 1 a broken invariant; 2 bad usage or a bad
  * scenario (the message names file:line and key); 3 interrupted (SIGINT),
  * outputs flushed and summary.csv marked end=interrupted; 4 the results
@@ -14,6 +21,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "keyhelp.h"
 #include "plot.h"
 #include "run.h"
 #include "scenario.h"
@@ -24,6 +32,8 @@
 #define EXIT_INTERRUPTED 3
 #define EXIT_PLOT 4
 #define MAX_SETS 256
+#define STR(x) #x
+#define XSTR(x) STR(x) /* a macro's value as text: "8" */
 
 static volatile sig_atomic_t interrupted;
 
@@ -35,35 +45,154 @@ static void on_sigint(int sig)
 
 static const char usage[] =
 	"usage:\n"
-	"  dcqcn-sim run [SCENARIO] [-o DIR] [--set SECTION.KEY=VALUE]... [--seed N] [--quiet]\n"
-	"                [--threads N] [--plot] [--format png|svg|pdf]\n"
+	"  dcqcn-sim run [SCENARIO] [-o DIR] [--set SECTION.KEY=VALUE]... [--seed N]\n"
+	"                [--threads N] [--quiet] [--plot] [--format png|svg|pdf]\n"
 	"  dcqcn-sim check SCENARIO [--set SECTION.KEY=VALUE]... [--threads N]\n"
 	"  dcqcn-sim sweep SCENARIO --vary SECTION.KEY=V1,V2,... [--vary ...] [-j N]\n"
 	"                [-o DIR] [--set ...] [--seed N] [--threads N] [--quiet] [--plot]\n"
+	"                [--format png|svg|pdf]\n"
 	"  dcqcn-sim plot DIR [--format png|svg|pdf]\n"
+	"  dcqcn-sim keys [SECTION]\n"
+	"  dcqcn-sim COMMAND --help\n"
 	"  dcqcn-sim --help | --version\n"
 	"\n"
-	"run     simulate SCENARIO (the embedded default without one) and write the\n"
-	"        run directory DIR (default results/NAME): scenario.ini, summary.csv,\n"
-	"        stats.csv and the time series (README, Outputs); print a summary table\n"
-	"check   validate SCENARIO, print the resolved scenario, derived values and\n"
-	"        the partitions of a run on N threads;\n"
-	"        exit 0 when valid, 2 otherwise\n"
-	"--set   override one key, e.g. --set topology.spines=4 (repeatable)\n"
-	"--seed  same as --set sim.seed=N\n"
-	"--threads  same as --set sim.threads=N: one run on N cores (default: all);\n"
-	"        the outputs are the same for every N\n"
-	"--quiet no summary table, no progress bar\n"
-	"--plot  draw the figures (plot DIR) when the run ends\n"
-	"--format  the figures' format: png (default), svg or pdf (implies --plot)\n"
-	"sweep   one run per combination of the --vary values (the last axis\n"
-	"        fastest), -j N at a time, in DIR/pNNN (default results/NAME-sweep);\n"
-	"        DIR/sweep.csv has a row per point with its summary and whether it\n"
-	"        met the scenario's [criteria]; exit 0 even when points miss them\n"
-	"plot    draw DIR/plots/*.png from the CSVs of run directory DIR with\n"
-	"        gnuplot (apt-get install gnuplot-nox): queues, pause map, pause\n"
-	"        and ECN rates, DCQCN rates, collectives; for a sweep directory,\n"
-	"        the figures of every point\n";
+	"run     simulate SCENARIO (the embedded default without one) and write its\n"
+	"        run directory (default results/NAME); print a summary table\n"
+	"check   validate SCENARIO; print it resolved, with derived values, the\n"
+	"        partitions of a run on N threads and warnings\n"
+	"sweep   one run per combination of the --vary values, -j N at a time, and\n"
+	"        DIR/sweep.csv: a row per point, with whether it met its [criteria]\n"
+	"plot    draw the figures of a run or sweep directory with gnuplot\n"
+	"keys    every scenario key: its default, meaning, values, where it applies\n"
+	"\n"
+	"dcqcn-sim COMMAND --help (or -h) shows the options of COMMAND.\n"
+	"Exit status: 0 success; 1 a broken invariant; 2 bad usage or a bad scenario;\n"
+	"3 interrupted (SIGINT); 4 a figure failed (the results are written).\n";
+
+/* the help of each command: `dcqcn-sim COMMAND --help` */
+static const char run_help[] =
+	"usage: dcqcn-sim run [SCENARIO] [-o DIR] [--set SECTION.KEY=VALUE]... [--seed N]\n"
+	"                     [--threads N] [--quiet] [--plot] [--format png|svg|pdf]\n"
+	"\n"
+	"Simulate SCENARIO (without one, the embedded scenarios/default.ini) and write\n"
+	"the run directory DIR: scenario.ini, summary.csv, stats.csv, warnings.txt and\n"
+	"the time series (README, Outputs); print a summary table.\n"
+	"\n"
+	"options:\n"
+	"  -o DIR        the run directory (default results/NAME, NAME the scenario\n"
+	"                file name without .ini; results/default for the embedded one)\n"
+	"  --set S.K=V   override one key, e.g. --set topology.spines=4 (repeatable;\n"
+	"                dcqcn-sim keys lists the keys)\n"
+	"  --seed N      same as --set sim.seed=N\n"
+	"  --threads N   same as --set sim.threads=N: one run on N cores (default auto:\n"
+	"                every core); the outputs are the same for every N\n"
+	"  --quiet, -q   no summary table, no progress bar\n"
+	"  --plot        draw the figures (dcqcn-sim plot DIR) when the run ends\n"
+	"  --format F    the figures' format: png (default), svg or pdf; implies --plot\n"
+	"  --help, -h    this text\n"
+	"\n"
+	"Exit status: 0 success; 1 a broken invariant (the message names the check);\n"
+	"2 bad usage or a bad scenario (the message names FILE:LINE and the key);\n"
+	"3 interrupted (SIGINT: files flushed, summary.csv says end = interrupted);\n"
+	"4 a figure failed (the results are written).\n";
+
+static const char check_help[] =
+	"usage: dcqcn-sim check SCENARIO [--set SECTION.KEY=VALUE]... [--threads N]\n"
+	"\n"
+	"Validate SCENARIO and print it fully resolved (every key with its value, in a\n"
+	"form that loads back), then as comments: derived values (hosts, switches,\n"
+	"oversubscription, frame sizes, PFC headroom, shared pool, the longest path's\n"
+	"latency and bandwidth-delay product), the partitions of a run on N threads,\n"
+	"and the warnings: settings that load but are risky (# warnings: N).\n"
+	"\n"
+	"options:\n"
+	"  --set S.K=V   override one key (repeatable; dcqcn-sim keys lists the keys)\n"
+	"  --threads N   same as --set sim.threads=N: the partitions of N threads\n"
+	"  --help, -h    this text\n"
+	"\n"
+	"Exit status: 0 valid (with or without warnings); 2 not valid (the message\n"
+	"names FILE:LINE and the key).\n";
+
+static const char sweep_help[] =
+	"usage: dcqcn-sim sweep SCENARIO --vary SECTION.KEY=V1,V2,... [--vary ...] [-j N]\n"
+	"                       [-o DIR] [--set ...] [--seed N] [--threads N] [--quiet]\n"
+	"                       [--plot] [--format png|svg|pdf]\n"
+	"\n"
+	"One run per combination of the --vary values (the last axis varies fastest),\n"
+	"-j N at a time, into DIR/p000, DIR/p001, ...; DIR/sweep.csv has a row per\n"
+	"point: its axis values, its summary.csv row, and whether it met its own\n"
+	"[criteria] (which may be varied too).  Every point is loaded and checked\n"
+	"before the first one runs.\n"
+	"\n"
+	"options:\n"
+	"  --vary S.K=V1,V2,...  one axis: a key and its values, comma-separated (a\n"
+	"                value cannot contain a comma); at most " XSTR(SWEEP_MAX_AXES) " axes\n"
+	"  -j N          runs at a time, 1-256 (default 1); a point left at\n"
+	"                sim.threads = auto gets its share of the cores\n"
+	"  -o DIR        the sweep directory (default results/NAME-sweep)\n"
+	"  --set S.K=V   override one key in every point (repeatable)\n"
+	"  --seed N      same as --set sim.seed=N\n"
+	"  --threads N   same as --set sim.threads=N\n"
+	"  --quiet, -q   no progress lines, no table\n"
+	"  --plot        draw every point's figures when the sweep ends\n"
+	"  --format F    the figures' format: png (default), svg or pdf; implies --plot\n"
+	"  --help, -h    this text\n"
+	"\n"
+	"Exit status: 0 every point ran (even when points miss their criteria); 1 a\n"
+	"point broke an invariant; 2 bad usage or a point that does not load (nothing\n"
+	"runs); 3 interrupted; 4 a figure failed.\n";
+
+static const char plot_help[] =
+	"usage: dcqcn-sim plot DIR [--format png|svg|pdf]\n"
+	"\n"
+	"Draw the figures of run directory DIR into DIR/plots/ with gnuplot\n"
+	"(apt-get install gnuplot-nox): queues, pause map, pause and ECN rates, DCQCN\n"
+	"rates, collectives; the data each figure uses is kept in DIR/plots/data/.\n"
+	"For a sweep directory (one that holds sweep.csv), the figures of every point.\n"
+	"\n"
+	"options:\n"
+	"  --format F    png (default), svg or pdf; drawing a figure removes its files\n"
+	"                in the other formats\n"
+	"  --help, -h    this text\n"
+	"\n"
+	"Exit status: 0 drawn; 2 bad usage; 4 a figure failed (the message names it\n"
+	"and says why).\n";
+
+static const char keys_help[] =
+	"usage: dcqcn-sim keys [SECTION]\n"
+	"\n"
+	"Every key a scenario file or --set can name, section by section: its default,\n"
+	"its meaning, the values it takes and where it applies (a key of another\n"
+	"topology kind, job pattern or fault kind is an error).  SECTION (sim,\n"
+	"topology, qos, nic, job, buffer, pfc, pfcwd, ecn, dcqcn, fault, output,\n"
+	"criteria) lists that section only.\n"
+	"\n"
+	"options:\n"
+	"  --help, -h    this text\n"
+	"\n"
+	"Exit status: 0; 2 an unknown SECTION.\n";
+
+/* the commands, their help and options (for "did you mean") */
+static const struct command {
+	const char *name;
+	const char *help;
+	const char *const options[12];
+} commands[] = {
+	{ "run", run_help,
+	  { "-o", "--set", "--seed", "--threads", "--quiet", "-q", "--plot", "--format", "--help",
+	    NULL } },
+	{ "check", check_help, { "--set", "--threads", "--help", NULL } },
+	{ "sweep", sweep_help,
+	  { "--vary", "-j", "-o", "--set", "--seed", "--threads", "--quiet", "-q", "--plot",
+	    "--format", "--help", NULL } },
+	{ "plot", plot_help, { "--format", "--help", NULL } },
+	{ "keys", keys_help, { "--help", NULL } },
+};
+
+#define N_COMMANDS (sizeof(commands) / sizeof(commands[0]))
+
+/* the command being parsed, for the hint of a usage error; NULL: none yet */
+static const struct command *current;
 
 struct cli {
 	const char *cmd;
@@ -88,8 +217,53 @@ __attribute__((format(printf, 1, 2))) static int usage_error(const char *fmt, ..
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
-	fprintf(stderr, "\n(see dcqcn-sim --help)\n");
+	if (current)
+		fprintf(stderr, "\n(see dcqcn-sim %s --help)\n", current->name);
+	else
+		fprintf(stderr, "\n(see dcqcn-sim --help)\n");
 	return EXIT_USAGE;
+}
+
+static const struct command *find_command(const char *name)
+{
+	for (size_t i = 0; i < N_COMMANDS; i++)
+		if (!strcmp(commands[i].name, name))
+			return &commands[i];
+	return NULL;
+}
+
+/* "unknown option --qiet; did you mean --quiet?" */
+static int unknown_option(const char *a)
+{
+	struct scn_guess g;
+	scn_guess_init(&g, a, strlen(a));
+	for (int i = 0; current->options[i]; i++)
+		scn_guess_add(&g, current->options[i]);
+	if (scn_guess_best(&g))
+		return usage_error("unknown option %s; did you mean %s?", a, scn_guess_best(&g));
+	return usage_error("unknown option %s", a);
+}
+
+/*
+ * --set and --vary take one argument, section.key=value(s).  Written with a
+ * space instead of '=' (--vary nic.cc none,dcqcn), the values would be
+ * taken for the scenario; say what is wrong instead, and how to write it
+ * when the next argument looks like the values (not an option, not a
+ * scenario file).
+ */
+static int assignment_error(const char *opt, const char *v, const char *next)
+{
+	const char *want = strcmp(opt, "--vary") ? "section.key=value" : "section.key=V1,V2,...";
+	size_t n = strlen(v);
+	int is_ini = next && strlen(next) > 4 && !strcmp(next + strlen(next) - 4, ".ini");
+	if (n && v[n - 1] == '=')
+		n--; /* --vary nic.cc= none,dcqcn */
+	if (next && next[0] == '=')
+		next++; /* --vary nic.cc =none,dcqcn */
+	if (!next || !*next || next[0] == '-' || is_ini)
+		return usage_error("%s %.*s: expected %s", opt, (int)n, v, want);
+	return usage_error("%s %.*s: expected %s (write %s %.*s=%s)", opt, (int)n, v, want, opt,
+			   (int)n, v, next);
 }
 
 static int parse_args(int argc, char **argv, struct cli *c)
@@ -106,6 +280,8 @@ static int parse_args(int argc, char **argv, struct cli *c)
 			if (!is_sweep)
 				return usage_error("%s is an option of sweep", a);
 			char *v = argv[++i];
+			if (!strcmp(a, "--vary") && (!strchr(v, '=') || v[strlen(v) - 1] == '='))
+				return assignment_error(a, v, i + 1 < argc ? argv[i + 1] : NULL);
 			if (!strcmp(a, "-j")) {
 				char *end;
 				long j = strtol(v, &end, 10);
@@ -143,6 +319,8 @@ static int parse_args(int argc, char **argv, struct cli *c)
 					return usage_error("too many --set options (at most %d)", MAX_SETS);
 				c->sets[c->nsets++] = buf;
 			} else {
+				if (!strchr(v, '='))
+					return assignment_error(a, v, i + 1 < argc ? argv[i + 1] : NULL);
 				if (c->nsets == MAX_SETS)
 					return usage_error("too many --set options (at most %d)", MAX_SETS);
 				c->sets[c->nsets++] = v;
@@ -156,7 +334,7 @@ static int parse_args(int argc, char **argv, struct cli *c)
 				return usage_error("%s is an option of run and sweep", a);
 			c->quiet = 1;
 		} else if (a[0] == '-' && a[1]) {
-			return usage_error("unknown option %s", a);
+			return unknown_option(a);
 		} else if (c->scenario) {
 			return usage_error("one scenario at a time (extra argument %s)", a);
 		} else {
@@ -256,7 +434,9 @@ static int cmd_plot(int argc, char **argv)
 			format = argv[++i];
 			if (!plot_format_valid(format))
 				return usage_error("--format %s: png, svg or pdf", format);
-		} else if (argv[i][0] == '-' || dir) {
+		} else if (argv[i][0] == '-' && argv[i][1]) {
+			return unknown_option(argv[i]);
+		} else if (dir) {
 			return usage_error("plot needs one run or sweep directory: dcqcn-sim plot DIR "
 					   "[--format png|svg|pdf]");
 		} else {
@@ -336,14 +516,19 @@ static int cmd_sweep(const struct cli *c)
 	o.log = c->quiet ? NULL : stderr;
 	signal(SIGINT, on_sigint);
 	int failed = 0;
-	int st = sweep_run(&o, &failed, err, sizeof(err));
+	int unjudged = 0;
+	int st = sweep_run(&o, &failed, &unjudged, err, sizeof(err));
 	if (st == RUN_EIO && !failed && access(dir, F_OK) != 0) {
 		fprintf(stderr, "dcqcn-sim: sweep: %s\n", err);
 		return EXIT_USAGE;
 	}
 	if (!c->quiet) {
-		printf("dcqcn-sim: sweep results in %s/sweep.csv (%d point%s missed the criteria)\n",
+		printf("dcqcn-sim: sweep results in %s/sweep.csv (%d point%s missed the criteria",
 		       dir, failed, failed == 1 ? "" : "s");
+		if (unjudged)
+			printf(", %d not judged: %s", unjudged,
+			       "they did not finish their traffic (criteria_failed says why)");
+		printf(")\n");
 		print_sweep(dir, o.naxes);
 	}
 	int plot_rc = c->plot && st == RUN_OK ? plot_dir(dir, c->format, c->quiet) : 0;
@@ -424,6 +609,19 @@ static int cmd_check(const struct cli *c)
 	return 0;
 }
 
+/* keys [SECTION] */
+static int cmd_keys(int argc, char **argv)
+{
+	char err[1024];
+	if (argc > 3)
+		return usage_error("keys takes at most one SECTION (extra argument %s)", argv[3]);
+	if (argc == 3 && argv[2][0] == '-' && argv[2][1])
+		return unknown_option(argv[2]);
+	if (scenario_print_keys(stdout, argc == 3 ? argv[2] : NULL, err, sizeof(err)))
+		return usage_error("keys: %s", err);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 2) {
@@ -438,10 +636,27 @@ int main(int argc, char **argv)
 		printf("dcqcn-sim %s\n", DCQCN_VERSION);
 		return 0;
 	}
+	current = find_command(argv[1]);
+	if (!current) {
+		struct scn_guess g;
+		scn_guess_init(&g, argv[1], strlen(argv[1]));
+		for (size_t i = 0; i < N_COMMANDS; i++)
+			scn_guess_add(&g, commands[i].name);
+		if (scn_guess_best(&g))
+			return usage_error("unknown command %s; did you mean %s?", argv[1],
+					   scn_guess_best(&g));
+		return usage_error("unknown command %s", argv[1]);
+	}
+	/* COMMAND --help, wherever it is: the help wins over whatever else is wrong */
+	for (int i = 2; i < argc; i++)
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+			fputs(current->help, stdout);
+			return 0;
+		}
 	if (!strcmp(argv[1], "plot"))
 		return cmd_plot(argc, argv);
-	if (strcmp(argv[1], "run") && strcmp(argv[1], "check") && strcmp(argv[1], "sweep"))
-		return usage_error("unknown command %s", argv[1]);
+	if (!strcmp(argv[1], "keys"))
+		return cmd_keys(argc, argv);
 	struct cli c = {0};
 	int rc = parse_args(argc, argv, &c);
 	if (rc)

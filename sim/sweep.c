@@ -16,6 +16,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "keyhelp.h"
 #include "output.h"
 #include "run.h"
 #include "scenario.h"
@@ -30,6 +31,14 @@ int sweep_parse_vary(char *arg, struct sweep_axis *axis, char *err, size_t errle
 		return -1;
 	}
 	*eq = '\0';
+	/* a key that does not exist fails here, with "did you mean", rather than
+	 * as the --set of point 0; whether a job or fault exists is the
+	 * scenario's question (load_point) */
+	char why[512];
+	if (scenario_key_known(arg, why, sizeof(why))) {
+		snprintf(err, errlen, "--vary %s", why);
+		return -1;
+	}
 	axis->key = arg;
 	axis->n = 0;
 	for (char *v = eq + 1, *save = NULL, *tok; (tok = strtok_r(v, ",", &save)); v = NULL) {
@@ -86,6 +95,15 @@ static struct scenario *load_point(const struct sweep_opts *o, int p, struct scn
 		char assign[512];
 		snprintf(assign, sizeof(assign), "%s=%s", o->axes[a].key, o->axes[a].values[idx[a]]);
 		rc = scenario_set(s, assign, err);
+		/* the loader names the place "--set"; here it is an axis */
+		if (rc && !strncmp(err->msg, "--set: ", 7)) {
+			size_t n = strlen(err->msg + 7);
+			if (8 + n >= sizeof(err->msg))
+				n = sizeof(err->msg) - 9;
+			memmove(err->msg + 8, err->msg + 7, n);
+			err->msg[8 + n] = '\0';
+			memcpy(err->msg, "--vary: ", 8);
+		}
 	}
 	if (rc == 0)
 		rc = scenario_finalize(s, err);
@@ -172,7 +190,7 @@ static int column_is(const char *header, const char *row, const char *name, cons
 }
 
 static int write_csv(const struct sweep_opts *o, int npoints, const int *status, int *failed,
-		     char *err, size_t errlen)
+		     int *unjudged, char *err, size_t errlen)
 {
 	char path[4200], header[LINE_MAX_BYTES], row[LINE_MAX_BYTES], dir[4200];
 	snprintf(path, sizeof(path), "%s/sweep.csv", o->out_dir);
@@ -182,7 +200,7 @@ static int write_csv(const struct sweep_opts *o, int npoints, const int *status,
 		return -1;
 	}
 	int wrote_header = 0;
-	*failed = 0;
+	*failed = *unjudged = 0;
 	for (int p = 0; p < npoints; p++) {
 		point_dir(o, p, dir, sizeof(dir));
 		if (status[p] != RUN_OK || read_summary(dir, header, row))
@@ -200,7 +218,8 @@ static int write_csv(const struct sweep_opts *o, int npoints, const int *status,
 		for (int a = 0; a < o->naxes; a++)
 			fprintf(fp, ",%s", o->axes[a].values[idx[a]]);
 		fprintf(fp, ",%s\n", row);
-		*failed += !column_is(header, row, "criteria_pass", "1");
+		*failed += column_is(header, row, "criteria_pass", "0");
+		*unjudged += column_is(header, row, "criteria_pass", "");
 	}
 	int bad = ferror(fp);
 	if (fclose(fp) || bad) {
@@ -210,11 +229,12 @@ static int write_csv(const struct sweep_opts *o, int npoints, const int *status,
 	return 0;
 }
 
-int sweep_run(const struct sweep_opts *o, int *failed, char *err, size_t errlen)
+int sweep_run(const struct sweep_opts *o, int *failed, int *unjudged, char *err,
+	      size_t errlen)
 {
 	long npoints = 1;
 	err[0] = '\0';
-	*failed = 0;
+	*failed = *unjudged = 0;
 	for (int a = 0; a < o->naxes; a++) {
 		npoints *= o->axes[a].n;
 		if (npoints > SWEEP_MAX_POINTS) {
@@ -307,7 +327,7 @@ int sweep_run(const struct sweep_opts *o, int *failed, char *err, size_t errlen)
 		}
 	}
 	int interrupted = done < npoints;
-	if (write_csv(o, (int)npoints, status, failed, err, errlen))
+	if (write_csv(o, (int)npoints, status, failed, unjudged, err, errlen))
 		worst = RUN_EIO;
 	else if (worst == RUN_INVARIANT)
 		snprintf(err, errlen, "a point broke an invariant (its error.txt says which)");

@@ -40,13 +40,17 @@ struct sweep_opts {
 };
 
 /* parse "section.key=V1,V2,..." into axis (pointing into arg, which it
- * edits); 0, or -1 with a reason */
+ * edits); 0, or -1 with a reason: the syntax, or a key that does not exist
+ * ("--vary nic.ccc: unknown key; did you mean nic.cc?").  Whether a job or
+ * fault the key names exists is checked with the points. */
 int sweep_parse_vary(char *arg, struct sweep_axis *axis, char *err, size_t errlen);
 
 /* run the sweep.  Returns 0 when every point ran (whatever its criteria
  * say), 1 when a point broke an invariant, 2 on bad input or I/O error (err
  * says which point and why), 3 when interrupted.  *failed gets the number
- * of points that missed their criteria. */
-int sweep_run(const struct sweep_opts *o, int *failed, char *err, size_t errlen);
+ * of points that missed their criteria, *unjudged the number that got no
+ * verdict (criteria_pass empty: the run did not finish its traffic). */
+int sweep_run(const struct sweep_opts *o, int *failed, int *unjudged, char *err,
+	      size_t errlen);
 
 #endif

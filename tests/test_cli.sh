@@ -10,10 +10,96 @@ trap 'rm -rf "$tmp"' EXIT
 
 expect 0 "--help" "$sim" --help
 grep_in "$tmp/out" "dcqcn-sim run" "--help shows the run usage"
+grep_in "$tmp/out" "dcqcn-sim COMMAND --help" "--help points at COMMAND --help"
+grep_in "$tmp/out" "^  dcqcn-sim keys \\[SECTION\\]" "--help lists the keys command"
 expect 0 "--version" "$sim" --version
 expect 2 "no command" "$sim"
 expect 2 "unknown command" "$sim" frobnicate
+if grep -q "did you mean" "$tmp/err"; then bad "frobnicate is close to no command"; else ok "no guess for frobnicate"; fi
 expect 2 "unknown option" "$sim" run --frob
+expect 2 "a mistyped command" "$sim" chek x.ini
+grep_in "$tmp/err" "^dcqcn-sim: unknown command chek; did you mean check?$" "a mistyped command gets a guess"
+expect 2 "a mistyped option" "$sim" run --qiet
+grep_in "$tmp/err" "^dcqcn-sim: unknown option --qiet; did you mean --quiet?$" "a mistyped option gets a guess"
+grep_in "$tmp/err" "^(see dcqcn-sim run --help)$" "a usage error points at the command's help"
+
+# COMMAND --help (or -h), wherever it is among the arguments: usage on stdout, exit 0
+for cmd in run check sweep plot keys; do
+	expect 0 "$cmd --help" "$sim" $cmd --help
+	grep_in "$tmp/out" "^usage: dcqcn-sim $cmd" "$cmd --help shows its usage"
+	if [ ! -s "$tmp/err" ]; then ok "$cmd --help writes nothing on stderr"; else bad "$cmd --help wrote on stderr"; fi
+done
+grep_in "$tmp/out" "^  --help, -h" "keys --help lists its options"
+expect 0 "sweep ... -h after other arguments" "$sim" sweep nothing.ini --vary nic.cc none -j 0 -h
+grep_in "$tmp/out" "^  --vary S.K=V1,V2,...  one axis" "sweep -h lists --vary"
+grep_in "$tmp/out" "^  -j N " "sweep -h lists -j"
+expect 0 "run with a bad option and --help" "$sim" run --frob --help
+grep_in "$tmp/out" "^  --format F " "run --help lists --format"
+grep_in "$tmp/out" "^  -o DIR " "run --help lists -o"
+expect 0 "check --help" "$sim" check -h
+grep_in "$tmp/out" "# warnings: N" "check --help mentions the warnings"
+expect 0 "plot DIR --help" "$sim" plot /nonexistent --help
+grep_in "$tmp/out" "svg or pdf" "plot --help lists the formats"
+
+# keys: every key with its default, meaning, values and where it applies
+expect 0 "keys" "$sim" keys
+cp "$tmp/out" "$tmp/keys.txt"
+grep_in "$tmp/keys.txt" "^ecn.kmin = 150KB$" "keys shows a default"
+grep_in "$tmp/keys.txt" "^    marking ramp on the instantaneous queue" "keys shows a meaning"
+grep_in "$tmp/keys.txt" "^    only for topology.kind = fat-tree$" "keys shows where a key applies"
+grep_in "$tmp/keys.txt" "^    values: leaf-spine | fat-tree | star$" "keys shows an enum's values"
+grep_in "$tmp/keys.txt" "^job.NAME.pattern (required)$" "keys names job keys job.NAME.key"
+grep_in "$tmp/keys.txt" "^fault.NAME.priority (default: the lowest lossless priority)$" "keys says a default in words"
+grep_in "$tmp/keys.txt" "^    default by dcqcn.profile: nvidia 300, paper 55, hpcc 300$" "keys shows each profile's default"
+if grep -q "no meaning documented" "$tmp/keys.txt"; then bad "a key without a meaning"; grep -B1 "no meaning" "$tmp/keys.txt"; else ok "every key has a meaning"; fi
+# every key line is followed by its meaning and values lines
+awk '/^[a-z]/ { k = $1; n = 0; next } /^    / { n++; if (n == 2 && $1 != "values:") print k }' "$tmp/keys.txt" >"$tmp/novalues"
+if [ ! -s "$tmp/novalues" ]; then ok "every key has a values line"; else bad "keys without values: $(cat "$tmp/novalues")"; fi
+# the README's key tables list exactly the keys that keys lists: the main
+# table as section.key (a row may list several keys of one section; the
+# [dcqcn] knobs are the backquoted names with '_' in the dcqcn.<knob> row),
+# the job and fault tables as job.NAME.key and fault.NAME.key
+awk -F'|' '
+/^\| key \| default \| meaning/ { t = "main"; next }
+/^\| key \| patterns \| meaning/ { t = "job.NAME."; next }
+/^\| key \| kinds \| meaning/ { t = "fault.NAME."; next }
+!/^\|/ { t = ""; next }
+t == "" || /^\|---/ { next }
+{
+	n = split($2, f, ",")
+	sec = ""
+	for (i = 1; i <= n; i++) {
+		k = f[i]; gsub(/[ `]/, "", k)
+		if (t != "main") { print t k; continue }
+		if (k ~ /^\[/) continue
+		if (k ~ /\./) sec = substr(k, 1, index(k, ".") - 1); else k = sec "." k
+		if (k == "dcqcn.<knob>") {
+			m = $4
+			while (match(m, /`[a-z_]+`/)) {
+				w = substr(m, RSTART + 1, RLENGTH - 2); m = substr(m, RSTART + RLENGTH)
+				if (w ~ /_/) print "dcqcn." w
+			}
+			continue
+		}
+		print k
+	}
+}' "$root/README.md" | sort >"$tmp/readme-keys"
+awk '/^[a-z]/ { print $1 }' "$tmp/keys.txt" | sort >"$tmp/keys-keys"
+if [ "$(wc -l <"$tmp/keys-keys")" -ge 90 ] && cmp -s "$tmp/readme-keys" "$tmp/keys-keys"; then
+	ok "the README's key tables list exactly the keys of dcqcn-sim keys"
+else
+	bad "README key tables and dcqcn-sim keys differ (< README, > keys):"
+	diff "$tmp/readme-keys" "$tmp/keys-keys" | sed 's/^/  | /' | head -20
+fi
+expect 0 "keys ecn" "$sim" keys ecn
+if awk '/^[a-z]/ && $1 !~ /^ecn\./ { exit 1 }' "$tmp/out"; then ok "keys ecn lists [ecn] only"; else bad "keys ecn lists other keys"; fi
+grep_in "$tmp/out" "^ecn.pmax = 10%$" "keys ecn lists ecn.pmax"
+expect 0 "keys job" "$sim" keys job
+grep_in "$tmp/out" "^job.NAME.slice = 512KiB$" "keys job lists the job keys"
+expect 2 "keys of an unknown section" "$sim" keys topolgy
+grep_in "$tmp/err" "^dcqcn-sim: keys: no section topolgy (sim, topology, qos, nic, job.NAME, buffer, pfc, pfcwd, ecn, dcqcn, fault.NAME, output, criteria); did you mean topology?$" \
+	"an unknown section is listed against the sections, with a guess"
+expect 2 "keys with two sections" "$sim" keys ecn pfc
 
 cat >"$tmp/bad.ini" <<'INI'
 [topology]
@@ -26,6 +112,40 @@ grep_in "$tmp/err" "bad.ini:4: topology.leaves" "error names file:line and key"
 
 expect 2 "--set of an unknown key" "$sim" check "$root/scenarios/default.ini" --set topology.nope=1
 grep_in "$tmp/err" "topology.nope" "--set error names the key"
+
+# did you mean: a key, a section, a job, an enum value
+expect 2 "--set of a mistyped key" "$sim" check "$root/scenarios/default.ini" --set nic.ccc=none
+grep_in "$tmp/err" "^--set: nic.ccc: unknown key; did you mean nic.cc?$" "a mistyped key gets a guess"
+cat >"$tmp/typo.ini" <<'INI'
+[sim]
+duration = 1ms
+[topolgy]
+spines = 2
+INI
+expect 2 "a mistyped section" "$sim" check "$tmp/typo.ini"
+grep_in "$tmp/err" "typo.ini:3: \\[topolgy\\]: unknown section (.*); did you mean \\[topology\\]?$" "a mistyped section gets a guess"
+cat >"$tmp/victim.ini" <<'INI'
+[topology]
+kind = star
+hosts = 5
+[job.victim]
+pattern = incast
+dst = 0
+size = 1MB
+INI
+expect 2 "--set of a job that does not exist" "$sim" check "$tmp/victim.ini" --set job.victm.size=2MB
+grep_in "$tmp/err" "^--set: job.victm.size: no job victm; did you mean job.victim? (to create a new job give job.victm.pattern first)$" \
+	"a mistyped job name gets a guess, and how to create a job"
+expect 2 "a mistyped pattern" "$sim" check "$tmp/victim.ini" --set job.victim.pattern=ring-allreduse
+grep_in "$tmp/err" "; did you mean ring-allreduce?$" "a mistyped enum value gets a guess"
+expect 0 "the job name as written" "$sim" check "$tmp/victim.ini" --set job.victim.size=2MB
+
+# --set K V: the value would be taken for the scenario
+expect 2 "--set with a space" "$sim" run --set topology.spines 4
+grep_in "$tmp/err" "^dcqcn-sim: --set topology.spines: expected section.key=value (write --set topology.spines=4)$" \
+	"--set K V says how to write it"
+expect 2 "--set with no value" "$sim" check "$tmp/victim.ini" --set topology.spines
+grep_in "$tmp/err" "^dcqcn-sim: --set topology.spines: expected section.key=value$" "--set K says what it expects"
 
 expect 0 "check the default scenario" "$sim" check "$root/scenarios/default.ini"
 grep_in "$tmp/out" "spines = 2" "check prints the resolved scenario"
@@ -114,6 +234,11 @@ expect 0 "run the DSCP mismatch for 1 ms" "$sim" run "$root/scenarios/dscp-misma
 	--set sim.duration=1ms
 grep_in "$tmp/dm1/summary.csv" "^1000.000,duration,.*,,not judged: sim.duration ended the run before its traffic finished,0,,,,[0-9.]*$" \
 	"a run ended by sim.duration is not judged"
+# a sweep counts points that were not judged apart from those that missed
+expect 0 "sweep a cut-short and a finished DSCP mismatch" "$sim" sweep \
+	"$root/scenarios/dscp-mismatch.ini" -o "$tmp/swj" --vary sim.duration=1ms,1s
+grep_in "$tmp/out" "(1 point missed the criteria, 1 not judged: " \
+	"the sweep says which points missed and which were not judged"
 for p in p000 p001 p002 p003; do
 	if [ -s "$tmp/sw1/$p/summary.csv" ]; then ok "sweep point $p has a run directory"; else bad "sweep point $p"; fi
 done
@@ -130,6 +255,22 @@ expect 2 "a sweep point that does not load" "$sim" sweep "$tmp/sweep.ini" -o "$t
 grep_in "$tmp/err" "point 1 (ecn.kmin=5MB): --set: ecn.kmax: 1.5MB must be above ecn.kmin (5MB)" "the bad point is named before anything runs"
 if [ ! -d "$tmp/sw3" ]; then ok "nothing ran"; else bad "a bad sweep left $tmp/sw3"; fi
 expect 2 "sweep without --vary" "$sim" sweep "$tmp/sweep.ini"
+# --vary K V: the values would be taken for a second scenario
+expect 2 "--vary with a space" "$sim" sweep "$tmp/sweep.ini" --vary nic.cc none,dcqcn
+grep_in "$tmp/err" "^dcqcn-sim: --vary nic.cc: expected section.key=V1,V2,... (write --vary nic.cc=none,dcqcn)$" \
+	"--vary K V says how to write it"
+if grep -q "one scenario at a time" "$tmp/err"; then bad "--vary K V blamed on a second scenario"; else ok "--vary K V is not taken for a second scenario"; fi
+expect 2 "--vary K= V" "$sim" sweep "$tmp/sweep.ini" --vary nic.cc= none,dcqcn
+grep_in "$tmp/err" "(write --vary nic.cc=none,dcqcn)$" "--vary K= V says how to write it"
+expect 2 "--vary K before the scenario" "$sim" sweep --vary nic.cc "$tmp/sweep.ini"
+grep_in "$tmp/err" "^dcqcn-sim: --vary nic.cc: expected section.key=V1,V2,...$" "a scenario file is not offered as the values"
+expect 2 "--vary of a mistyped key" "$sim" sweep "$tmp/sweep.ini" -o "$tmp/sw5" --vary nic.ccc=none,dcqcn
+grep_in "$tmp/err" "^dcqcn-sim: --vary nic.ccc: unknown key; did you mean nic.cc?$" "a mistyped --vary key gets a guess"
+grep_in "$tmp/err" "^(see dcqcn-sim sweep --help)$" "a --vary error points at sweep --help"
+expect 2 "--vary of a mistyped job" "$sim" sweep "$tmp/sweep.ini" -o "$tmp/sw5" --vary job.incat.size=1MB,2MB
+grep_in "$tmp/err" "point 0 (job.incat.size=1MB): --vary: job.incat.size: no job incat; did you mean job.incast?" \
+	"a mistyped --vary job gets a guess"
+if [ ! -d "$tmp/sw5" ]; then ok "nothing ran"; else bad "a bad --vary left $tmp/sw5"; fi
 
 # SIGINT: exit 3, results flushed and marked interrupted
 cat >"$tmp/long.ini" <<'INI'

@@ -15,12 +15,19 @@
  * channels (ring) or ranks (alltoall), and more than 10^12 flows in
  * all jobs (counts worked out by hand, one at 1.3e19 to catch overflow,
  * the limit itself accepted), from a file and after --set.
+ *
+ * "Did you mean" (keyhelp.h): a mistyped section, key, enum value, or a
+ * --set of a job or fault that does not exist, get the one close name, in
+ * full messages (a suggestion must not be there when none is close or two
+ * are as close); the edit distance; scenario_key_known() for --vary; and
+ * every key of the table has a meaning for `dcqcn-sim keys`.
  */
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "keyhelp.h"
 #include "scenario.h"
 #include "testlib.h"
 
@@ -55,11 +62,14 @@ static const struct tl_case file_cases[] = {
 	{ "[fault]\nkind = link-down\n", NULL, "x.ini:1: [fault]: needs a name: [fault.NAME]" },
 	{ "[fault.a.b]\n", NULL, "x.ini:1: [fault.a.b]: name must be" },
 	/* keys */
-	{ "[sim]\nseed = 2\nseeds = 3\n", NULL, "x.ini:3: sim.seeds: unknown key" },
-	{ "[topology]\nHosts = 3\n", NULL, "x.ini:2: topology.Hosts: unknown key" },
-	{ "[ecn]\nkmid = 3KB\n", NULL, "x.ini:2: ecn.kmid: unknown key" },
+	{ "[sim]\nseed = 2\nseeds = 3\n", NULL,
+	  "x.ini:3: sim.seeds: unknown key; did you mean sim.seed?" },
+	{ "[topology]\nHosts = 3\n", NULL,
+	  "x.ini:2: topology.Hosts: unknown key; did you mean topology.hosts?" },
+	{ "[ecn]\nkmid = 3KB\n", NULL, "x.ini:2: ecn.kmid: unknown key; did you mean ecn.kmin?" },
 	{ "[fault.a]\nwhen = 3\n", NULL, "x.ini:2: fault.a.when: unknown key" },
-	{ "[job.a]\npattern = incast\nsizes = 3\n", NULL, "x.ini:3: job.a.sizes: unknown key" },
+	{ "[job.a]\npattern = incast\nsizes = 3\n", NULL,
+	  "x.ini:3: job.a.sizes: unknown key; did you mean job.a.size?" },
 	{ "seed = 3\n[sim]\n", NULL, "x.ini:1: seed: key before any [section]" },
 	/* a key or a section given twice */
 	{ "[topology]\nmtu = 4096\nspines = 2\nmtu = 9000\n", NULL,
@@ -483,6 +493,172 @@ START_TEST(test_err_flows_at_finalize)
 }
 END_TEST
 
+/* ---- did you mean ---- */
+
+#define SECTIONS "(sim, topology, qos, nic, job.NAME, buffer, pfc, pfcwd, ecn, dcqcn, fault.NAME, output, criteria)"
+
+/* whole messages: what follows the name must be exactly this (or nothing) */
+static const struct tl_case guess_cases[] = {
+	/* sections, in a file and by --set; named ones keep their name */
+	{ "[sim]\n[topolgy]\nspines = 2\n", NULL,
+	  "x.ini:2: [topolgy]: unknown section " SECTIONS "; did you mean [topology]?" },
+	{ "[Sim]\n", NULL, "x.ini:1: [Sim]: unknown section " SECTIONS "; did you mean [sim]?" },
+	{ "[jb.a]\npattern = incast\n", NULL,
+	  "x.ini:1: [jb.a]: unknown section " SECTIONS "; did you mean [job.a]?" },
+	{ "[sim]\n", "topolgy.spines=4",
+	  "--set: topolgy.spines: unknown section " SECTIONS "; did you mean topology.spines?" },
+	{ "[sim]\n", "faults.s.kind=link-down",
+	  "--set: faults.s.kind: unknown section " SECTIONS "; did you mean fault.s.kind?" },
+	/* nothing close: no guess */
+	{ "[foo]\n", NULL, "x.ini:1: [foo]: unknown section " SECTIONS },
+	{ "[sim.x]\n", NULL, "x.ini:1: [sim.x]: unknown section " SECTIONS },
+	/* keys */
+	{ "[nic]\nccc = none\n", NULL, "x.ini:2: nic.ccc: unknown key; did you mean nic.cc?" },
+	{ "[sim]\n", "nic.ccc=none", "--set: nic.ccc: unknown key; did you mean nic.cc?" },
+	{ "[sim]\n", "dcqcn.rpg_ai_rat=10", "--set: dcqcn.rpg_ai_rat: unknown key; did you mean dcqcn.rpg_ai_rate?" },
+	{ "[fault.s]\nkind = pause-storm\nnode = h1\nstrat = 1ms\n", NULL,
+	  "x.ini:4: fault.s.strat: unknown key; did you mean fault.s.start?" },
+	/* the key of another section, by its exact name */
+	{ "[pfc]\nkmin = 1KB\n", NULL, "x.ini:2: pfc.kmin: unknown key; did you mean ecn.kmin?" },
+	{ "[buffer]\nheadroom = 1KB\n", NULL,
+	  "x.ini:2: buffer.headroom: unknown key; did you mean pfc.headroom?" },
+	/* as close to two keys, to none, or to several sections: no guess */
+	{ "[ecn]\nkmix = 3KB\n", NULL, "x.ini:2: ecn.kmix: unknown key" },
+	{ "[topology]\nx = 3\n", NULL, "x.ini:2: topology.x: unknown key" },
+	{ "[fault.a]\nwhen = 3\n", NULL, "x.ini:2: fault.a.when: unknown key" },
+	{ "[sim]\nqueues = 3\n", NULL, "x.ini:2: sim.queues: unknown key" },
+	/* enum values */
+	{ "[job.a]\npattern = ring-allreduse\n", NULL,
+	  "x.ini:2: job.a.pattern: ring-allreduse is not valid (trace, incast, permutation, "
+	  "ring-allreduce, alltoall); did you mean ring-allreduce?" },
+	{ "[sim]\n", "topology.kind=fat_tree",
+	  "--set: topology.kind: fat_tree is not valid (leaf-spine, fat-tree, star); did you mean fat-tree?" },
+	{ "[fault.s]\nkind = flap\n", NULL,
+	  "x.ini:2: fault.s.kind: flap is not valid (pause-storm, slow-receiver, link-down)" },
+	/* a --set of a job or fault that does not exist */
+	{ "[job.victim]\npattern = incast\n", "job.victm.size=1MB",
+	  "--set: job.victm.size: no job victm; did you mean job.victim? (to create a new job give "
+	  "job.victm.pattern first)" },
+	{ "[job.victim]\npattern = incast\n", "job.zzz.size=1MB",
+	  "--set: job.zzz.size: no job zzz yet (give job.zzz.pattern first)" },
+	{ "[fault.storm]\nkind = pause-storm\nnode = h1\n", "fault.strom.start=1ms",
+	  "--set: fault.strom.start: no fault strom; did you mean fault.storm? (to create a new "
+	  "fault give fault.strom.kind first)" },
+	/* two jobs as close: no guess */
+	{ "[job.a1]\npattern = incast\n[job.a2]\npattern = incast\n", "job.a3.size=1MB",
+	  "--set: job.a3.size: no job a3 yet (give job.a3.pattern first)" },
+	/* the selecting key creates the job, typo or not */
+	{ "[job.victim]\npattern = incast\n", "job.victm.pattern=incast", NULL },
+};
+
+START_TEST(guess)
+{
+	const struct tl_case *c = &guess_cases[_i];
+	struct scenario *s = tl_scn_new();
+	struct scn_error err = { "" };
+	int rc = scenario_load_string(s, "x.ini", c->text, &err);
+
+	if (c->set) {
+		ck_assert_msg(rc == 0, "load: %s", err.msg);
+		rc = scenario_set(s, c->set, &err);
+	}
+	if (rc == 0)
+		rc = scenario_finalize(s, &err);
+	if (c->msg) {
+		ck_assert_msg(rc == -1, "accepted, expected %s", c->msg);
+		ck_assert_str_eq(err.msg, c->msg);
+	} else {
+		ck_assert_msg(rc == 0, "unexpected error: %s", err.msg);
+	}
+	tl_unload(s);
+}
+END_TEST
+
+START_TEST(test_edit_distance)
+{
+	ck_assert_int_eq(scn_edit_distance("kitten", 6, "sitting"), 3);
+	ck_assert_int_eq(scn_edit_distance("seed", 4, "seed"), 0);
+	ck_assert_int_eq(scn_edit_distance("sede", 4, "seed"), 1); /* a swap is one edit */
+	ck_assert_int_eq(scn_edit_distance("", 0, "abc"), 3);
+	ck_assert_int_eq(scn_edit_distance("topolgy", 7, "topology"), 1);
+	/* the length given, not the string's */
+	ck_assert_int_eq(scn_edit_distance("nic.cc", 3, "nic"), 0);
+	ck_assert_str_eq(scn_guess_name((const char *const[]){ "flow", "packet", NULL }, "paket"),
+			 "packet");
+	ck_assert_ptr_null(scn_guess_name((const char *const[]){ "kmin", "kmax", NULL }, "kmix"));
+	ck_assert_ptr_null(scn_guess_name((const char *const[]){ "ab", NULL }, "ac"));
+	ck_assert_int_eq(scn_guess_section("topolgy", 7), scn_guess_section("topologi", 8));
+	ck_assert_int_eq(scn_guess_section("xyz", 3), -1);
+}
+END_TEST
+
+/* what sweep --vary checks before loading anything */
+static const struct {
+	const char *key, *msg;
+} known_cases[] = {
+	{ "nic.cc", NULL },
+	{ "job.a.size", NULL },
+	{ "fault.x.kind", NULL },
+	{ "dcqcn.rpg_gd", NULL },
+	{ "nic.ccc", "nic.ccc: unknown key; did you mean nic.cc?" },
+	{ "job.a.sizes", "job.a.sizes: unknown key; did you mean job.a.size?" },
+	{ "ecn.kmix", "ecn.kmix: unknown key" },
+	{ "topolgy.spines", "topolgy.spines: unknown section " SECTIONS "; did you mean topology.spines?" },
+	{ "job.size", "job.size: needs a name: job.NAME.size" },
+	{ "sim.x.seed", "sim.x.seed: unknown section " SECTIONS },
+	{ "spines", "spines: expected section.key" },
+	{ "topology.", "topology.: expected section.key" },
+};
+
+START_TEST(test_key_known)
+{
+	char err[512] = "";
+	int rc = scenario_key_known(known_cases[_i].key, err, sizeof(err));
+
+	if (!known_cases[_i].msg) {
+		ck_assert_msg(rc == 0, "%s: %s", known_cases[_i].key, err);
+	} else {
+		ck_assert_int_eq(rc, -1);
+		ck_assert_str_eq(err, known_cases[_i].msg);
+	}
+}
+END_TEST
+
+/* `dcqcn-sim keys`: every key has a meaning, and every meaning a key */
+START_TEST(test_key_docs)
+{
+	char buf[4096];
+
+	ck_assert_msg(scenario_key_docs_check(buf, sizeof(buf)) == 0, "%s", buf);
+	ck_assert_str_eq(scenario_key_meaning("nic.cc"), "dcqcn, or none (line rate, PFC alone)");
+	ck_assert_ptr_nonnull(scenario_key_meaning("job.size"));
+	ck_assert_ptr_null(scenario_key_meaning("job.NAME.size"));
+	ck_assert_ptr_null(scenario_key_meaning("nic.ccc"));
+}
+END_TEST
+
+/* keys SECTION */
+START_TEST(test_keys_section)
+{
+	char err[512] = "", *text = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&text, &len);
+
+	ck_assert_ptr_nonnull(out);
+	ck_assert_int_eq(scenario_print_keys(out, "ecn", err, sizeof(err)), 0);
+	fclose(out);
+	ck_assert_ptr_nonnull(strstr(text, "\n[ecn]\necn.queues = 3\n"));
+	ck_assert_ptr_nonnull(strstr(text, "\necn.kmin = 150KB\n    marking ramp"));
+	ck_assert_ptr_nonnull(strstr(text, "    only when ecn.queues is not empty\n"));
+	ck_assert_ptr_null(strstr(text, "\npfc."));
+	free(text);
+	ck_assert_int_eq(scenario_print_keys(stdout, "topolgy", err, sizeof(err)), -1);
+	ck_assert_str_eq(err, "no section topolgy " SECTIONS "; did you mean topology?");
+	ck_assert_int_eq(scenario_print_keys(stdout, "sim.x", err, sizeof(err)), -1);
+	ck_assert_str_eq(err, "no section sim.x " SECTIONS);
+}
+END_TEST
+
 static Suite *make_scenario_errors_suite(void)
 {
 	Suite *su = suite_create("scenario-errors");
@@ -507,6 +683,15 @@ static Suite *make_scenario_errors_suite(void)
 	TL_ADD_CASES(tc, collective);
 	tcase_add_test(tc, test_err_collective_size_set);
 	tcase_add_test(tc, test_err_flows_at_finalize);
+	suite_add_tcase(su, tc);
+
+	tc = tcase_create("did-you-mean");
+	TL_ADD_CASES(tc, guess);
+	tcase_add_test(tc, test_edit_distance);
+	tcase_add_loop_test(tc, test_key_known, 0,
+			    (int)(sizeof(known_cases) / sizeof(known_cases[0])));
+	tcase_add_test(tc, test_key_docs);
+	tcase_add_test(tc, test_keys_section);
 	suite_add_tcase(su, tc);
 	return su;
 }

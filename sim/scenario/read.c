@@ -21,11 +21,15 @@
  *     - a line longer than INI_MAX_LINE - 1 characters (comments and
  *       indentation stripped) is an error, not split in two;
  *     - after the first error it returns NULL, which ends the parse.
+ *   An unknown section or key, a job or fault a --set names that does not
+ *   exist, and an enum value that is not valid get a "did you mean" when
+ *   one name is close (keyhelp.h).
  *   Section and key names are case-sensitive.  A section given twice in one
  *   file is an error (like a key given twice), [job.NAME] and [fault.NAME]
  *   included.
  */
 #include "loader.h"
+#include "keyhelp.h"
 
 #include <errno.h>
 #include <ini.h>
@@ -148,6 +152,18 @@ static int item_index(const struct scenario *s, int sec, const char *name)
 	return -1;
 }
 
+/* the job or fault of named section sec whose name is close to name, or NULL */
+static const char *guess_item(const struct scenario *s, int sec, const char *name)
+{
+	struct scn_guess g;
+	uint32_t i;
+
+	scn_guess_init(&g, name, strlen(name));
+	for (i = 0; i < item_count(s, sec); i++)
+		scn_guess_add(&g, item_name(s, sec, (int)i));
+	return scn_guess_best(&g);
+}
+
 /*
  * Make `name` (a section name as written, trimmed) the current section.
  * label is how messages show it ("[name]" in a file, "name.key" for --set).
@@ -165,8 +181,18 @@ static int enter_section(struct load *ld, const char *name, const char *label,
 		if (strlen(scn_section_defs[i].name) == len &&
 		    strncmp(scn_section_defs[i].name, name, len) == 0)
 			sec = i;
-	if (sec < 0 || (!scn_section_defs[sec].named && dot))
-		return scn_fail(ld, "%s: unknown section (" SECTION_LIST ")", label);
+	if (sec < 0 || (!scn_section_defs[sec].named && dot)) {
+		int near = sec < 0 ? scn_guess_section(name, len) : -1;
+
+		if (near < 0)
+			return scn_fail(ld, "%s: unknown section (" SECTION_LIST ")", label);
+		/* the label with the section's name mended: [topology], topology.spines */
+		if (ld->line > 0)
+			return scn_fail(ld, "%s: unknown section (" SECTION_LIST "); did you mean [%s%s]?",
+					label, scn_section_defs[near].name, name + len);
+		return scn_fail(ld, "%s: unknown section (" SECTION_LIST "); did you mean %s%s.%s?",
+				label, scn_section_defs[near].name, name + len, key);
+	}
 	if (scn_section_defs[sec].named && !dot)
 		return scn_fail(ld, "%s: needs a name: [%s.NAME]", label, name);
 	if (dot && !valid_name(dot + 1))
@@ -184,10 +210,17 @@ static int enter_section(struct load *ld, const char *name, const char *label,
 		int j = item_index(s, sec, dot + 1);
 
 		if (j < 0) {
-			if (key && strcmp(key, scn_section_defs[sec].selector) != 0)
-				return scn_fail(ld, "%s: no %s %s yet (give %s.%s first)", label,
-						what, dot + 1, name,
+			if (key && strcmp(key, scn_section_defs[sec].selector) != 0) {
+				const char *near = guess_item(s, sec, dot + 1);
+
+				if (!near)
+					return scn_fail(ld, "%s: no %s %s yet (give %s.%s first)", label,
+							what, dot + 1, name,
+							scn_section_defs[sec].selector);
+				return scn_fail(ld, "%s: no %s %s; did you mean %s.%s? (to create a new %s give %s.%s first)",
+						label, what, dot + 1, what, near, what, name,
 						scn_section_defs[sec].selector);
+			}
 			if (item_count(s, sec) >= (uint32_t)max)
 				return scn_fail(ld, "%s: too many %ss (at most %d)", label, what,
 						max);
@@ -219,6 +252,26 @@ static int enter_section(struct load *ld, const char *name, const char *label,
 	return 0;
 }
 
+/*
+ * An enum value that is not valid but close to a valid one (ring-allreduse):
+ * the suggestion goes after values.c's message, which lists them all.
+ */
+static void enum_suggestion(struct load *ld, const struct key_def *k, const char *value)
+{
+	const char *near;
+	size_t n;
+
+	if (k->type != KT_ENUM || !ld->err)
+		return;
+	for (size_t i = 0; k->later && k->later[i]; i++)
+		if (strcmp(value, k->later[i]) == 0)
+			return; /* known, not implemented: the message says so */
+	near = scn_guess_name(k->names, value);
+	n = strlen(ld->err->msg);
+	if (near)
+		snprintf(ld->err->msg + n, sizeof(ld->err->msg) - n, "; did you mean %s?", near);
+}
+
 /* `name = value` in the current section: the handler's and --set's work */
 static int apply_key(struct load *ld, const char *name, const char *value)
 {
@@ -230,8 +283,12 @@ static int apply_key(struct load *ld, const char *name, const char *value)
 
 	snprintf(full, sizeof(full), "%s.%s", ld->secname, name);
 	ki = scn_find_key((enum sec_id)ld->sec, name);
-	if (ki < 0)
-		return scn_fail(ld, "%s: unknown key", full);
+	if (ki < 0) {
+		char hint[160];
+
+		scn_key_suggestion(ld->sec, ld->secname, name, hint, sizeof(hint));
+		return scn_fail(ld, "%s: unknown key%s", full, hint);
+	}
 	if (!sd->implemented || scn_key_defs[ki].type == KT_TODO)
 		return scn_fail(ld, "%s: not implemented yet", full);
 
@@ -240,8 +297,10 @@ static int apply_key(struct load *ld, const char *name, const char *value)
 		return scn_fail(ld, "%s: given twice (first at line %d)", full, *slot);
 	base = ld->item >= 0 ? item_base(ld->s, ld->sec, ld->item) : (void *)ld->s;
 	old_profile = ld->s->dcqcn_profile;
-	if (scn_parse_value(ld, full, &scn_key_defs[ki], base, value))
+	if (scn_parse_value(ld, full, &scn_key_defs[ki], base, value)) {
+		enum_suggestion(ld, &scn_key_defs[ki], value);
 		return -1;
+	}
 	if (&scn_key_defs[ki] == scn_key_def_of(SEC_DCQCN, "profile"))
 		scn_apply_profile(ld, old_profile);
 	*slot = ld->line > 0 ? ld->line : -1;

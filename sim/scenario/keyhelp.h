@@ -1,0 +1,80 @@
+/*
+ * keyhelp.h - what users are told about the keys of a scenario: the list
+ * of `dcqcn-sim keys` (each key's default, values, where it applies and
+ * meaning) and the "did you mean" of a mistyped name.
+ *
+ * The meanings are a table in keyhelp.c, keyed "section.key" ("job.size"
+ * for job.NAME.size), one line each, taken from the README's key table
+ * (the documentation users read); scenario_key_docs_check() finds a key of
+ * scn_key_defs[] without one, so a new key cannot go undocumented.
+ *
+ * The public functions (scenario_*) are for the command line; the scn_*
+ * ones are the loader's (read.c) and use no loader type.
+ */
+#ifndef DCQCN_KEYHELP_H
+#define DCQCN_KEYHELP_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+/* ---- did you mean ---- */
+
+/*
+ * The closest of a set of candidates to a word, when one clearly is:
+ * edit distance (optimal string alignment: insertions, deletions,
+ * substitutions and swaps of two neighbours) at most 1 for words of up to
+ * 5 characters, at most 2 for longer ones, and less than half the length;
+ * a second candidate as close as the best means no guess.  Add the
+ * candidates, then read best (NULL: no guess).
+ */
+struct scn_guess {
+	const char *word;
+	size_t wlen;     /* the word is word[0 .. wlen) */
+	const char *best;
+	int dist;        /* best's distance */
+	int tie;         /* another candidate is as close */
+};
+
+void scn_guess_init(struct scn_guess *g, const char *word, size_t wlen);
+void scn_guess_add(struct scn_guess *g, const char *cand);
+/* the guess, or NULL */
+const char *scn_guess_best(const struct scn_guess *g);
+/* the distance of a[0..alen) and b, or a large number for long words */
+int scn_edit_distance(const char *a, size_t alen, const char *b);
+
+/* the section (enum sec_id) whose name is close to name[0..len), or -1 */
+int scn_guess_section(const char *name, size_t len);
+/* "; did you mean nic.cc?" for the unknown key `name` of section sec
+ * (secname: "nic", "job.a"), or "": a key of sec that is close, else
+ * (sec unnamed) a key of that exact name in one other unnamed section */
+void scn_key_suggestion(int sec, const char *secname, const char *name, char *buf,
+			size_t len);
+/* the value of the names[] (NULL-terminated) that is close to value, or NULL */
+const char *scn_guess_name(const char *const *names, const char *value);
+
+/* ---- for the command line ---- */
+
+/*
+ * `dcqcn-sim keys [SECTION]`: every key (keys of type KT_TODO, known but
+ * not implemented, are left out), section by section, or those of one
+ * section (NULL: all).  Returns 0, or -1 with "no section X (sim,
+ * topology, ...); did you mean Y?" in err.
+ */
+int scenario_print_keys(FILE *out, const char *section, char *err, size_t errlen);
+
+/*
+ * Does "section.key" (or "job.NAME.key", "fault.NAME.key") name a key?
+ * Whether the job or fault exists is the loader's question.  0, or -1
+ * with "nic.ccc: unknown key; did you mean nic.cc?" (the loader's
+ * message) in err.
+ */
+int scenario_key_known(const char *key, char *err, size_t errlen);
+
+/* the meaning of key "section.key" ("job.size"), or NULL */
+const char *scenario_key_meaning(const char *key);
+
+/* the keys of scn_key_defs[] without a meaning, and the meanings of keys
+ * that do not exist, listed in buf; returns how many */
+int scenario_key_docs_check(char *buf, size_t len);
+
+#endif
