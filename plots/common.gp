@@ -6,13 +6,15 @@
 # png (libgd).  1200 pixels (12.5 in) wide, `height` (default 600) high,
 # DejaVu Sans 13 pt, which stays legible on a slide.
 #
-# Expects: dir (the run directory) and out (the PNG to write), as given by
+# Expects: dir (the run directory) and out (the figure to write: .png, .svg
+# or .pdf), as given by
 #     gnuplot -e "dir='RUNDIR';out='RUNDIR/plots/NAME.png'" NAME.gp
 # after `dcqcn-sim plot RUNDIR` has written RUNDIR/plots/data/.
 
 if (!exists("height")) { height = 600 }
-# the format follows out's extension: .svg, .pdf, else PNG
-fmt = strlen(out) > 4 ? out[strlen(out)-3:] : "png"
+# the format follows out's extension: .svg, .pdf, else PNG (gnuplot's
+# substrings count from 1: the last three characters start at length - 2)
+fmt = strlen(out) > 4 ? out[strlen(out)-2:] : "png"
 if (fmt eq "svg") {
     set terminal svg size 1200,height dynamic enhanced font "DejaVu Sans,13" linewidth 1.2
 } else { if (fmt eq "pdf") {

@@ -1,16 +1,26 @@
-# dcqcn.gp - DCQCN sending rate of the traced flows over time.
+# dcqcn.gp - the DCQCN rate limit Rc of chosen QPs over time.
 #
-# From rates.csv (time_us, flow, rate_gbps: the current rate Rc of each
-# traced QP, sampled while it has data outstanding), shaped by
-# `dcqcn-sim plot` (sim/plot.c) into plots/data/:
-#   dcqcn_K.dat  time_us, rate_gbps of one flow (the K-th lowest flow id;
-#                at most 16), titled "flow N"; a blank line where the flow
-#                was idle for more than one sample interval
+# Rc is the rate DCQCN allows a QP to send at, not what it delivers: a QP
+# paused by PFC, or with nothing to send, keeps its Rc (a pause storm shows
+# 100 Gbps for a flow that gets 1.9).  Goodput is in throughput.png.
+#
+# From rates.csv (time_us, flow: the QP id, rate_gbps: its Rc, sampled
+# while it has data outstanding) and qps.csv (qp, job, src, dst), shaped by
+# `dcqcn-sim plot` (plots/plot.c) into plots/data/:
+#   dcqcn_K.dat  time_us, rate_gbps, sample of the K-th drawn QP, titled
+#                "QP N  JOB hS → hD" (qps.csv; "QP N" without it); a blank
+#                line where the QP had no data outstanding for more than 5
+#                sample intervals (the line breaks there; shorter gaps are
+#                drawn through); `sample` repeats the rate where a point is
+#                drawn (every sample of a QP with at most 300, else the
+#                lone ones), NaN elsewhere
 #   dcqcn.vars   t_end_us, interval_us, nflows, ntraced, line_gbps
-#                (topology.host_link; NaN when unknown)
+#                (topology.host_link; NaN when unknown), auto (1: the QPs
+#                are output.plot_qps = auto's: the 8 whose Rc fell lowest),
+#                missing (listed QPs with no rows in rates.csv)
 # Runs of more than 4000 sample intervals are thinned to the minimum and
 # maximum of each 1/2000 of the run (plot.c), which keeps every rate cut.
-# Draws one line per flow, in Gbps, with the host link rate dashed.
+# Draws one line per QP, in Gbps, with the host link rate dashed.
 
 if (!exists("dir") || !exists("out")) {
     exit error "usage: gnuplot -e \"dir='RUNDIR';out='FILE.png'\" dcqcn.gp  (after dcqcn-sim plot RUNDIR)"
@@ -20,22 +30,33 @@ load data."dcqcn.vars"
 load ARG0[1:strlen(ARG0) - strlen("dcqcn.gp")]."common.gp"
 do for [k=1:nflows] { NEED = data.sprintf("dcqcn_%d.dat", k); eval need }
 
+file(k) = data.sprintf("dcqcn_%d.dat", k)
 ts = tscale(t_end_us)
-if (ntraced > nflows) {
-    which = sprintf("the first %d of %d traced QPs", nflows, ntraced)
+if (auto) {
+    if (ntraced > nflows) {
+        which = sprintf("the %d most cut of %d traced QPs (lowest Rc)", nflows, ntraced)
+    } else {
+        which = sprintf("%d traced QP%s", nflows, nflows > 1 ? "s" : "")
+    }
 } else {
-    which = sprintf("%d traced QP%s", nflows, nflows > 1 ? "s" : "")
+    which = sprintf("%d QP%s of output.plot_qps", nflows, nflows > 1 ? "s" : "")
 }
-set title sprintf("DCQCN current rate (Rc) of %s", which)
+note = "Rc caps a QP's sending rate: it is not its goodput (a paused QP keeps its Rc)"
+if (strlen(missing) > 0) { note = note.sprintf("; no samples: QP %s", missing) }
+set title sprintf("DCQCN rate limit Rc of %s\n{/*0.8 %s}", which, note)
 set xlabel tlabel(t_end_us)
-set ylabel "sending rate (Gbps)"
+set ylabel "DCQCN rate limit Rc (Gbps)"
 set xrange [0:t_end_us / ts]
 if (line_gbps == line_gbps) { set yrange [0:line_gbps * 1.08] } else { set yrange [0:*] }
 set key outside right top Left reverse samplen 2 font ",11"
 
+# lines through the samples (broken at idle gaps), points where a sample
+# would otherwise be lost (or on every sample of a sparse QP)
 if (line_gbps == line_gbps) {
-    plot for [k=1:nflows] data.sprintf("dcqcn_%d.dat", k) using ($1 / ts):2 with lines lw 1.5 title columnheader(2), \
+    plot for [k=1:nflows] file(k) using ($1 / ts):2 with lines lt k lw 1.5 title columnheader(2), \
+         for [k=1:nflows] file(k) using ($1 / ts):3 with points lt k pt 7 ps 0.5 notitle, \
          line_gbps with lines dt 2 lw 1.5 lc rgb "#555555" title sprintf("host link %g Gbps", line_gbps)
 } else {
-    plot for [k=1:nflows] data.sprintf("dcqcn_%d.dat", k) using ($1 / ts):2 with lines lw 1.5 title columnheader(2)
+    plot for [k=1:nflows] file(k) using ($1 / ts):2 with lines lt k lw 1.5 title columnheader(2), \
+         for [k=1:nflows] file(k) using ($1 / ts):3 with points lt k pt 7 ps 0.5 notitle
 }

@@ -5,9 +5,10 @@
  * there.  C reads the run's CSVs with libcsv, checks by name every column a
  * figure needs (gnuplot only warns about a missing `using "name"` column and
  * then draws an empty chart), and does the shaping gnuplot is bad at:
- * choosing the busiest queues, the most paused transmitters and the traced
- * flows, binning pause intervals into an image, turning per-interval counts
- * into rates.  It writes tab-separated files with a header row under
+ * choosing the busiest queues, the most paused transmitters and the most
+ * cut QPs, naming QPs by job and hosts, binning pause intervals into an
+ * image, turning per-interval counts into rates, merging watchdog storms
+ * into spans.  It writes tab-separated files with a header row under
  * DIR/plots/data/ (NAME.dat, NAME_K.dat, and NAME.vars: a few gnuplot
  * assignments such as the run's end time), then runs
  *
@@ -19,7 +20,8 @@
  * data has no rows, so they fail loudly when run by hand on a bad folder too.
  *
  * Time: the CSVs' time_us is the end of a sample interval (pause.csv,
- * counters.csv, rates.csv) or the sample time (queues.csv).  The interval
+ * counters.csv, rates.csv) or the sample time (queues.csv); counters.csv's
+ * last row ends at the run's end, a partial interval (cnt_add).  The interval
  * is output.sample_interval from scenario.ini, else the smallest step seen
  * in the data.  The x axes run from 0 to summary.csv's sim_time_us (else
  * the last time in counters.csv).
@@ -51,8 +53,11 @@ extern char **environ;
 #define QUEUES_MAX 6	 /* queue series drawn */
 #define PAUSE_ROWS_MAX 40 /* rows of the pause map */
 #define PAUSE_COLS_MAX 1000 /* time bins of the pause map */
-#define FLOWS_MAX 16	 /* DCQCN flows drawn */
-#define JOBS_MAX 16	 /* collective jobs drawn */
+#define FLOWS_MAX 16	 /* DCQCN QPs drawn (output.plot_qps lists at most 16) */
+#define FLOWS_AUTO 8	 /* ... with plot_qps = auto: the 8 most cut */
+#define JOBS_MAX 16	 /* jobs drawn (collectives.png, throughput.png) */
+#define RUN_JOBS_MAX 64	 /* [job.*] sections remembered from scenario.ini */
+#define STORM_SPANS_MAX 64 /* shaded PFC watchdog storm spans */
 #define ARROW "\xe2\x86\x92" /* U+2192, the transmitter -> peer arrow */
 
 /* ---- small helpers ---------------------------------------------------- */
@@ -92,9 +97,28 @@ static int parse_double(const char *s, double *v)
 	return end == s || *end || errno || !isfinite(*v) ? -1 : 0;
 }
 
+/* s as a gnuplot single-quoted string ('' stands for a quote inside) */
+static int gp_quote(char *buf, size_t len, const char *s)
+{
+	size_t o = 0;
+	if (len < 3)
+		return -1;
+	buf[o++] = '\'';
+	for (; *s; s++) {
+		if (o + (*s == '\'') + 3 > len)
+			return -1;
+		if (*s == '\'')
+			buf[o++] = '\'';
+		buf[o++] = *s;
+	}
+	buf[o++] = '\'';
+	buf[o] = '\0';
+	return 0;
+}
+
 /* ---- CSV scanning (libcsv) -------------------------------------------- */
 
-#define SCAN_COLS_MAX 8
+#define SCAN_COLS_MAX (1 + 3 * JOBS_MAX) /* throughput: time_us and 3 per job */
 #define SCAN_FIELD_MAX 128
 
 /*
@@ -200,6 +224,11 @@ static long scan_csv(const char *dir, const char *name, const char *const *cols,
 	size_t n = 0;
 	while (cols[n])
 		n++;
+	if (n > SCAN_COLS_MAX) {
+		free(sc);
+		return fail(err, errlen, "%s/%s: %zu columns wanted, at most %d", dir, name, n,
+			    SCAN_COLS_MAX);
+	}
 	if (join(sc->path, sizeof(sc->path), dir, name, err, errlen)) {
 		free(sc);
 		return -1;
@@ -254,7 +283,8 @@ static int scan_num(struct scan *sc, char *const *f, size_t k, double *v)
 struct series {
 	char key[96];	/* e.g. "leaf0\th3\t3" */
 	double peak;	/* largest value */
-	double sum;	/* sum of values */
+	double low;	/* smallest value */
+	double sum;	/* sum of values (dcqcn: the number of samples) */
 	double first_us; /* time of the first non-zero value (INFINITY: none) */
 	double num;	/* numeric key (flow id), for sorting */
 	int slot;	/* index among the drawn series, -1 when not drawn */
@@ -323,7 +353,7 @@ static struct series *table_get(struct table *t, const char *key)
 		t->cap = cap;
 	}
 	s = &t->v[t->n];
-	*s = (struct series){.first_us = INFINITY, .slot = -1};
+	*s = (struct series){.low = INFINITY, .first_us = INFINITY, .slot = -1};
 	strcpy(s->key, key);
 	size_t i = fnv1a(key) & (t->hcap - 1);
 	while (t->hash[i])
@@ -403,7 +433,31 @@ struct run_info {
 	int queues_none;	/* output.queues = none */
 	int cc_none;		/* nic.cc = none */
 	int rates_zero;		/* output.rates = 0 */
+	int nplot_qps;		/* output.plot_qps: 0 auto, else how many listed */
+	double plot_qps[FLOWS_MAX];
+	int njobs;		/* the [job.NAME] sections, in order */
+	struct run_job {
+		char name[64];
+		char pattern[24]; /* "" unknown */
+	} jobs[RUN_JOBS_MAX];
 };
+
+/* the job called name in scenario.ini, NULL when not there */
+static const struct run_job *run_job(const struct run_info *ri, const char *name)
+{
+	for (int j = 0; j < ri->njobs; j++)
+		if (!strcmp(ri->jobs[j].name, name))
+			return &ri->jobs[j];
+	return NULL;
+}
+
+/* busbw against a target means something for the collectives only
+ * (output.c's nccl-tests factors); an incast's, a permutation's or a
+ * trace's "busbw" is its mean sender rate */
+static int is_collective(const struct run_job *j)
+{
+	return j && (!strcmp(j->pattern, "ring-allreduce") || !strcmp(j->pattern, "alltoall"));
+}
 
 static int ini_value(void *user, const char *section, const char *name, const char *value)
 {
@@ -429,6 +483,28 @@ static int ini_value(void *user, const char *section, const char *name, const ch
 			ri->queues_none = !strcmp(value, "none");
 		if (!strcmp(name, "rates"))
 			ri->rates_zero = !strcmp(value, "0");
+		if (!strcmp(name, "plot_qps")) {
+			/* "auto", or QP ids "0,5,9" (the loader checked them) */
+			ri->nplot_qps = 0;
+			for (const char *c = value; *c && ri->nplot_qps < FLOWS_MAX;) {
+				char *end;
+				double id = strtod(c, &end);
+				if (end == c)
+					break;
+				ri->plot_qps[ri->nplot_qps++] = id;
+				c = end + strspn(end, " ,");
+			}
+		}
+	} else if (!strncmp(section, "job.", 4)) {
+		int j = 0;
+		while (j < ri->njobs && strcmp(ri->jobs[j].name, section + 4))
+			j++;
+		if (j == ri->njobs && ri->njobs < RUN_JOBS_MAX &&
+		    strlen(section + 4) < sizeof(ri->jobs[0].name))
+			snprintf(ri->jobs[ri->njobs++].name, sizeof(ri->jobs[0].name), "%s",
+				 section + 4);
+		if (j < ri->njobs && !strcmp(name, "pattern"))
+			snprintf(ri->jobs[j].pattern, sizeof(ri->jobs[j].pattern), "%s", value);
 	} else if (!strcmp(section, "topology")) {
 		if (!strcmp(name, "host_link") && !units_parse_rate(value, &v, e, sizeof(e)))
 			ri->host_link_gbps = (double)v / 1e9;
@@ -973,41 +1049,98 @@ done:
 	return rc;
 }
 
+/* ---- counters.csv: counts per sample interval --------------------------- */
+
+/*
+ * counters.csv has a row per sample interval (time_us: its end) and a last
+ * row at the run's end for the interval since the last sample, which can be
+ * any part of an interval (models/fabric/series.c).  A few packets counted
+ * over a few nanoseconds make a rate spike that never happened, so a last
+ * interval shorter than half a sample interval is added to the one before
+ * it: that point then stands for both, at the run's end.  Totals do not
+ * change.
+ */
+#define CNT_VALS_MAX (3 * JOBS_MAX)
+
+struct cnt_acc {
+	double interval; /* the sample interval; 0 unknown: nothing is merged */
+	double prev_t;	 /* end of the last row read */
+	int n;		 /* counts per row */
+	int have;	 /* a row waits in t, dt, v */
+	double t, dt, v[CNT_VALS_MAX];
+	void (*emit)(void *ctx, double t, double dt, const double *v);
+	void *ctx;
+};
+
+static int cnt_add(struct cnt_acc *a, struct scan *sc, const char *time, double t,
+		   const double *v)
+{
+	double dt = t - a->prev_t;
+	if (dt <= 0)
+		return fail(sc->err, sc->errlen, "%s:%lu: time_us %s does not increase",
+			    sc->path, sc->line, time);
+	if (a->have && a->interval > 0 && dt < 0.5 * a->interval) {
+		a->t = t;
+		a->dt += dt;
+		for (int i = 0; i < a->n; i++)
+			a->v[i] += v[i];
+	} else {
+		if (a->have)
+			a->emit(a->ctx, a->t, a->dt, a->v);
+		a->have = 1;
+		a->t = t;
+		a->dt = dt;
+		memcpy(a->v, v, (size_t)a->n * sizeof(*v));
+	}
+	a->prev_t = t;
+	return 0;
+}
+
+static void cnt_flush(struct cnt_acc *a)
+{
+	if (a->have)
+		a->emit(a->ctx, a->t, a->dt, a->v);
+	a->have = 0;
+}
+
 /* ---- rates.png (counters.csv) ----------------------------------------- */
 
 static const char *const counter_cols[] = {"time_us", "data_pkts_delivered",
 					   "ecn_marked_pkts", "pause_frames", NULL};
 
 struct counters {
+	struct cnt_acc acc;
 	struct thin th;
-	double prev_t, max_t;
+	double max_t;
 	double delivered, marked, pauses;
 };
+
+/* v: data packets delivered, of them CE-marked, pause frames */
+static void counters_emit(void *ctx, double t, double dt, const double *v)
+{
+	struct counters *c = ctx;
+	double r[2] = {v[2] / (dt * 1e-6), v[0] > 0 ? 100 * v[1] / v[0] : NAN};
+	thin_add(&c->th, t, r);
+}
 
 static int counters_row(struct scan *sc, char *const *f)
 {
 	struct counters *c = sc->ctx;
-	double t, dlv, mk, pf;
-	if (scan_num(sc, f, 0, &t) || scan_num(sc, f, 1, &dlv) || scan_num(sc, f, 2, &mk) ||
-	    scan_num(sc, f, 3, &pf))
+	double t, v[3];
+	if (scan_num(sc, f, 0, &t) || scan_num(sc, f, 1, &v[0]) || scan_num(sc, f, 2, &v[1]) ||
+	    scan_num(sc, f, 3, &v[2]))
 		return -1;
-	double dt = t - c->prev_t;
-	if (dt <= 0)
-		return fail(sc->err, sc->errlen, "%s:%lu: time_us %s does not increase",
-			    sc->path, sc->line, f[0]);
-	double v[2] = {pf / (dt * 1e-6), dlv > 0 ? 100 * mk / dlv : NAN};
-	thin_add(&c->th, t, v);
-	c->prev_t = t;
 	c->max_t = t;
-	c->delivered += dlv;
-	c->marked += mk;
-	c->pauses += pf;
-	return 0;
+	c->delivered += v[0];
+	c->marked += v[1];
+	c->pauses += v[2];
+	return cnt_add(&c->acc, sc, f[0], t, v);
 }
 
 static int shape_rates(struct fig *g, const struct run_info *ri, char *err, size_t errlen)
 {
-	struct counters c = {0};
+	struct counters c = {.acc = {.interval = ri->interval_us, .n = 3, .emit = counters_emit}};
+	c.acc.ctx = &c;
 	FILE *out = data_open(g, "rates.dat", err, errlen);
 	if (!out)
 		return -1;
@@ -1019,6 +1152,7 @@ static int shape_rates(struct fig *g, const struct run_info *ri, char *err, size
 		fclose(out);
 		return -1;
 	}
+	cnt_flush(&c.acc);
 	thin_flush(&c.th);
 	if (data_close(out, g, "rates.dat", err, errlen))
 		return -1;
@@ -1033,9 +1167,337 @@ static int shape_rates(struct fig *g, const struct run_info *ri, char *err, size
 			  gp_num(ri->max_ecn_mark_pct, b, sizeof(b)));
 }
 
-/* ---- dcqcn.png (rates.csv) -------------------------------------------- */
+/* ---- throughput.png (counters.csv, pfcwd.csv) -------------------------- */
+
+#define JOB_DELIVERED "_delivered_bytes"
+
+/*
+ * The jobs of counters.csv: each column NAME_delivered_bytes names one, in
+ * the scenario's order (sim/output.c).  Returns how many (at most max, in
+ * names), *all how many there are, or -1 with err.
+ */
+static int counter_jobs(const char *dir, char names[][64], int max, int *all, char *err,
+			size_t errlen)
+{
+	char path[PLOT_PATH_MAX];
+	if (join(path, sizeof(path), dir, "counters.csv", err, errlen))
+		return -1;
+	FILE *fp = fopen(path, "r");
+	if (!fp)
+		return fail(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t len = getline(&line, &cap, fp);
+	fclose(fp);
+	int n = 0;
+	*all = 0;
+	if (len > 0) {
+		line[strcspn(line, "\r\n")] = '\0';
+		for (char *tok = strtok(line, ","); tok; tok = strtok(NULL, ",")) {
+			size_t k = strlen(tok), sl = strlen(JOB_DELIVERED);
+			if (k <= sl || strcmp(tok + k - sl, JOB_DELIVERED))
+				continue;
+			(*all)++;
+			if (n < max && k - sl < 64) {
+				memcpy(names[n], tok, k - sl);
+				names[n++][k - sl] = '\0';
+			}
+		}
+	}
+	free(line);
+	return n;
+}
+
+struct storm {
+	char key[96]; /* node, port, priority */
+	double t0;
+};
+
+struct tput {
+	struct cnt_acc acc;
+	int njobs;
+	FILE *out[JOBS_MAX];
+	struct thin th[JOBS_MAX];
+	double max_t;
+	double delivered, retrans, drops; /* totals of the drawn jobs */
+	/* pfcwd.csv */
+	struct storm open[STORM_SPANS_MAX]; /* storms not yet restored */
+	int nopen;
+	double span[2 * STORM_SPANS_MAX][2]; /* storms' [start, end], merged when full */
+	int nspans, storms;
+	char seen[STORM_SPANS_MAX][96]; /* the queues that stormed (the first 64) */
+	int nseen, more_ports;
+};
+
+/* v: per job delivered bytes, retransmitted bytes, drops */
+static void tput_emit(void *ctx, double t, double dt, const double *v)
+{
+	struct tput *tp = ctx;
+	for (int k = 0; k < tp->njobs; k++) {
+		/* bytes x 8 over dt microseconds, in Gbps */
+		double r[3] = {v[3 * k] * 8 / (dt * 1e3), v[3 * k + 1] * 8 / (dt * 1e3),
+			       v[3 * k + 2]};
+		thin_add(&tp->th[k], t, r);
+	}
+}
+
+static int tput_row(struct scan *sc, char *const *f)
+{
+	struct tput *tp = sc->ctx;
+	double t, v[CNT_VALS_MAX];
+	if (scan_num(sc, f, 0, &t))
+		return -1;
+	for (int i = 0; i < 3 * tp->njobs; i++)
+		if (scan_num(sc, f, (size_t)i + 1, &v[i]))
+			return -1;
+	for (int k = 0; k < tp->njobs; k++) {
+		tp->delivered += v[3 * k];
+		tp->retrans += v[3 * k + 1];
+		tp->drops += v[3 * k + 2];
+	}
+	tp->max_t = t;
+	return cnt_add(&tp->acc, sc, f[0], t, v);
+}
+
+static const char *const pfcwd_cols[] = {"time_us", "node", "port", "priority", "event", NULL};
+
+static int by_start(const void *a, const void *b)
+{
+	const double *x = a, *y = b;
+	return (x[0] > y[0]) - (x[0] < y[0]);
+}
+
+/* the spans in order of start, the overlapping ones merged (so that shading
+ * never doubles), at most STORM_SPANS_MAX: past that, the last one grows */
+static void storm_compact(struct tput *tp)
+{
+	qsort(tp->span, (size_t)tp->nspans, sizeof(tp->span[0]), by_start);
+	int m = 0;
+	for (int i = 0; i < tp->nspans; i++) {
+		if (m && (tp->span[i][0] <= tp->span[m - 1][1] || m == STORM_SPANS_MAX)) {
+			if (tp->span[i][1] > tp->span[m - 1][1])
+				tp->span[m - 1][1] = tp->span[i][1];
+		} else {
+			tp->span[m][0] = tp->span[i][0];
+			tp->span[m++][1] = tp->span[i][1];
+		}
+	}
+	tp->nspans = m;
+}
+
+static void storm_span(struct tput *tp, double t0, double t1)
+{
+	if (tp->nspans == 2 * STORM_SPANS_MAX)
+		storm_compact(tp);
+	tp->span[tp->nspans][0] = t0;
+	tp->span[tp->nspans++][1] = t1;
+}
+
+static int pfcwd_row(struct scan *sc, char *const *f)
+{
+	struct tput *tp = sc->ctx;
+	double t;
+	if (scan_num(sc, f, 0, &t))
+		return -1;
+	char key[96];
+	snprintf(key, sizeof(key), "%s\t%s\t%s", f[1], f[2], f[3]);
+	int i = 0;
+	while (i < tp->nopen && strcmp(tp->open[i].key, key))
+		i++;
+	if (!strcmp(f[4], "storm")) {
+		tp->storms++;
+		int k = 0;
+		while (k < tp->nseen && strcmp(tp->seen[k], key))
+			k++;
+		if (k == tp->nseen && k < STORM_SPANS_MAX)
+			snprintf(tp->seen[tp->nseen++], sizeof(tp->seen[0]), "%s", key);
+		else if (k == tp->nseen)
+			tp->more_ports = 1;
+		/* a storm on a queue already in one (never written) is the same */
+		if (i == tp->nopen && tp->nopen < STORM_SPANS_MAX) {
+			snprintf(tp->open[tp->nopen].key, sizeof(tp->open[0].key), "%s", key);
+			tp->open[tp->nopen++].t0 = t;
+		} else if (i == tp->nopen) { /* too many at once: shaded from now to the end */
+			storm_span(tp, t, INFINITY);
+		}
+	} else if (!strcmp(f[4], "restore") && i < tp->nopen) {
+		storm_span(tp, tp->open[i].t0, t);
+		tp->open[i] = tp->open[--tp->nopen];
+	}
+	return 0;
+}
+
+/* the storms still on at the end last until t_end */
+static void storm_merge(struct tput *tp, double t_end)
+{
+	for (int i = 0; i < tp->nopen; i++)
+		storm_span(tp, tp->open[i].t0, t_end);
+	tp->nopen = 0;
+	storm_compact(tp);
+	for (int i = 0; i < tp->nspans; i++)
+		if (tp->span[i][1] > t_end)
+			tp->span[i][1] = t_end;
+}
+
+/* "name = [a, b, ...]" (gnuplot 5.2 arrays) of the spans' column c */
+static void gp_array(char *buf, size_t len, const char *name, const struct tput *tp, int c)
+{
+	int o = snprintf(buf, len, "array %s[%d] = [", name, tp->nspans);
+	for (int i = 0; i < tp->nspans && o > 0 && (size_t)o < len; i++)
+		o += snprintf(buf + o, len - (size_t)o, "%s%.3f", i ? ", " : "", tp->span[i][c]);
+	if (o > 0 && (size_t)o < len)
+		snprintf(buf + o, len - (size_t)o, "]\n");
+}
+
+static int shape_throughput(struct fig *g, const struct run_info *ri, char *err,
+			    size_t errlen)
+{
+	struct tput *tp = calloc(1, sizeof(*tp));
+	char (*names)[64] = calloc(JOBS_MAX, sizeof(*names));
+	char (*colname)[96] = calloc(SCAN_COLS_MAX, sizeof(*colname));
+	const char *cols[SCAN_COLS_MAX + 1];
+	char *t0s = malloc(32 * STORM_SPANS_MAX + 64), *t1s = malloc(32 * STORM_SPANS_MAX + 64);
+	int rc = -1, all = 0;
+	if (!tp || !names || !colname || !t0s || !t1s) {
+		fail(err, errlen, "out of memory");
+		goto done;
+	}
+	int n = counter_jobs(g->dir, names, JOBS_MAX, &all, err, errlen);
+	if (n < 0)
+		goto done;
+	if (n == 0 && ri->njobs > 0) {
+		fail(err, errlen, "%s/counters.csv: no column '%s" JOB_DELIVERED "' (per-job "
+		     "columns; a run of an older dcqcn-sim?)", g->dir, ri->jobs[0].name);
+		goto done;
+	}
+	if (n == 0) {
+		snprintf(g->note, sizeof(g->note), "counters.csv has no per-job columns (no job)");
+		rc = 1;
+		goto done;
+	}
+	tp->njobs = n;
+	tp->acc = (struct cnt_acc){.interval = ri->interval_us, .n = 3 * n, .emit = tput_emit,
+				   .ctx = tp};
+	cols[0] = "time_us";
+	for (int k = 0; k < n; k++) {
+		snprintf(colname[3 * k], sizeof(colname[0]), "%s" JOB_DELIVERED, names[k]);
+		snprintf(colname[3 * k + 1], sizeof(colname[0]), "%s_retransmitted_bytes",
+			 names[k]);
+		snprintf(colname[3 * k + 2], sizeof(colname[0]), "%s_drops", names[k]);
+	}
+	for (int i = 0; i < 3 * n; i++)
+		cols[i + 1] = colname[i];
+	cols[3 * n + 1] = NULL;
+	for (int k = 0; k < n; k++) {
+		char file[64];
+		snprintf(file, sizeof(file), "throughput_%d.dat", k + 1);
+		if (!(tp->out[k] = data_open(g, file, err, errlen)))
+			goto done;
+		const struct run_job *j = run_job(ri, names[k]);
+		fprintf(tp->out[k], "time_us\t%s%s%s%s\t%s retransmitted\t%s drops\n", names[k],
+			j && *j->pattern ? " (" : "", j ? j->pattern : "",
+			j && *j->pattern ? ")" : "", names[k], names[k]);
+		thin_init(&tp->th[k], tp->out[k], 3, ri->t_end_us, ri->interval_us);
+	}
+	long rows = scan_csv(g->dir, "counters.csv", cols, tput_row, tp, err, errlen);
+	if (rows < 0)
+		goto done;
+	if (rows == 0) {
+		fail(err, errlen, "%s/counters.csv: no rows", g->dir);
+		goto done;
+	}
+	cnt_flush(&tp->acc);
+	for (int k = 0; k < n; k++) {
+		char file[64];
+		snprintf(file, sizeof(file), "throughput_%d.dat", k + 1);
+		thin_flush(&tp->th[k]);
+		int bad = data_close(tp->out[k], g, file, err, errlen);
+		tp->out[k] = NULL;
+		if (bad)
+			goto done;
+	}
+	if (scan_csv(g->dir, "pfcwd.csv", pfcwd_cols, pfcwd_row, tp, err, errlen) < 0)
+		goto done;
+	double t_end = ri->t_end_us > 0 ? ri->t_end_us : tp->max_t;
+	storm_merge(tp, t_end);
+	/* the key names the first 3 queues that stormed: "leaf0 → h0 p3" */
+	char label[512] = "no PFC watchdog storm";
+	if (tp->storms) {
+		size_t o = (size_t)snprintf(label, sizeof(label), "PFC watchdog storm%s: ",
+					    tp->storms > 1 ? "s" : "");
+		for (int k = 0; k < tp->nseen && k < 3 && o < sizeof(label) - 1; k++) {
+			char q[96], *port, *prio;
+			strcpy(q, tp->seen[k]);
+			port = strchr(q, '\t');
+			*port++ = '\0';
+			prio = strchr(port, '\t');
+			*prio++ = '\0';
+			o += (size_t)snprintf(label + o, sizeof(label) - o, "%s%s " ARROW " %s p%s",
+					      k ? ", " : "", q, port, prio);
+		}
+		if ((tp->nseen > 3 || tp->more_ports) && o < sizeof(label) - 1)
+			snprintf(label + o, sizeof(label) - o, " (+%d more)",
+				 tp->nseen - 3 + tp->more_ports);
+	}
+	t0s[0] = t1s[0] = '\0';
+	if (tp->nspans) {
+		gp_array(t0s, 32 * STORM_SPANS_MAX + 64, "span_t0", tp, 0);
+		gp_array(t1s, 32 * STORM_SPANS_MAX + 64, "span_t1", tp, 1);
+	}
+	char ql[1100];
+	if (gp_quote(ql, sizeof(ql), label)) {
+		fail(err, errlen, "storm label too long");
+		goto done;
+	}
+	rc = write_vars(g, ri, tp->max_t, err, errlen,
+			"njobs = %d\nnjobs_all = %d\ndelivered_bytes = %.0f\n"
+			"retransmitted_bytes = %.0f\ndrops = %.0f\nstorms = %d\nnspans = %d\n%s%s"
+			"storm_label = %s\n",
+			n, all, tp->delivered, tp->retrans, tp->drops, tp->storms, tp->nspans, t0s,
+			t1s, ql);
+done:
+	for (int k = 0; tp && k < JOBS_MAX; k++)
+		if (tp->out[k])
+			fclose(tp->out[k]);
+	free(tp);
+	free(names);
+	free(colname);
+	free(t0s);
+	free(t1s);
+	return rc;
+}
+
+/* ---- dcqcn.png (rates.csv, qps.csv) ----------------------------------- */
+
+/*
+ * Which QPs: those output.plot_qps lists, in its order; with auto the
+ * FLOWS_AUTO "most cut", those whose Rc fell lowest (the smallest rate_gbps
+ * in rates.csv; all QPs share the host link rate, so that is also the
+ * deepest cut relative to line rate), ties to the lower QP id.  Each line
+ * is named from qps.csv ("QP 3  incast h5 → h0"); without it (a run
+ * directory of an older dcqcn-sim) by its id alone.
+ *
+ * rates.csv has a QP's rows only while it has data outstanding.  A gap of
+ * more than DCQCN_GAP sample intervals (the QP was idle) breaks its line
+ * (a blank line in the data) instead of drawing a ramp across idle time;
+ * shorter gaps, between the messages of a busy QP (a ring step waiting for
+ * its neighbour), are drawn through, or a busy QP would look like dust.
+ * Column 3 marks the samples drawn as points: every sample of a QP with few
+ * of them (DCQCN_MARK_ALL: points still apart on a 1200-pixel axis), else
+ * only the lone ones (no neighbour on either side), which a line alone
+ * would not show.
+ */
+#define DCQCN_GAP 5
+#define DCQCN_MARK_ALL 300
 
 static const char *const rate_cols[] = {"time_us", "flow", "rate_gbps", NULL};
+static const char *const qp_cols[] = {"qp", "job", "src", "dst", NULL};
+
+struct dcqcn_pending {
+	double t, r;
+	int alone_before; /* no sample in the DCQCN_GAP intervals before it */
+	int have;
+};
 
 struct dcqcn {
 	struct table t;
@@ -1043,6 +1505,9 @@ struct dcqcn {
 	FILE *out[FLOWS_MAX];
 	struct thin th[FLOWS_MAX];
 	double last_t[FLOWS_MAX];
+	int mark_all[FLOWS_MAX];
+	struct dcqcn_pending pend[FLOWS_MAX];
+	char label[FLOWS_MAX][192];
 };
 
 static int dcqcn_pass1(struct scan *sc, char *const *f)
@@ -1056,11 +1521,33 @@ static int dcqcn_pass1(struct scan *sc, char *const *f)
 		return fail(sc->err, sc->errlen, "%s:%lu: out of memory or key too long",
 			    sc->path, sc->line);
 	s->num = flow;
+	s->sum++;
 	if (r > s->peak)
 		s->peak = r;
+	if (r < s->low)
+		s->low = r;
 	if (t > d->max_t)
 		d->max_t = t;
 	return 0;
+}
+
+/* the lowest Rc first (the most cut), then the QP id */
+static int by_low(const void *a, const void *b)
+{
+	const struct series *x = *(struct series *const *)a, *y = *(struct series *const *)b;
+	if (x->low != y->low)
+		return x->low > y->low ? 1 : -1;
+	return by_num(a, b);
+}
+
+static void dcqcn_write(struct dcqcn *d, int slot, int alone_after)
+{
+	struct dcqcn_pending *p = &d->pend[slot];
+	if (!p->have)
+		return;
+	double v[2] = {p->r, d->mark_all[slot] || (p->alone_before && alone_after) ? p->r : NAN};
+	thin_add(&d->th[slot], p->t, v);
+	p->have = 0;
 }
 
 static int dcqcn_pass2(struct scan *sc, char *const *f)
@@ -1072,22 +1559,36 @@ static int dcqcn_pass2(struct scan *sc, char *const *f)
 	double t, r;
 	if (scan_num(sc, f, 0, &t) || scan_num(sc, f, 2, &r))
 		return -1;
-	struct thin *th = &d->th[s->slot];
-	/* a QP is sampled only while it has data outstanding: break the line
-	 * across the idle stretches */
-	if (d->last_t[s->slot] > 0 && t - d->last_t[s->slot] > 1.5 * d->interval)
-		thin_break(th);
-	thin_add(th, t, &r);
-	d->last_t[s->slot] = t;
+	int i = s->slot;
+	int gap = d->last_t[i] < 0 || t - d->last_t[i] > (DCQCN_GAP + 0.5) * d->interval;
+	/* a sample waits for the next one, to know whether it stands alone */
+	dcqcn_write(d, i, gap);
+	if (gap && d->last_t[i] >= 0)
+		thin_break(&d->th[i]);
+	d->pend[i] = (struct dcqcn_pending){.t = t, .r = r, .alone_before = gap, .have = 1};
+	d->last_t[i] = t;
+	return 0;
+}
+
+static int qps_row(struct scan *sc, char *const *f)
+{
+	struct dcqcn *d = sc->ctx;
+	const struct series *s = table_find(&d->t, f[0]);
+	if (s && s->slot >= 0)
+		snprintf(d->label[s->slot], sizeof(d->label[0]), "QP %s  %s %s " ARROW " %s", f[0],
+			 f[1], f[2], f[3]);
 	return 0;
 }
 
 static int shape_dcqcn(struct fig *g, const struct run_info *ri, char *err, size_t errlen)
 {
-	struct dcqcn d = {0};
+	struct dcqcn *d = calloc(1, sizeof(*d));
 	struct series **sel = NULL;
+	char missing[160] = "";
 	int rc = -1, n = 0;
-	long rows = scan_csv(g->dir, "rates.csv", rate_cols, dcqcn_pass1, &d, err, errlen);
+	if (!d)
+		return fail(err, errlen, "out of memory");
+	long rows = scan_csv(g->dir, "rates.csv", rate_cols, dcqcn_pass1, d, err, errlen);
 	if (rows < 0)
 		goto done;
 	if (rows == 0) {
@@ -1098,46 +1599,98 @@ static int shape_dcqcn(struct fig *g, const struct run_info *ri, char *err, size
 		rc = 1;
 		goto done;
 	}
-	d.interval = ri->interval_us > 0 ? ri->interval_us : 1;
-	if ((n = table_select(&d.t, by_num, FLOWS_MAX, &sel)) < 0) {
-		fail(err, errlen, "out of memory");
-		goto done;
+	d->interval = ri->interval_us > 0 ? ri->interval_us : 1;
+	if (ri->nplot_qps == 0) {
+		if ((n = table_select(&d->t, by_low, FLOWS_AUTO, &sel)) < 0) {
+			fail(err, errlen, "out of memory");
+			goto done;
+		}
+	} else {
+		/* the listed QPs, in the order listed; one without rows (never
+		 * had data outstanding) is named in the title */
+		if (!(sel = malloc(FLOWS_MAX * sizeof(*sel)))) {
+			fail(err, errlen, "out of memory");
+			goto done;
+		}
+		for (int k = 0; k < ri->nplot_qps; k++) {
+			char key[32];
+			snprintf(key, sizeof(key), "%.0f", ri->plot_qps[k]);
+			struct series *s = table_find(&d->t, key);
+			if (s && s->slot < 0) {
+				s->slot = n;
+				sel[n++] = s;
+			} else if (!s) {
+				snprintf(missing + strlen(missing), sizeof(missing) - strlen(missing),
+					 "%s%s", *missing ? ", " : "", key);
+			}
+		}
+		if (n == 0) {
+			snprintf(g->note, sizeof(g->note),
+				 "no QP of output.plot_qps (%s) has rows in rates.csv", missing);
+			rc = 1;
+			goto done;
+		}
 	}
+	for (int i = 0; i < n; i++)
+		snprintf(d->label[i], sizeof(d->label[0]), "QP %s", sel[i]->key);
+	char qpath[PLOT_PATH_MAX];
+	if (join(qpath, sizeof(qpath), g->dir, "qps.csv", err, errlen))
+		goto done;
+	if (!access(qpath, F_OK) &&
+	    scan_csv(g->dir, "qps.csv", qp_cols, qps_row, d, err, errlen) < 0)
+		goto done;
 	for (int i = 0; i < n; i++) {
 		char file[64];
 		snprintf(file, sizeof(file), "dcqcn_%d.dat", i + 1);
-		if (!(d.out[i] = data_open(g, file, err, errlen)))
+		if (!(d->out[i] = data_open(g, file, err, errlen)))
 			goto done;
-		fprintf(d.out[i], "time_us\tQP %s\n", sel[i]->key);
-		thin_init(&d.th[i], d.out[i], 1, ri->t_end_us > 0 ? ri->t_end_us : d.max_t,
-			  d.interval);
+		fprintf(d->out[i], "time_us\t%s\tsample\n", d->label[i]);
+		thin_init(&d->th[i], d->out[i], 2, ri->t_end_us > 0 ? ri->t_end_us : d->max_t,
+			  d->interval);
+		d->mark_all[i] = sel[i]->sum <= DCQCN_MARK_ALL;
+		d->last_t[i] = -1;
 	}
-	if (scan_csv(g->dir, "rates.csv", rate_cols, dcqcn_pass2, &d, err, errlen) < 0)
+	if (scan_csv(g->dir, "rates.csv", rate_cols, dcqcn_pass2, d, err, errlen) < 0)
 		goto done;
 	rc = 0;
 	for (int i = 0; i < n; i++) {
 		char file[64];
 		snprintf(file, sizeof(file), "dcqcn_%d.dat", i + 1);
-		thin_flush(&d.th[i]);
-		if (data_close(d.out[i], g, file, err, errlen))
+		dcqcn_write(d, i, 1);
+		thin_flush(&d->th[i]);
+		if (data_close(d->out[i], g, file, err, errlen))
 			rc = -1;
-		d.out[i] = NULL;
+		d->out[i] = NULL;
 	}
-	char a[32];
+	char a[32], qm[400];
+	if (!rc && gp_quote(qm, sizeof(qm), missing))
+		rc = fail(err, errlen, "output.plot_qps: list too long");
 	if (!rc)
-		rc = write_vars(g, ri, d.max_t, err, errlen,
-				"nflows = %d\nntraced = %zu\nline_gbps = %s\n", n, d.t.n,
-				gp_num(ri->host_link_gbps, a, sizeof(a)));
+		rc = write_vars(g, ri, d->max_t, err, errlen,
+				"nflows = %d\nntraced = %zu\nline_gbps = %s\nauto = %d\n"
+				"missing = %s\n",
+				n, d->t.n, gp_num(ri->host_link_gbps, a, sizeof(a)),
+				ri->nplot_qps == 0, qm);
 done:
 	for (int i = 0; i < FLOWS_MAX; i++)
-		if (d.out[i])
-			fclose(d.out[i]);
+		if (d->out[i])
+			fclose(d->out[i]);
 	free(sel);
-	table_free(&d.t);
+	table_free(&d->t);
+	free(d);
 	return rc;
 }
 
 /* ---- collectives.png -------------------------------------------------- */
+
+/*
+ * Every job's iteration times (top panel); bus bandwidth against the
+ * [criteria] target only for the collectives, ring-allreduce and alltoall
+ * (pattern from scenario.ini), whose busbw is nccl-tests'.  An incast's,
+ * a permutation's or a trace's "busbw" is a mean sender rate with no such
+ * target: those jobs get their times only, and when no collective is drawn
+ * the busbw panel is left out.
+ */
 
 static const char *const coll_cols[] = {"job", "iteration", "time_us", "busbw_pct_line", NULL};
 
@@ -1206,26 +1759,43 @@ static int shape_collectives(struct fig *g, const struct run_info *ri, char *err
 		rc = 1;
 		goto done;
 	}
+	char coll_idx[JOBS_MAX * 4 + 32] = "";
+	int ncoll = 0;
 	for (int j = 0; j < c.njobs; j++) {
 		char file[64];
+		const struct run_job *rj = run_job(ri, c.jobs[j]);
+		int coll = is_collective(rj);
 		snprintf(file, sizeof(file), "collectives_%d.dat", j + 1);
 		FILE *out = data_open(g, file, err, errlen);
 		if (!out)
 			goto done;
-		fprintf(out, "iteration\t%s\t%s busbw\n", c.jobs[j], c.jobs[j]);
+		if (coll)
+			fprintf(out, "iteration\t%s\t%s busbw\n", c.jobs[j], c.jobs[j]);
+		else
+			fprintf(out, "iteration\t%s (%s: time only)\t%s busbw (not drawn)\n", c.jobs[j],
+				rj && *rj->pattern ? rj->pattern : "not a collective", c.jobs[j]);
 		for (size_t i = 0; i < c.n; i++) {
 			char a[32];
 			if (c.v[i].job == j)
 				fprintf(out, "%.0f\t%.3f\t%s\n", c.v[i].iter, c.v[i].time_us,
-					gp_num(c.v[i].pct, a, sizeof(a)));
+					gp_num(coll ? c.v[i].pct : NAN, a, sizeof(a)));
 		}
 		if (data_close(out, g, file, err, errlen))
 			goto done;
+		if (coll)
+			snprintf(coll_idx + strlen(coll_idx), sizeof(coll_idx) - strlen(coll_idx),
+				 "%s%d", ncoll++ ? ", " : "", j + 1);
 	}
+	/* coll_idx[i]: the file of the i-th collective job (gnuplot 5.2
+	 * arrays cannot be empty: defined only when there is one) */
+	char arr[sizeof(coll_idx) + 32] = "";
+	if (ncoll)
+		snprintf(arr, sizeof(arr), "array coll_idx[%d] = [%s]\n", ncoll, coll_idx);
 	rc = write_vars(g, ri, 0, err, errlen,
-			"njobs = %d\nmax_iteration = %.0f\nmax_time_us = %.3f\n"
-			"min_busbw_pct = %.6g\n",
-			c.njobs, c.max_iter, c.max_time, ri->min_busbw_pct);
+			"njobs = %d\nncoll = %d\n%sdraw_target = %d\nmax_iteration = %.0f\n"
+			"max_time_us = %.3f\nmin_busbw_pct = %.6g\n",
+			c.njobs, ncoll, arr, ncoll > 0, c.max_iter, c.max_time,
+			ri->min_busbw_pct);
 done:
 	free(c.v);
 	return rc;
@@ -1247,25 +1817,6 @@ static int find_gnuplot(char *buf, size_t len)
 		path += n + (path[n] == ':');
 	}
 	return -1;
-}
-
-/* s as a gnuplot single-quoted string ('' stands for a quote inside) */
-static int gp_quote(char *buf, size_t len, const char *s)
-{
-	size_t o = 0;
-	if (len < 3)
-		return -1;
-	buf[o++] = '\'';
-	for (; *s; s++) {
-		if (o + (*s == '\'') + 3 > len)
-			return -1;
-		if (*s == '\'')
-			buf[o++] = '\'';
-		buf[o++] = *s;
-	}
-	buf[o++] = '\'';
-	buf[o] = '\0';
-	return 0;
 }
 
 /* the last non-blank line of a file, into buf (empty when none) */
@@ -1350,7 +1901,7 @@ static const struct {
 } figures[] = {
 	{"queues", shape_queues},   {"pause_map", shape_pause},
 	{"rates", shape_rates},	    {"dcqcn", shape_dcqcn},
-	{"collectives", shape_collectives},
+	{"throughput", shape_throughput}, {"collectives", shape_collectives},
 };
 
 const char *const plot_formats[] = { "png", "svg", "pdf", NULL };

@@ -8,13 +8,25 @@
  *   queues.png       queues.csv        the 6 busiest switch egress queues, KB
  *   pause_map.png    pause.csv         paused fraction per transmitter x time
  *   rates.png        counters.csv      pause frames/s and % of packets CE-marked
- *   dcqcn.png        rates.csv         DCQCN current rate of up to 16 flows, Gbps
- *   collectives.png  collectives.csv   time and busbw (% of line) per iteration
+ *   dcqcn.png        rates.csv,        the DCQCN rate limit Rc (not goodput) of
+ *                    qps.csv           the QPs output.plot_qps lists, or (auto)
+ *                                      the 8 whose Rc fell lowest, Gbps; each
+ *                                      named "QP N  JOB hS → hD"
+ *   throughput.png   counters.csv,     per job: goodput and retransmitted Gbps,
+ *                    pfcwd.csv         drops per interval; watchdog storms shaded
+ *   collectives.png  collectives.csv,  time per iteration of each job; busbw (%
+ *                    scenario.ini      of line) against the target for the
+ *                                      collectives (ring-allreduce, alltoall) only
+ *
+ * The counters' last row (the run's end) closes a partial interval: one
+ * shorter than half a sample interval is drawn added to the one before,
+ * so that a rate is never taken over a few nanoseconds.
  *
  * dcqcn.png and collectives.png are skipped (not an error) when their CSV has
  * no rows (nic.cc = none; no collective completed); queues.png when
- * scenario.ini says output.queues = none.  pause_map.png with no pause is an
- * empty map labelled so.  A skipped figure's old PNG is removed.
+ * scenario.ini says output.queues = none; throughput.png when the run has no
+ * job.  pause_map.png with no pause is an empty map labelled so.  A skipped
+ * figure's old files (any format) are removed; so are a failed one's.
  *
  * Nothing here prints: gnuplot's stdout goes to /dev/null and its stderr to
  * DIR/plots/data/NAME.log, whose last line becomes the error message.

@@ -4,13 +4,29 @@
  * Every field written here is a number or a name made of letters, digits,
  * '-' and '_' (the loader enforces job names), so no field needs CSV
  * quoting and rows are written with fprintf.  libcsv reads the trace files.
+ *
+ * counters.csv has a fixed part (time_us, data_pkts_delivered,
+ * ecn_marked_pkts, cnps_sent, pause_frames, drops) and three columns per
+ * job, in the scenario's order: JOB_delivered_bytes (payload the job's
+ * receivers accepted), JOB_retransmitted_bytes (payload its senders sent
+ * again), JOB_drops (its packets dropped, as counted in drops).  Over the
+ * jobs they add up to data_bytes_delivered, retransmitted_bytes and drops;
+ * over the rows, every column adds up to summary.csv's total (the last row
+ * closes the run, models/fabric/series.c).
+ *
+ * qps.csv (qp,job,src,dst): the QPs that have rows in rates.csv, in id
+ * order, so that a figure can name a QP by its job and hosts (rates.csv's
+ * `flow` is a QP id, not a flows.csv message id).
  */
 #include "output.h"
 
+#include <dirent.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "fabric.h"
 #include "scenario.h"
@@ -65,6 +81,12 @@ static const char *const stream_file[OUT_STREAMS] = {
 	[OUT_FLOWS] = "flows.csv", [OUT_PFC] = "pfc.csv", [OUT_PFCWD] = "pfcwd.csv",
 	[OUT_PAUSE] = "pause.csv", [OUT_QUEUES] = "queues.csv", [OUT_RATES] = "rates.csv",
 	[OUT_COLLS] = "collectives.csv", [OUT_COUNTERS] = "counters.csv",
+};
+
+/* a traced QP (qps.csv), recorded by the partition that samples it */
+struct out_qp {
+	uint32_t job, src, dst;
+	uint8_t seen;
 };
 
 static const char *const stream_header[OUT_STREAMS] = {
@@ -217,6 +239,64 @@ static struct out_tag event_tag(const struct fabric *f, unsigned part)
 	return (struct out_tag){ .time = t.time, .a = t.sched, .b = t.key };
 }
 
+/*
+ * The figures `dcqcn-sim plot` draws (plots/plot.c figures[] and
+ * plot_formats[]; the run layer does not link the plots library, so the
+ * names are repeated here: keep them in step).  A run into an existing
+ * directory removes them: a figure of the previous run must not pass for one
+ * of this run.  Only what plot writes goes: NAME.png|svg|pdf and the shaped
+ * data in plots/data (files ending .dat, .vars, .log); the folders go when
+ * that left them empty.
+ */
+static const char *const figure_names[] = { "queues", "pause_map", "rates", "dcqcn",
+					    "throughput", "collectives", NULL };
+static const char *const figure_formats[] = { "png", "svg", "pdf", NULL };
+
+static int has_suffix(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), k = strlen(suffix);
+	return n > k && !strcmp(s + n - k, suffix);
+}
+
+static void clear_figures(const char *dir)
+{
+	char path[4200];
+	for (int i = 0; figure_names[i]; i++)
+		for (int k = 0; figure_formats[k]; k++) {
+			snprintf(path, sizeof(path), "%s/plots/%s.%s", dir, figure_names[i],
+				 figure_formats[k]);
+			unlink(path);
+		}
+	snprintf(path, sizeof(path), "%s/plots/data", dir);
+	DIR *d = opendir(path);
+	if (d) {
+		struct dirent *e;
+		while ((e = readdir(d))) {
+			if (!has_suffix(e->d_name, ".dat") && !has_suffix(e->d_name, ".vars") &&
+			    !has_suffix(e->d_name, ".log"))
+				continue;
+			char file[4500];
+			snprintf(file, sizeof(file), "%s/%s", path, e->d_name);
+			unlink(file);
+		}
+		closedir(d);
+		rmdir(path);
+	}
+	snprintf(path, sizeof(path), "%s/plots", dir);
+	rmdir(path); /* fails, harmlessly, when something else is there */
+}
+
+/* counters.csv's header: the fixed columns, then three per job */
+static void counters_header(FILE *fp, const struct scenario *scn)
+{
+	fputs(stream_header[OUT_COUNTERS], fp);
+	for (uint32_t j = 0; j < scn->njobs; j++) {
+		const char *n = scn->jobs[j].name;
+		fprintf(fp, ",%s_delivered_bytes,%s_retransmitted_bytes,%s_drops", n, n, n);
+	}
+	fputc('\n', fp);
+}
+
 int output_open(struct output *o, const char *dir, const struct scenario *scn, unsigned nparts,
 		char *err, size_t errlen)
 {
@@ -227,7 +307,12 @@ int output_open(struct output *o, const char *dir, const struct scenario *scn, u
 		return -1;
 	}
 	strcpy(o->dir, dir);
-	if (nparts > 1 && !(o->parts = calloc(nparts, sizeof(*o->parts)))) {
+	clear_figures(dir);
+	o->nqps = scn->output_rates;
+	o->njobs = scn->njobs;
+	if ((nparts > 1 && !(o->parts = calloc(nparts, sizeof(*o->parts)))) ||
+	    (o->nqps && !(o->qps = calloc(o->nqps, sizeof(*o->qps)))) ||
+	    !(o->job_names = calloc(o->njobs ? o->njobs : 1, sizeof(*o->job_names)))) {
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
@@ -254,12 +339,20 @@ int output_open(struct output *o, const char *dir, const struct scenario *scn, u
 	bad = ferror(ini);
 	bad |= fclose(ini);
 	for (int s = 0; s < OUT_STREAMS; s++)
-		fprintf(o->file[s], "%s\n", stream_header[s]);
+		if (s == OUT_COUNTERS)
+			counters_header(o->file[s], scn);
+		else
+			fprintf(o->file[s], "%s\n", stream_header[s]);
 	if (bad) {
 		snprintf(err, errlen, "%s/scenario.ini: write failed", dir);
 		output_close(o);
 		return -1;
 	}
+	/* the caller may release scn before output_close: the names qps.csv
+	 * needs are copied */
+	for (uint32_t j = 0; j < o->njobs; j++)
+		snprintf(o->job_names[j], sizeof(o->job_names[j]), "%s", scn->jobs[j].name);
+	o->opened = 1;
 	return 0;
 }
 
@@ -401,6 +494,10 @@ void output_rate(struct output *o, const struct fabric *f, unsigned part, const 
 	put_fixed6(&r, dc.alpha);
 	put_ch(&r, '\n');
 	emit_row(o, (int)part, OUT_RATES, sample_tag(now, 0, q->id, 0), &r);
+	/* only this QP's partition writes its entry (and only once): no race */
+	if (q->id < o->nqps && !o->qps[q->id].seen)
+		o->qps[q->id] = (struct out_qp){ .job = q->job, .src = q->src, .dst = q->dst,
+						 .seen = 1 };
 }
 
 void output_queue(struct output *o, const struct fabric *f, unsigned part, const struct port *pt,
@@ -447,6 +544,21 @@ void output_counters(struct output *o, sim_time_ps t, const struct fabric_totals
 	for (size_t k = 0; k < sizeof(v) / sizeof(v[0]); k++) {
 		put_ch(&r, ',');
 		put_u64(&r, v[k]);
+	}
+	for (uint32_t j = 0; j < d->njobs; j++) {
+		const struct net_job_stats *js = &d->jobs[j];
+		/* many jobs make a long row: written in pieces (three numbers
+		 * take at most 63 characters) */
+		if (r.n > ROW_MAX - 128) {
+			emit_row(o, -1, OUT_COUNTERS, (struct out_tag){0}, &r);
+			r.n = 0;
+		}
+		put_ch(&r, ',');
+		put_u64(&r, js->delivered_bytes);
+		put_ch(&r, ',');
+		put_u64(&r, js->retransmitted_bytes);
+		put_ch(&r, ',');
+		put_u64(&r, js->drops);
 	}
 	put_ch(&r, '\n');
 	emit_row(o, -1, OUT_COUNTERS, (struct out_tag){0}, &r);
@@ -501,10 +613,35 @@ static int close_one(FILE **fp)
 	return rc;
 }
 
+/* qps.csv: the traced QPs that were sampled, in id order */
+static int write_qps(const struct output *o)
+{
+	FILE *fp = open_in(o, "qps.csv", "w");
+	if (!fp)
+		return -1;
+	fputs("qp,job,src,dst\n", fp);
+	for (uint32_t i = 0; i < o->nqps; i++) {
+		const struct out_qp *q = &o->qps[i];
+		if (!q->seen)
+			continue;
+		fprintf(fp, "%" PRIu32 ",%s,h%" PRIu32 ",h%" PRIu32 "\n", i,
+			q->job < o->njobs ? o->job_names[q->job] : "", q->src, q->dst);
+	}
+	int bad = ferror(fp);
+	return (fclose(fp) || bad) ? -1 : 0;
+}
+
 int output_close(struct output *o)
 {
 	int rc = o->oom;
 	output_merge(o);
+	if (o->opened)
+		rc |= write_qps(o);
+	o->opened = 0;
+	free(o->qps);
+	o->qps = NULL;
+	free(o->job_names);
+	o->job_names = NULL;
 	for (int s = 0; s < OUT_STREAMS; s++) {
 		rc |= close_one(&o->file[s]);
 		free(o->fbuf[s]); /* after fclose: stdio writes from it until then */

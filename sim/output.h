@@ -10,7 +10,14 @@
  * node), and are merged at the end of every window (output_merge) into the
  * order a single thread writes them in: the files are the same for any
  * number of threads.  collectives.csv and counters.csv are written between
- * windows.
+ * windows; qps.csv (the QPs rates.csv traced: qp,job,src,dst) when the
+ * output closes.
+ *
+ * counters.csv: time_us, data_pkts_delivered, ecn_marked_pkts, cnps_sent,
+ * pause_frames, drops, then per job, in the scenario's order,
+ * JOB_delivered_bytes, JOB_retransmitted_bytes, JOB_drops; one row per
+ * sample interval and a last one at the run's end (models/fabric/series.c),
+ * so that each column adds up to summary.csv's total.
  */
 #ifndef DCQCN_OUTPUT_H
 #define DCQCN_OUTPUT_H
@@ -29,6 +36,7 @@ struct coll;
 struct port;
 struct fabric_totals;
 struct out_part;
+struct out_qp;
 
 /* the files written as the run goes */
 enum out_stream {
@@ -54,14 +62,20 @@ struct output {
 	char *fbuf[OUT_STREAMS];       /* their stdio buffers, OUT_FILE_BUF bytes */
 	unsigned nparts;
 	struct out_part *parts;        /* nparts > 1: rows waiting for the merge */
+	int opened;                    /* output_open succeeded: output_close writes qps.csv */
+	struct out_qp *qps;            /* the traced QPs (output.rates), for qps.csv */
+	uint32_t nqps;
+	char (*job_names)[64];         /* the scenario's jobs, for qps.csv */
+	uint32_t njobs;
 	int oom;                       /* a buffer could not grow */
 };
 
 /* mkdir -p dir; 0 or -1 (errno set) */
 int output_mkdir_p(const char *dir);
-/* mkdir -p dir, write scenario.ini, open the streamed files with their
- * headers, for a run of nparts partitions.  Returns 0, or -1 with a message
- * in err. */
+/* mkdir -p dir, remove the figures of an earlier run there (plots/NAME.png,
+ * .svg, .pdf and plots/data/), write scenario.ini, open the streamed files
+ * with their headers, for a run of nparts partitions.  Returns 0, or -1 with
+ * a message in err. */
 int output_open(struct output *o, const char *dir, const struct scenario *scn, unsigned nparts,
 		char *err, size_t errlen);
 /* the rows the partitions wrote, merged into their files */
@@ -94,8 +108,8 @@ void output_coll_bw(const struct fabric *f, const struct coll *c, double *algbw,
 /* write a one-row CSV file dir/name from a header and a row; 0 or -1 */
 int output_write_row(const struct output *o, const char *name, const char *header,
 		     const char *row);
-/* flush and close; returns -1 if any write failed (or a buffer could not
- * grow) */
+/* write qps.csv, flush and close; returns -1 if any write failed (or a
+ * buffer could not grow) */
 int output_close(struct output *o);
 
 #endif

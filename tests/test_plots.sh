@@ -5,8 +5,14 @@
 # expected PNG present, a real PNG and not an empty chart (> 10 KB); the
 # figures whose CSV has no rows skipped and not left behind; a CSV without a
 # needed column, a missing CSV and a missing gnuplot fail with a message
-# naming the file and column, or how to install gnuplot.  Exit 77 (skipped)
-# when gnuplot is not installed.
+# naming the file and column, or how to install gnuplot.
+# Also what the figures are drawn from: counters.csv adds up to summary.csv
+# exactly (its last row closes the run, for runs ended by their last
+# completion and by sim.duration, on 1 and 3 threads), dcqcn.png's QPs
+# (output.plot_qps, or auto's most cut) named from qps.csv, the busbw target
+# only for collectives, every figure in svg and pdf too, and a run into an
+# old run directory removing its figures.  Exit 77 (skipped) when gnuplot is
+# not installed.
 sim="$1"
 root="$2"
 if ! command -v gnuplot >/dev/null 2>&1; then
@@ -34,10 +40,61 @@ png_ok() {
 	else ok "$2 ($size bytes)"; fi
 }
 
+# sig_ok FILE SIGNATURE DESCRIPTION: exists, > 10 KB, starts with SIGNATURE
+# (an SVG starts with its XML declaration: `<svg` in the first lines)
+sig_ok() {
+	f="$1"
+	if [ ! -f "$f" ]; then bad "$3: $f missing"; return; fi
+	size=$(wc -c <"$f")
+	if ! head -c 400 "$f" | grep -q -- "$2"; then bad "$3: $f has no '$2' at its start"
+	elif [ "$size" -le 10240 ]; then bad "$3: $f only $size bytes"
+	else ok "$3 ($size bytes)"; fi
+}
+
+# sums_ok DIR NAME: every column of counters.csv adds up to its total in
+# summary.csv, exactly; the per-job columns add up to the fabric's; the
+# last row is at sim_time_us (summary.csv has no data_pkts_delivered: its
+# sum must give ecn_mark_pct to the last digit)
+sums_ok() {
+	if out=$(python3 - "$1" <<'PY'
+import csv, sys
+d = sys.argv[1]
+rows = list(csv.DictReader(open(d + '/counters.csv')))
+s = next(csv.DictReader(open(d + '/summary.csv')))
+tot = {}
+for r in rows:
+    for k, v in r.items():
+        if k != 'time_us':
+            tot[k] = tot.get(k, 0) + int(v)
+drops = sum(int(s[k]) for k in ('drops_lossless', 'drops_lossy', 'drops_pfcwd',
+                                 'drops_link_down'))
+jobs = [k[:-len('_delivered_bytes')] for k in tot if k.endswith('_delivered_bytes')]
+want = [('ecn_marked_pkts', tot['ecn_marked_pkts'], int(s['ecn_marked_pkts'])),
+        ('cnps_sent', tot['cnps_sent'], int(s['cnps_sent'])),
+        ('pause_frames', tot['pause_frames'], int(s['pause_frames'])),
+        ('drops', tot['drops'], drops),
+        ('JOB_delivered_bytes', sum(tot[j + '_delivered_bytes'] for j in jobs),
+         int(s['data_bytes_delivered'])),
+        ('JOB_retransmitted_bytes', sum(tot[j + '_retransmitted_bytes'] for j in jobs),
+         int(s['retransmitted_bytes'])),
+        ('JOB_drops', sum(tot[j + '_drops'] for j in jobs), drops),
+        ('ecn_mark_pct', '%.3f' % (100.0 * tot['ecn_marked_pkts'] / tot['data_pkts_delivered']
+                                   if tot['data_pkts_delivered'] else 0), s['ecn_mark_pct']),
+        ('last time_us', rows[-1]['time_us'], s['sim_time_us'])]
+bad = ['%s: %s != %s' % w for w in want if w[1] != w[2]]
+if not jobs:
+    bad.append('no JOB_delivered_bytes column')
+print('; '.join(bad) if bad else '%d rows, %d jobs, end %s' % (len(rows), len(jobs), s['end']))
+sys.exit(1 if bad else 0)
+PY
+	); then ok "$2: counters.csv adds up to summary.csv ($out)"
+	else bad "$2: counters.csv does not add up to summary.csv: $out"; fi
+}
+
 # check_dir DIR NAME: the PNGs plot must have drawn from DIR's CSVs
 check_dir() {
 	d="$1"; n="$2"
-	for fig in queues pause_map rates; do
+	for fig in queues pause_map rates throughput; do
 		png_ok "$d/plots/$fig.png" "$n: $fig.png"
 	done
 	if has_rows "$d/rates.csv"; then png_ok "$d/plots/dcqcn.png" "$n: dcqcn.png"
@@ -106,6 +163,101 @@ check_dir "$tmp/ring" "ring"
 # 3. plotting again replaces the figures (same directory, no stale files)
 expect 0 "plot the DCQCN run again" "$sim" plot "$tmp/dcqcn"
 png_ok "$tmp/dcqcn/plots/queues.png" "replot: queues.png"
+
+# 3b. dcqcn.png: auto draws the (at most 8) QPs whose Rc fell lowest, each
+# named by job and hosts from qps.csv; rates.csv's flow is a QP id
+v="$tmp/dcqcn/plots/data/dcqcn.vars"
+grep_in "$v" "^auto = 1" "plot_qps = auto"
+nf=$(sed -n 's/^nflows = //p' "$v")
+if [ -n "$nf" ] && [ "$nf" -ge 1 ] && [ "$nf" -le 8 ]; then ok "auto draws $nf QPs (1-8)"
+else bad "auto draws '$nf' QPs, want 1-8"; fi
+if has_rows "$tmp/dcqcn/qps.csv"; then ok "qps.csv names the traced QPs"; else bad "qps.csv has no rows"; fi
+grep_in "$tmp/dcqcn/qps.csv" "^0,allreduce,h0,h1$" "qps.csv: QP 0 is allreduce h0 -> h1"
+q=$(python3 - "$tmp/dcqcn" <<'PY'
+import csv, sys
+d = sys.argv[1]
+low = {}
+for r in csv.DictReader(open(d + '/rates.csv')):
+    f, v = int(r['flow']), float(r['rate_gbps'])
+    low[f] = min(low.get(f, v), v)
+print(sorted(low, key=lambda f: (low[f], f))[0])
+PY
+)
+grep_in "$tmp/dcqcn/plots/data/dcqcn_1.dat" "^time_us	QP $q  allreduce h[0-9]* → h[0-9]*	sample$" \
+	"the first line is the most cut QP ($q), named by job and hosts"
+expect 0 "run with output.plot_qps = 5,0,9" "$sim" run -o "$tmp/qps" --quiet \
+	--set sim.duration=200us --set output.plot_qps=5,0,9 --plot
+grep_in "$tmp/qps/plots/data/dcqcn.vars" "^nflows = 3$" "plot_qps: 3 QPs drawn"
+grep_in "$tmp/qps/plots/data/dcqcn.vars" "^auto = 0$" "plot_qps: not auto"
+k=1
+for qp in 5 0 9; do
+	grep_in "$tmp/qps/plots/data/dcqcn_$k.dat" "^time_us	QP $qp  " "plot_qps: line $k is QP $qp"
+	k=$((k + 1))
+done
+# a QP sampled once in a while is a line broken at its idle gaps, with its
+# samples as points: column 3 marks them
+if awk -F'\t' 'NR > 1 && NF == 3 && $3 != "NaN" { n++ } END { exit !n }' \
+	"$tmp/qps/plots/data/dcqcn_1.dat"; then ok "dcqcn: samples marked as points"
+else bad "dcqcn: no sample marked as a point"; fi
+
+# 3c. counters.csv adds up: runs ended by sim.duration on a sample time
+# and between two, by their last completion (the all-reduce, the DSCP
+# mismatch and headroom lessons, which drop and retransmit)
+sums_ok "$tmp/dcqcn" "default, sim.duration 1ms"
+sums_ok "$tmp/pfc" "nic.cc = none"
+sums_ok "$tmp/ring" "all-reduce ended by its last completion"
+expect 0 "run the default to 995us" "$sim" run -o "$tmp/d995" --quiet --set sim.duration=995us
+sums_ok "$tmp/d995" "default, sim.duration 995us"
+grep_in "$tmp/d995/counters.csv" "^995.000," "the last, partial interval ends at 995 us"
+expect 0 "run the default to 995us on 3 threads" "$sim" run -o "$tmp/d995t3" --quiet \
+	--set sim.duration=995us --set sim.threads=3
+if cmp -s "$tmp/d995/counters.csv" "$tmp/d995t3/counters.csv"; then ok "counters.csv: the same on 3 threads"
+else bad "counters.csv differs on 3 threads"; fi
+for s in dscp-mismatch headroom pause-storm; do
+	expect 0 "run $s" "$sim" run "$root/scenarios/$s.ini" -o "$tmp/$s" --quiet --plot
+	sums_ok "$tmp/$s" "$s"
+	png_ok "$tmp/$s/plots/throughput.png" "$s: throughput.png"
+	grep_in "$tmp/$s/plots/data/throughput.vars" "^njobs = " "$s: throughput.vars"
+done
+if awk -F'\t' 'NR > 1 && $4 > 0 { n++ } END { exit !n }' "$tmp/dscp-mismatch/plots/data/throughput_1.dat"
+then ok "dscp-mismatch: throughput shows drops"; else bad "dscp-mismatch: throughput shows no drop"; fi
+grep_in "$tmp/pause-storm/plots/data/throughput.vars" "^nspans = [1-9]" "pause-storm: storms shaded"
+grep_in "$tmp/pause-storm/plots/data/throughput.vars" "^array span_t0" "pause-storm: storm spans passed to gnuplot"
+grep_in "$tmp/headroom/plots/data/throughput.vars" "^nspans = 0$" "headroom: no storm"
+
+# 3d. busbw against the target only for collectives: an incast-only run
+# has no target (and no busbw points); the all-reduce has both
+sed 's/^size = 8MB/size = 1MB/' "$tmp/incast.ini" >"$tmp/incast1.ini"
+expect 0 "run an incast that completes" "$sim" run "$tmp/incast1.ini" -o "$tmp/incast1" --quiet --plot
+png_ok "$tmp/incast1/plots/collectives.png" "incast: collectives.png (iteration times)"
+grep_in "$tmp/incast1/plots/data/collectives.vars" "^draw_target = 0$" "incast: no busbw target"
+grep_in "$tmp/incast1/plots/data/collectives.vars" "^ncoll = 0$" "incast: no collective"
+if awk -F'\t' 'NR > 1 && $3 != "NaN" { n++ } END { exit !!n }' "$tmp/incast1/plots/data/collectives_1.dat"
+then ok "incast: no busbw point"; else bad "incast: busbw points drawn"; fi
+grep_in "$tmp/ring/plots/data/collectives.vars" "^draw_target = 1$" "all-reduce: busbw target drawn"
+
+# 3e. every figure in svg and pdf as well
+expect 0 "plot pause-storm as svg" "$sim" plot "$tmp/pause-storm" --format svg
+for fig in queues pause_map rates dcqcn throughput; do
+	sig_ok "$tmp/pause-storm/plots/$fig.svg" "<svg" "svg: $fig.svg"
+	if [ -e "$tmp/pause-storm/plots/$fig.png" ]; then bad "svg: $fig.png left beside $fig.svg"
+	else ok "svg: $fig.png replaced"; fi
+done
+expect 0 "plot the all-reduce as pdf" "$sim" plot "$tmp/ring" --format pdf
+for fig in queues pause_map rates dcqcn throughput collectives; do
+	sig_ok "$tmp/ring/plots/$fig.pdf" "%PDF" "pdf: $fig.pdf"
+done
+
+# 3f. a run into an old run directory clears the old figures (every
+# format, and the shaped data) but nothing else of plots/
+mkdir -p "$tmp/ring/plots/data"
+echo keep >"$tmp/ring/plots/notes.txt"
+touch "$tmp/ring/plots/dcqcn.svg" "$tmp/ring/plots/throughput.png"
+expect 0 "run again into the all-reduce's directory" "$sim" run "$tmp/ring.ini" -o "$tmp/ring" --quiet
+left=$(cd "$tmp/ring/plots" && ls *.png *.svg *.pdf data/*.dat data/*.vars data/*.log 2>/dev/null | tr '\n' ' ')
+if [ -z "$left" ]; then ok "the old figures are gone"; else bad "old figures left: $left"; fi
+if [ -f "$tmp/ring/plots/notes.txt" ]; then ok "another file in plots/ is kept"
+else bad "plots/notes.txt was removed"; fi
 
 # 4. run --plot draws as the run ends
 expect 0 "run --plot" "$sim" run -o "$tmp/runplot" --quiet --plot --set sim.duration=500us

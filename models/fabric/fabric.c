@@ -241,7 +241,7 @@ struct fabric *fabric_create(const struct scenario *scn, unsigned threads, const
 	f->ports = calloc(nports, sizeof(*f->ports));
 	f->pgs = calloc(nports * PKT_PRIOS, sizeof(*f->pgs));
 	if (!f->sws || !f->nics || !f->ports || !f->pgs || fabric_partition(f, threads) ||
-	    build_parts(f))
+	    build_parts(f) || fabric_series_jobs(f))
 		goto fail;
 	for (uint32_t s = 0, first = 0; s < f->nsw; s++) {
 		switch_init(&f->parts[fabric_part_of_switch(f, s)].net, &f->sws[s], s, &f->swcfg,
@@ -315,6 +315,7 @@ void fabric_destroy(struct fabric *f)
 		net_free(&part->net);
 	}
 	free(f->parts);
+	free(f->job_sum);
 	free(f->unit_of_sw);
 	free(f->part_of_unit);
 	free(f->pgs);
@@ -347,6 +348,8 @@ void fabric_pause_flush(struct fabric *f, sim_time_ps t)
 	fabric_settle(f);
 	for (uint32_t p = 0; p < f->nparts; p++)
 		pause_flush(&f->parts[p].net.pause, t);
+	/* last: counters.csv then holds everything fabric_stats counts */
+	fabric_series_flush(f, t);
 }
 
 struct fabric_tag fabric_tag(const struct fabric *f, unsigned part)

@@ -41,9 +41,13 @@ struct fabric;
 struct fabric_part;
 struct fabric_threads;
 
-/* running totals behind counters.csv */
+/* running totals behind counters.csv (or, in the counters hook, what they
+ * grew by in one sample interval): the fabric's, then each job's, in the
+ * scenario's order (net.h) */
 struct fabric_totals {
 	uint64_t delivered_pkts, ecn_marked, cnps, pause_frames, drops;
+	uint32_t njobs;
+	const struct net_job_stats *jobs;
 };
 
 /* what the run layer observes (NULL: not observed).  `part` is the
@@ -68,7 +72,10 @@ struct fabric_hooks {
 	 * output.queues = all): payload its QPs have yet to send */
 	void (*nic_queue_sample)(void *ctx, const struct fabric *f, unsigned part, uint32_t host,
 				 unsigned prio, uint64_t bytes);
-	/* fabric counters over the sample interval ending at t (counters.csv) */
+	/* fabric counters over the sample interval ending at t (counters.csv),
+	 * in time order; the last call, from fabric_pause_flush, closes the
+	 * run's last (often partial) interval at the run's end, so that the
+	 * deltas add up to the run's totals (fabric_stats) exactly */
 	void (*counters)(void *ctx, const struct fabric *f, sim_time_ps t,
 			 const struct fabric_totals *delta);
 	/* one sample interval ending at t of a transmitter's priority: paused
@@ -103,11 +110,13 @@ struct fabric_part {
 	/* time series (series.c) */
 	struct sim_event series_ev;
 	struct fabric_totals last;     /* this partition's totals at its last sample */
+	struct net_job_stats *jobs_last; /* ... and its jobs' (njobs) */
 	struct fabric_counts {         /* its counters over each interval, waiting for the
 					* window's end to be added to the others' */
 		sim_time_ps t;
 		struct fabric_totals d;
 	} *counts;
+	struct net_job_stats *job_counts; /* the jobs' part of counts[k]: njobs from k x njobs */
 	uint32_t ncounts, counts_cap;
 };
 
@@ -148,6 +157,8 @@ struct fabric {
 	struct faults faults;
 
 	struct fabric_hooks hooks;
+	uint32_t njobs;                /* the scenario's jobs (per-job counters) */
+	struct net_job_stats *job_sum; /* njobs: a sample's jobs, added over the partitions */
 	uint64_t *backlog;             /* output.queues = all: per host and priority */
 	uint8_t *backlog_last;         /* bit p: the last row of (host, p) was not 0 */
 	char err[256];                 /* why an invariant failed */
@@ -171,7 +182,10 @@ sim_time_ps fabric_next_time(struct fabric *f);
 sim_time_ps fabric_now(const struct fabric *f);
 /* events fired so far */
 uint64_t fabric_events(const struct fabric *f);
-/* close the last pause sample interval at time t (end of run) */
+/* end of run at time t: what is still between partitions enters its links,
+ * and the last sample interval of pause.csv and of counters.csv closes at t
+ * (the hooks see a last, usually partial, interval ending at t; counters.csv
+ * then adds up to fabric_stats).  Call once, after the last fabric_run_until. */
 void fabric_pause_flush(struct fabric *f, sim_time_ps t);
 /* the tag of the event partition `part` is firing */
 struct fabric_tag fabric_tag(const struct fabric *f, unsigned part);

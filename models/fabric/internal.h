@@ -21,8 +21,15 @@ void fabric_settle(struct fabric *f);
 /* a partition's samplers, before the run */
 void fabric_series_init(struct fabric_part *part);
 void fabric_series_free(struct fabric_part *part);
+/* per-job counters for the scenario's jobs (after the partitions are
+ * built); 0, or -1 when out of memory */
+int fabric_series_jobs(struct fabric *f);
 /* the end of a window (every thread stopped): the counters of the sample
- * times before `end`, added over the partitions (counters.csv) */
+ * times before `end`, added over the partitions (counters.csv); the newest
+ * sample waits for the next window or fabric_series_flush */
 void fabric_series_window_end(struct fabric *f, sim_time_ps end);
+/* end of run at t (every event run, fabric_settle done): the counters of
+ * the last interval, up to and including t, and every sample still waiting */
+void fabric_series_flush(struct fabric *f, sim_time_ps t);
 
 #endif

@@ -10,6 +10,21 @@
  * every partition's pause_env (pause.c).  The order of the rows of one
  * sample time is that of the nodes, so the partitions' rows merge into the
  * rows a single partition writes.
+ *
+ * counters.csv: time_us (the interval's end), data_pkts_delivered,
+ * ecn_marked_pkts, cnps_sent, pause_frames, drops (lossless + lossy +
+ * pfcwd + link_down), then for each job in the scenario's order
+ * JOB_delivered_bytes, JOB_retransmitted_bytes, JOB_drops (net.h struct
+ * net_job_stats: counted where the packet is, by its QP's job).  A sampler
+ * fires before the other events of its time, so the row at t counts
+ * [t - interval, t).  The run's end closes a last interval
+ * (fabric_series_flush): a row at the end time t (summary.csv's
+ * sim_time_us) for the interval since the last sample, which also takes the
+ * events of t itself; when a sample fell on t exactly, those events are
+ * added to its row instead of a second row at t.  So every column adds up
+ * to its total in summary.csv, for any number of threads: each partition
+ * decides the same (the samples are at the same times in all of them) and
+ * the sums over partitions do not depend on how the nodes are cut.
  */
 #include "internal.h"
 
@@ -31,24 +46,69 @@ static struct fabric_totals totals(const struct net *net)
 	};
 }
 
+static void add_totals(struct fabric_totals *a, const struct fabric_totals *b)
+{
+	a->delivered_pkts += b->delivered_pkts;
+	a->ecn_marked += b->ecn_marked;
+	a->cnps += b->cnps;
+	a->pause_frames += b->pause_frames;
+	a->drops += b->drops;
+}
+
+static void add_jobs(struct net_job_stats *a, const struct net_job_stats *b, uint32_t n)
+{
+	for (uint32_t j = 0; j < n; j++) {
+		a[j].delivered_bytes += b[j].delivered_bytes;
+		a[j].retransmitted_bytes += b[j].retransmitted_bytes;
+		a[j].drops += b[j].drops;
+	}
+}
+
+/* what the partition counted since its last sample, added to the
+ * counters of sample k (zeroed first when `fresh`) */
+static void take_delta(struct fabric_part *part, uint32_t k, int fresh)
+{
+	uint32_t nj = part->f->njobs;
+	struct fabric_totals now = totals(&part->net), *l = &part->last;
+	struct fabric_totals *d = &part->counts[k].d;
+	struct net_job_stats *jd = part->job_counts + (size_t)k * nj;
+	const struct net_job_stats *jn = part->net.jobs;
+	if (fresh) {
+		*d = (struct fabric_totals){0};
+		memset(jd, 0, nj * sizeof(*jd));
+	}
+	d->delivered_pkts += now.delivered_pkts - l->delivered_pkts;
+	d->ecn_marked += now.ecn_marked - l->ecn_marked;
+	d->cnps += now.cnps - l->cnps;
+	d->pause_frames += now.pause_frames - l->pause_frames;
+	d->drops += now.drops - l->drops;
+	for (uint32_t j = 0; j < nj; j++) {
+		jd[j].delivered_bytes += jn[j].delivered_bytes - part->jobs_last[j].delivered_bytes;
+		jd[j].retransmitted_bytes +=
+			jn[j].retransmitted_bytes - part->jobs_last[j].retransmitted_bytes;
+		jd[j].drops += jn[j].drops - part->jobs_last[j].drops;
+	}
+	*l = now;
+	memcpy(part->jobs_last, jn, nj * sizeof(*jn));
+}
+
+/* a new sample at t: the counters of the interval ending there */
 static void count(struct fabric_part *part, sim_time_ps t)
 {
-	struct fabric_totals now = totals(&part->net), *l = &part->last;
+	uint32_t nj = part->f->njobs;
 	if (part->ncounts == part->counts_cap) {
 		uint32_t cap = part->counts_cap ? 2 * part->counts_cap : 16;
 		struct fabric_counts *c = realloc(part->counts, cap * sizeof(*c));
 		SIM_INVARIANT(c, "out of memory for the counters' samples");
 		part->counts = c;
+		struct net_job_stats *jc =
+			realloc(part->job_counts, (size_t)cap * (nj ? nj : 1) * sizeof(*jc));
+		SIM_INVARIANT(jc, "out of memory for the counters' samples");
+		part->job_counts = jc;
 		part->counts_cap = cap;
 	}
-	part->counts[part->ncounts++] = (struct fabric_counts){
-		.t = t,
-		.d = { .delivered_pkts = now.delivered_pkts - l->delivered_pkts,
-		       .ecn_marked = now.ecn_marked - l->ecn_marked, .cnps = now.cnps - l->cnps,
-		       .pause_frames = now.pause_frames - l->pause_frames,
-		       .drops = now.drops - l->drops },
-	};
-	*l = now;
+	part->counts[part->ncounts].t = t;
+	take_delta(part, part->ncounts++, 1);
 }
 
 struct queue_ctx {
@@ -125,8 +185,28 @@ void fabric_series_init(struct fabric_part *part)
 void fabric_series_free(struct fabric_part *part)
 {
 	free(part->counts);
+	free(part->job_counts);
+	free(part->jobs_last);
 	part->counts = NULL;
+	part->job_counts = NULL;
+	part->jobs_last = NULL;
 	part->ncounts = part->counts_cap = 0;
+}
+
+int fabric_series_jobs(struct fabric *f)
+{
+	uint32_t nj = f->scn->njobs;
+	f->njobs = nj;
+	f->job_sum = calloc(nj ? nj : 1, sizeof(*f->job_sum));
+	if (!f->job_sum)
+		return -1;
+	for (uint32_t p = 0; p < f->nparts; p++) {
+		struct fabric_part *part = &f->parts[p];
+		part->jobs_last = calloc(nj ? nj : 1, sizeof(*part->jobs_last));
+		if (!part->jobs_last || net_jobs(&part->net, nj))
+			return -1;
+	}
+	return 0;
 }
 
 void fabric_start_series(struct fabric *f)
@@ -139,31 +219,57 @@ void fabric_start_series(struct fabric *f)
 			     f->scn->sample_interval_ps);
 }
 
+/* the counters of samples [0, n) of every partition, added up, to the hook;
+ * then the partitions drop them */
+static void emit_counts(struct fabric *f, uint32_t n)
+{
+	uint32_t nj = f->njobs;
+	for (uint32_t k = 0; k < n; k++) {
+		struct fabric_totals sum = { .njobs = nj, .jobs = f->job_sum };
+		memset(f->job_sum, 0, nj * sizeof(*f->job_sum));
+		for (uint32_t p = 0; p < f->nparts; p++) {
+			const struct fabric_part *part = &f->parts[p];
+			SIM_INVARIANT(k < part->ncounts && part->counts[k].t == f->parts[0].counts[k].t,
+				      "partition %u has no counters sample at %lld", p,
+				      (long long)f->parts[0].counts[k].t);
+			add_totals(&sum, &part->counts[k].d);
+			add_jobs(f->job_sum, part->job_counts + (size_t)k * nj, nj);
+		}
+		f->hooks.counters(f->hooks.ctx, f, f->parts[0].counts[k].t, &sum);
+	}
+	for (uint32_t p = 0; n && p < f->nparts; p++) {
+		struct fabric_part *part = &f->parts[p];
+		memmove(part->counts, part->counts + n, (part->ncounts - n) * sizeof(*part->counts));
+		memmove(part->job_counts, part->job_counts + (size_t)n * nj,
+			(size_t)(part->ncounts - n) * nj * sizeof(*part->job_counts));
+		part->ncounts -= n;
+	}
+}
+
 void fabric_series_window_end(struct fabric *f, sim_time_ps end)
 {
 	if (!f->hooks.counters)
 		return;
-	/* every partition sampled the same times: add them up */
+	/* every partition sampled the same times.  The newest sample waits:
+	 * when the run ends on its time, the run's last events are added to
+	 * it (fabric_series_flush) */
+	const struct fabric_part *p0 = &f->parts[0];
 	uint32_t k = 0;
-	for (; k < f->parts[0].ncounts && f->parts[0].counts[k].t < end; k++) {
-		struct fabric_totals sum = {0};
-		for (uint32_t p = 0; p < f->nparts; p++) {
-			const struct fabric_totals *d = &f->parts[p].counts[k].d;
-			SIM_INVARIANT(k < f->parts[p].ncounts && f->parts[p].counts[k].t ==
-								     f->parts[0].counts[k].t,
-				      "partition %u has no counters sample at %lld", p,
-				      (long long)f->parts[0].counts[k].t);
-			sum.delivered_pkts += d->delivered_pkts;
-			sum.ecn_marked += d->ecn_marked;
-			sum.cnps += d->cnps;
-			sum.pause_frames += d->pause_frames;
-			sum.drops += d->drops;
-		}
-		f->hooks.counters(f->hooks.ctx, f, f->parts[0].counts[k].t, &sum);
-	}
-	for (uint32_t p = 0; k && p < f->nparts; p++) {
+	while (k + 1 < p0->ncounts && p0->counts[k].t < end)
+		k++;
+	emit_counts(f, k);
+}
+
+void fabric_series_flush(struct fabric *f, sim_time_ps t)
+{
+	if (!f->hooks.counters)
+		return;
+	for (uint32_t p = 0; p < f->nparts; p++) {
 		struct fabric_part *part = &f->parts[p];
-		memmove(part->counts, part->counts + k, (part->ncounts - k) * sizeof(*part->counts));
-		part->ncounts -= k;
+		if (part->ncounts && part->counts[part->ncounts - 1].t == t)
+			take_delta(part, part->ncounts - 1, 0); /* the events of t */
+		else if (t > 0)
+			count(part, t); /* the last, partial interval */
 	}
+	emit_counts(f, f->parts[0].ncounts);
 }

@@ -7,6 +7,7 @@
 
 #include "evkey.h"
 #include "invariant.h"
+#include "nic.h"
 
 int net_init(struct net *net, sim_time_ps sample_interval_ps, uint32_t part)
 {
@@ -37,6 +38,9 @@ void net_free(struct net *net)
 	net->nqps = net->qps_cap = 0;
 	free(net->qbits);
 	net->qbits = NULL;
+	free(net->jobs);
+	net->jobs = NULL;
+	net->njobs = 0;
 	net->nqwords = 0;
 	pause_env_free(&net->pause);
 	pkt_pool_free(&net->pool);
@@ -53,10 +57,30 @@ int net_port_down(const struct net *net, uint32_t sw, uint16_t port, sim_time_ps
 	return 0;
 }
 
+int net_jobs(struct net *net, uint32_t njobs)
+{
+	free(net->jobs);
+	net->njobs = 0;
+	net->jobs = calloc(njobs ? njobs : 1, sizeof(*net->jobs));
+	if (!net->jobs)
+		return -1;
+	net->njobs = njobs;
+	return 0;
+}
+
 void net_drop(struct net *net, struct pkt *p, uint64_t *cause)
 {
 	(*cause)++;
 	net->st.drops.payload += p->payload;
+	/* a job's drops are those the drops total counts: a receiver's
+	 * go-back-N discard (rx_discard) is not one; PFC frames belong to no
+	 * QP */
+	if (net->njobs && cause != &net->st.drops.rx_discard && p->type != PKT_PFC &&
+	    p->qp < net->nqps) {
+		struct net_job_stats *js = net_job(net, net->qps[p->qp].job);
+		if (js)
+			js->drops++;
+	}
 	pkt_release(&net->pool, p);
 }
 

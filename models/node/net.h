@@ -75,6 +75,16 @@ struct net_stats {
 	int64_t peak_headroom_bytes;   /* largest headroom use of any PG */
 };
 
+/* what happened to one job's packets (counters.csv's JOB_* columns): the
+ * job of a packet is its QP's (struct qp.job), so counting is an index, not
+ * a search.  Their sums over the jobs are payload_delivered,
+ * cc.retransmitted_bytes and drops.lossless + lossy + pfcwd + link_down. */
+struct net_job_stats {
+	uint64_t delivered_bytes;      /* payload accepted by receivers */
+	uint64_t retransmitted_bytes;  /* payload sent again */
+	uint64_t drops;                /* packets dropped (data and the QP's control frames) */
+};
+
 enum pfcwd_event { PFCWD_STORM, PFCWD_RESTORE };
 
 /* a switch port whose link is down during [start_ps, end_ps) */
@@ -105,6 +115,8 @@ struct net {
 	struct pause_env pause;        /* PFC receive state's sampler and callbacks */
 	struct net_qos qos;
 	struct net_stats st;
+	struct net_job_stats *jobs;    /* per job (net_jobs), NULL: not counted */
+	uint32_t njobs;
 	struct net_observer obs;
 
 	const struct topo *topo;
@@ -137,6 +149,16 @@ int net_init(struct net *net, sim_time_ps sample_interval_ps, uint32_t part);
  * among them), for the queue sampler; 0, or -1 when out of memory */
 int net_ports(struct net *net, struct port *ports, size_t nports);
 void net_free(struct net *net);
+/* count per job from now on, for njobs jobs (index: the QP's job); 0, or -1
+ * when out of memory */
+int net_jobs(struct net *net, uint32_t njobs);
+
+/* the counters of a job, NULL when jobs are not counted (or the job is not
+ * known: NET_NONE) */
+static inline struct net_job_stats *net_job(struct net *net, uint32_t job)
+{
+	return job < net->njobs ? &net->jobs[job] : NULL;
+}
 
 /* a data packet is dropped: counts it under `cause` and its payload */
 void net_drop(struct net *net, struct pkt *p, uint64_t *cause);

@@ -132,8 +132,12 @@ static struct pkt *take_packet(struct nic *n, struct qp *q)
 		.sport = q->sport, .payload = (uint16_t)payload, .prio = q->prio,
 		.dscp = q->dscp, .type = PKT_DATA, .flags = PKT_F_ECT,
 	};
-	if (q->psn_nxt < q->psn_max)
+	if (q->psn_nxt < q->psn_max) {
 		net->st.cc.retransmitted_bytes += payload;
+		struct net_job_stats *js = net_job(net, q->job);
+		if (js)
+			js->retransmitted_bytes += payload;
+	}
 	q->psn_nxt++;
 	if (q->psn_nxt > q->psn_max)
 		q->psn_max = q->psn_nxt;
@@ -337,6 +341,8 @@ void nic_post(struct net *net, struct flow *fl)
 {
 	struct qp *q = &net->qps[fl->qp];
 	struct nic *n = &net->nics[q->src];
+	if (q->job == NET_NONE)
+		q->job = fl->job;
 	fl->posted = 1;
 	fl->next = NULL;
 	if (q->tail)
@@ -397,6 +403,9 @@ static void deliver(struct nic *n, struct pkt *p)
 	fl->rx_bytes += p->payload;
 	n->rx_payload_bytes += p->payload;
 	net->st.payload_delivered += p->payload;
+	struct net_job_stats *js = net_job(net, q->job);
+	if (js)
+		js->delivered_bytes += p->payload;
 	SIM_INVARIANT(fl->rx_bytes <= fl->bytes, "flow %llu received %lld of %lld bytes",
 		      (unsigned long long)fl->id, (long long)fl->rx_bytes, (long long)fl->bytes);
 	pkt_release(&net->pool, p);
@@ -584,7 +593,7 @@ uint32_t nic_add_qp(struct net *net, uint32_t src, uint32_t dst, uint8_t dscp)
 	*q = (struct qp){
 		.id = qid, .src = (uint16_t)src, .dst = (uint16_t)dst,
 		.sport = qp_sport(cfg->seed, qid), .prio = net->qos.dscp_to_prio[dscp],
-		.dscp = dscp, .rx.last_cnp_ps = -1,
+		.dscp = dscp, .job = NET_NONE, .rx.last_cnp_ps = -1,
 	};
 	sim_event_init(&q->pace_ev, pace_fire, SIM_KEY(EVKEY_QP, qid, EVKEY_QP_PACE));
 	sim_event_init(&q->rto_ev, rto_fire, SIM_KEY(EVKEY_QP, qid, EVKEY_QP_RTO));

@@ -65,6 +65,11 @@ struct qp {
 	struct flow *snd;              /* message being sent; NULL: all sent */
 	int64_t snd_off;               /* bytes of snd sent in this pass */
 	uint32_t id;
+	/* its job (every message of a QP is one job's), set when its first
+	 * message is posted, before any packet of it exists, and never
+	 * written again: the partitions that see its packets read it without
+	 * a race.  NET_NONE until then. */
+	uint32_t job;
 	uint32_t psn_nxt, psn_una, psn_max; /* next to send, oldest unacked, highest sent + 1 */
 	uint16_t src, dst, sport;
 	uint8_t prio, dscp;

@@ -165,7 +165,8 @@ static const struct key_doc key_docs[] = {
 	{ "output.flows", "flows.csv rows: all or none", NULL },
 	{ "output.rates", "rates.csv traces the DCQCN state of the first N QPs (flows)", NULL },
 	{ "output.plot_qps",
-	  "the flows dcqcn.png draws: up to 16 flow ids below output.rates (0,5,9), or auto", NULL },
+	  "the QPs dcqcn.png draws, in that order: up to 16 ids below output.rates (0,5,9; the "
+	  "flow of rates.csv), or auto: the 8 whose Rc fell lowest", NULL },
 
 	{ "criteria.max_ecn_mark_pct", "acceptance: ecn_mark_pct at most (percent)", NULL },
 	{ "criteria.max_lossless_drops", "acceptance: drops_lossless at most", NULL },

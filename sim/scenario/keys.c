@@ -381,7 +381,7 @@ const struct key_def scn_key_defs[N_KEYS] = {
 	{ SEC_OUTPUT, "rates", KT_INT, SF(output_rates), 0, 100000, "0-100000",
 	  NULL, NULL, NULL, 0, 0, { 64 } },
 	{ SEC_OUTPUT, "plot_qps", KT_FLOWS, SF(output_plot_qps), 0, 99999,
-	  "auto, or up to 16 flow ids below output.rates", NULL, NULL, NULL, 0, 0, { 0 } },
+	  "auto, or up to 16 QP ids below output.rates", NULL, NULL, NULL, 0, 0, { 0 } },
 	{ SEC_CRITERIA, "max_ecn_mark_pct", KT_PERCENT, SF(crit_max_ecn_mark_ppb), 0,
 	  UNITS_PPB_ONE, "0-100 (percent)", NULL, NULL, NULL, 0, 0, { 20000000 } },
 	{ SEC_CRITERIA, "max_lossless_drops", KT_INT, SF(crit_max_lossless_drops), 0,

@@ -106,7 +106,7 @@ enum key_type {
 	KT_PERCENT,  /* parts per 1e9 of a percentage: "2" and "2%" are 2 % */
 	KT_INT_NONE, /* plain integer, or "none" = SCN_AUTO */
 	KT_INT_AUTO, /* plain integer, or "auto" = SCN_AUTO */
-	KT_FLOWS,    /* struct scn_flowlist: "auto", or flow ids "0,5,9" */
+	KT_FLOWS,    /* struct scn_flowlist: "auto", or QP ids "0,5,9" */
 	/* [dcqcn] knobs: a bare number is in the NVIDIA firmware unit */
 	KT_FW_TIME,  /* ps; bare number: us */
 	KT_FW_RATE,  /* bps; bare number: Mbps; 0 only with KF_ZERO */

@@ -89,7 +89,7 @@ struct scn_trace_row {
 	int32_t after; /* row (flow id in this trace) that must finish first; -1 none */
 };
 
-/* output.plot_qps: the flows dcqcn.png draws; n 0 is "auto" (the most-cut) */
+/* output.plot_qps: the QPs dcqcn.png draws; n 0 is "auto" (the most-cut) */
 #define SCN_PLOT_QPS 16
 struct scn_flowlist {
 	uint32_t n;
@@ -233,7 +233,7 @@ struct scenario {
 	uint32_t output_rates;       /* DCQCN state of at most this many flows in rates.csv (64) */
 	enum scn_queues output_queues; /* queues.csv: switches (default), all, none */
 	int output_flows;            /* flows.csv rows: 1 all (default), 0 none */
-	struct scn_flowlist output_plot_qps; /* dcqcn.png's flows; auto (n 0) */
+	struct scn_flowlist output_plot_qps; /* dcqcn.png's QPs; auto (n 0) */
 
 	/* [criteria]: acceptance of a run (sweep marks each point pass/fail) */
 	int64_t crit_max_ecn_mark_ppb;    /* ecn_mark_pct at most (2%, parts per 1e9) */

@@ -606,7 +606,7 @@ static int check_cnp(const struct scenario *s, const struct load *ld,
 			     keys[best], s->data_dscp);
 }
 
-/* output.plot_qps names flows that rates.csv traces (the first output.rates) */
+/* output.plot_qps names QPs that rates.csv traces (the first output.rates) */
 static int check_plot_qps(const struct scenario *s, const struct load *ld,
 			  struct scn_error *err)
 {
@@ -617,9 +617,9 @@ static int check_plot_qps(const struct scenario *s, const struct load *ld,
 			return scn_set_error(err,
 					     key_place(s, ld, SEC_OUTPUT,
 						       scn_find_key(SEC_OUTPUT, "plot_qps"), -1),
-					     "output.plot_qps: flow %" PRIu32 " is not traced "
+					     "output.plot_qps: QP %" PRIu32 " is not traced "
 					     "(rates.csv has the first output.rates = %" PRIu32
-					     " flows)",
+					     " QPs)",
 					     fl->id[i], s->output_rates);
 	return 0;
 }

@@ -122,7 +122,7 @@ static int parse_weights(struct load *ld, const char *full, const struct key_def
 	return 0;
 }
 
-/* output.plot_qps: "auto", or up to SCN_PLOT_QPS distinct flow ids in k's range */
+/* output.plot_qps: "auto", or up to SCN_PLOT_QPS distinct QP ids in k's range */
 static int parse_flows(struct load *ld, const char *full, const struct key_def *k,
 		       const char *value, struct scn_flowlist *out)
 {
@@ -139,15 +139,15 @@ static int parse_flows(struct load *ld, const char *full, const struct key_def *
 		int64_t v;
 
 		if (fl.n == SCN_PLOT_QPS)
-			return scn_fail(ld, "%s: more than %d flows (%s)", full, SCN_PLOT_QPS,
+			return scn_fail(ld, "%s: more than %d QPs (%s)", full, SCN_PLOT_QPS,
 					k->range);
 		if (too_long)
-			return scn_fail(ld, "%s: flow id too long", full);
+			return scn_fail(ld, "%s: QP id too long", full);
 		if (units_parse_int(item, k->min, k->max, &v, e, sizeof(e)))
 			return scn_fail(ld, "%s: %s (%s)", full, e, k->range);
 		for (uint32_t i = 0; i < fl.n; i++)
 			if (fl.id[i] == (uint32_t)v)
-				return scn_fail(ld, "%s: flow %" PRId64 " listed twice", full, v);
+				return scn_fail(ld, "%s: QP %" PRId64 " listed twice", full, v);
 		fl.id[fl.n++] = (uint32_t)v;
 	}
 	if (fl.n == 0)
