@@ -1711,6 +1711,8 @@ static int colls_row(struct scan *sc, char *const *f)
 {
 	struct colls *c = sc->ctx;
 	struct coll_row r;
+	if (!*f[2])
+		return 0; /* a failed iteration (status failed) has no time: not drawn */
 	if (scan_num(sc, f, 1, &r.iter) || scan_num(sc, f, 2, &r.time_us))
 		return -1;
 	/* busbw_pct_line is empty when the link rate is unknown: no point */

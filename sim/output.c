@@ -97,7 +97,7 @@ static const char *const stream_header[OUT_STREAMS] = {
 	[OUT_QUEUES] = "time_us,node,port,queue,bytes",
 	[OUT_RATES] = "time_us,flow,rate_gbps,target_gbps,alpha",
 	[OUT_COLLS] = "job,iteration,ranks,bytes,start_us,end_us,time_us,algbw_GBps,busbw_GBps,"
-		      "busbw_pct_line",
+		      "busbw_pct_line,status",
 	[OUT_COUNTERS] = "time_us,data_pkts_delivered,ecn_marked_pkts,cnps_sent,pause_frames,drops",
 };
 
@@ -583,8 +583,15 @@ void output_coll(struct output *o, const struct fabric *f, const struct coll *c)
 {
 	char start[32], end[32], time[32];
 	double algbw, busbw, pct;
+	if (c->failed) { /* the job failed in this iteration: when, and no rate */
+		fprintf(o->file[OUT_COLLS], "%s,%u,%u,%lld,%s,%s,,,,,failed\n",
+			f->scn->jobs[c->job].name, c->iter, c->ranks, (long long)c->bytes,
+			units_format_us(c->start_ps, start, sizeof(start)),
+			units_format_us(c->end_ps, end, sizeof(end)));
+		return;
+	}
 	output_coll_bw(f, c, &algbw, &busbw, &pct);
-	fprintf(o->file[OUT_COLLS], "%s,%u,%u,%lld,%s,%s,%s,%.3f,%.3f,%.2f\n",
+	fprintf(o->file[OUT_COLLS], "%s,%u,%u,%lld,%s,%s,%s,%.3f,%.3f,%.2f,done\n",
 	     f->scn->jobs[c->job].name, c->iter, c->ranks, (long long)c->bytes,
 	     units_format_us(c->start_ps, start, sizeof(start)),
 	     units_format_us(c->end_ps, end, sizeof(end)),

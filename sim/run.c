@@ -35,6 +35,8 @@ struct run_ctx {
 	sim_time_ps coll_time; /* their total time */
 	double busbw, pct;     /* their total busbw and % of line */
 	uint32_t judged;       /* iterations after the warm-up (criteria) */
+	uint32_t jobs_failed;  /* jobs whose QP went to the error state */
+	sim_time_ps first_failure_ps;
 	double jmin, jmax, jsum; /* their % of line: least, most, total */
 	struct part_ctx {      /* what each partition's thread counts */
 		struct hist fct; /* completion times of the messages */
@@ -99,7 +101,10 @@ static void on_coll_done(void *ctx, const struct fabric *f, const struct coll *c
 {
 	struct run_ctx *x = ctx;
 	enum scn_pattern p = f->scn->jobs[c->job].pattern;
-	if (p == SCN_JOB_RING_ALLREDUCE || p == SCN_JOB_ALLTOALL) {
+	if (c->failed) { /* reported once per job, in time order */
+		if (!x->jobs_failed++)
+			x->first_failure_ps = c->end_ps;
+	} else if (p == SCN_JOB_RING_ALLREDUCE || p == SCN_JOB_ALLTOALL) {
 		double algbw, busbw, pct;
 		output_coll_bw(f, c, &algbw, &busbw, &pct);
 		x->colls++;
@@ -436,6 +441,8 @@ enum run_status run_scenario(const struct scenario *scn, const struct run_opts *
 	res->collective_time_ps = c.colls ? c.coll_time / c.colls : -1;
 	res->busbw_GBps = c.colls ? c.busbw / c.colls : 0;
 	res->busbw_pct_line = c.colls ? c.pct / c.colls : 0;
+	res->jobs_failed = c.jobs_failed;
+	res->first_failure_ps = c.jobs_failed ? c.first_failure_ps : -1;
 	res->judged_iterations = c.judged;
 	res->judged_min_pct = c.jmin;
 	res->judged_max_pct = c.jmax;
@@ -528,6 +535,7 @@ void run_check_criteria(const struct scenario *scn, struct run_result *r)
 	FAIL_IF(scn->crit_max_pause_frame_rate != SCN_AUTO &&
 			pause_rate_of(r) > (double)scn->crit_max_pause_frame_rate,
 		"max_pause_frame_rate");
+	FAIL_IF(r->jobs_failed, "jobs_failed");
 	FAIL_IF((int64_t)drops > scn->crit_max_drops, "max_drops");
 	FAIL_IF(retransmitted_pct_of(r) * 1e7 > (double)scn->crit_max_retransmitted_ppb,
 		"max_retransmitted_pct");
@@ -539,7 +547,9 @@ void run_summary_csv(const struct run_result *r, char *header, size_t hlen, char
 		     size_t rlen)
 {
 	char t[32], p50[32] = "", p99[32] = "", ct[32] = "", bw[32] = "", pct[32] = "";
-	char judged[80] = "", verdict[16] = "";
+	char judged[80] = "", verdict[16] = "", failure[32] = "";
+	if (r->jobs_failed)
+		units_format_us(r->first_failure_ps, failure, sizeof(failure));
 	if (r->collectives_completed) {
 		units_format_us(r->collective_time_ps, ct, sizeof(ct));
 		snprintf(bw, sizeof(bw), "%.3f", r->busbw_GBps);
@@ -568,10 +578,10 @@ void run_summary_csv(const struct run_result *r, char *header, size_t hlen, char
 		 "flows_completed,flows_total,fct_p50_us,fct_p99_us,collectives_completed,"
 		 "collective_time_us,busbw_GBps,busbw_pct_line,criteria_pass,criteria_failed,"
 		 "judged_iterations,busbw_judged_min_pct,busbw_judged_mean_pct,"
-		 "busbw_judged_max_pct,retransmitted_pct");
+		 "busbw_judged_max_pct,retransmitted_pct,jobs_failed,first_failure_us");
 	snprintf(row, rlen,
 		 "%s,%s,%llu,%llu,%llu,%llu,%llu,%llu,%d,%llu,%.3f,%llu,%llu,%llu,%llu,"
-		 "%lld,%llu,%.3f,%u.%06u,%llu,%llu,%llu,%llu,%s,%s,%u,%s,%s,%s,%s,%s,%u,%s,%.3f",
+		 "%lld,%llu,%.3f,%u.%06u,%llu,%llu,%llu,%llu,%s,%s,%u,%s,%s,%s,%s,%s,%u,%s,%.3f,%u,%s",
 		 units_format_us(r->sim_time_ps, t, sizeof(t)), end_name(r->end),
 		 (unsigned long long)r->data_bytes_delivered,
 		 (unsigned long long)r->data_bytes_in_flight,
@@ -588,7 +598,7 @@ void run_summary_csv(const struct run_result *r, char *header, size_t hlen, char
 		 (unsigned long long)r->flows_completed, (unsigned long long)r->flows_total, p50, p99,
 		 r->collectives_completed, ct, bw,
 		 pct, verdict, r->criteria_failed, r->judged_iterations, judged,
-		 retransmitted_pct_of(r));
+		 retransmitted_pct_of(r), r->jobs_failed, failure);
 }
 
 void run_print_summary(const struct run_result *r, FILE *out)

@@ -59,6 +59,8 @@ struct run_result {
 	uint32_t judged_iterations;
 	double judged_min_pct, judged_mean_pct, judged_max_pct;
 	sim_time_ps fct_p50_ps, fct_p99_ps;    /* -1 when no flow completed */
+	uint32_t jobs_failed;                  /* jobs a QP in the error state failed */
+	sim_time_ps first_failure_ps;          /* the first of them; -1 when none */
 
 	int criteria_pass;                     /* 1: every [criteria] limit is met;
 						* -1: not judged (the run did not finish) */

@@ -290,6 +290,101 @@ START_TEST(concurrent_jobs_deterministic)
 }
 END_TEST
 
+/*
+ * A broken NIC (h0) pauses its leaf forever; an incast to it fills the
+ * fabric and the pause spreads to a ring all-reduce across the spine
+ * (the lesson of scenarios/pause-storm.ini).  Without the watchdog every
+ * stuck QP times out 4 times in a row (nic.ib_retry_cnt 3) and goes to the
+ * error state exactly 4 x nic.rto after its last progress, failing its job
+ * (DESIGN B6); the run ends once every job has failed.  With a watchdog
+ * that acts within that budget the ring completes and only the incast to
+ * the broken NIC fails.
+ */
+static const char storm[] =
+	"[sim]\nduration = 50ms\n"
+	"[topology]\nspines = 1\nleaves = 2\nhosts_per_leaf = 4\nhost_link = 100Gbps\n"
+	"fabric_link = 100Gbps\n[buffer]\nsize = 4MB\n"
+	"[nic]\ncc = none\nrto = 500us\nib_retry_cnt = 3\n"
+	"[job.to-broken]\npattern = incast\ndst = 0\nsenders = 4\nsize = 1GB\n"
+	"[job.train]\npattern = ring-allreduce\nranks = 1,2,5,6\nsize = 64MB\n"
+	"[fault.broken]\nkind = pause-storm\nnode = h0\nstart = 100us\n";
+
+static const struct tl_log *run_storm(const char *const *sets, struct fabric **fp,
+				      struct scenario **sp)
+{
+	struct scenario *s = *sp = tl_load_set(storm, sets);
+	struct fabric *f = tl_build(s);
+	struct tl_log *log = malloc(sizeof(*log));
+	ck_assert_ptr_nonnull(log);
+	tl_log_attach(f, log);
+	fabric_run_until(f, s->duration_ps);
+	ck_assert_msg(fabric_finished(f), "the run did not end with its jobs");
+	*fp = f;
+	return log;
+}
+
+START_TEST(qp_error_fails_the_job)
+{
+	static const char *const no_wd[] = { "pfcwd.enable=false", NULL };
+	struct fabric *f;
+	struct scenario *s;
+	const struct tl_log *log = run_storm(no_wd, &f, &s);
+	sim_time_ps rto = 500 * UNITS_PS_PER_US;
+	ck_assert_uint_eq(log->ncolls, 2); /* both jobs, failed */
+	for (size_t k = 0; k < log->ncolls; k++) {
+		const struct coll *c = &log->colls[k];
+		ck_assert_msg(c->failed, "job %u iteration %u completed", c->job, c->iter);
+		ck_assert_int_eq(c->end_ps - c->progress_ps, 4 * rto); /* (retry_cnt + 1) x rto */
+		ck_assert_int_ge(c->progress_ps, 100 * UNITS_PS_PER_US); /* stuck by the storm */
+		ck_assert_int_lt(c->end_ps, 5 * UNITS_PS_PER_MS);
+	}
+	ck_assert_uint_eq(f->traffic.jobs_failed, 2);
+	ck_assert_int_lt(fabric_now(f), 5 * UNITS_PS_PER_MS); /* not sim.duration */
+	struct net_stats ns = tl_stats(f);
+	ck_assert_uint_ge(ns.cc.qps_failed, 2);
+	ck_assert_uint_ge(ns.cc.timeouts, 4 * ns.cc.qps_failed); /* 4 in a row each */
+	tl_log_free(f->hooks.ctx);
+	free(f->hooks.ctx);
+	fabric_destroy(f);
+	tl_unload(s);
+
+	/* the watchdog declares the storm within 300 us + 100 us (< 4 x rto):
+	 * the spread pauses end, the ring completes */
+	static const char *const wd[] = { "pfcwd.detection_time=300us",
+					  "pfcwd.poll_interval=100us", NULL };
+	log = run_storm(wd, &f, &s);
+	int train_done = 0, broken_failed = 0;
+	for (size_t k = 0; k < log->ncolls; k++) {
+		const struct coll *c = &log->colls[k];
+		train_done += c->job == 1 && !c->failed;
+		broken_failed += c->job == 0 && c->failed;
+	}
+	ck_assert_int_eq(train_done, 1);
+	ck_assert_int_eq(broken_failed, 1);
+	ck_assert_uint_eq(f->traffic.jobs_failed, 1);
+	tl_log_free(f->hooks.ctx);
+	free(f->hooks.ctx);
+	fabric_destroy(f);
+	tl_unload(s);
+}
+END_TEST
+
+/* a run's summary says which jobs failed and when, and fails the verdict */
+START_TEST(qp_error_in_the_summary)
+{
+	static const char *const no_wd[] = { "pfcwd.enable=false", NULL };
+	struct scenario *s = tl_load_set(storm, no_wd);
+	struct run_result r;
+	ck_assert_int_eq(run_scenario(s, &(struct run_opts){ 0 }, &r), RUN_OK);
+	ck_assert_int_eq(r.end, RUN_END_DONE);
+	ck_assert_uint_eq(r.jobs_failed, 2);
+	ck_assert_int_ge(r.first_failure_ps, 2100 * UNITS_PS_PER_US); /* 100us + 4 x 500us */
+	ck_assert_int_eq(r.criteria_pass, 0);
+	ck_assert_ptr_nonnull(strstr(r.criteria_failed, "jobs_failed"));
+	tl_unload(s);
+}
+END_TEST
+
 static Suite *make_collective_suite(void)
 {
 	Suite *s = suite_create("collective");
@@ -301,6 +396,8 @@ static Suite *make_collective_suite(void)
 	tcase_add_test(tc, ring_64_ranks_oversubscribed);
 	tcase_add_test(tc, concurrent_jobs_deterministic);
 	tcase_add_test(tc, ring_messages_alive_bounded);
+	tcase_add_test(tc, qp_error_fails_the_job);
+	tcase_add_test(tc, qp_error_in_the_summary);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -28,11 +28,14 @@ static const struct tl_values parsed_cases[] = {
 	    TL_FIELD(ecn_kmax_bytes, 1500000),
 	    TL_FIELD(ecn_pmax_ppb, 100000000),
 	    TL_FIELD(ecn_mark_point, SCN_MARK_DEQUEUE),
-	    /* qos.cnp_dscp 48, CNPs on a strict queue; nic.cc dcqcn, rto 4ms */
+	    /* qos.cnp_dscp 48, CNPs on a strict queue; nic.cc dcqcn; rto auto
+	     * from ib_timeout 20, ib_retry_cnt 7 */
 	    TL_FIELD(cnp_dscp, 48),
 	    TL_FIELD(cnp_priority_strict, 1),
 	    TL_FIELD(cc, SCN_CC_DCQCN),
-	    TL_FIELD(nic_rto_ps, INT64_C(4000000000)),
+	    TL_FIELD(nic_rto_ps, SCN_AUTO),
+	    TL_FIELD(nic_ib_timeout, 20),
+	    TL_FIELD(nic_ib_retry_cnt, 7),
 	    TL_FIELD(output_rates, 64),
 	    TL_FIELD(dcqcn_profile, SCN_DCQCN_NVIDIA) } },
 	/* [ecn] */
@@ -128,8 +131,12 @@ static const struct tl_case ecn_cases[] = {
 	{ "[qos]\ncnp_priority_strict = maybe\n", NULL,
 	  "x.ini:2: qos.cnp_priority_strict: 'maybe' is not a boolean" },
 	{ "[nic]\ncc = timely\n", NULL, "x.ini:2: nic.cc: timely is not valid (none, dcqcn)" },
-	{ "[nic]\nrto = 999ns\n", NULL, "x.ini:2: nic.rto: 999ns out of range (1us-10s)" },
-	{ "[nic]\nrto = 10.001s\n", NULL, "x.ini:2: nic.rto: 10.001s out of range (1us-10s)" },
+	{ "[nic]\nrto = 999ns\n", NULL, "x.ini:2: nic.rto: 999ns out of range (auto, or 1us-10000s)" },
+	{ "[nic]\nrto = 10000.001s\n", NULL,
+	  "x.ini:2: nic.rto: 10000.001s out of range (auto, or 1us-10000s)" },
+	{ "[nic]\nib_timeout = 0\n", NULL, "x.ini:2: nic.ib_timeout: " },
+	{ "[nic]\nib_timeout = 32\n", NULL, "x.ini:2: nic.ib_timeout: " },
+	{ "[nic]\nib_retry_cnt = 8\n", NULL, "x.ini:2: nic.ib_retry_cnt: " },
 	{ "[nic]\nrto = 4\n", NULL, "x.ini:2: nic.rto: missing unit" },
 	{ "[output]\nrates = 100001\n", NULL,
 	  "x.ini:2: output.rates: 100001 out of range (0-100000)" },

@@ -239,7 +239,8 @@ static const struct print_case {
 		"\n[criteria]\nmax_ecn_mark_pct = 2%\nmax_lossless_drops = 0\n"
 		"min_busbw_pct_line = 95%\nmax_pause_frame_rate = none\n",
 		/* the new sections, every key, in the order of DESIGN A2 */
-		"\n[nic]\ncc = dcqcn\npause_watchdog = 0\nrto = 4ms\n",
+		"\n[nic]\ncc = dcqcn\npause_watchdog = 0\nib_timeout = 20\nib_retry_cnt = 7\n"
+		"rto = auto\n",
 		"\n[buffer]\nsize = 64MB\nreserved = 4.158KB\ndynamic_th = 0\n"
 		"lossy_dynamic_th = 3\ncell = 0\n",
 		"\n[pfc]\npriorities = 3\nheadroom = auto\nxon_offset = 8.316KB\n"

@@ -5,7 +5,8 @@ A run cut into partitions (models/fabric/parallel.c) must write every output
 file byte for byte as the run on one thread does: the teaching scenarios
 (and the tutorial's variants), a fat-tree with a failed link, a leaf-spine
 ring all-reduce whose link between partitions fails and comes back, an
-all-to-all cut by sim.duration, and a subset of the soak scenarios.
+all-to-all cut by sim.duration, jobs failed by QPs whose retries ran out,
+and a subset of the soak scenarios.
 --soak N takes the first N soak seeds (default 40; the stars among them
 are left out).  stats.csv (wall-clock) is left out, but its threads column must show that
 the run used the partitions `check --threads N` plans (N, or fewer when the
@@ -72,6 +73,39 @@ pattern = alltoall
 size = 256KB
 """
 
+# a pause storm without the watchdog: QPs time out and go to the error
+# state, failing both jobs (settled at the end of a window)
+QP_ERROR = """[sim]
+duration = 50ms
+[topology]
+spines = 1
+leaves = 2
+hosts_per_leaf = 4
+host_link = 100Gbps
+fabric_link = 100Gbps
+[buffer]
+size = 4MB
+[nic]
+cc = none
+rto = 500us
+ib_retry_cnt = 3
+[pfcwd]
+enable = false
+[job.to-broken]
+pattern = incast
+dst = 0
+senders = 4
+size = 1GB
+[job.train]
+pattern = ring-allreduce
+ranks = 1,2,5,6
+size = 64MB
+[fault.broken]
+kind = pause-storm
+node = h0
+start = 100us
+"""
+
 # the tutorial's variants of the teaching scenarios (README)
 VARIANTS = {
     'pause-storm.ini': ['--set', 'pfcwd.enable=false'],
@@ -91,7 +125,8 @@ def runs(src, tmp, nsoak):
             out.append((f[:-4], os.path.join(scen, f), extra))
             if f in VARIANTS:
                 out.append((f[:-4] + '-variant', os.path.join(scen, f), VARIANTS[f]))
-    for name, text in (('fat-tree', FAT_TREE), ('ring', RING), ('alltoall', ALLTOALL)):
+    for name, text in (('fat-tree', FAT_TREE), ('ring', RING), ('alltoall', ALLTOALL),
+                       ('qp-error', QP_ERROR)):
         path = os.path.join(tmp, name + '.ini')
         with open(path, 'w') as f:
             f.write(text)

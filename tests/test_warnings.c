@@ -119,6 +119,16 @@ START_TEST(headroom_and_cnp)
 	tl_unload(s);
 	one_warning(base, SETS("qos.cnp_priority_strict=false"), "qos.cnp_priority_strict",
 		    "CNPs queue behind data");
+	/* the watchdog reacts in 200ms + 200ms; a QP errors after 8 x 4.194304ms */
+	one_warning(base, SETS("nic.ib_timeout=10"), "pfcwd.detection_time",
+		    "(nic.ib_retry_cnt + 1) x 4194.304us = 33554.432us");
+	one_warning(base, SETS("nic.rto=50ms"), "pfcwd.detection_time", "= 400ms");
+	s = tl_load_set(base, SETS("nic.rto=50001us")); /* 400.008ms: after the watchdog */
+	ck_assert_uint_eq(warnings_of(s).n, 0);
+	tl_unload(s);
+	s = tl_load_set(base, SETS("nic.ib_timeout=10", "pfcwd.enable=false"));
+	ck_assert_uint_eq(warnings_of(s).n, 0);
+	tl_unload(s);
 	/* without DCQCN CNPs do not matter, nor does ECN on RoCE's queue */
 	s = tl_load_set(base, SETS("qos.cnp_priority_strict=false", "nic.cc=none", "ecn.queues=4"));
 	ck_assert_uint_eq(warnings_of(s).n, 0);
@@ -148,15 +158,19 @@ START_TEST(teaching_scenarios)
 		ck_assert_msg(w.n == 0, "%s: %s: %s", right[i], w.key[0], w.text[0]);
 		tl_unload(s);
 	}
+	/* these two also use a short retransmission timer, so that go-back-N
+	 * recovers within the lesson: the watchdog would act too late */
 	struct scenario *s = load_file("dscp-mismatch.ini");
 	struct seen w = warnings_of(s);
-	ck_assert_uint_eq(w.n, 1);
+	ck_assert_uint_eq(w.n, 2);
 	ck_assert_str_eq(w.key[0], "job.incast.dscp");
+	ck_assert_str_eq(w.key[1], "pfcwd.detection_time");
 	tl_unload(s);
 	s = load_file("headroom.ini");
 	w = warnings_of(s);
-	ck_assert_uint_eq(w.n, 1);
+	ck_assert_uint_eq(w.n, 2);
 	ck_assert_str_eq(w.key[0], "pfc.headroom");
+	ck_assert_str_eq(w.key[1], "pfcwd.detection_time");
 	tl_unload(s);
 	/* lesson 3's high thresholds are the mistake it shows */
 	s = load_file("ecn-thresholds.ini");

@@ -103,7 +103,8 @@ static struct nic_config nic_config_of(const struct scenario *scn,
 		.dcqcn = scn->cc == SCN_CC_DCQCN,
 		.cnp_per_port = scn->dcqcn.cnp_scope == SCN_CNP_SCOPE_PORT,
 		.min_time_between_cnps_ps = scn->dcqcn.min_time_between_cnps_ps,
-		.rto_ps = scn->nic_rto_ps, .dcqcn_params = dcqcn_params_of(scn), .seed = scn->seed,
+		.rto_ps = scenario_rto_ps(scn), .retry_cnt = (uint32_t)scn->nic_ib_retry_cnt,
+		.dcqcn_params = dcqcn_params_of(scn), .seed = scn->seed,
 	};
 }
 
@@ -377,6 +378,7 @@ static void add_stats(struct net_stats *a, const struct net_stats *b)
 	a->cc.naks_sent += b->cc.naks_sent;
 	a->cc.acks_sent += b->cc.acks_sent;
 	a->cc.timeouts += b->cc.timeouts;
+	a->cc.qps_failed += b->cc.qps_failed;
 	a->cc.retransmitted_bytes += b->cc.retransmitted_bytes;
 	a->pause_frames += b->pause_frames;
 	a->pfcwd_storms += b->pfcwd_storms;

@@ -62,6 +62,7 @@ struct net_cc {
 	uint64_t pkts_delivered;       /* data packets accepted by receivers */
 	uint64_t cnps_sent, cnps_received;
 	uint64_t naks_sent, acks_sent, timeouts;
+	uint64_t qps_failed;           /* QPs whose retries ran out (error state) */
 	uint64_t retransmitted_bytes;  /* payload sent again (PSN below psn_max) */
 };
 
@@ -106,6 +107,10 @@ struct net_observer {
 	void *pfcwd_ctx;
 	void (*pfcwd)(void *ctx, const struct pause_rx *pr, unsigned prio, enum pfcwd_event ev,
 		      uint64_t dropped);
+	/* a QP went to the error state (its retries ran out), on its sender's
+	 * partition */
+	void (*qp_failed)(void *ctx, const struct qp *q);
+	void *qp_failed_ctx;
 };
 
 struct net {

@@ -22,7 +22,12 @@
  * one NAK (until the gap fills), a duplicate is discarded.  It acknowledges
  * every NIC_ACK_EVERY packets and the last packet of each message.  The
  * sender goes back to the NAK's PSN, or to its oldest unacknowledged PSN
- * when nothing was acknowledged for nic.rto (one lazy deadline per QP).
+ * when nothing was acknowledged for the timeout (one lazy deadline per
+ * QP).  As in RC, a QP whose retries run out goes to the error state: at
+ * the (retry_cnt + 1)-th timeout in a row without progress, that is
+ * (retry_cnt + 1) x rto after the last progress, it stops sending for good
+ * (its messages never complete) and the net's qp_failed observer hears of
+ * it.
  *
  * Notification point: a CE-marked data packet makes the receiver send a
  * CNP to the sender's QP unless one went out within min_time_between_cnps
@@ -145,8 +150,10 @@ static struct pkt *take_packet(struct nic *n, struct qp *q)
 	fl->tx_left = fl->bytes - q->snd_off;
 	if (q->snd_off == fl->bytes)
 		next_message(q, fl->next);
-	if (!q->rto_at_ps)
+	if (!q->rto_at_ps) { /* nothing was outstanding: the timer starts now */
+		q->progress_ps = net->eng.now;
 		rto_arm(n, q);
+	}
 	n->tx_pkts++;
 	n->tx_payload_bytes += payload;
 	net->st.payload_injected += payload;
@@ -273,6 +280,8 @@ static void seek(const struct net *net, struct qp *q, uint32_t r)
 /* go back to PSN r and resend from there */
 static void go_back(struct net *net, struct qp *q, uint32_t r)
 {
+	if (q->failed)
+		return;
 	seek(net, q, r);
 	struct nic *n = &net->nics[q->src];
 	if (q->snd && !q->ready && !q->pacing)
@@ -287,6 +296,8 @@ static void acked(struct net *net, struct qp *q, uint32_t a)
 	if (a <= q->psn_una)
 		return;
 	q->psn_una = a;
+	q->timeouts = 0;
+	q->progress_ps = net->eng.now;
 	while (q->head && q->head->first_psn != UINT32_MAX &&
 	       q->head->first_psn + q->head->npkts <= a) {
 		struct flow *done = q->head; /* completed: the receiver acknowledged it all */
@@ -295,6 +306,8 @@ static void acked(struct net *net, struct qp *q, uint32_t a)
 			q->tail = NULL;
 		nic_flow_free(net, done);
 	}
+	if (q->failed)
+		return; /* acknowledgements still release its messages */
 	if (q->psn_nxt < a)
 		seek(net, q, a);
 	q->rto_at_ps = q->psn_una < q->psn_max ? net->eng.now + net->nics[q->src].cfg->rto_ps : 0;
@@ -304,7 +317,7 @@ static void rto_fire(struct sim_engine *eng, struct sim_event *ev)
 {
 	struct qp *q = container_of(ev, struct qp, rto_ev);
 	struct net *net = eng->user;
-	if (!q->rto_at_ps || q->psn_una >= q->psn_max) {
+	if (q->failed || !q->rto_at_ps || q->psn_una >= q->psn_max) {
 		q->rto_at_ps = 0;
 		return;
 	}
@@ -313,6 +326,15 @@ static void rto_fire(struct sim_engine *eng, struct sim_event *ev)
 		return;
 	}
 	net->st.cc.timeouts++;
+	if (++q->timeouts > net->nics[q->src].cfg->retry_cnt) { /* retries exhausted */
+		q->failed = 1;
+		q->rto_at_ps = 0;
+		q->snd = NULL; /* the ready ring and the pacing skip a QP with nothing to send */
+		net->st.cc.qps_failed++;
+		if (net->obs.qp_failed)
+			net->obs.qp_failed(net->obs.qp_failed_ctx, q);
+		return;
+	}
 	rto_arm(&net->nics[q->src], q);
 	go_back(net, q, q->psn_una);
 }
@@ -350,7 +372,7 @@ void nic_post(struct net *net, struct flow *fl)
 	else
 		q->head = fl;
 	q->tail = fl;
-	if (!q->snd) {
+	if (!q->snd && !q->failed) {
 		next_message(q, fl);
 		if (!q->ready && !q->pacing)
 			ready_push(n, q);

@@ -23,6 +23,7 @@ struct nic_config {
 	uint8_t cnp_per_port;          /* cnp_scope = port (else per QP) */
 	sim_time_ps min_time_between_cnps_ps;
 	sim_time_ps rto_ps;            /* go-back-N retransmission timeout */
+	uint32_t retry_cnt;            /* a QP errors at the (retry_cnt + 1)-th timeout in a row */
 	struct dcqcn_params dcqcn_params;
 	uint64_t seed;                 /* QP source ports */
 };
@@ -78,6 +79,10 @@ struct qp {
 	sim_time_ps last_send_ps;      /* pacing at Rc: the last packet started then */
 	uint32_t last_wire;            /* ... with this many wire bytes */
 	sim_time_ps rto_at_ps;         /* retransmission deadline; 0 = none */
+	sim_time_ps progress_ps;       /* when an acknowledgement last moved psn_una (or the
+					* first packet left) */
+	uint8_t timeouts;              /* timeouts in a row without progress */
+	uint8_t failed;                /* in the error state: sends nothing any more */
 	struct sim_event pace_ev, rto_ev;
 	struct dcqcn_qp dc;
 	/* the receiving end, which the destination's partition writes while

@@ -37,6 +37,13 @@
  * from one part of the fabric on another take at least one fabric cable's
  * propagation, which a partitioned run relies on.
  *
+ * Failure.  A QP whose retries ran out (nic.h) fails its job, as a real
+ * NCCL job aborts: the failure is settled at the end of the window it
+ * happened in (the windows are the same for any number of threads), the
+ * job then posts nothing more, reports the iteration in progress as failed
+ * at the QP's error time, and counts as over; what the job already had in
+ * flight drains.  The run ends once every job has completed or failed.
+ *
  * Ids.  Messages are numbered in the order jobs define them: job by job,
  * iteration by iteration, and within an iteration by (channel, step, rank,
  * slice) for rings, (rank, peer) for all-to-all, by sender, rank or row for
@@ -85,6 +92,8 @@ struct traffic_job {
 	int64_t iter_bytes;            /* size of an iteration as collectives.csv reports it */
 	int64_t msg_bytes;             /* payload of an iteration's messages */
 	uint8_t spread;                /* its hosts are in more than one partition */
+	uint8_t complete;              /* its last iteration completed */
+	uint8_t failed;                /* a QP failed (settled between windows) */
 	/* the iteration in progress */
 	uint32_t iter;
 	sim_time_ps release_ps;
@@ -116,6 +125,13 @@ struct traffic_part {
 		struct traffic_tag last;
 		uint32_t last_host;
 	} *spread;
+	/* QPs that failed here in the window */
+	struct qp_fail {
+		struct traffic_tag tag;
+		uint32_t job, qp;
+		sim_time_ps progress_ps;
+	} *fails;
+	uint32_t nfails, fails_cap;
 	/* iterations that completed here, to report in order at the window's end */
 	struct done_coll {
 		struct coll c;
@@ -258,6 +274,8 @@ static void ring_send(struct traffic *t, struct traffic_job *jb, uint32_t c, uin
 		      uint32_t i, uint32_t sl, sim_time_ps start, sim_time_ps sched)
 {
 	uint32_t n = jb->n, idx = (i + n - s % n) % n;
+	if (jb->failed)
+		return;
 	struct flow *fl = make(t, jb, ring_index(jb, c, s, i) + sl, jb->qps[c * n + i],
 			       ring_slice_bytes(jb, &jb->ch[c], idx, sl), start);
 	fl->pos[0] = c;
@@ -272,6 +290,8 @@ static void a2a_send(struct traffic *t, struct traffic_job *jb, uint32_t i, uint
 		     sim_time_ps start, sim_time_ps sched)
 {
 	uint32_t n = jb->n;
+	if (jb->failed)
+		return;
 	struct flow *fl = make(t, jb, (uint64_t)i * (n - 1) + (k - 1), jb->qps[i * n + k],
 			       jb->j->size_bytes / n, start);
 	fl->pos[0] = i;
@@ -348,6 +368,8 @@ static sim_time_ps barrier_ps(const struct traffic *t, const struct traffic_job 
 static void iteration_done(struct traffic *t, struct traffic_part *tp, struct traffic_job *jb)
 {
 	const struct scn_job *j = jb->j;
+	if (jb->failed)
+		return; /* reported when it failed */
 	if (!tp)
 		tp = &t->parts[0]; /* between windows: every list is free */
 	tp->colls = grow(tp->colls, &tp->colls_cap, tp->ncolls, sizeof(*tp->colls));
@@ -357,7 +379,9 @@ static void iteration_done(struct traffic *t, struct traffic_part *tp, struct tr
 		       .end_ps = jb->last.time },
 		.tag = jb->last,
 	};
-	if (jb->iter + 1 < j->iterations)
+	if (jb->iter + 1 == j->iterations)
+		jb->complete = 1;
+	else
 		release(t, jb, jb->iter + 1,
 			jb->last.time + j->compute_gap_ps + barrier_ps(t, jb, jb->last_host),
 			jb->last.time);
@@ -411,7 +435,7 @@ static void flow_done(void *ctx, struct flow *fl)
 		break;
 	}
 	case SCN_JOB_TRACE:
-		for (struct flow *d = fl->first_dep; d; d = d->next_dep) {
+		for (struct flow *d = jb->failed ? NULL : fl->first_dep; d; d = d->next_dep) {
 			sim_time_ps start = later(d->start_ps,
 						  now + traffic_notify_ps(t, fl->dst, d->src));
 			if (part_of(t, d->src) == tp->index) {
@@ -438,6 +462,64 @@ static void flow_done(void *ctx, struct flow *fl)
 		iteration_done(t, tp, jb);
 }
 
+/* a net's qp_failed observer, on the thread of partition tp */
+static void qp_failed(void *ctx, const struct qp *q)
+{
+	struct traffic_part *tp = ctx;
+	if (q->job >= tp->t->njobs)
+		return; /* a QP no message was posted on cannot time out */
+	tp->fails = grow(tp->fails, &tp->fails_cap, tp->nfails, sizeof(*tp->fails));
+	tp->fails[tp->nfails++] = (struct qp_fail){ .tag = tag_now(tp->net), .job = q->job,
+						    .qp = q->id, .progress_ps = q->progress_ps };
+}
+
+static int cmp_fail(const void *a, const void *b)
+{
+	const struct qp_fail *x = a, *y = b;
+	if (tag_less(&x->tag, &y->tag) || tag_less(&y->tag, &x->tag))
+		return tag_less(&x->tag, &y->tag) ? -1 : 1;
+	return x->qp < y->qp ? -1 : x->qp > y->qp;
+}
+
+/* the QPs that failed in the window, in the order of their events: each
+ * fails its job (the first one of a job that is still going) */
+static void settle_failures(struct traffic *t)
+{
+	uint32_t n = 0;
+	for (uint32_t p = 0; p < t->nparts; p++)
+		n += t->parts[p].nfails;
+	if (!n)
+		return;
+	struct qp_fail *all = malloc(n * sizeof(*all));
+	SIM_INVARIANT(all, "out of memory for %u failed QPs", n);
+	n = 0;
+	for (uint32_t p = 0; p < t->nparts; p++) {
+		struct traffic_part *tp = &t->parts[p];
+		for (uint32_t k = 0; k < tp->nfails; k++)
+			all[n++] = tp->fails[k];
+		tp->nfails = 0;
+	}
+	qsort(all, n, sizeof(*all), cmp_fail);
+	struct traffic_part *tp = &t->parts[0]; /* between windows: every list is free */
+	for (uint32_t k = 0; k < n; k++) {
+		struct traffic_job *jb = &t->jobs[all[k].job];
+		if (jb->failed || jb->complete)
+			continue;
+		jb->failed = 1;
+		t->jobs_failed++;
+		tp->colls = grow(tp->colls, &tp->colls_cap, tp->ncolls, sizeof(*tp->colls));
+		tp->colls[tp->ncolls++] = (struct done_coll){
+			.c = { .job = jb->index, .iter = jb->iter, .ranks = jb->ranks,
+			       .senders = jb->senders, .bytes = jb->iter_bytes,
+			       .nflows = jb->per_iter, .start_ps = jb->release_ps,
+			       .end_ps = all[k].tag.time, .failed = 1, .failed_qp = all[k].qp,
+			       .progress_ps = all[k].progress_ps },
+			.tag = all[k].tag,
+		};
+	}
+	free(all);
+}
+
 static int notice_less(const struct notice *a, const struct notice *b)
 {
 	if (tag_less(&a->tag, &b->tag) || tag_less(&b->tag, &a->tag))
@@ -459,6 +541,7 @@ static int cmp_done_coll(const void *a, const void *b)
 
 void traffic_window_end(struct traffic *t)
 {
+	settle_failures(t);
 	/* posts across partitions, in the order of the events that decided them */
 	uint32_t n = 0;
 	for (uint32_t p = 0; p < t->nparts; p++)
@@ -476,6 +559,8 @@ void traffic_window_end(struct traffic *t)
 		qsort(all, n, sizeof(*all), cmp_notice);
 		for (uint32_t k = 0; k < n; k++) {
 			struct notice *nt = &all[k];
+			if (nt->fl && t->jobs[nt->fl->job].failed)
+				continue;
 			if (nt->fl) {
 				nt->fl->start_ps = nt->start_ps;
 				nic_post_at(t->net, nt->fl, nt->tag.time);
@@ -546,7 +631,14 @@ sim_time_ps traffic_last_done(const struct traffic *t)
 
 int traffic_finished(const struct traffic *t)
 {
-	return traffic_done(t) == t->flows_total;
+	if (traffic_done(t) == t->flows_total)
+		return 1;
+	if (!t->jobs_failed)
+		return 0;
+	for (uint32_t ji = 0; ji < t->njobs; ji++) /* every job over: completed or failed */
+		if (!t->jobs[ji].complete && !t->jobs[ji].failed)
+			return 0;
+	return 1;
 }
 
 /* ---- set-up ---- */
@@ -773,6 +865,8 @@ int traffic_build(struct traffic *t, struct net *const *nets, uint32_t nparts,
 			return -1;
 		nets[p]->obs.flow_done = flow_done;
 		nets[p]->obs.flow_ctx = tp;
+		nets[p]->obs.qp_failed = qp_failed;
+		nets[p]->obs.qp_failed_ctx = tp;
 	}
 	uint64_t base = 0;
 	for (uint32_t ji = 0; ji < scn->njobs; ji++) {
@@ -807,6 +901,7 @@ void traffic_free(struct traffic *t)
 		free(t->parts[p].notices);
 		free(t->parts[p].spread);
 		free(t->parts[p].colls);
+		free(t->parts[p].fails);
 	}
 	free(t->parts);
 	t->parts = NULL;

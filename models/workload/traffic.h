@@ -32,7 +32,12 @@ struct coll {
 	uint32_t senders;              /* distinct source hosts */
 	int64_t bytes;                 /* collective size S, or the messages' total */
 	uint64_t nflows;               /* messages of the iteration */
-	sim_time_ps start_ps, end_ps;  /* start: release (before skew); end: last message */
+	sim_time_ps start_ps, end_ps;  /* start: release (before skew); end: last message,
+					* or the failure */
+	uint8_t failed;                /* a QP of the job went to the error state in this
+					* iteration: the job failed at end_ps */
+	uint32_t failed_qp;            /* which one (failed only) */
+	sim_time_ps progress_ps;       /* its last progress (failed only) */
 };
 
 /* the canonical place of the event a message completed in (engine.h) */
@@ -51,12 +56,14 @@ struct traffic {
 	struct traffic_part *parts;    /* one per partition (per net) */
 	uint32_t nparts;
 	uint64_t flows_total;          /* messages of every iteration of every job */
+	uint32_t jobs_failed;          /* jobs that failed (a QP's retries ran out) */
 	uint64_t bytes_total;          /* their payload */
 	/* observers (NULL: not observed) */
 	void *ctx;
 	/* a message completed (on the thread of `part`) */
 	void (*flow_done)(void *ctx, unsigned part, const struct flow *fl);
-	/* a job iteration completed (between windows, in order of completion) */
+	/* a job iteration completed, or failed (between windows, in order of
+	 * completion) */
 	void (*coll_done)(void *ctx, const struct coll *c);
 };
 

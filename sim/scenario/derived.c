@@ -117,6 +117,13 @@ int64_t scenario_headroom_bytes(const struct scenario *s, int64_t rate_bps, int6
 	return scn_headroom_terms(s, rate_bps, cable_mm).total;
 }
 
+sim_time_ps scenario_rto_ps(const struct scenario *s)
+{
+	if (s->nic_rto_ps != SCN_AUTO)
+		return s->nic_rto_ps;
+	return (sim_time_ps)4096 * UNITS_PS_PER_NS << s->nic_ib_timeout; /* 4.096 us x 2^n */
+}
+
 /* the lossless priorities */
 static int lossless_count(const struct scenario *s)
 {

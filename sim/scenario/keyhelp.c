@@ -70,7 +70,12 @@ static const struct key_doc key_docs[] = {
 	{ "nic.cc", "dcqcn, or none (line rate, PFC alone)", NULL },
 	{ "nic.pause_watchdog",
 	  "NIC stall prevention: a NIC stalled this long stops pausing; 0 = off", NULL },
-	{ "nic.rto", "go-back-N retransmission timeout", NULL },
+	{ "nic.ib_timeout",
+	  "NCCL_IB_TIMEOUT: the RC retransmission timeout is 4.096 us x 2^n (20: 4.29 s)", NULL },
+	{ "nic.ib_retry_cnt",
+	  "NCCL_IB_RETRY_CNT: a QP goes to the error state, and its job fails, at the "
+	  "(n + 1)-th timeout in a row without progress", NULL },
+	{ "nic.rto", "go-back-N retransmission timeout: auto (from nic.ib_timeout) or a time", NULL },
 
 	{ "job.pattern", "ring-allreduce, alltoall, trace, incast or permutation", "required" },
 	{ "job.ranks", "hosts taking part (all, 0-63, 0,2,4-7), in that order around the ring", NULL },

@@ -391,6 +391,15 @@ static void print_dcqcn_derived(const struct scenario *s, FILE *out)
 		fprintf(out, "a cut on every CNP\n");
 }
 
+/* a time as the units print it, or from 1 s on in seconds to 2 decimals */
+static const char *format_long_time(sim_time_ps t, char *buf, size_t len)
+{
+	if (t < UNITS_PS_PER_S)
+		return units_format_time(t, buf, len);
+	snprintf(buf, len, "%.2f s", (double)t / (double)UNITS_PS_PER_S);
+	return buf;
+}
+
 void scenario_print_derived(const struct scenario *s, FILE *out)
 {
 	uint64_t hosts = scenario_hosts(s), host_links = hosts, fabric_links = 0;
@@ -467,4 +476,16 @@ void scenario_print_derived(const struct scenario *s, FILE *out)
 	print_pfc_derived(s, out);
 	print_ecn_derived(s, out);
 	print_dcqcn_derived(s, out);
+	sim_time_ps rto = scenario_rto_ps(s);
+	if (s->nic_rto_ps == SCN_AUTO)
+		snprintf(c, sizeof(c), "4.096us x 2^%d, nic.ib_timeout", s->nic_ib_timeout);
+	else
+		snprintf(c, sizeof(c), "nic.rto");
+	fprintf(out, "# retransmission timeout %s (%s); a QP goes to the error state, and its job "
+		     "fails, at the %d%s timeout in a row without progress (nic.ib_retry_cnt %d "
+		     "retries): %s after its last progress\n",
+		format_long_time(rto, a, sizeof(a)), c, s->nic_ib_retry_cnt + 1,
+		s->nic_ib_retry_cnt == 0 ? "st" : s->nic_ib_retry_cnt == 1 ? "nd"
+						  : s->nic_ib_retry_cnt == 2 ? "rd" : "th",
+		s->nic_ib_retry_cnt, format_long_time((s->nic_ib_retry_cnt + 1) * rto, b, sizeof(b)));
 }

@@ -218,7 +218,11 @@ struct scenario {
 	/* [nic] */
 	enum scn_cc cc;              /* dcqcn */
 	sim_time_ps nic_pause_watchdog_ps; /* 0 = off */
-	sim_time_ps nic_rto_ps;      /* go-back-N retransmission timeout, 4ms */
+	sim_time_ps nic_rto_ps;      /* go-back-N retransmission timeout; SCN_AUTO (default):
+				      * 4.096 us x 2^nic_ib_timeout (scenario_rto_ps) */
+	int32_t nic_ib_timeout;      /* NCCL_IB_TIMEOUT, 1-31 (20) */
+	int32_t nic_ib_retry_cnt;    /* NCCL_IB_RETRY_CNT, 0-7 (7): the QP errors at the
+				      * (retry_cnt + 1)-th timeout in a row */
 
 	/* [dcqcn] */
 	enum scn_dcqcn_profile dcqcn_profile; /* nvidia */
@@ -282,6 +286,8 @@ sim_time_ps scenario_response_ps(const struct scenario *s, int64_t rate_bps);
 /* headroom of a lossless PG on a port at rate_bps with a cable of cable_mm:
  * pfc.headroom, or the auto formula of pfc.h */
 int64_t scenario_headroom_bytes(const struct scenario *s, int64_t rate_bps, int64_t cable_mm);
+/* the NIC's retransmission timeout: nic.rto, or 4.096 us x 2^nic.ib_timeout */
+sim_time_ps scenario_rto_ps(const struct scenario *s);
 /* shared pool of a switch with the given ports: buffer.size minus 8 PGs x
  * reserved per port minus one headroom per lossless priority per port, in
  * plain bytes (not cell-rounded); may be <= 0 (finalize rejects such scenarios with the arithmetic) */

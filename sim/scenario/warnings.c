@@ -22,6 +22,10 @@
  *     later, so one sender is where the warning matters first.
  *   - qos.cnp_priority_strict false with DCQCN: CNPs wait behind data in
  *     the very queues whose congestion they report.
+ *   - the PFC watchdog acting later than the NIC gives up: a storm is
+ *     declared up to detection_time + poll_interval after it began, while a
+ *     QP stuck behind it goes to the error state (ib_retry_cnt + 1) x the
+ *     retransmission timeout after its last progress: the job fails first.
  */
 #include "loader.h"
 
@@ -193,6 +197,24 @@ static void warn_headroom(const struct scenario *s, struct warn_ctx *w)
 	}
 }
 
+static void warn_watchdog(const struct scenario *s, struct warn_ctx *w)
+{
+	char a[40], b[40], c[40], d[40];
+	sim_time_ps react = s->pfcwd_detect_ps + s->pfcwd_poll_ps;
+	sim_time_ps budget = (s->nic_ib_retry_cnt + 1) * scenario_rto_ps(s);
+
+	if (!s->pfc_prios || !s->pfcwd_enable || react < budget)
+		return;
+	warn(w, "pfcwd.detection_time",
+	     "%s plus a poll_interval is %s, but a QP stuck behind a pause storm goes to the "
+	     "error state after (nic.ib_retry_cnt + 1) x %s = %s without progress: the job "
+	     "fails before the watchdog acts; detect sooner, or raise nic.ib_timeout",
+	     units_format_time(s->pfcwd_detect_ps, a, sizeof(a)),
+	     units_format_time(react, b, sizeof(b)),
+	     units_format_time(scenario_rto_ps(s), c, sizeof(c)),
+	     units_format_time(budget, d, sizeof(d)));
+}
+
 unsigned scenario_warnings(const struct scenario *s, scn_warn_fn fn, void *ctx)
 {
 	struct warn_ctx w = { fn, ctx, 0 };
@@ -211,6 +233,7 @@ unsigned scenario_warnings(const struct scenario *s, scn_warn_fn fn, void *ctx)
 		     "false: CNPs queue behind data in the congested queues they report, so "
 		     "DCQCN learns of congestion late; SONiC and NVIDIA put CNPs in a strict "
 		     "priority queue");
+	warn_watchdog(s, &w);
 	return w.n;
 }
 
