@@ -9,9 +9,11 @@
  * command's help.
  *
  * Exit status: 0 success; 1 a broken invariant; 2 bad usage or a bad
- * scenario (the message names file:line and key); 3 interrupted (SIGINT),
- * outputs flushed and summary.csv marked end=interrupted; 4 the results
- * were written but a figure failed (plot, run --plot, sweep --plot).
+ * scenario (the message names file:line and key), or a write that failed
+ * (the message names the file and the reason); 3 stopped by SIGINT, SIGTERM
+ * or SIGHUP, outputs complete and summary.csv marked end=interrupted or
+ * terminated (a third signal kills at once); 4 the results were written but
+ * a figure failed (plot, run --plot, sweep --plot).
  */
 #include <signal.h>
 #include <stdarg.h>
@@ -35,12 +37,35 @@
 #define STR(x) #x
 #define XSTR(x) STR(x) /* a macro's value as text: "8" */
 
+/* the signal that stops the run (SIGINT, SIGTERM or SIGHUP), 0 while none */
 static volatile sig_atomic_t interrupted;
+static volatile sig_atomic_t signals_seen;
 
-static void on_sigint(int sig)
+/* The first two signals ask the run to stop at its next slice, with every
+ * file complete; a third one (the user insists) kills at once. */
+static void on_signal(int sig)
 {
-	(void)sig;
-	interrupted = 1;
+	if (!interrupted)
+		interrupted = sig;
+	if (++signals_seen >= 3) {
+		signal(sig, SIG_DFL);
+		raise(sig);
+	}
+}
+
+/* SIGINT, SIGTERM (timeout, Slurm, systemd, docker stop) and SIGHUP stop a
+ * run cleanly; sigaction keeps the handler for every delivery.  SIGXFSZ is
+ * ignored so that a file-size limit is a write error like a full disk. */
+static void install_signals(void)
+{
+	struct sigaction sa;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	signal(SIGXFSZ, SIG_IGN);
 }
 
 static const char usage[] =
@@ -67,7 +92,7 @@ static const char usage[] =
 	"\n"
 	"dcqcn-sim COMMAND --help (or -h) shows the options of COMMAND.\n"
 	"Exit status: 0 success; 1 a broken invariant; 2 bad usage or a bad scenario;\n"
-	"3 interrupted (SIGINT); 4 a figure failed (the results are written).\n";
+	"3 stopped by SIGINT, SIGTERM or SIGHUP; 4 a figure failed (the results are written).\n";
 
 /* the help of each command: `dcqcn-sim COMMAND --help` */
 static const char run_help[] =
@@ -92,9 +117,12 @@ static const char run_help[] =
 	"  --help, -h    this text\n"
 	"\n"
 	"Exit status: 0 success; 1 a broken invariant (the message names the check);\n"
-	"2 bad usage or a bad scenario (the message names FILE:LINE and the key);\n"
-	"3 interrupted (SIGINT: files flushed, summary.csv says end = interrupted);\n"
-	"4 a figure failed (the results are written).\n";
+	"2 bad usage, a bad scenario (the message names FILE:LINE and the key) or a\n"
+	"write that failed (the message names the file and why: a full disk, a\n"
+	"file-size limit; the run stops at once and writes no summary.csv);\n"
+	"3 stopped by SIGINT (end = interrupted) or SIGTERM / SIGHUP (end =\n"
+	"terminated): every file complete, summary.csv not judged; a third signal\n"
+	"kills at once; 4 a figure failed (the results are written).\n";
 
 static const char check_help[] =
 	"usage: dcqcn-sim check SCENARIO [--set SECTION.KEY=VALUE]... [--threads N]\n"
@@ -140,7 +168,8 @@ static const char sweep_help[] =
 	"\n"
 	"Exit status: 0 every point ran (even when points miss their criteria); 1 a\n"
 	"point broke an invariant; 2 bad usage or a point that does not load (nothing\n"
-	"runs); 3 interrupted; 4 a figure failed.\n";
+	"runs); 3 stopped by SIGINT, SIGTERM or SIGHUP (passed to the workers: each\n"
+	"point ends complete, sweep.csv lists those that finished); 4 a figure failed.\n";
 
 static const char plot_help[] =
 	"usage: dcqcn-sim plot DIR [--format png|svg|pdf]\n"
@@ -514,7 +543,7 @@ static int cmd_sweep(const struct cli *c)
 	}
 	o.out_dir = dir;
 	o.log = c->quiet ? NULL : stderr;
-	signal(SIGINT, on_sigint);
+	install_signals();
 	int failed = 0;
 	int unjudged = 0;
 	int st = sweep_run(&o, &failed, &unjudged, err, sizeof(err));
@@ -539,7 +568,8 @@ static int cmd_sweep(const struct cli *c)
 		fprintf(stderr, "dcqcn-sim: sweep: %s\n", err);
 		return EXIT_INVARIANT;
 	case RUN_INTERRUPTED:
-		fprintf(stderr, "dcqcn-sim: sweep interrupted; finished points in %s/\n", dir);
+		fprintf(stderr, "dcqcn-sim: sweep %s; finished points in %s/sweep.csv\n",
+			interrupted == SIGINT ? "interrupted" : "terminated", dir);
 		return EXIT_INTERRUPTED;
 	default:
 		fprintf(stderr, "dcqcn-sim: sweep: %s\n", err);
@@ -564,7 +594,7 @@ static int cmd_run(const struct cli *c)
 		snprintf(dir, sizeof(dir), "%s", c->out_dir);
 	else
 		default_out_dir(c->scenario, dir, sizeof(dir));
-	signal(SIGINT, on_sigint);
+	install_signals();
 	struct run_opts opts = {
 		.out_dir = dir,
 		.progress = !c->quiet && isatty(STDERR_FILENO) ? stderr : NULL,
@@ -587,7 +617,8 @@ static int cmd_run(const struct cli *c)
 		fprintf(stderr, "dcqcn-sim: invariant broken: %s\n", r.err);
 		return EXIT_INVARIANT;
 	case RUN_INTERRUPTED:
-		fprintf(stderr, "dcqcn-sim: interrupted; results so far in %s/\n", dir);
+		fprintf(stderr, "dcqcn-sim: %s; results so far in %s/\n",
+			interrupted == SIGINT ? "interrupted" : "terminated", dir);
 		return EXIT_INTERRUPTED;
 	default:
 		fprintf(stderr, "dcqcn-sim: %s\n", r.err);

@@ -50,9 +50,17 @@ int output_mkdir_p(const char *dir)
 	return mkdir(path, 0777) && errno != EEXIST ? -1 : 0;
 }
 
+/* the first write error: "DIR/NAME: reason" (errno as the call left it) */
+static void io_error(struct output *o, const char *name)
+{
+	if (!o->err[0])
+		snprintf(o->err, sizeof(o->err), "%.300s/%.100s: %s", o->dir, name,
+			 errno ? strerror(errno) : "write error");
+}
+
 static FILE *open_in(const struct output *o, const char *name, const char *mode)
 {
-	char path[4200];
+	char path[4300];
 	snprintf(path, sizeof(path), "%s/%s", o->dir, name);
 	return fopen(path, mode);
 }
@@ -308,6 +316,11 @@ int output_open(struct output *o, const char *dir, const struct scenario *scn, u
 	}
 	strcpy(o->dir, dir);
 	clear_figures(dir);
+	/* summary.csv is written last: while the run goes there is none, so its
+	 * presence says the run ended (and how) */
+	char old[4200];
+	snprintf(old, sizeof(old), "%s/summary.csv", dir);
+	unlink(old);
 	o->nqps = scn->output_rates;
 	o->njobs = scn->njobs;
 	if ((nparts > 1 && !(o->parts = calloc(nparts, sizeof(*o->parts)))) ||
@@ -598,24 +611,59 @@ void output_coll(struct output *o, const struct fabric *f, const struct coll *c)
 	     units_format_us(c->end_ps - c->start_ps, time, sizeof(time)), algbw, busbw, pct);
 }
 
-int output_write_row(const struct output *o, const char *name, const char *header,
-		     const char *row)
+int output_write_row(struct output *o, const char *name, const char *header, const char *row,
+		     int last)
 {
-	FILE *fp = open_in(o, name, "w");
-	if (!fp)
+	char tmp[128];
+	snprintf(tmp, sizeof(tmp), "%s%s", name, last ? ".tmp" : "");
+	errno = 0;
+	FILE *fp = open_in(o, tmp, "w");
+	if (!fp) {
+		io_error(o, tmp);
 		return -1;
+	}
 	fprintf(fp, "%s\n%s\n", header, row);
 	int bad = ferror(fp);
-	return (fclose(fp) || bad) ? -1 : 0;
+	if (fclose(fp) || bad) {
+		io_error(o, tmp);
+		return -1;
+	}
+	if (last) {
+		char from[4300], to[4300];
+		snprintf(from, sizeof(from), "%s/%s", o->dir, tmp);
+		snprintf(to, sizeof(to), "%s/%s", o->dir, name);
+		if (rename(from, to)) {
+			io_error(o, name);
+			return -1;
+		}
+	}
+	return 0;
 }
 
-static int close_one(FILE **fp)
+int output_check(struct output *o)
+{
+	for (int s = 0; s < OUT_STREAMS; s++) {
+		if (!o->file[s])
+			continue;
+		errno = 0;
+		if (fflush(o->file[s]) || ferror(o->file[s])) {
+			io_error(o, stream_file[s]);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static int close_one(struct output *o, FILE **fp, const char *name)
 {
 	int rc = 0;
 	if (*fp) {
+		errno = 0;
 		rc |= ferror(*fp);
 		rc |= fclose(*fp);
 		*fp = NULL;
+		if (rc)
+			io_error(o, name);
 	}
 	return rc;
 }
@@ -642,15 +690,17 @@ int output_close(struct output *o)
 {
 	int rc = o->oom;
 	output_merge(o);
-	if (o->opened)
-		rc |= write_qps(o);
+	if (o->opened && write_qps(o)) {
+		io_error(o, "qps.csv");
+		rc = 1;
+	}
 	o->opened = 0;
 	free(o->qps);
 	o->qps = NULL;
 	free(o->job_names);
 	o->job_names = NULL;
 	for (int s = 0; s < OUT_STREAMS; s++) {
-		rc |= close_one(&o->file[s]);
+		rc |= close_one(o, &o->file[s], stream_file[s]);
 		free(o->fbuf[s]); /* after fclose: stdio writes from it until then */
 		o->fbuf[s] = NULL;
 	}

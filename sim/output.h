@@ -68,6 +68,7 @@ struct output {
 	char (*job_names)[64];         /* the scenario's jobs, for qps.csv */
 	uint32_t njobs;
 	int oom;                       /* a buffer could not grow */
+	char err[512];                 /* the first write that failed: "DIR/FILE: reason" */
 };
 
 /* mkdir -p dir; 0 or -1 (errno set) */
@@ -105,11 +106,17 @@ void output_coll(struct output *o, const struct fabric *f, const struct coll *c)
  * link rate, of a completed iteration */
 void output_coll_bw(const struct fabric *f, const struct coll *c, double *algbw,
 		    double *busbw, double *pct_line);
-/* write a one-row CSV file dir/name from a header and a row; 0 or -1 */
-int output_write_row(const struct output *o, const char *name, const char *header,
-		     const char *row);
-/* write qps.csv, flush and close; returns -1 if any write failed (or a
- * buffer could not grow) */
+/* write a one-row CSV file dir/name from a header and a row; 0 or -1
+ * (o->err says which file and why).  With `last`, the file is written as
+ * NAME.tmp and renamed, so that it exists only complete: summary.csv, the
+ * last file a run writes (output_open removes an earlier run's). */
+int output_write_row(struct output *o, const char *name, const char *header, const char *row,
+		     int last);
+/* flush the streamed files now: 0, or -1 when a write failed (a full disk,
+ * a file-size limit), with o->err naming the file and the system's reason */
+int output_check(struct output *o);
+/* write qps.csv, flush and close; returns -1 if any write failed (o->err
+ * names the first) or a buffer could not grow */
 int output_close(struct output *o);
 
 #endif

@@ -181,20 +181,26 @@ static void progress(FILE *out, const struct fabric *f, sim_time_ps dur, double 
 	fflush(out);
 }
 
-static void write_results(struct run_ctx *c, const struct run_result *r)
+/* stats.csv, then (after the streamed files are closed) summary.csv, the
+ * last file a run writes */
+static int write_stats(struct run_ctx *c, const struct run_result *r)
 {
-	char header[1024], row[1024];
-	run_summary_csv(r, header, sizeof(header), row, sizeof(row));
-	output_write_row(&c->out, "summary.csv", header, row);
-	char t[32];
+	char row[1024], t[32];
 	snprintf(row, sizeof(row), "%llu,%.3f,%.0f,%.1f,%s,%llu,%.0f,%u",
 		 (unsigned long long)r->events, r->wall_s, r->events_per_s, r->peak_rss_mb,
 		 units_format_us(r->sim_time_ps, t, sizeof(t)),
 		 (unsigned long long)r->data_pkts, r->pkts_per_s, r->threads);
-	output_write_row(&c->out, "stats.csv",
-			 "events,wall_s,events_per_s,peak_rss_mb,sim_time_us,data_pkts,pkts_per_s,"
-			 "threads",
-			 row);
+	return output_write_row(&c->out, "stats.csv",
+				"events,wall_s,events_per_s,peak_rss_mb,sim_time_us,data_pkts,"
+				"pkts_per_s,threads",
+				row, 0);
+}
+
+static int write_summary(struct run_ctx *c, const struct run_result *r)
+{
+	char header[1024], row[1024];
+	run_summary_csv(r, header, sizeof(header), row, sizeof(row));
+	return output_write_row(&c->out, "summary.csv", header, row, 1);
 }
 
 static void put_warning(void *ctx, const char *key, const char *text)
@@ -376,10 +382,11 @@ enum run_status run_scenario(const struct scenario *scn, const struct run_opts *
 
 	double t0 = wall_now(), last_draw = t0;
 	sim_time_ps dur = scn->duration_ps;
-	int interrupted = 0;
+	int interrupted = 0, write_failed = 0;
 	while (!fabric_finished(f)) {
 		if (opts->interrupt && *opts->interrupt) {
-			interrupted = 1;
+			interrupted = *opts->interrupt == SIGINT ? RUN_END_INTERRUPTED
+								 : RUN_END_TERMINATED;
 			break;
 		}
 		sim_time_ps next = fabric_next_time(f);
@@ -389,9 +396,15 @@ enum run_status run_scenario(const struct scenario *scn, const struct run_opts *
 		if (until < next)
 			until = next;
 		fabric_run_until(f, until < dur ? until : dur);
-		if (opts->progress && wall_now() - last_draw >= PROGRESS_EVERY_S) {
+		if (wall_now() - last_draw >= PROGRESS_EVERY_S) {
 			last_draw = wall_now();
-			progress(opts->progress, f, dur, t0);
+			if (opts->progress)
+				progress(opts->progress, f, dur, t0);
+			/* a full disk stops the run now, not after it */
+			if (c.has_out && output_check(&c.out)) {
+				write_failed = 1;
+				break;
+			}
 		}
 	}
 	if (opts->progress && last_draw != t0) {
@@ -399,8 +412,9 @@ enum run_status run_scenario(const struct scenario *scn, const struct run_opts *
 		fputc('\n', opts->progress);
 	}
 
-	res->end = interrupted ? RUN_END_INTERRUPTED
-			       : fabric_finished(f) ? RUN_END_DONE : RUN_END_DURATION;
+	res->end = interrupted			? (enum run_end)interrupted
+		   : fabric_finished(f) ? RUN_END_DONE
+					: RUN_END_DURATION;
 	/* a run that completed stops at the end of the window of its last
 	 * completion (parallel.c), the same for any number of threads; what
 	 * summary.csv counts is counted there */
@@ -463,10 +477,16 @@ enum run_status run_scenario(const struct scenario *scn, const struct run_opts *
 		if (scn->output_flows && fabric_unfinished(f, on_unfinished, &c))
 			oom = 1;
 		res->peak_rss_mb = peak_rss_mb();
-		write_results(&c, res);
-		if (output_close(&c.out) && st == RUN_OK) {
-			snprintf(res->err, sizeof(res->err), "%s: writing the results failed",
-				 opts->out_dir);
+		/* every file is written and checked, summary.csv last; the first
+		 * failure is reported, with its file and reason, whatever else the
+		 * run's end was */
+		int bad = write_failed | write_stats(&c, res);
+		bad |= output_close(&c.out);
+		if (!bad)
+			bad = write_summary(&c, res);
+		if (bad && st != RUN_INVARIANT) {
+			snprintf(res->err, sizeof(res->err), "writing the results failed: %.480s",
+				 c.out.err[0] ? c.out.err : "out of memory for a buffer");
 			st = RUN_EIO;
 		}
 	}
@@ -482,7 +502,10 @@ enum run_status run_scenario(const struct scenario *scn, const struct run_opts *
 
 static const char *end_name(enum run_end e)
 {
-	return e == RUN_END_DONE ? "done" : e == RUN_END_DURATION ? "duration" : "interrupted";
+	return e == RUN_END_DONE	  ? "done"
+	       : e == RUN_END_DURATION	  ? "duration"
+	       : e == RUN_END_INTERRUPTED ? "interrupted"
+					  : "terminated";
 }
 
 static double mark_pct_of(const struct run_result *r)
@@ -511,8 +534,9 @@ void run_check_criteria(const struct scenario *scn, struct run_result *r)
 	if (r->end != RUN_END_DONE) { /* what did not finish cannot pass or fail */
 		r->criteria_pass = -1;
 		snprintf(r->criteria_failed, sizeof(r->criteria_failed), "not judged: %s",
-			 r->end == RUN_END_INTERRUPTED
-				 ? "the run was interrupted"
+			 r->end == RUN_END_INTERRUPTED ? "the run was interrupted (SIGINT)"
+			 : r->end == RUN_END_TERMINATED
+				 ? "the run was terminated (SIGTERM or SIGHUP)"
 				 : "sim.duration ended the run before its traffic finished");
 		return;
 	}

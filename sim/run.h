@@ -26,12 +26,17 @@ enum run_status {
 	RUN_INTERRUPTED = 3, /* *interrupt was set; outputs flushed, marked */
 };
 
-enum run_end { RUN_END_DONE, RUN_END_DURATION, RUN_END_INTERRUPTED };
+/* how a run ended: its traffic finished, sim.duration, SIGINT, or SIGTERM /
+ * SIGHUP (a time limit, a stopped container, a closed session) */
+enum run_end { RUN_END_DONE, RUN_END_DURATION, RUN_END_INTERRUPTED, RUN_END_TERMINATED };
 
 struct run_opts {
 	const char *out_dir;                   /* NULL: write no files */
 	FILE *progress;                        /* NULL: no progress bar */
-	volatile sig_atomic_t *interrupt;      /* NULL: not interruptible */
+	volatile sig_atomic_t *interrupt;      /* NULL: not interruptible; else the
+						* signal that stops the run, 0 while
+						* none (SIGINT: interrupted, any
+						* other: terminated) */
 	unsigned threads;                      /* 0: sim.threads */
 };
 

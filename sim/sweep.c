@@ -10,6 +10,7 @@
 #include "sweep.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/types.h>
@@ -132,7 +133,7 @@ static _Noreturn void run_child(const struct sweep_opts *o, int p)
 	/* sim.threads = auto shares the cores among the -j points at once */
 	long cores = sysconf(_SC_NPROCESSORS_ONLN);
 	long share = o->jobs > 1 && cores > 0 ? cores / o->jobs : 0;
-	struct run_opts ro = { .out_dir = dir,
+	struct run_opts ro = { .out_dir = dir, .interrupt = o->interrupt, /* the handler's flag */
 			       .threads = s->threads != SCN_AUTO ? 0
 					  : o->jobs > 1 ? (unsigned)(share > 1 ? share : 1) : 0 };
 	struct run_result r;
@@ -274,8 +275,15 @@ int sweep_run(const struct sweep_opts *o, int *failed, int *unjudged, char *err,
 		status[p] = -1;
 	int jobs = o->jobs > 0 ? o->jobs : 1, running = 0, next = 0, done = 0, worst = RUN_OK;
 	fflush(NULL);
+	int forwarded = 0;
 	while (done < npoints) {
 		int stop = o->interrupt && *o->interrupt;
+		if (stop && !forwarded) { /* the workers stop too, with complete files */
+			for (int k = 0; k < jobs; k++)
+				if (pids[k])
+					kill(pids[k], (int)*o->interrupt);
+			forwarded = 1;
+		}
 		while (!stop && running < jobs && next < npoints) {
 			int slot = 0;
 			while (pids[slot])
@@ -326,7 +334,7 @@ int sweep_run(const struct sweep_opts *o, int *failed, int *unjudged, char *err,
 			fflush(o->log);
 		}
 	}
-	int interrupted = done < npoints;
+	int interrupted = done < npoints || (o->interrupt && *o->interrupt);
 	if (write_csv(o, (int)npoints, status, failed, unjudged, err, errlen))
 		worst = RUN_EIO;
 	else if (worst == RUN_INVARIANT)

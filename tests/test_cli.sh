@@ -291,4 +291,70 @@ st=$?
 if [ "$st" -eq 3 ]; then ok "SIGINT exits 3"; else bad "SIGINT exit $st, want 3"; fi
 grep_in "$tmp/long/summary.csv" ",interrupted," "an interrupted run is marked"
 
+# csv_complete DIR WHAT: every CSV of DIR ends with a newline and each of its
+# rows has as many fields as its header (no row cut mid-line)
+csv_complete() {
+	for f in "$1"/*.csv; do
+		if [ -s "$f" ] && [ "$(tail -c 1 "$f" | od -An -c | tr -d ' ')" != '\n' ]; then
+			bad "$2: $(basename "$f") ends mid-line"; return
+		fi
+		if ! awk -F, 'NR == 1 { n = NF } NF != n { exit 1 }' "$f"; then
+			bad "$2: $(basename "$f") has a row cut short"; return
+		fi
+	done
+	ok "$2: every CSV complete"
+}
+
+# signal_run NAME SIGNAL...: the long run, sent each SIGNAL in turn (2 ms
+# apart) after a second; $st is its exit status
+signal_run() {
+	name="$1"; shift
+	"$sim" run "$tmp/long.ini" -o "$tmp/$name" --quiet >/dev/null 2>&1 &
+	pid=$!
+	sleep 1
+	for s in "$@"; do kill -"$s" $pid; sleep 0.002; done
+	wait $pid
+	st=$?
+}
+# SIGTERM (timeout, Slurm, docker stop) and SIGHUP stop a run as cleanly as
+# SIGINT, and so does a second SIGINT right after the first
+for sig in TERM HUP; do
+	signal_run "sig-$sig" $sig
+	if [ "$st" -eq 3 ]; then ok "SIG$sig exits 3"; else bad "SIG$sig exit $st, want 3"; fi
+	grep_in "$tmp/sig-$sig/summary.csv" ",terminated,.*,,not judged: the run was terminated (SIGTERM or SIGHUP)," \
+		"SIG$sig: summary.csv says terminated, not judged"
+	csv_complete "$tmp/sig-$sig" "SIG$sig"
+done
+signal_run sig-INT2 INT INT
+if [ "$st" -eq 3 ]; then ok "two quick SIGINTs exit 3"; else bad "two SIGINTs: exit $st, want 3"; fi
+grep_in "$tmp/sig-INT2/summary.csv" ",interrupted,.*,,not judged: the run was interrupted (SIGINT)," \
+	"two SIGINTs: summary.csv says interrupted, not judged"
+csv_complete "$tmp/sig-INT2" "two SIGINTs"
+csv_complete "$tmp/long" "SIGINT"
+# a sweep passes the signal to its workers: each point ends complete
+"$sim" sweep "$tmp/long.ini" -o "$tmp/sig-sweep" --quiet -j 2 --vary sim.seed=1,2 >/dev/null 2>&1 &
+pid=$!
+sleep 1.5
+kill -TERM $pid
+wait $pid
+st=$?
+if [ "$st" -eq 3 ]; then ok "a sweep sent SIGTERM exits 3"; else bad "sweep SIGTERM: exit $st, want 3"; fi
+for p in p000 p001; do
+	grep_in "$tmp/sig-sweep/$p/summary.csv" ",terminated," "sweep SIGTERM: $p ended terminated"
+	csv_complete "$tmp/sig-sweep/$p" "sweep SIGTERM: $p"
+done
+if [ -f "$tmp/sig-sweep/sweep.csv" ] && ! grep -q "^[0-9]" "$tmp/sig-sweep/sweep.csv"; then
+	ok "sweep.csv lists no point that did not finish"
+else bad "sweep SIGTERM: sweep.csv"; fi
+
+# a file-size limit (like a full disk) stops the run at once, naming the
+# file and the reason, and leaves no summary.csv
+(ulimit -f 200; exec "$sim" run -o "$tmp/fsize" --quiet) >"$tmp/out" 2>"$tmp/err"
+st=$?
+if [ "$st" -eq 2 ]; then ok "a file-size limit exits 2"; else bad "file-size limit: exit $st, want 2"; fi
+grep_in "$tmp/err" "^dcqcn-sim: writing the results failed: .*/fsize/[a-z]*\.csv: File too large$" \
+	"the write error names the file and the reason"
+if [ ! -e "$tmp/fsize/summary.csv" ]; then ok "no summary.csv after a failed write"
+else bad "a failed run left summary.csv"; fi
+
 finish cli
