@@ -18,8 +18,10 @@
  *     - it checks [section] lines itself, so an unknown or malformed section
  *       is an error even when no key follows, and it reports every line that
  *       inih would reject, in line order, with the reason;
- *     - a line longer than INI_MAX_LINE - 1 characters (comments and
- *       indentation stripped) is an error, not split in two;
+ *     - a key line longer than INI_MAX_LINE - 1 characters (comments and
+ *       indentation stripped), up to LONG_LINE_MAX, is split and applied
+ *       by the reader itself (inih gets an empty line), so that everything
+ *       the loader prints loads back; a longer line is an error;
  *     - after the first error it returns NULL, which ends the parse.
  *   An unknown section or key, a job or fault a --set names that does not
  *   exist, and an enum value that is not valid get a "did you mean" when
@@ -38,6 +40,7 @@
 #include <string.h>
 
 #define MAX_FILE_BYTES (16L * 1024 * 1024) /* a scenario file */
+#define LONG_LINE_MAX 16384 /* a key line, comments stripped */
 
 #define SECTION_LIST                                                         \
 	"sim, topology, qos, nic, job.NAME, buffer, pfc, pfcwd, ecn, dcqcn, " \
@@ -340,6 +343,37 @@ static int classify_line(struct load *ld, const char *line)
 	return 0;
 }
 
+/*
+ * A key line longer than inih's INI_MAX_LINE (a long dscp_to_priority, a
+ * trace path): split at the first '=' or ':' as inih would, both sides
+ * trimmed, and applied here.  What the loader prints always loads back.
+ */
+static int on_key(void *user, const char *section, const char *name, const char *value);
+
+static int long_key_line(struct load *ld, const char *b, size_t n)
+{
+	char *line = malloc(n + 1);
+	if (!line)
+		return scn_fail(ld, "out of memory");
+	memcpy(line, b, n);
+	line[n] = '\0';
+	int rc = -1;
+	char *p = line + strcspn(line, "=:");
+	if (line[0] == '[' || *p == '\0' || p == line) {
+		scn_fail(ld, "%.40s...: expected key = value, [section] or a comment", line);
+	} else {
+		const char *kb = line, *ke = p, *vb = p + 1, *ve = line + n;
+		trim_range(&kb, &ke);
+		trim_range(&vb, &ve);
+		line[ke - line] = '\0';
+		line[ve - line] = '\0';
+		on_key(ld, NULL, kb, vb);
+		rc = ld->failed ? -1 : 0;
+	}
+	free(line);
+	return rc;
+}
+
 /* inih's fgets-style reader over ld->pos: see the file header */
 static char *read_line(char *str, int num, void *stream)
 {
@@ -370,9 +404,17 @@ static char *read_line(char *str, int num, void *stream)
 		trim_range(&b, &e);
 	}
 	n = (size_t)(e - b);
-	if (num < 2 || n > (size_t)num - 1) {
-		scn_fail(ld, "line too long (at most %d characters)", num - 1);
+	if (num < 2)
 		return NULL;
+	if (n > (size_t)num - 1) { /* longer than inih takes: see long_key_line */
+		if (n > LONG_LINE_MAX) {
+			scn_fail(ld, "line too long (at most %d characters)", LONG_LINE_MAX);
+			return NULL;
+		}
+		if (long_key_line(ld, b, n))
+			return NULL;
+		str[0] = '\0'; /* inih sees an empty line: the line numbers agree */
+		return str;
 	}
 	memcpy(str, b, n);
 	str[n] = '\0';
