@@ -347,6 +347,24 @@ if [ -f "$tmp/sig-sweep/sweep.csv" ] && ! grep -q "^[0-9]" "$tmp/sig-sweep/sweep
 	ok "sweep.csv lists no point that did not finish"
 else bad "sweep SIGTERM: sweep.csv"; fi
 
+# what is not a file gets a message that says so
+mkdir -p "$tmp/adir"
+expect 2 "a directory as the scenario" "$sim" check "$tmp/adir"
+grep_in "$tmp/err" "adir: is a directory, not a scenario file$" "a directory is named as one"
+printf '[job.t]\npattern = trace\nfile = %s\n' "$tmp/adir" >"$tmp/tdir.ini"
+expect 2 "a directory as a trace" "$sim" check "$tmp/tdir.ini"
+grep_in "$tmp/err" "job.t.file: .*/adir is a directory, not a trace CSV file$" "a trace directory is named as one"
+printf '[job.t]\npattern = trace\nfile = /dev/zero\n' >"$tmp/tzero.ini"
+expect 2 "/dev/zero as a trace" "$sim" check "$tmp/tzero.ini"
+grep_in "$tmp/err" "job.t.file: /dev/zero is not a regular file (a device or a pipe)$" \
+	"a device is refused before it is read"
+printf '\211PNG\001\377\376,src\n' >"$tmp/binary.csv"
+printf '[job.t]\npattern = trace\nfile = binary.csv\n' >"$tmp/tbin.ini"
+expect 2 "a binary trace" "$sim" check "$tmp/tbin.ini"
+if LC_ALL=C grep -q "$(printf '[\001\200-\377]')" "$tmp/err"; then bad "raw bytes echoed: $(od -c "$tmp/err" | head -2)"
+else ok "a binary header is not echoed raw"; fi
+grep_in "$tmp/err" "binary.csv:1: ?PNG???: unknown column" "its bytes show as '?'"
+
 # a file-size limit (like a full disk) stops the run at once, naming the
 # file and the reason, and leaves no summary.csv
 (ulimit -f 200; exec "$sim" run -o "$tmp/fsize" --quiet) >"$tmp/out" 2>"$tmp/err"

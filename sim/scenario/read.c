@@ -38,6 +38,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #define MAX_FILE_BYTES (16L * 1024 * 1024) /* a scenario file */
 #define LONG_LINE_MAX 16384 /* a key line, comments stripped */
@@ -48,11 +49,29 @@
 
 /* ---- messages ---- */
 
+/* the length of the valid UTF-8 sequence at s (2-4), or 0 */
+static int utf8_len(const unsigned char *s)
+{
+	int n = s[0] >= 0xf0 && s[0] <= 0xf4 ? 4 : s[0] >= 0xe0 ? 3 : s[0] >= 0xc2 ? 2 : 0;
+	for (int i = 1; i < n; i++)
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+	return n;
+}
+
+/* a message stays one line of text: control characters and bytes that are
+ * not UTF-8 (a binary file's header) become '?' */
 void scn_one_line(char *s)
 {
-	for (; *s; s++)
-		if ((unsigned char)*s < 0x20 || *s == 0x7f)
-			*s = '?';
+	while (*s) {
+		unsigned char c = (unsigned char)*s;
+		int n = c >= 0x80 ? utf8_len((const unsigned char *)s) : 1;
+		if (c < 0x20 || c == 0x7f || n == 0) {
+			*s++ = '?';
+			continue;
+		}
+		s += n;
+	}
 }
 
 void scn_vset_error(struct scn_error *err, struct place pl, const char *fmt,
@@ -481,6 +500,11 @@ int scenario_load_file(struct scenario *s, const char *path,
 
 	if (!f)
 		return scn_set_error(err, pl, "cannot open (%s)", strerror(errno));
+	struct stat st;
+	if (!fstat(fileno(f), &st) && S_ISDIR(st.st_mode)) {
+		fclose(f);
+		return scn_set_error(err, pl, "is a directory, not a scenario file");
+	}
 	for (;;) {
 		if (cap - len < 4096) {
 			char *nb;
@@ -505,9 +529,10 @@ int scenario_load_file(struct scenario *s, const char *path,
 			break;
 	}
 	if (ferror(f)) {
+		int e = errno;
 		free(buf);
 		fclose(f);
-		return scn_set_error(err, pl, "read error");
+		return scn_set_error(err, pl, "read error: %s", strerror(e));
 	}
 	fclose(f);
 	buf[len] = '\0';

@@ -22,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #define MAX_TRACE_ROWS ((uint32_t)INT32_MAX) /* `after` is int32 */
 
@@ -50,6 +51,9 @@ struct trace_read {
 };
 
 SCN_PRINTF(3, 4)
+/* a trace file's size at most: 10^7 rows of 100 bytes; /dev/zero is none */
+#define TRACE_MAX_BYTES (INT64_C(1) << 30)
+
 static void trace_fail(struct trace_read *tr, int line, const char *fmt, ...)
 {
 	struct place pl = { tr->path, line };
@@ -284,6 +288,20 @@ int scn_read_trace(struct scn_job *job, uint32_t nhosts, struct place jpl,
 		fclose(f);
 		return scn_set_error(err, jpl, "job.%s.file: out of memory", job->name);
 	}
+	/* a regular file of a sane size: a directory, a device (/dev/zero) or
+	 * a pipe is refused before anything is read */
+	struct stat st;
+	if (fstat(fileno(f), &st) || !S_ISREG(st.st_mode) || st.st_size > TRACE_MAX_BYTES) {
+		int dir = !fstat(fileno(f), &st) && S_ISDIR(st.st_mode);
+		csv_free(&p);
+		fclose(f);
+		if (dir || !S_ISREG(st.st_mode))
+			return scn_set_error(err, jpl, "job.%s.file: %s is %s", job->name, job->file,
+					     dir ? "a directory, not a trace CSV file"
+						 : "not a regular file (a device or a pipe)");
+		return scn_set_error(err, jpl, "job.%s.file: %s is larger than %d MiB",
+				     job->name, job->file, (int)(TRACE_MAX_BYTES >> 20));
+	}
 	/* one line at a time, so that the callbacks know the line number */
 	while (!tr.failed && (n = getline(&line, &cap, f)) > 0) {
 		tr.line++;
@@ -292,7 +310,7 @@ int scn_read_trace(struct scn_job *job, uint32_t nhosts, struct place jpl,
 			trace_fail(&tr, tr.line, "csv: %s", csv_strerror(csv_error(&p)));
 	}
 	if (!tr.failed && ferror(f))
-		trace_fail(&tr, tr.line, "csv: read error");
+		trace_fail(&tr, tr.line, "read error: %s", strerror(errno));
 	if (!tr.failed && csv_fini(&p, trace_field, trace_row_end, &tr))
 		trace_fail(&tr, tr.line, "csv: %s", csv_strerror(csv_error(&p)));
 	csv_free(&p);

@@ -416,10 +416,15 @@ static int check_flows(const struct scenario *s, const struct load *ld,
 	job_flows(s, &s->jobs[wj], how, sizeof(how), &keys);
 	count_text(most, mc, sizeof(mc));
 	count_text(total, tc, sizeof(tc));
-	return scn_set_error(err, key_place(s, ld, SEC_JOB, scn_find_key(SEC_JOB, "iterations"), (int)wj),
-			     "job.%s.iterations: too many flows: job %s makes %s (%s), all jobs %s, at most %" PRIu64
+	/* the message names job.NAME.iterations only where the file gives it;
+	 * otherwise it is the job's, on its [job.NAME] line */
+	int ki = scn_find_key(SEC_JOB, "iterations");
+	int given = ld && line_at(ld, SEC_JOB, (int)wj, ki) > 0;
+	return scn_set_error(err, key_place(s, ld, SEC_JOB, ki, (int)wj),
+			     "job.%s%s: too many flows: job %s makes %s (%s), all jobs %s, at most %" PRIu64
 			     " (%s)",
-			     s->jobs[wj].name, s->jobs[wj].name, mc, how, tc, MAX_FLOWS, keys);
+			     s->jobs[wj].name, given ? ".iterations" : "", s->jobs[wj].name, mc, how,
+			     tc, MAX_FLOWS, keys);
 }
 
 /* ---- faults against the topology and [pfc] ---- */
