@@ -104,8 +104,8 @@ static const char *const stream_header[OUT_STREAMS] = {
 	[OUT_PAUSE] = "time_us,node,port,priority,paused_fraction,frames",
 	[OUT_QUEUES] = "time_us,node,port,queue,bytes",
 	[OUT_RATES] = "time_us,flow,rate_gbps,target_gbps,alpha",
-	[OUT_COLLS] = "job,iteration,ranks,bytes,start_us,end_us,time_us,algbw_GBps,busbw_GBps,"
-		      "busbw_pct_line,status",
+	[OUT_COLLS] = ("job,iteration,ranks,bytes,start_us,end_us,time_us,algbw_GBps,busbw_GBps,"
+		       "busbw_pct_line,status"),
 	[OUT_COUNTERS] = "time_us,data_pkts_delivered,ecn_marked_pkts,cnps_sent,pause_frames,drops",
 };
 

@@ -4,9 +4,9 @@
 What `check` prints (the resolved scenario, and the same text a run writes
 as scenario.ini) must load again and print the same bytes: over every
 teaching and benchmark scenario, every scenario file the tests keep, a
-soak subset (random scenarios with traces), a dscp_to_priority of 63
-entries (a 300-character line, longer than inih's 199) and a trace in a
-folder with a long path.  Only the first line, which names the file it was
+soak subset (random scenarios with traces), a dscp_to_priority of 64
+entries (a 300-character line, longer than inih's 199) and a trace under
+a path of more than 250 characters.  Only the first line, which names the file it was
 resolved from, may differ.
 """
 import os
@@ -33,14 +33,15 @@ def main():
     for d in ('scenarios', 'scenarios/bench', 'tests/data'):
         full = os.path.join(src, d)
         files += [os.path.join(full, f) for f in sorted(os.listdir(full)) if f.endswith('.ini')]
-    # a dscp_to_priority of 63 entries: one long line
-    m = ','.join('%d:%d' % (d, (d * 5 + 1) % 8) for d in range(64) if d != 48)
+    # a dscp_to_priority of 64 entries: one line of about 300 characters
+    m = ','.join('%d:%d' % (d, (d * 5 + 1) % 8) for d in range(64))
     long_map = os.path.join(tmp, 'long-map.ini')
     with open(long_map, 'w') as f:
         f.write('[qos]\ndscp_to_priority = %s\n' % m)
     files.append(long_map)
-    # a trace in a folder with a long path
-    deep = os.path.join(tmp, *(['a-folder-with-a-rather-long-name'] * 6))
+    # a trace under a path of more than 250 characters
+    deep = os.path.join(tmp, *(['a-folder-with-a-rather-long-name'] * 7))
+    assert len(os.path.join(deep, 't.csv')) > 250
     os.makedirs(deep)
     with open(os.path.join(deep, 't.csv'), 'w') as f:
         f.write('src,dst,bytes,start_us\n0,1,4096,0\n')

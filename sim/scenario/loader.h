@@ -247,9 +247,11 @@ struct place {
 
 /* Messages are one line: control characters from user text become '?'. */
 void scn_one_line(char *s);
-void scn_vset_error(struct scn_error *err, struct place pl, const char *fmt, va_list ap);
+__attribute__((format(printf, 3, 0))) void scn_vset_error(struct scn_error *err, struct place pl,
+							   const char *fmt, va_list ap);
 SCN_PRINTF(3, 4)
-int scn_set_error(struct scn_error *err, struct place pl, const char *fmt, ...);
+__attribute__((format(printf, 3, 4))) int scn_set_error(struct scn_error *err, struct place pl,
+							  const char *fmt, ...);
 
 struct load {
 	struct scenario *s;
@@ -293,7 +295,7 @@ static inline int hdr_at(const struct load *ld, int sec, int j)
 
 /* the first error of ld, at its current place; returns -1 */
 SCN_PRINTF(2, 3)
-int scn_fail(struct load *ld, const char *fmt, ...);
+__attribute__((format(printf, 2, 3))) int scn_fail(struct load *ld, const char *fmt, ...);
 
 /* dcqcn.profile changed from `old` (keys.c) */
 void scn_apply_profile(struct load *ld, enum scn_dcqcn_profile old);
