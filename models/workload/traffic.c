@@ -54,7 +54,9 @@
 #include "traffic.h"
 
 #include <gsl/gsl_randist.h>
+#include <stddef.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "invariant.h"
 #include "link.h"
@@ -462,6 +464,39 @@ static void flow_done(void *ctx, struct flow *fl)
 		iteration_done(t, tp, jb);
 }
 
+/* a list each partition fills in a window: its items and their count,
+ * fields of struct traffic_part */
+struct part_list {
+	size_t items, count;           /* offsetof the pointer and of the uint32_t count */
+	size_t size;                   /* of one item */
+	int (*cmp)(const void *, const void *);
+	const char *what;              /* for the out-of-memory message */
+};
+
+/* between windows: every partition's items of list l, in one array sorted
+ * by l.cmp (the caller frees it), the lists emptied; NULL when none */
+static void *gather(struct traffic *t, const struct part_list *l, uint32_t *count)
+{
+	uint32_t n = 0;
+	for (uint32_t p = 0; p < t->nparts; p++)
+		n += *(uint32_t *)(void *)((char *)&t->parts[p] + l->count);
+	*count = n;
+	if (!n)
+		return NULL;
+	char *all = malloc(n * l->size);
+	SIM_INVARIANT(all, "out of memory for %u %s", n, l->what);
+	size_t off = 0;
+	for (uint32_t p = 0; p < t->nparts; p++) {
+		char *tp = (char *)&t->parts[p];
+		uint32_t *k = (uint32_t *)(void *)(tp + l->count);
+		memcpy(all + off, *(char **)(void *)(tp + l->items), *k * l->size);
+		off += *k * l->size;
+		*k = 0;
+	}
+	qsort(all, n, l->size, l->cmp);
+	return all;
+}
+
 /* a net's qp_failed observer, on the thread of partition tp */
 static void qp_failed(void *ctx, const struct qp *q)
 {
@@ -485,21 +520,14 @@ static int cmp_fail(const void *a, const void *b)
  * fails its job (the first one of a job that is still going) */
 static void settle_failures(struct traffic *t)
 {
-	uint32_t n = 0;
-	for (uint32_t p = 0; p < t->nparts; p++)
-		n += t->parts[p].nfails;
-	if (!n)
+	static const struct part_list fails = {
+		offsetof(struct traffic_part, fails), offsetof(struct traffic_part, nfails),
+		sizeof(struct qp_fail), cmp_fail, "failed QPs"
+	};
+	uint32_t n;
+	struct qp_fail *all = gather(t, &fails, &n);
+	if (!all)
 		return;
-	struct qp_fail *all = malloc(n * sizeof(*all));
-	SIM_INVARIANT(all, "out of memory for %u failed QPs", n);
-	n = 0;
-	for (uint32_t p = 0; p < t->nparts; p++) {
-		struct traffic_part *tp = &t->parts[p];
-		for (uint32_t k = 0; k < tp->nfails; k++)
-			all[n++] = tp->fails[k];
-		tp->nfails = 0;
-	}
-	qsort(all, n, sizeof(*all), cmp_fail);
 	struct traffic_part *tp = &t->parts[0]; /* between windows: every list is free */
 	for (uint32_t k = 0; k < n; k++) {
 		struct traffic_job *jb = &t->jobs[all[k].job];
@@ -541,24 +569,21 @@ static int cmp_done_coll(const void *a, const void *b)
 
 void traffic_window_end(struct traffic *t)
 {
+	static const struct part_list notices = {
+		offsetof(struct traffic_part, notices), offsetof(struct traffic_part, nnotices),
+		sizeof(struct notice), cmp_notice, "posts between threads"
+	};
+	static const struct part_list colls = {
+		offsetof(struct traffic_part, colls), offsetof(struct traffic_part, ncolls),
+		sizeof(struct done_coll), cmp_done_coll, "completed iterations"
+	};
 	settle_failures(t);
 	/* posts across partitions, in the order of the events that decided them */
-	uint32_t n = 0;
-	for (uint32_t p = 0; p < t->nparts; p++)
-		n += t->parts[p].nnotices;
-	if (n) {
-		struct notice *all = malloc(n * sizeof(*all));
-		SIM_INVARIANT(all, "out of memory for %u posts between threads", n);
-		n = 0;
-		for (uint32_t p = 0; p < t->nparts; p++) {
-			struct traffic_part *tp = &t->parts[p];
-			for (uint32_t k = 0; k < tp->nnotices; k++)
-				all[n++] = tp->notices[k];
-			tp->nnotices = 0;
-		}
-		qsort(all, n, sizeof(*all), cmp_notice);
+	uint32_t n;
+	struct notice *posts = gather(t, &notices, &n);
+	if (posts) {
 		for (uint32_t k = 0; k < n; k++) {
-			struct notice *nt = &all[k];
+			struct notice *nt = &posts[k];
 			if (nt->fl && t->jobs[nt->fl->job].failed)
 				continue;
 			if (nt->fl) {
@@ -569,7 +594,7 @@ void traffic_window_end(struct traffic *t)
 					 nt->tag.time);
 			}
 		}
-		free(all);
+		free(posts);
 	}
 	/* the iterations of spread jobs: their completions in every partition */
 	for (uint32_t ji = 0; ji < t->njobs; ji++) {
@@ -593,21 +618,9 @@ void traffic_window_end(struct traffic *t)
 			iteration_done(t, NULL, jb);
 	}
 	/* the iterations completed, in order */
-	n = 0;
-	for (uint32_t p = 0; p < t->nparts; p++)
-		n += t->parts[p].ncolls;
-	if (!n)
+	struct done_coll *all = gather(t, &colls, &n);
+	if (!all)
 		return;
-	struct done_coll *all = malloc(n * sizeof(*all));
-	SIM_INVARIANT(all, "out of memory for %u completed iterations", n);
-	n = 0;
-	for (uint32_t p = 0; p < t->nparts; p++) {
-		struct traffic_part *tp = &t->parts[p];
-		for (uint32_t k = 0; k < tp->ncolls; k++)
-			all[n++] = tp->colls[k];
-		tp->ncolls = 0;
-	}
-	qsort(all, n, sizeof(*all), cmp_done_coll);
 	for (uint32_t k = 0; t->coll_done && k < n; k++)
 		t->coll_done(t->ctx, &all[k].c);
 	free(all);
