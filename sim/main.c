@@ -164,6 +164,9 @@ static const char sweep_help[] =
 	"  --quiet, -q   no progress lines, no table\n"
 	"  --plot        draw every point's figures when the sweep ends\n"
 	"  --format F    the figures' format: png (default), svg or pdf; implies --plot\n"
+	"  --resume      run only the points of DIR that did not end (no summary.csv,\n"
+	"                or one that says interrupted or terminated); give the same\n"
+	"                scenario and options as the sweep that was stopped\n"
 	"  --help, -h    this text\n"
 	"\n"
 	"Exit status: 0 every point ran (even when points miss their criteria); 1 a\n"
@@ -205,7 +208,7 @@ static const char keys_help[] =
 static const struct command {
 	const char *name;
 	const char *help;
-	const char *const options[12];
+	const char *const options[13];
 } commands[] = {
 	{ "run", run_help,
 	  { "-o", "--set", "--seed", "--threads", "--quiet", "-q", "--plot", "--format", "--help",
@@ -213,7 +216,7 @@ static const struct command {
 	{ "check", check_help, { "--set", "--threads", "--help", NULL } },
 	{ "sweep", sweep_help,
 	  { "--vary", "-j", "-o", "--set", "--seed", "--threads", "--quiet", "-q", "--plot",
-	    "--format", "--help", NULL } },
+	    "--format", "--resume", "--help", NULL } },
 	{ "plot", plot_help, { "--format", "--help", NULL } },
 	{ "keys", keys_help, { "--help", NULL } },
 };
@@ -235,6 +238,7 @@ struct cli {
 	int plot; /* run --plot, sweep --plot */
 	const char *format; /* --format: png (default), svg, pdf */
 	int jobs; /* sweep -j */
+	int resume; /* sweep --resume */
 	char *vary[SWEEP_MAX_AXES];
 	int nvary;
 };
@@ -354,6 +358,10 @@ static int parse_args(int argc, char **argv, struct cli *c)
 					return usage_error("too many --set options (at most %d)", MAX_SETS);
 				c->sets[c->nsets++] = v;
 			}
+		} else if (!strcmp(a, "--resume")) {
+			if (!is_sweep)
+				return usage_error("%s is an option of sweep", a);
+			c->resume = 1;
 		} else if (!strcmp(a, "--plot")) {
 			if (!is_run && !is_sweep)
 				return usage_error("%s is an option of run and sweep", a);
@@ -528,6 +536,7 @@ static void print_sweep(const char *dir, int naxes)
 static int cmd_sweep(const struct cli *c)
 {
 	struct sweep_opts o = { .scenario = c->scenario, .sets = c->sets, .nsets = c->nsets,
+				.resume = c->resume,
 				.jobs = c->jobs, .interrupt = &interrupted };
 	char err[2048], dir[4096];
 	for (int i = 0; i < c->nvary; i++) {

@@ -273,6 +273,19 @@ int sweep_run(const struct sweep_opts *o, int *failed, int *unjudged, char *err,
 	}
 	for (int p = 0; p < npoints; p++)
 		status[p] = -1;
+	int resumed = 0;
+	for (int p = 0; o->resume && p < npoints; p++) { /* what ended stays */
+		char dir[4200], header[LINE_MAX_BYTES], row[LINE_MAX_BYTES];
+		point_dir(o, p, dir, sizeof(dir));
+		if (!read_summary(dir, header, row) && (column_is(header, row, "end", "done") ||
+							column_is(header, row, "end", "duration"))) {
+			status[p] = RUN_OK;
+			resumed++;
+		}
+	}
+	if (o->log && o->resume)
+		fprintf(o->log, "sweep: %d of %ld points ended before: not run again\n", resumed,
+			npoints);
 	int jobs = o->jobs > 0 ? o->jobs : 1, running = 0, next = 0, done = 0, worst = RUN_OK;
 	fflush(NULL);
 	int forwarded = 0;
@@ -284,7 +297,16 @@ int sweep_run(const struct sweep_opts *o, int *failed, int *unjudged, char *err,
 					kill(pids[k], (int)*o->interrupt);
 			forwarded = 1;
 		}
+		while (!stop && next < npoints && status[next] == RUN_OK) { /* resumed */
+			next++;
+			done++;
+		}
 		while (!stop && running < jobs && next < npoints) {
+			if (status[next] == RUN_OK) {
+				next++;
+				done++;
+				continue;
+			}
 			int slot = 0;
 			while (pids[slot])
 				slot++;

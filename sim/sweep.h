@@ -37,6 +37,8 @@ struct sweep_opts {
 	const char *out_dir;
 	FILE *log;                          /* a line per finished point; NULL: none */
 	volatile sig_atomic_t *interrupt;
+	int resume;                         /* skip the points whose run in out_dir ended
+					     * (summary.csv says done or duration) */
 };
 
 /* parse "section.key=V1,V2,..." into axis (pointing into arg, which it

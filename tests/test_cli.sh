@@ -365,6 +365,20 @@ if LC_ALL=C grep -q "$(printf '[\001\200-\377]')" "$tmp/err"; then bad "raw byte
 else ok "a binary header is not echoed raw"; fi
 grep_in "$tmp/err" "binary.csv:1: ?PNG???: unknown column" "its bytes show as '?'"
 
+# sweep --resume runs only the points that did not end
+expect 0 "a sweep to resume" "$sim" sweep "$tmp/sweep.ini" -o "$tmp/resume" --quiet \
+	--vary ecn.kmin=50KB,100KB
+rm "$tmp/resume/p001/summary.csv"
+cp "$tmp/resume/p000/stats.csv" "$tmp/p000-stats.csv"
+expect 0 "sweep --resume" "$sim" sweep "$tmp/sweep.ini" -o "$tmp/resume" --resume \
+	--vary ecn.kmin=50KB,100KB
+grep_in "$tmp/err" "^sweep: 1 of 2 points ended before: not run again$" "--resume counts what it skips"
+if cmp -s "$tmp/resume/p000/stats.csv" "$tmp/p000-stats.csv"; then ok "--resume left the ended point alone"
+else bad "--resume ran p000 again"; fi
+if [ -s "$tmp/resume/p001/summary.csv" ] && [ "$(grep -c '^[0-9]' "$tmp/resume/sweep.csv")" -eq 2 ]; then
+	ok "--resume ran the other point, and sweep.csv has both"
+else bad "--resume: p001 or sweep.csv"; fi
+
 # a file-size limit (like a full disk) stops the run at once, naming the
 # file and the reason, and leaves no summary.csv
 (ulimit -f 200; exec "$sim" run -o "$tmp/fsize" --quiet) >"$tmp/out" 2>"$tmp/err"
