@@ -489,6 +489,8 @@ static void *gather(struct traffic *t, const struct part_list *l, uint32_t *coun
 	for (uint32_t p = 0; p < t->nparts; p++) {
 		char *tp = (char *)&t->parts[p];
 		uint32_t *k = (uint32_t *)(void *)(tp + l->count);
+		if (!*k)
+			continue; /* its list may never have been allocated */
 		memcpy(all + off, *(char **)(void *)(tp + l->items), *k * l->size);
 		off += *k * l->size;
 		*k = 0;
