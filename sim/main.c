@@ -75,7 +75,7 @@ static const char usage[] =
 	"  dcqcn-sim check SCENARIO [--set SECTION.KEY=VALUE]... [--threads N]\n"
 	"  dcqcn-sim sweep SCENARIO --vary SECTION.KEY=V1,V2,... [--vary ...] [-j N]\n"
 	"                [-o DIR] [--set ...] [--seed N] [--threads N] [--quiet] [--plot]\n"
-	"                [--format png|svg|pdf]\n"
+	"                [--format png|svg|pdf] [--resume]\n"
 	"  dcqcn-sim plot DIR [--format png|svg|pdf]\n"
 	"  dcqcn-sim keys [SECTION]\n"
 	"  dcqcn-sim COMMAND --help\n"
@@ -144,7 +144,7 @@ static const char check_help[] =
 static const char sweep_help[] =
 	"usage: dcqcn-sim sweep SCENARIO --vary SECTION.KEY=V1,V2,... [--vary ...] [-j N]\n"
 	"                       [-o DIR] [--set ...] [--seed N] [--threads N] [--quiet]\n"
-	"                       [--plot] [--format png|svg|pdf]\n"
+	"                       [--plot] [--format png|svg|pdf] [--resume]\n"
 	"\n"
 	"One run per combination of the --vary values (the last axis varies fastest),\n"
 	"-j N at a time, into DIR/p000, DIR/p001, ...; DIR/sweep.csv has a row per\n"
