@@ -290,6 +290,51 @@ START_TEST(concurrent_jobs_deterministic)
 }
 END_TEST
 
+/* job.NAME.straggler: the named host starts each iteration that much later
+ * (on top of skew); a ring waits for it, so its iteration takes about the
+ * delay plus the time it takes without */
+START_TEST(straggler_starts_late)
+{
+	static const char text[] =
+		"[topology]\nkind = star\nhosts = 8\n"
+		"[job.in]\npattern = incast\ndst = 0\nsize = 1MB\nstraggler = h3:2ms, h5:500us\n"
+		"[job.ring]\npattern = ring-allreduce\nranks = 1,2,4,6\nsize = 8MB\niterations = 2\n";
+	static const char *const late[] = { "job.ring.straggler=h4:1ms", NULL };
+	struct scenario *s = tl_load(text);
+	struct fabric *f = run(s);
+	const struct tl_log *log = log_of(f);
+	double ring0 = 0;
+	for (size_t k = 0; k < log->nflows; k++) {
+		const struct tl_flow *fl = &log->flows[k];
+		if (fl->job != 0)
+			continue;
+		sim_time_ps want = fl->src == 3 ? 2 * UNITS_PS_PER_MS
+				   : fl->src == 5 ? 500 * UNITS_PS_PER_US : 0;
+		ck_assert_int_eq(fl->start_ps, want); /* exactly the delay, no skew */
+	}
+	for (size_t c = 0; c < log->ncolls; c++)
+		if (log->colls[c].job == 1 && log->colls[c].iter == 0)
+			ring0 = coll_time_s(f, (uint32_t)c);
+	finish(f);
+	tl_unload(s);
+	s = tl_load_set(text, late);
+	f = run(s);
+	log = log_of(f);
+	int seen = 0;
+	for (size_t c = 0; c < log->ncolls; c++) {
+		if (log->colls[c].job != 1)
+			continue;
+		double t = coll_time_s(f, (uint32_t)c); /* every iteration waits for h4 */
+		ck_assert_msg(t > 1e-3 && t < 1e-3 + ring0 * 1.05, "iteration %u: %g s (alone %g s)",
+			      log->colls[c].iter, t, ring0);
+		seen++;
+	}
+	ck_assert_int_eq(seen, 2);
+	finish(f);
+	tl_unload(s);
+}
+END_TEST
+
 /*
  * A broken NIC (h0) pauses its leaf forever; an incast to it fills the
  * fabric and the pause spreads to a ring all-reduce across the spine
@@ -396,6 +441,7 @@ static Suite *make_collective_suite(void)
 	tcase_add_test(tc, ring_64_ranks_oversubscribed);
 	tcase_add_test(tc, concurrent_jobs_deterministic);
 	tcase_add_test(tc, ring_messages_alive_bounded);
+	tcase_add_test(tc, straggler_starts_late);
 	tcase_add_test(tc, qp_error_fails_the_job);
 	tcase_add_test(tc, qp_error_in_the_summary);
 	suite_add_tcase(s, tc);

@@ -24,7 +24,8 @@
  *
  * Timing.  Iteration 0 of a job is released at the job's start.  Within an
  * iteration every rank (sender, trace row) starts up to `skew` late, a delay
- * drawn from (seed, job, iteration, rank).  A message that depends on
+ * drawn from (seed, job, iteration, rank), and a host named in `straggler`
+ * that much later again.  A message that depends on
  * another starts at the later of its own start and the moment its sender
  * learns the other one arrived: at once when the sender is the host it
  * arrived at (the ring), else one idle control-frame latency later
@@ -264,10 +265,27 @@ static sim_time_ps later(sim_time_ps a, sim_time_ps b)
 	return a > b ? a : b;
 }
 
+/* job.NAME.straggler: how late the host of rank (sender, row) idx starts */
+static sim_time_ps straggle_ps(const struct traffic *t, const struct traffic_job *jb,
+			       uint32_t idx)
+{
+	const struct scn_stragglers *st = &jb->j->stragglers;
+	if (!st->n)
+		return 0;
+	/* its first QP's source: all-to-all's are (rank, peer), the peer from 1 */
+	uint32_t q = jb->qps[jb->j->pattern == SCN_JOB_ALLTOALL ? idx * jb->n + 1 : idx];
+	uint32_t host = t->net->qps[q].src;
+	for (uint32_t i = 0; i < st->n; i++)
+		if (st->host[i] == host)
+			return st->delay_ps[i];
+	return 0;
+}
+
 static sim_time_ps rank_start(const struct traffic *t, const struct traffic_job *jb,
 			      uint32_t idx)
 {
-	return jb->release_ps + traffic_skew_ps(t, jb->index, jb->iter, idx);
+	return jb->release_ps + traffic_skew_ps(t, jb->index, jb->iter, idx) +
+	       straggle_ps(t, jb, idx);
 }
 
 /* ring: slice sl of channel c, step s, from rank i (its chunk has index

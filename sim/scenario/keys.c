@@ -247,6 +247,9 @@ const struct key_def scn_key_defs[N_KEYS] = {
 	  "0-1000s", NULL, NULL, NULL, 0, 0, { 0 } },
 	{ SEC_JOB, "skew", KT_TIME, JF(skew_ps), 0, MAX_TIME_PS, "0-1000s", NULL,
 	  NULL, NULL, 0, 0, { 0 } },
+	{ SEC_JOB, "straggler", KT_STRAGGLERS, JF(stragglers), 0, MAX_TIME_PS,
+	  "up to 16 HOST:DELAY, e.g. h5:2ms,h9:500us; delays 0-1000s", NULL, NULL, NULL, 0, 0,
+	  { 0 } },
 	{ SEC_JOB, "channels", KT_INT, JF(channels), 1, MAX_CHANNELS, "1-64", NULL,
 	  NULL, "pattern", P_RING, 0, { 1 } },
 	{ SEC_JOB, "slice", KT_SIZE, JF(slice_bytes), MIN_SLICE_BYTES,
@@ -636,6 +639,7 @@ static void init_keys(void *base, int sec)
 		case KT_FILE:
 		case KT_LINK:
 		case KT_FLOWS: /* auto: n 0 */
+		case KT_STRAGGLERS: /* none: n 0 */
 			break;
 		case KT_DSCP_MAP:
 			for (d = 0; d < 64; d++)

@@ -107,6 +107,7 @@ enum key_type {
 	KT_INT_NONE, /* plain integer, or "none" = SCN_AUTO */
 	KT_INT_AUTO, /* plain integer, or "auto" = SCN_AUTO */
 	KT_FLOWS,    /* struct scn_flowlist: "auto", or QP ids "0,5,9" */
+	KT_STRAGGLERS, /* struct scn_stragglers: "h5:2ms,h9:500us" */
 	/* [dcqcn] knobs: a bare number is in the NVIDIA firmware unit */
 	KT_FW_TIME,  /* ps; bare number: us */
 	KT_FW_RATE,  /* bps; bare number: Mbps; 0 only with KF_ZERO */
@@ -142,7 +143,7 @@ struct key_def {
 };
 
 /* every key of DESIGN A2 (keys.c checks the count) */
-#define N_KEYS 100
+#define N_KEYS 101
 extern const struct key_def scn_key_defs[N_KEYS];
 
 /* value names that messages and the printer use besides the table */

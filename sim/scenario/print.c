@@ -54,6 +54,9 @@ static void print_section(const struct scenario *s, FILE *out, enum sec_id sec,
 		if (k->sec != sec || k->type == KT_TODO || (k->flags & KF_NOPRINT) ||
 		    !scn_key_applies(k, base, NULL))
 			continue;
+		if (k->type == KT_STRAGGLERS &&
+		    ((const struct scn_stragglers *)(const void *)((const char *)base + k->off))->n == 0)
+			continue; /* none: the key is not written */
 		if (sec == SEC_JOB && strcmp(k->name, "dscp") == 0 &&
 		    ((const struct scn_job *)base)->dscp < 0) {
 			fprintf(out, "# dscp: qos.data_dscp (%u)\n", s->data_dscp);

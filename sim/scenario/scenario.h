@@ -27,6 +27,7 @@
 #include "units.h"
 
 #define SCN_MAX_JOBS 64
+#define SCN_MAX_STRAGGLERS 16     /* job.NAME.straggler entries */
 #define SCN_NAME_LEN 32
 #define SCN_PRIOS 8
 #define SCN_MAX_HOSTS 65536
@@ -117,6 +118,11 @@ struct scn_job {
 	sim_time_ps compute_gap_ps; /* default 0 */
 	sim_time_ps skew_ps;      /* each rank (sender) starts each iteration up to skew
 				   * late, seeded (default 0) */
+	struct scn_stragglers {   /* hosts that start each iteration late, on top of skew */
+		uint32_t n;
+		uint32_t host[SCN_MAX_STRAGGLERS];
+		sim_time_ps delay_ps[SCN_MAX_STRAGGLERS];
+	} stragglers;
 	uint32_t channels;        /* ring-allreduce: rings (default 1) */
 	int64_t slice_bytes;      /* ring-allreduce: pipelining granularity (default 512KB) */
 	enum scn_schedule schedule; /* alltoall: all-at-once (default) or shift */

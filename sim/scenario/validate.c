@@ -611,6 +611,42 @@ static int check_cnp(const struct scenario *s, const struct load *ld,
 			     keys[best], s->data_dscp);
 }
 
+/* job.NAME.straggler names hosts of the topology that send in the job
+ * (its ranks, senders or trace rows' src; checked once they are resolved) */
+static int check_stragglers(const struct scenario *s, const struct load *ld, int j,
+			    int resolve, struct scn_error *err)
+{
+	const struct scn_job *job = &s->jobs[j];
+	const struct scn_stragglers *st = &job->stragglers;
+	struct place pl = key_place(s, ld, SEC_JOB, scn_find_key(SEC_JOB, "straggler"), j);
+	uint32_t nhosts = scenario_hosts(s);
+
+	for (uint32_t i = 0; i < st->n; i++) {
+		uint32_t h = st->host[i];
+		int sends = 0;
+		if (h >= nhosts)
+			return scn_set_error(err, pl,
+					     "job.%s.straggler: h%" PRIu32 " out of range (h0-h%" PRIu32 ")",
+					     job->name, h, nhosts - 1);
+		if (!resolve)
+			continue;
+		if (job->pattern == SCN_JOB_TRACE) {
+			for (uint32_t r = 0; r < job->nrows && !sends; r++)
+				sends = job->rows[r].src == h;
+		} else {
+			const struct scn_hostset *hs =
+				job->pattern == SCN_JOB_INCAST ? &job->senders : &job->ranks;
+			for (uint32_t k = 0; k < hs->n && !sends; k++)
+				sends = hs->hosts[k] == h;
+		}
+		if (!sends)
+			return scn_set_error(err, pl,
+					     "job.%s.straggler: h%" PRIu32 " sends nothing in job %s",
+					     job->name, h, job->name);
+	}
+	return 0;
+}
+
 /* output.plot_qps names QPs that rates.csv traces (the first output.rates) */
 static int check_plot_qps(const struct scenario *s, const struct load *ld,
 			  struct scn_error *err)
@@ -644,7 +680,8 @@ static int check_scenario(struct scenario *s, const struct load *ld, struct scn_
 	if (check_topology(s, ld, err))
 		return -1;
 	for (j = 0; j < (int)s->njobs; j++)
-		if ((resolve || hdr_at(ld, SEC_JOB, j)) && check_job(s, ld, j, resolve, err))
+		if ((resolve || hdr_at(ld, SEC_JOB, j)) &&
+		    (check_job(s, ld, j, resolve, err) || check_stragglers(s, ld, j, resolve, err)))
 			return -1;
 	if (check_flows(s, ld, err))
 		return -1;

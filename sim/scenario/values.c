@@ -156,6 +156,44 @@ static int parse_flows(struct load *ld, const char *full, const struct key_def *
 	return 0;
 }
 
+/* job.NAME.straggler: up to SCN_MAX_STRAGGLERS distinct HOST:DELAY */
+static int parse_stragglers(struct load *ld, const char *full, const struct key_def *k,
+			    const char *value, struct scn_stragglers *out)
+{
+	const char *p = value;
+	char item[64], e[128];
+	struct scn_stragglers st = { 0 };
+	int too_long;
+
+	while (next_item(&p, item, sizeof(item), &too_long)) {
+		char *colon = strchr(item, ':');
+		int tier;
+		uint32_t host;
+		int64_t d;
+
+		if (too_long || !colon)
+			return scn_fail(ld, "%s: %s is not HOST:DELAY (%s)", full, item, k->range);
+		if (st.n == SCN_MAX_STRAGGLERS)
+			return scn_fail(ld, "%s: more than %d stragglers", full, SCN_MAX_STRAGGLERS);
+		if (scn_parse_node_name(item, colon, &tier, &host) || tier != TOPO_HOST)
+			return scn_fail(ld, "%s: %.*s is not a host name (h0, h1, ...)", full,
+					(int)(colon - item), item);
+		if (units_parse_time(colon + 1, &d, e, sizeof(e)))
+			return scn_fail(ld, "%s: %s: %s", full, colon + 1, e);
+		if (d < k->min || d > k->max)
+			return scn_fail(ld, "%s: %s out of range (0-1000s)", full, colon + 1);
+		for (uint32_t i = 0; i < st.n; i++)
+			if (st.host[i] == host)
+				return scn_fail(ld, "%s: h%" PRIu32 " listed twice", full, host);
+		st.host[st.n] = host;
+		st.delay_ps[st.n++] = d;
+	}
+	if (!st.n)
+		return scn_fail(ld, "%s: empty (%s)", full, k->range);
+	*out = st;
+	return 0;
+}
+
 /* a trace path: relative to the scenario's folder, made absolute */
 static int resolve_file(struct load *ld, const char *full, const char *value,
 			char out[4096])
@@ -503,6 +541,9 @@ int scn_parse_value(struct load *ld, const char *full, const struct key_def *k,
 	case KT_FLOWS:
 		return parse_flows(ld, full, k, value,
 				   (struct scn_flowlist *)(void *)((char *)base + k->off));
+	case KT_STRAGGLERS:
+		return parse_stragglers(ld, full, k, value,
+					(struct scn_stragglers *)(void *)((char *)base + k->off));
 	}
 	if (rc)
 		return scn_fail(ld, "%s: %s", full, e);
@@ -650,6 +691,16 @@ void scn_format_value(const struct key_def *k, const void *base, char *buf,
 		snprintf(buf, len, "%s", fl.n ? "" : "auto");
 		for (i = 0; i < (int)fl.n && n + 12 < len; i++)
 			n += (size_t)snprintf(buf + n, len - n, "%s%" PRIu32, i ? "," : "", fl.id[i]);
+		break;
+	}
+	case KT_STRAGGLERS: {
+		struct scn_stragglers st;
+		char d[40];
+		memcpy(&st, p, sizeof(st));
+		buf[0] = '\0';
+		for (i = 0; i < (int)st.n && n + 60 < len; i++)
+			n += (size_t)snprintf(buf + n, len - n, "%sh%" PRIu32 ":%s", i ? "," : "",
+					      st.host[i], units_format_time(st.delay_ps[i], d, sizeof(d)));
 		break;
 	}
 	case KT_TODO:
