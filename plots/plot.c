@@ -45,6 +45,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "figures.h"
 #include "units.h"
 
 extern char **environ;
@@ -1897,21 +1898,17 @@ static int run_gnuplot(const char *gnuplot, const struct fig *g, const char *scr
 
 /* ---- plot_run ----------------------------------------------------------- */
 
-static const struct {
-	const char *name;
-	int (*shape)(struct fig *, const struct run_info *, char *, size_t);
-} figures[] = {
-	{"queues", shape_queues},   {"pause_map", shape_pause},
-	{"rates", shape_rates},	    {"dcqcn", shape_dcqcn},
-	{"throughput", shape_throughput}, {"collectives", shape_collectives},
+/* each figure's shaping, by enum figure_id (figures.h names them) */
+static int (*const shapes[FIG_COUNT])(struct fig *, const struct run_info *, char *, size_t) = {
+	[FIG_QUEUES] = shape_queues, [FIG_PAUSE_MAP] = shape_pause, [FIG_RATES] = shape_rates,
+	[FIG_DCQCN] = shape_dcqcn, [FIG_THROUGHPUT] = shape_throughput,
+	[FIG_COLLECTIVES] = shape_collectives,
 };
-
-const char *const plot_formats[] = { "png", "svg", "pdf", NULL };
 
 int plot_format_valid(const char *format)
 {
-	for (int i = 0; plot_formats[i]; i++)
-		if (!strcmp(format, plot_formats[i]))
+	for (int i = 0; figure_formats[i]; i++)
+		if (!strcmp(format, figure_formats[i]))
 			return 1;
 	return 0;
 }
@@ -1919,11 +1916,11 @@ int plot_format_valid(const char *format)
 /* remove DIR/plots/NAME.EXT in every format but keep (NULL: all of them) */
 static void remove_figure(const char *plots, const char *name, const char *keep)
 {
-	for (int i = 0; plot_formats[i]; i++) {
+	for (int i = 0; figure_formats[i]; i++) {
 		char path[PLOT_PATH_MAX + 64];
-		if (keep && !strcmp(keep, plot_formats[i]))
+		if (keep && !strcmp(keep, figure_formats[i]))
 			continue;
-		snprintf(path, sizeof(path), "%s/%s.%s", plots, name, plot_formats[i]);
+		snprintf(path, sizeof(path), "%s/%s.%s", plots, name, figure_formats[i]);
 		unlink(path);
 	}
 }
@@ -1968,11 +1965,11 @@ int plot_run(const char *dir, const char *scripts_dir, const char *format, char 
 	}
 	snprintf(g->dir, sizeof(g->dir), "%s", dir);
 	g->ext = format;
-	for (size_t i = 0; i < sizeof(figures) / sizeof(figures[0]); i++) {
-		g->name = figures[i].name;
+	for (int i = 0; i < FIG_COUNT; i++) {
+		g->name = figure_names[i];
 		g->note[0] = '\0';
 		msg[0] = '\0';
-		int rc = figures[i].shape(g, &ri, msg, sizeof(msg));
+		int rc = shapes[i](g, &ri, msg, sizeof(msg));
 		if (rc == 0)
 			rc = run_gnuplot(gnuplot, g, scripts_dir, msg, sizeof(msg));
 		/* no stale figure from an earlier plot, in any format */

@@ -46,11 +46,9 @@
 int plot_run(const char *dir, const char *scripts_dir, const char *format, char *err,
 	     size_t errlen);
 
-/* the figure formats plot_run draws (format: NULL is "png"): png, svg, pdf;
- * NULL-terminated.  Figures are named DIR/plots/NAME.FORMAT; drawing one
+/* 1 when format is one plot_run draws (figures.h figure_formats: png, svg,
+ * pdf; NULL is png).  Figures are named DIR/plots/NAME.FORMAT; drawing one
  * removes that figure in the other formats. */
-extern const char *const plot_formats[];
-/* 1 when format is one of plot_formats[] */
 int plot_format_valid(const char *format);
 
 /* The first of the folders that holds the plot scripts (queues.gp): the

@@ -277,6 +277,18 @@ static int unknown_option(const char *a)
 	return usage_error("unknown option %s", a);
 }
 
+/* --format F at argv[*i]: F (png, svg or pdf) into *format, *i on it; 0,
+ * or the usage error */
+static int take_format(int argc, char **argv, int *i, const char **format)
+{
+	if (*i + 1 == argc)
+		return usage_error("--format needs a value (png, svg or pdf)");
+	*format = argv[++*i];
+	if (!plot_format_valid(*format))
+		return usage_error("--format %s: png, svg or pdf", *format);
+	return 0;
+}
+
 /*
  * --set and --vary take one argument, section.key=value(s).  Written with a
  * space instead of '=' (--vary nic.cc none,dcqcn), the values would be
@@ -327,13 +339,11 @@ static int parse_args(int argc, char **argv, struct cli *c)
 				c->vary[c->nvary++] = v;
 			}
 		} else if (!strcmp(a, "--format")) {
-			if (!has_next)
-				return usage_error("%s needs a value (png, svg or pdf)", a);
-			if (!is_run && !is_sweep)
+			if (has_next && !is_run && !is_sweep)
 				return usage_error("%s is an option of run, sweep and plot", a);
-			c->format = argv[++i];
-			if (!plot_format_valid(c->format))
-				return usage_error("--format %s: png, svg or pdf", c->format);
+			int rc = take_format(argc, argv, &i, &c->format);
+			if (rc)
+				return rc;
 			c->plot = 1;
 		} else if (!strcmp(a, "--set") || !strcmp(a, "-o") || !strcmp(a, "--seed") ||
 			   !strcmp(a, "--threads")) {
@@ -466,11 +476,9 @@ static int cmd_plot(int argc, char **argv)
 	const char *dir = NULL, *format = "png";
 	for (int i = 2; i < argc; i++) {
 		if (!strcmp(argv[i], "--format")) {
-			if (i + 1 == argc)
-				return usage_error("--format needs a value (png, svg or pdf)");
-			format = argv[++i];
-			if (!plot_format_valid(format))
-				return usage_error("--format %s: png, svg or pdf", format);
+			int rc = take_format(argc, argv, &i, &format);
+			if (rc)
+				return rc;
 		} else if (argv[i][0] == '-' && argv[i][1]) {
 			return unknown_option(argv[i]);
 		} else if (dir) {
@@ -586,18 +594,12 @@ static int cmd_sweep(const struct cli *c)
 	}
 }
 
-static void print_warning(void *ctx, const char *key, const char *text)
-{
-	(void)ctx;
-	fprintf(stderr, "dcqcn-sim: warning: %s: %s\n", key, text);
-}
-
 static int cmd_run(const struct cli *c)
 {
 	struct scenario *s = load(c);
 	if (!s)
 		return EXIT_USAGE;
-	scenario_warnings(s, print_warning, NULL); /* also in DIR/warnings.txt */
+	scenario_write_warnings(s, stderr, "dcqcn-sim: warning: "); /* and DIR/warnings.txt */
 	char dir[4096];
 	if (c->out_dir)
 		snprintf(dir, sizeof(dir), "%s", c->out_dir);

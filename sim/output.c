@@ -29,6 +29,7 @@
 #include <unistd.h>
 
 #include "fabric.h"
+#include "figures.h"
 #include "scenario.h"
 #include "units.h"
 
@@ -248,18 +249,12 @@ static struct out_tag event_tag(const struct fabric *f, unsigned part)
 }
 
 /*
- * The figures `dcqcn-sim plot` draws (plots/plot.c figures[] and
- * plot_formats[]; the run layer does not link the plots library, so the
- * names are repeated here: keep them in step).  A run into an existing
- * directory removes them: a figure of the previous run must not pass for one
- * of this run.  Only what plot writes goes: NAME.png|svg|pdf and the shaped
- * data in plots/data (files ending .dat, .vars, .log); the folders go when
- * that left them empty.
+ * A run into an existing directory removes the figures of an earlier run
+ * (figures.h: every name in every format): a figure of the previous run
+ * must not pass for one of this run.  Only what plot writes goes:
+ * NAME.png|svg|pdf and the shaped data in plots/data (files ending .dat,
+ * .vars, .log); the folders go when that left them empty.
  */
-static const char *const figure_names[] = { "queues", "pause_map", "rates", "dcqcn",
-					    "throughput", "collectives", NULL };
-static const char *const figure_formats[] = { "png", "svg", "pdf", NULL };
-
 static int has_suffix(const char *s, const char *suffix)
 {
 	size_t n = strlen(s), k = strlen(suffix);
@@ -269,7 +264,7 @@ static int has_suffix(const char *s, const char *suffix)
 static void clear_figures(const char *dir)
 {
 	char path[4200];
-	for (int i = 0; figure_names[i]; i++)
+	for (int i = 0; i < FIG_COUNT; i++)
 		for (int k = 0; figure_formats[k]; k++) {
 			snprintf(path, sizeof(path), "%s/plots/%s.%s", dir, figure_names[i],
 				 figure_formats[k]);
@@ -305,6 +300,115 @@ static void counters_header(FILE *fp, const struct scenario *scn)
 	fputc('\n', fp);
 }
 
+/* copy src to dst (unless they are one file: a run of DIR/scenario.ini
+ * into DIR itself); 0 or -1 with err set */
+static int copy_file(const char *src, const char *dst, char *err, size_t errlen)
+{
+	struct stat a, b;
+	if (!stat(src, &a) && !stat(dst, &b) && a.st_dev == b.st_dev && a.st_ino == b.st_ino)
+		return 0;
+	FILE *in = fopen(src, "rb");
+	if (!in) {
+		snprintf(err, errlen, "%.400s: cannot read: %s", src, strerror(errno));
+		return -1;
+	}
+	FILE *out = fopen(dst, "wb");
+	if (!out) {
+		snprintf(err, errlen, "%.400s: cannot write: %s", dst, strerror(errno));
+		fclose(in);
+		return -1;
+	}
+	char buf[65536];
+	size_t n;
+	int bad = 0;
+	while ((n = fread(buf, 1, sizeof(buf), in)) > 0)
+		bad |= fwrite(buf, 1, n, out) != n;
+	bad |= ferror(in);
+	fclose(in);
+	bad |= fclose(out) != 0;
+	if (bad)
+		snprintf(err, errlen, "%.200s: copying %.200s failed", dst, src);
+	return bad ? -1 : 0;
+}
+
+/*
+ * A run directory carries its traces: each trace job's CSV is copied to
+ * DIR/traces/JOB.csv, and *shown is a copy of scn whose trace jobs name
+ * that file relatively (scenario.ini resolves it against its own folder),
+ * or scn itself when there is no trace job.  The copy shares scn's
+ * allocations: release it with free(), never scenario_free().
+ */
+static int carry_traces(const struct scenario *scn, const char *dir,
+			const struct scenario **shown, char *err, size_t errlen)
+{
+	struct scenario *copy = NULL;
+	*shown = scn;
+	for (uint32_t j = 0; j < scn->njobs; j++) {
+		const struct scn_job *job = &scn->jobs[j];
+		char path[4300];
+		if (job->pattern != SCN_JOB_TRACE || !job->file[0])
+			continue;
+		if (!copy) {
+			snprintf(path, sizeof(path), "%s/traces", dir);
+			if (output_mkdir_p(path)) {
+				snprintf(err, errlen, "%.400s: cannot create: %s", path,
+					 strerror(errno));
+				return -1;
+			}
+			if (!(copy = malloc(sizeof(*copy)))) {
+				snprintf(err, errlen, "out of memory");
+				return -1;
+			}
+			*copy = *scn;
+		}
+		snprintf(path, sizeof(path), "%s/traces/%s.csv", dir, job->name);
+		if (copy_file(job->file, path, err, errlen)) {
+			free(copy);
+			return -1;
+		}
+		snprintf(copy->jobs[j].file, sizeof(copy->jobs[j].file), "traces/%s.csv", job->name);
+	}
+	if (copy)
+		*shown = copy;
+	return 0;
+}
+
+/* scenario.ini (with the traces carried, above) and warnings.txt (one line
+ * per scenario_warnings(), empty when none); 0 or -1 with err set */
+static int write_scenario(struct output *o, const struct scenario *scn, char *err,
+			  size_t errlen)
+{
+	const struct scenario *shown;
+	if (carry_traces(scn, o->dir, &shown, err, errlen))
+		return -1;
+	static const char *const names[] = { "scenario.ini", "warnings.txt" };
+	int bad = 0;
+	for (int i = 0; i < 2 && !bad; i++) {
+		errno = 0;
+		FILE *fp = open_in(o, names[i], "w");
+		if (!fp) {
+			io_error(o, names[i]);
+			bad = 1;
+			break;
+		}
+		if (i == 0) {
+			scenario_print(shown, fp);
+			scenario_print_derived(shown, fp);
+		} else {
+			scenario_write_warnings(scn, fp, "");
+		}
+		bad = ferror(fp);
+		bad |= fclose(fp);
+		if (bad)
+			io_error(o, names[i]);
+	}
+	if (shown != scn)
+		free((void *)shown);
+	if (bad)
+		snprintf(err, errlen, "%s", o->err);
+	return bad ? -1 : 0;
+}
+
 int output_open(struct output *o, const char *dir, const struct scenario *scn, unsigned nparts,
 		char *err, size_t errlen)
 {
@@ -329,8 +433,7 @@ int output_open(struct output *o, const char *dir, const struct scenario *scn, u
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
-	FILE *ini = open_in(o, "scenario.ini", "w");
-	int bad = !ini;
+	int bad = 0;
 	for (int s = 0; s < OUT_STREAMS && !bad; s++) {
 		o->file[s] = open_in(o, stream_file[s], "w");
 		bad = !o->file[s];
@@ -342,22 +445,15 @@ int output_open(struct output *o, const char *dir, const struct scenario *scn, u
 	if (bad) {
 		snprintf(err, errlen, "%s: cannot write in the output directory: %s", dir,
 			 strerror(errno));
-		if (ini)
-			fclose(ini);
 		output_close(o);
 		return -1;
 	}
-	scenario_print(scn, ini);
-	scenario_print_derived(scn, ini);
-	bad = ferror(ini);
-	bad |= fclose(ini);
 	for (int s = 0; s < OUT_STREAMS; s++)
 		if (s == OUT_COUNTERS)
 			counters_header(o->file[s], scn);
 		else
 			fprintf(o->file[s], "%s\n", stream_header[s]);
-	if (bad) {
-		snprintf(err, errlen, "%s/scenario.ini: write failed", dir);
+	if (write_scenario(o, scn, err, errlen)) {
 		output_close(o);
 		return -1;
 	}

@@ -74,9 +74,10 @@ struct output {
 /* mkdir -p dir; 0 or -1 (errno set) */
 int output_mkdir_p(const char *dir);
 /* mkdir -p dir, remove the figures of an earlier run there (plots/NAME.png,
- * .svg, .pdf and plots/data/), write scenario.ini, open the streamed files
- * with their headers, for a run of nparts partitions.  Returns 0, or -1 with
- * a message in err. */
+ * .svg, .pdf and plots/data/) and its summary.csv, open the streamed files
+ * with their headers, for a run of nparts partitions, copy the trace files
+ * to traces/JOB.csv, write scenario.ini (naming them relatively) and
+ * warnings.txt.  Returns 0, or -1 with a message in err. */
 int output_open(struct output *o, const char *dir, const struct scenario *scn, unsigned nparts,
 		char *err, size_t errlen);
 /* the rows the partitions wrote, merged into their files */

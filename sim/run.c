@@ -11,12 +11,9 @@
  */
 #include "run.h"
 
-#include <errno.h>
-#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
-#include <sys/stat.h>
 #include <time.h>
 
 #include "fabric.h"
@@ -203,102 +200,6 @@ static int write_summary(struct run_ctx *c, const struct run_result *r)
 	return output_write_row(&c->out, "summary.csv", header, row, 1);
 }
 
-static void put_warning(void *ctx, const char *key, const char *text)
-{
-	fprintf(ctx, "%s: %s\n", key, text);
-}
-
-/* DIR/warnings.txt: one line per warning (scenario_warnings), empty when none */
-static int write_warnings(const struct scenario *scn, const char *dir, struct run_result *res)
-{
-	char path[4200];
-	snprintf(path, sizeof(path), "%s/warnings.txt", dir);
-	FILE *fp = fopen(path, "w");
-	if (!fp) {
-		snprintf(res->err, sizeof(res->err), "%.400s/warnings.txt: cannot write", dir);
-		return -1;
-	}
-	res->warnings = scenario_warnings(scn, put_warning, fp);
-	if (fclose(fp)) {
-		snprintf(res->err, sizeof(res->err), "%.400s/warnings.txt: write failed", dir);
-		return -1;
-	}
-	return 0;
-}
-
-/* copy src to dst (unless they are one file: a run of DIR/scenario.ini
- * into DIR itself); 0 or -1 with err set */
-static int copy_file(const char *src, const char *dst, char *err, size_t errlen)
-{
-	struct stat a, b;
-	if (!stat(src, &a) && !stat(dst, &b) && a.st_dev == b.st_dev && a.st_ino == b.st_ino)
-		return 0;
-	FILE *in = fopen(src, "rb");
-	if (!in) {
-		snprintf(err, errlen, "%.400s: cannot read: %s", src, strerror(errno));
-		return -1;
-	}
-	FILE *out = fopen(dst, "wb");
-	if (!out) {
-		snprintf(err, errlen, "%.400s: cannot write: %s", dst, strerror(errno));
-		fclose(in);
-		return -1;
-	}
-	char buf[65536];
-	size_t n;
-	int bad = 0;
-	while ((n = fread(buf, 1, sizeof(buf), in)) > 0)
-		bad |= fwrite(buf, 1, n, out) != n;
-	bad |= ferror(in);
-	fclose(in);
-	bad |= fclose(out) != 0;
-	if (bad)
-		snprintf(err, errlen, "%.200s: copying %.200s failed", dst, src);
-	return bad ? -1 : 0;
-}
-
-/*
- * A run directory carries its traces: each trace job's CSV is copied to
- * DIR/traces/JOB.csv, and *shown is a copy of scn whose trace jobs name
- * that file relatively (scenario.ini resolves it against its own folder),
- * or scn itself when there is no trace job.  The copy shares scn's
- * allocations: release it with free(), never scenario_free().
- */
-static int carry_traces(const struct scenario *scn, const char *dir,
-			const struct scenario **shown, char *err, size_t errlen)
-{
-	struct scenario *copy = NULL;
-	*shown = scn;
-	for (uint32_t j = 0; j < scn->njobs; j++) {
-		const struct scn_job *job = &scn->jobs[j];
-		char path[PATH_MAX + 64];
-		if (job->pattern != SCN_JOB_TRACE || !job->file[0])
-			continue;
-		if (!copy) {
-			snprintf(path, sizeof(path), "%.*s/traces", PATH_MAX, dir);
-			if (output_mkdir_p(path)) {
-				snprintf(err, errlen, "%.400s: cannot create: %s", path,
-					 strerror(errno));
-				return -1;
-			}
-			if (!(copy = malloc(sizeof(*copy)))) {
-				snprintf(err, errlen, "out of memory");
-				return -1;
-			}
-			*copy = *scn;
-		}
-		snprintf(path, sizeof(path), "%.*s/traces/%s.csv", PATH_MAX, dir, job->name);
-		if (copy_file(job->file, path, err, errlen)) {
-			free(copy);
-			return -1;
-		}
-		snprintf(copy->jobs[j].file, sizeof(copy->jobs[j].file), "traces/%s.csv", job->name);
-	}
-	if (copy)
-		*shown = copy;
-	return 0;
-}
-
 static void free_parts(struct run_ctx *c, uint32_t n)
 {
 	for (uint32_t p = 0; c->part && p < n; p++)
@@ -337,32 +238,14 @@ enum run_status run_scenario(const struct scenario *scn, const struct run_opts *
 	for (uint32_t p = 0; p < nparts; p++)
 		hist_init(&c.part[p].fct);
 	c.fabric = f;
+	res->warnings = scenario_warnings(scn, NULL, NULL);
 	if (opts->out_dir) {
-		const struct scenario *shown = scn;
-		int bad = output_mkdir_p(opts->out_dir) ||
-			  carry_traces(scn, opts->out_dir, &shown, res->err, sizeof(res->err)) ||
-			  output_open(&c.out, opts->out_dir, shown, nparts, res->err,
-				      sizeof(res->err));
-		if (shown != scn)
-			free((void *)shown);
-		if (bad) {
-			if (!res->err[0])
-				snprintf(res->err, sizeof(res->err),
-					 "%.400s: cannot create the output directory: %s",
-					 opts->out_dir, strerror(errno));
+		if (output_open(&c.out, opts->out_dir, scn, nparts, res->err, sizeof(res->err))) {
 			free_parts(&c, nparts);
 			fabric_destroy(f);
 			return RUN_EIO;
 		}
 		c.has_out = 1;
-		if (write_warnings(scn, opts->out_dir, res)) {
-			output_close(&c.out);
-			free_parts(&c, nparts);
-			fabric_destroy(f);
-			return RUN_EIO;
-		}
-	} else {
-		res->warnings = scenario_warnings(scn, NULL, NULL);
 	}
 	f->hooks = (struct fabric_hooks){ .ctx = &c, .flow_done = on_flow_done,
 					  .coll_done = on_coll_done };

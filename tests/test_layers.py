@@ -14,7 +14,8 @@ import sys
 # layer: (directories or files, layers it may use besides itself)
 LAYERS = {
     'base': (['sim/engine.c', 'sim/engine.h', 'sim/units.c', 'sim/units.h', 'sim/rng.c',
-              'sim/rng.h', 'sim/invariant.h', 'sim/hist.c', 'sim/hist.h'], []),
+              'sim/rng.h', 'sim/invariant.h', 'sim/hist.c', 'sim/hist.h', 'sim/figures.c',
+              'sim/figures.h'], []),
     'core': (['models/core'], ['base']),
     'loader': (['sim/scenario'], ['base', 'core']),
     'node': (['models/node'], ['base', 'core']),

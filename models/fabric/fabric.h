@@ -157,8 +157,7 @@ struct fabric {
 	struct faults faults;
 
 	struct fabric_hooks hooks;
-	uint32_t njobs;                /* the scenario's jobs (per-job counters) */
-	struct net_job_stats *job_sum; /* njobs: a sample's jobs, added over the partitions */
+	struct net_job_stats *job_sum; /* scn->njobs: a sample's jobs, added over the partitions */
 	uint64_t *backlog;             /* output.queues = all: per host and priority */
 	uint8_t *backlog_last;         /* bit p: the last row of (host, p) was not 0 */
 	char err[256];                 /* why an invariant failed */

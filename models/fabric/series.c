@@ -68,7 +68,7 @@ static void add_jobs(struct net_job_stats *a, const struct net_job_stats *b, uin
  * counters of sample k (zeroed first when `fresh`) */
 static void take_delta(struct fabric_part *part, uint32_t k, int fresh)
 {
-	uint32_t nj = part->f->njobs;
+	uint32_t nj = part->f->scn->njobs;
 	struct fabric_totals now = totals(&part->net), *l = &part->last;
 	struct fabric_totals *d = &part->counts[k].d;
 	struct net_job_stats *jd = part->job_counts + (size_t)k * nj;
@@ -95,7 +95,7 @@ static void take_delta(struct fabric_part *part, uint32_t k, int fresh)
 /* a new sample at t: the counters of the interval ending there */
 static void count(struct fabric_part *part, sim_time_ps t)
 {
-	uint32_t nj = part->f->njobs;
+	uint32_t nj = part->f->scn->njobs;
 	if (part->ncounts == part->counts_cap) {
 		uint32_t cap = part->counts_cap ? 2 * part->counts_cap : 16;
 		struct fabric_counts *c = realloc(part->counts, cap * sizeof(*c));
@@ -196,7 +196,6 @@ void fabric_series_free(struct fabric_part *part)
 int fabric_series_jobs(struct fabric *f)
 {
 	uint32_t nj = f->scn->njobs;
-	f->njobs = nj;
 	f->job_sum = calloc(nj ? nj : 1, sizeof(*f->job_sum));
 	if (!f->job_sum)
 		return -1;
@@ -223,7 +222,7 @@ void fabric_start_series(struct fabric *f)
  * then the partitions drop them */
 static void emit_counts(struct fabric *f, uint32_t n)
 {
-	uint32_t nj = f->njobs;
+	uint32_t nj = f->scn->njobs;
 	for (uint32_t k = 0; k < n; k++) {
 		struct fabric_totals sum = { .njobs = nj, .jobs = f->job_sum };
 		memset(f->job_sum, 0, nj * sizeof(*f->job_sum));

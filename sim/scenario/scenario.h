@@ -311,6 +311,8 @@ void scenario_print_derived(const struct scenario *s, FILE *out);
  * sentence saying what it risks and what would be safer.  Returns how many. */
 typedef void (*scn_warn_fn)(void *ctx, const char *key, const char *text);
 unsigned scenario_warnings(const struct scenario *s, scn_warn_fn fn, void *ctx);
+/* one line per warning, "PREFIXKEY: TEXT"; returns how many */
+unsigned scenario_write_warnings(const struct scenario *s, FILE *out, const char *prefix);
 /* the warnings as `check` shows them: "# warnings: N", then "# KEY: TEXT" */
 void scenario_print_warnings(const struct scenario *s, FILE *out);
 

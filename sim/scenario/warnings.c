@@ -237,13 +237,25 @@ unsigned scenario_warnings(const struct scenario *s, scn_warn_fn fn, void *ctx)
 	return w.n;
 }
 
-static void print_one(void *ctx, const char *key, const char *text)
+struct warn_out {
+	FILE *out;
+	const char *prefix;
+};
+
+static void put_line(void *ctx, const char *key, const char *text)
 {
-	fprintf(ctx, "# %s: %s\n", key, text);
+	const struct warn_out *w = ctx;
+	fprintf(w->out, "%s%s: %s\n", w->prefix, key, text);
+}
+
+unsigned scenario_write_warnings(const struct scenario *s, FILE *out, const char *prefix)
+{
+	struct warn_out w = { out, prefix };
+	return scenario_warnings(s, put_line, &w);
 }
 
 void scenario_print_warnings(const struct scenario *s, FILE *out)
 {
 	fprintf(out, "# warnings: %u\n", scenario_warnings(s, NULL, NULL));
-	scenario_warnings(s, print_one, out);
+	scenario_write_warnings(s, out, "# ");
 }
