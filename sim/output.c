@@ -685,7 +685,8 @@ void output_coll_bw(const struct fabric *f, const struct coll *c, double *algbw,
 							     : 1.0 / (c->senders ? c->senders : 1);
 	*algbw = t > 0 ? (double)c->bytes / t / 1e9 : 0;
 	*busbw = *algbw * factor;
-	*pct_line = 100 * *busbw / ((double)f->scn->host_link_bps / 8 / 1e9);
+	int64_t line = c->line_bps > 0 ? c->line_bps : f->scn->host_link_bps;
+	*pct_line = 100 * *busbw / ((double)line / 8 / 1e9);
 }
 
 void output_coll(struct output *o, const struct fabric *f, const struct coll *c)

@@ -157,7 +157,7 @@ static const struct tl_case contradiction_cases[] = {
 	  "x.ini:5: topology.k: only for kind = fat-tree (kind is leaf-spine)" },
 	/* the kind may come after the key: still a contradiction */
 	{ "[topology]\nspines = 4\nkind = star\n", NULL,
-	  "x.ini:2: topology.spines: only for kind = leaf-spine (kind is star)" },
+	  "x.ini:2: topology.spines: only for kind = leaf-spine or rail-optimized (kind is star)" },
 	{ "[topology]\nhosts = 8\n", NULL,
 	  "x.ini:2: topology.hosts: only for kind = star (kind is leaf-spine)" },
 	/* the earliest line is reported */
@@ -539,7 +539,7 @@ static const struct tl_case guess_cases[] = {
 	  "x.ini:2: job.a.pattern: ring-allreduse is not valid (trace, incast, permutation, "
 	  "ring-allreduce, alltoall); did you mean ring-allreduce?" },
 	{ "[sim]\n", "topology.kind=fat_tree",
-	  "--set: topology.kind: fat_tree is not valid (leaf-spine, fat-tree, star); did you mean fat-tree?" },
+	  "--set: topology.kind: fat_tree is not valid (leaf-spine, fat-tree, star, rail-optimized); did you mean fat-tree?" },
 	{ "[fault.s]\nkind = flap\n", NULL,
 	  "x.ini:2: fault.s.kind: flap is not valid (pause-storm, slow-receiver, link-down)" },
 	/* a --set of a job or fault that does not exist */

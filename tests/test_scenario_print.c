@@ -248,7 +248,8 @@ static const struct print_case {
 		"\n[pfcwd]\nenable = true\ndetection_time = 200ms\n"
 		"restoration_time = 400ms\npoll_interval = 200ms\naction = drop\n",
 		"\n[output]\nsample_interval = 10us\nqueues = switches\nflows = all\nrates = 64\n",
-		"\n[topology]\nkind = leaf-spine\nspines = 2\nleaves = 4\nhosts_per_leaf = 8\nhost_link = 400Gbps\n",
+		"\n[topology]\nkind = leaf-spine\nspines = 2\nleaves = 4\nhosts_per_leaf = 8\nuplinks_per_spine = 1\n"
+		"gpus_per_server = 1\nhost_link = 400Gbps\n",
 		"\nduration = 1s\n",
 		"\nhost_cable = 3m\nfabric_cable = 30m\nswitch_latency = 500ns\nmtu = 4096\necmp = flow\n",
 		/* 8:1 is the default (8 >> 3): not printed */
@@ -316,10 +317,10 @@ static const struct print_case {
 	  {
 		"\n[job.ar]\npattern = ring-allreduce\nranks = all\nsize = 4MB\nstart = 0ps\n"
 		"# dscp: qos.data_dscp (26)\niterations = 4\ncompute_gap = 0ps\nskew = 0ps\n"
-		"channels = 2\nslice = 512KiB\n\n",
+		"channels = 2\nslice = 512KiB\nalgorithm = ring\nqps_per_connection = 1\n\n",
 		"\n[job.a2a]\npattern = alltoall\nranks = 0-15\nsize = 4MB\nstart = 0ps\n"
 		"# dscp: qos.data_dscp (26)\niterations = 1\ncompute_gap = 0ps\nskew = 0ps\n"
-		"schedule = shift\n",
+		"schedule = shift\nqps_per_connection = 1\n",
 	  },
 	  { NULL } },
 	/* derived values of the defaults (DESIGN B1) */

@@ -17,6 +17,8 @@ uint32_t topo_shape_hosts(const struct topo_shape *s)
 		return s->k * s->k * s->k / 4;
 	case TOPO_KIND_STAR:
 		return s->star_hosts;
+	case TOPO_KIND_RAIL:
+		return s->units * s->servers_per_unit * s->gpus_per_server;
 	}
 	return 0;
 }
@@ -30,6 +32,8 @@ uint32_t topo_shape_switches(const struct topo_shape *s)
 		return 5 * s->k * s->k / 4;
 	case TOPO_KIND_STAR:
 		return 1;
+	case TOPO_KIND_RAIL:
+		return s->units * s->gpus_per_server + s->spines;
 	}
 	return 0;
 }
@@ -43,6 +47,14 @@ void topo_init(struct topo *t, const struct topo_shape *s)
 	t->spines = s->spines;
 	t->leaves = s->leaves;
 	t->hpl = s->hosts_per_leaf;
+	t->ups = s->uplinks_per_spine ? s->uplinks_per_spine : 1;
+	t->gps = s->gpus_per_server ? s->gpus_per_server : 1;
+	if (s->kind == TOPO_KIND_RAIL) { /* a leaf-spine of rail leaves */
+		t->kind = TOPO_KIND_LEAF_SPINE;
+		t->rails = t->gps;
+		t->leaves = s->units * t->rails;
+		t->hpl = s->servers_per_unit;
+	}
 	t->k = s->k;
 	t->half = s->k / 2;
 	t->host_link_bps = s->host_link_bps;
@@ -69,9 +81,9 @@ uint16_t topo_ports(const struct topo *t, uint32_t sw)
 {
 	switch (topo_tier_of(t, sw)) {
 	case TOPO_LEAF:
-		return (uint16_t)(t->hpl + t->spines);
+		return (uint16_t)(t->hpl + t->spines * t->ups);
 	case TOPO_SPINE:
-		return (uint16_t)t->leaves;
+		return (uint16_t)(t->leaves * t->ups);
 	case TOPO_EDGE:
 	case TOPO_AGG:
 	case TOPO_CORE:
@@ -86,16 +98,39 @@ static struct topo_end end(enum topo_tier tier, uint32_t node, uint32_t port)
 	return (struct topo_end){ .tier = tier, .node = node, .port = (uint16_t)port };
 }
 
+uint32_t topo_leaf_host(const struct topo *t, uint32_t leaf, uint32_t port)
+{
+	if (t->rails)
+		return ((leaf / t->rails) * t->hpl + port) * t->rails + leaf % t->rails;
+	return leaf * t->hpl + port;
+}
+
+/* leaf-spine: the leaf of host h, and its port there */
+static uint32_t leaf_of(const struct topo *t, uint32_t h)
+{
+	if (t->rails)
+		return h / (t->hpl * t->rails) * t->rails + h % t->rails;
+	return h / t->hpl;
+}
+
+static uint32_t leaf_port_of(const struct topo *t, uint32_t h)
+{
+	return t->rails ? h / t->rails % t->hpl : h % t->hpl;
+}
+
 struct topo_end topo_peer(const struct topo *t, uint32_t sw, uint16_t port)
 {
 	uint32_t h = t->half, pods = t->k * h;
 	switch (topo_tier_of(t, sw)) {
-	case TOPO_LEAF:
+	case TOPO_LEAF: {
 		if (port < t->hpl)
-			return end(TOPO_HOST, sw * t->hpl + port, 0);
-		return end(TOPO_SPINE, t->leaves + (port - t->hpl), sw);
+			return end(TOPO_HOST, topo_leaf_host(t, sw, port), 0);
+		uint32_t up = port - t->hpl; /* spine up / ups, its link up % ups */
+		return end(TOPO_SPINE, t->leaves + up / t->ups, sw * t->ups + up % t->ups);
+	}
 	case TOPO_SPINE:
-		return end(TOPO_LEAF, port, t->hpl + (sw - t->leaves));
+		return end(TOPO_LEAF, port / t->ups,
+			   t->hpl + (sw - t->leaves) * t->ups + port % t->ups);
 	case TOPO_EDGE:
 		if (port < h)
 			return end(TOPO_HOST, sw * h + port, 0);
@@ -119,12 +154,17 @@ struct topo_end topo_host_uplink(const struct topo *t, uint32_t host)
 {
 	switch (t->kind) {
 	case TOPO_KIND_LEAF_SPINE:
-		return end(TOPO_LEAF, host / t->hpl, host % t->hpl);
+		return end(TOPO_LEAF, leaf_of(t, host), leaf_port_of(t, host));
 	case TOPO_KIND_FAT_TREE:
 		return end(TOPO_EDGE, host / t->half, host % t->half);
 	default:
 		return end(TOPO_SW, 0, host);
 	}
+}
+
+uint32_t topo_host_leaf(const struct topo *t, uint32_t host)
+{
+	return topo_host_uplink(t, host).node;
 }
 
 int topo_port_is_host(const struct topo *t, uint32_t sw, uint16_t port)
@@ -137,11 +177,11 @@ uint16_t topo_route(const struct topo *t, uint32_t sw, uint32_t dst, uint64_t h)
 	uint32_t half = t->half, pods = t->k * half;
 	switch (topo_tier_of(t, sw)) {
 	case TOPO_LEAF:
-		if (dst / t->hpl == sw)
-			return (uint16_t)(dst % t->hpl);
-		return (uint16_t)(t->hpl + h % t->spines);
+		if (leaf_of(t, dst) == sw)
+			return (uint16_t)leaf_port_of(t, dst);
+		return (uint16_t)(t->hpl + h % (t->spines * t->ups));
 	case TOPO_SPINE:
-		return (uint16_t)(dst / t->hpl);
+		return (uint16_t)(leaf_of(t, dst) * t->ups + h % t->ups);
 	case TOPO_EDGE:
 		if (dst / half == sw)
 			return (uint16_t)(dst % half);
@@ -194,7 +234,10 @@ static int uplink_ok(const struct topo *t, uint32_t sw, uint16_t port, uint32_t 
 	struct topo_end e = topo_peer(t, sw, port);
 	switch (e.tier) {
 	case TOPO_SPINE:
-		return !down(ctx, e.node, (uint16_t)(dst / t->hpl));
+		for (uint32_t m = 0; m < t->ups; m++)
+			if (!down(ctx, e.node, (uint16_t)(leaf_of(t, dst) * t->ups + m)))
+				return 1;
+		return 0;
 	case TOPO_AGG:
 		return agg_reaches(t, e.node, dst, down, ctx);
 	case TOPO_CORE:
@@ -210,6 +253,14 @@ uint16_t topo_route_avoiding(const struct topo *t, uint32_t sw, uint32_t dst, ui
 	uint16_t port = topo_route(t, sw, dst, h);
 	struct topo_end e = topo_peer(t, sw, port);
 	int up = topo_tier_of(t, sw) < e.tier && e.tier != TOPO_HOST;
+	if (!up && topo_tier_of(t, sw) == TOPO_SPINE && t->ups > 1) {
+		/* down one of the parallel links to dst's leaf that is up */
+		uint16_t first = (uint16_t)(port - port % t->ups), ok[256], nok = 0;
+		for (uint16_t p = first; p < first + t->ups; p++)
+			if (!down(ctx, sw, p))
+				ok[nok++] = p;
+		return nok ? ok[h % nok] : TOPO_NO_ROUTE;
+	}
 	if (!up)
 		return down(ctx, sw, port) ? TOPO_NO_ROUTE : port;
 	/* the uplinks are a contiguous range ending at the last port */
@@ -227,7 +278,7 @@ uint32_t topo_hops(const struct topo *t, uint32_t src, uint32_t dst)
 {
 	switch (t->kind) {
 	case TOPO_KIND_LEAF_SPINE:
-		return src / t->hpl == dst / t->hpl ? 1 : 3;
+		return leaf_of(t, src) == leaf_of(t, dst) ? 1 : 3;
 	case TOPO_KIND_FAT_TREE: {
 		uint32_t half = t->half;
 		if (src / half == dst / half)

@@ -14,6 +14,21 @@
  *   the pod's edges, ports half..k-1 to core j*half + (p-half).  Core
  *   j*half+m: port p goes to agg j of pod p.  k^3/4 hosts, 5k^2/4 switches.
  *   star: one switch sw0, port p goes to host p.
+ *   rail-optimized (R = gpus_per_server rails, U units of P servers): a
+ *     leaf-spine whose leaves are rail leaves, leaf l = unit l/R, rail l%R.
+ *     Host h is GPU h%R of server h/R (unit h/(P*R)); rail leaf (u, r) port
+ *     p goes down to host (u*P + p)*R + r, so NIC r of every server of a
+ *     unit reaches rail leaf r of that unit.  Uplinks and spines as
+ *     leaf-spine.
+ *   uplinks_per_spine (leaf-spine, rail-optimized) = M parallel links
+ *     between every leaf and every spine: leaf port hpl + s*M + m goes to
+ *     spine s, spine port l*M + m to leaf l.
+ *
+ * Servers.  gpus_per_server G groups consecutive hosts: hosts G*s ..
+ * G*s+G-1 are the GPUs of server s, joined by NVLink (nic.h), not by the
+ * switches.  A server never straddles two leaves or edge switches (the
+ * loader checks that G divides their host ports; rail-optimized places
+ * its GPUs on the unit's rail leaves by construction).
  *
  * Routing: a switch sends a packet down when the destination is below it,
  * else up on one of its uplinks chosen by an ECMP hash of the packet's
@@ -29,7 +44,7 @@
 
 #include "units.h"
 
-enum topo_kind { TOPO_KIND_LEAF_SPINE, TOPO_KIND_FAT_TREE, TOPO_KIND_STAR };
+enum topo_kind { TOPO_KIND_LEAF_SPINE, TOPO_KIND_FAT_TREE, TOPO_KIND_STAR, TOPO_KIND_RAIL };
 
 /* what [topology] says: the kind, its size, the links and cables */
 struct topo_shape {
@@ -37,6 +52,9 @@ struct topo_shape {
 	uint32_t spines, leaves, hosts_per_leaf; /* leaf-spine */
 	uint32_t k;                              /* fat-tree, even */
 	uint32_t star_hosts;                     /* star */
+	uint32_t units, servers_per_unit;        /* rail-optimized */
+	uint32_t uplinks_per_spine;              /* leaf-spine, rail-optimized (>= 1) */
+	uint32_t gpus_per_server;                /* every kind (>= 1); rails of rail-optimized */
 	int64_t host_link_bps, fabric_link_bps;
 	int64_t host_cable_mm, fabric_cable_mm;
 };
@@ -46,7 +64,10 @@ enum topo_tier { TOPO_HOST, TOPO_LEAF, TOPO_SPINE, TOPO_EDGE, TOPO_AGG, TOPO_COR
 struct topo {
 	enum topo_kind kind;
 	uint32_t hosts, switches;
-	uint32_t spines, leaves, hpl; /* leaf-spine */
+	uint32_t spines, leaves, hpl; /* leaf-spine; rail-optimized: hpl = servers per unit */
+	uint32_t ups;             /* uplinks per spine (parallel leaf-spine links) */
+	uint32_t rails;           /* rail-optimized: rails per unit (= gps); else 0 */
+	uint32_t gps;             /* GPUs (hosts) per server */
 	uint32_t k, half;         /* fat-tree */
 	int64_t host_link_bps, fabric_link_bps;
 	sim_time_ps host_prop_ps, fabric_prop_ps;
@@ -82,6 +103,16 @@ uint16_t topo_route(const struct topo *t, uint32_t sw, uint32_t dst, uint64_t h)
 typedef int (*topo_down_fn)(const void *ctx, uint32_t sw, uint16_t port);
 uint16_t topo_route_avoiding(const struct topo *t, uint32_t sw, uint32_t dst, uint64_t h,
 			     topo_down_fn down, const void *ctx);
+
+/* the leaf (or edge switch, or the star's switch) of a host, and its port there */
+uint32_t topo_host_leaf(const struct topo *t, uint32_t host);
+/* leaf-spine and rail-optimized: the host below port `port` of leaf l */
+uint32_t topo_leaf_host(const struct topo *t, uint32_t leaf, uint32_t port);
+/* the server of a host (hosts gps*s .. gps*s + gps - 1) */
+static inline uint32_t topo_server(const struct topo *t, uint32_t host)
+{
+	return host / t->gps;
+}
 
 /* number of switches a packet crosses from src to dst */
 uint32_t topo_hops(const struct topo *t, uint32_t src, uint32_t dst);

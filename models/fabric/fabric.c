@@ -105,6 +105,7 @@ static struct nic_config nic_config_of(const struct scenario *scn,
 		.min_time_between_cnps_ps = scn->dcqcn.min_time_between_cnps_ps,
 		.rto_ps = scenario_rto_ps(scn), .retry_cnt = (uint32_t)scn->nic_ib_retry_cnt,
 		.dcqcn_params = dcqcn_params_of(scn), .seed = scn->seed,
+		.nvlink_bps = scn->nvlink_bps, .nvlink_latency_ps = scn->nvlink_latency_ps,
 	};
 }
 
@@ -364,6 +365,7 @@ static void add_stats(struct net_stats *a, const struct net_stats *b)
 	a->data_pkts_sent += b->data_pkts_sent;
 	a->payload_injected += b->payload_injected;
 	a->payload_delivered += b->payload_delivered;
+	a->nvlink_bytes += b->nvlink_bytes;
 	a->drops.lossless += b->drops.lossless;
 	a->drops.lossy += b->drops.lossy;
 	a->drops.pfcwd += b->drops.pfcwd;

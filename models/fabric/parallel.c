@@ -2,8 +2,11 @@
  * parallel.c - partitions, windows and threads (see fabric.h).
  *
  * Units.  The topology fixes them: leaf-spine, a leaf with its hosts, and
- * each spine; fat-tree, an edge switch with its hosts, and each aggregation
- * and core switch; a star is one unit.  Only fabric links join two units.
+ * each spine; rail-optimized, a scalable unit (its rail leaves and
+ * servers: a server's GPUs, joined by NVLink, sit on every rail leaf of
+ * the unit) and each spine; fat-tree, an edge switch with its hosts, and
+ * each aggregation and core switch; a star is one unit.  Only fabric links
+ * join two units.
  *
  * Partitions.  A run on N threads gives each thread a partition of whole
  * units: units in decreasing weight (ports, plus hosts twice: a host's NIC
@@ -65,18 +68,23 @@ static uint32_t unit_count(const struct topo *t)
 {
 	switch (t->kind) {
 	case TOPO_KIND_LEAF_SPINE:
+		return t->rails ? t->leaves / t->rails + t->spines : t->switches;
 	case TOPO_KIND_FAT_TREE:
 		return t->switches;
 	case TOPO_KIND_STAR:
+	case TOPO_KIND_RAIL: /* topo_init made it a leaf-spine of rail leaves */
 		return 1;
 	}
 	return 1;
 }
 
 /* the unit of switch sw: its own number (a leaf's or edge's unit holds its
- * hosts too); a star's one switch is unit 0 */
+ * hosts too); a rail leaf's is its scalable unit's, a spine's follows the
+ * units; a star's one switch is unit 0 */
 static uint32_t unit_of_switch(const struct topo *t, uint32_t sw)
 {
+	if (t->rails)
+		return sw < t->leaves ? sw / t->rails : t->leaves / t->rails + (sw - t->leaves);
 	return t->kind == TOPO_KIND_STAR ? 0 : sw;
 }
 
@@ -91,13 +99,27 @@ static unsigned machine_cores(void)
 	return n > 0 ? (unsigned)n : 1;
 }
 
-/* the weight of a unit: its switch's ports plus twice its hosts */
-static uint64_t unit_weight(const struct topo *t, uint32_t sw)
+/* the weight of a switch: its ports plus twice its hosts */
+static uint64_t switch_weight(const struct topo *t, uint32_t sw)
 {
 	uint64_t w = topo_ports(t, sw);
 	for (uint16_t p = 0; p < topo_ports(t, sw); p++)
 		if (topo_port_is_host(t, sw, p))
 			w += 2;
+	return w;
+}
+
+/* the weight of a unit: its switches' */
+static uint64_t unit_weight(const struct topo *t, uint32_t unit)
+{
+	if (!t->rails)
+		return switch_weight(t, unit);
+	uint32_t units = t->leaves / t->rails;
+	if (unit >= units)
+		return switch_weight(t, t->leaves + (unit - units));
+	uint64_t w = 0;
+	for (uint32_t r = 0; r < t->rails; r++)
+		w += switch_weight(t, unit * t->rails + r);
 	return w;
 }
 
@@ -143,7 +165,8 @@ struct fabric_plan fabric_plan_of(const struct scenario *scn, unsigned threads)
 	struct topo_shape shape = scenario_topo_shape(scn);
 	topo_init(&t, &shape);
 	struct fabric_plan p = { .units = unit_count(&t), .lookahead_ps = lookahead(&t) };
-	p.unit_is = t.kind == TOPO_KIND_LEAF_SPINE ? "a leaf with its hosts, or a spine"
+	p.unit_is = t.rails ? "a scalable unit (its rail leaves and servers), or a spine"
+		    : t.kind == TOPO_KIND_LEAF_SPINE ? "a leaf with its hosts, or a spine"
 		    : t.kind == TOPO_KIND_FAT_TREE
 			? "an edge switch with its hosts, or an aggregation or core switch"
 			: "the switch with its hosts";

@@ -69,6 +69,7 @@ struct net_cc {
 struct net_stats {
 	uint64_t data_pkts_sent;
 	uint64_t payload_injected, payload_delivered;
+	uint64_t nvlink_bytes;         /* messages' bytes that arrived over NVLink */
 	struct net_drops drops;
 	struct net_cc cc;
 	uint64_t pause_frames;         /* XOFF frames sent, refreshes included */

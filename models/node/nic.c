@@ -45,6 +45,20 @@
  * the ToR when it holds NIC_XOFF_FRAMES data frames, refreshed at half the
  * pause time, XON at NIC_XOFF_FRAMES frames minus pfc.xon_offset; frames
  * beyond that plus the host link's headroom are dropped (a lossless drop).
+ *
+ * NVLink (topology.gpus_per_server > 1): a QP between two GPUs of one
+ * server carries its messages over the server's NVLink/NVSwitch, never
+ * over the NIC.  Each GPU has an NVLink port of nvlink_bps per direction;
+ * the NVSwitch is non-blocking.  A message posted at t is reserved whole on
+ * the sender's egress and the receiver's ingress: it starts at the latest
+ * of t and the moments both are free, holds both for bytes x 8 / nvlink_bps
+ * and arrives nvlink_latency after it ends.  So a GPU never sends or
+ * receives faster than its NVLink, messages from one sender go one after
+ * the other, and an incast into one GPU is served in the order posted
+ * (first come, first served, not shared).  The QP keeps its messages in
+ * its FIFO until they arrive (their arrival times increase along it) and
+ * its pace_ev delivers them.  No packet exists, nothing is counted as the
+ * NIC's payload; net->st.nvlink_bytes counts what arrived.
  */
 #include "nic.h"
 
@@ -54,6 +68,7 @@
 #include "invariant.h"
 #include "pfc.h"
 #include "rng.h"
+#include "topology.h"
 
 #define NIC_XOFF_FRAMES 4
 #define NIC_ACK_EVERY 16
@@ -359,6 +374,47 @@ static void nic_tx_done(struct sim_engine *eng, struct sim_event *ev)
 	nic_kick(n);
 }
 
+/* NVLink: reserve a message posted now on the sender's egress and the
+ * receiver's ingress; its QP's pace_ev delivers it */
+static void nvlink_send(struct net *net, struct qp *q, struct flow *fl)
+{
+	struct nic *a = &net->nics[q->src], *b = &net->nics[q->dst];
+	const struct nic_config *cfg = a->cfg;
+	sim_time_ps start = net->eng.now;
+	if (a->nv_tx_free > start)
+		start = a->nv_tx_free;
+	if (b->nv_rx_free > start)
+		start = b->nv_rx_free;
+	sim_time_ps end = start + units_mul_div_ceil(fl->bytes * 8, UNITS_PS_PER_S, cfg->nvlink_bps);
+	a->nv_tx_free = b->nv_rx_free = end;
+	fl->nv_due_ps = end + cfg->nvlink_latency_ps;
+	fl->tx_left = 0;
+	if (!sim_event_pending(&q->pace_ev))
+		sim_schedule(&net->eng, &q->pace_ev, fl->nv_due_ps);
+}
+
+/* NVLink: the messages of a local QP that have arrived */
+static void nvlink_fire(struct sim_engine *eng, struct sim_event *ev)
+{
+	struct qp *q = container_of(ev, struct qp, pace_ev);
+	struct net *net = container_of(eng, struct net, eng);
+	struct flow *fl;
+	while ((fl = q->head) && fl->nv_due_ps <= eng->now) {
+		q->head = fl->next;
+		if (!q->head)
+			q->tail = NULL;
+		fl->rx_bytes = fl->bytes;
+		fl->end_ps = eng->now;
+		net->st.nvlink_bytes += (uint64_t)fl->bytes;
+		net->flows_done++;
+		if (net->obs.flow_done)
+			net->obs.flow_done(net->obs.flow_ctx, fl);
+		nic_flow_free(net, fl);
+	}
+	if (q->head && !sim_event_pending(ev))
+		sim_schedule(eng, ev, q->head->nv_due_ps);
+}
+
 void nic_post(struct net *net, struct flow *fl)
 {
 	struct qp *q = &net->qps[fl->qp];
@@ -372,6 +428,10 @@ void nic_post(struct net *net, struct flow *fl)
 	else
 		q->head = fl;
 	q->tail = fl;
+	if (q->local) {
+		nvlink_send(n->net, q, fl);
+		return;
+	}
 	if (!q->snd && !q->failed) {
 		next_message(q, fl);
 		if (!q->ready && !q->pacing)
@@ -617,7 +677,10 @@ uint32_t nic_add_qp(struct net *net, uint32_t src, uint32_t dst, uint8_t dscp)
 		.sport = qp_sport(cfg->seed, qid), .prio = net->qos.dscp_to_prio[dscp],
 		.dscp = dscp, .job = NET_NONE, .rx.last_cnp_ps = -1,
 	};
-	sim_event_init(&q->pace_ev, pace_fire, SIM_KEY(EVKEY_QP, qid, EVKEY_QP_PACE));
+	q->local = net->topo && net->topo->gps > 1 && src != dst &&
+		   topo_server(net->topo, src) == topo_server(net->topo, dst);
+	sim_event_init(&q->pace_ev, q->local ? nvlink_fire : pace_fire,
+		       SIM_KEY(EVKEY_QP, qid, EVKEY_QP_PACE));
 	sim_event_init(&q->rto_ev, rto_fire, SIM_KEY(EVKEY_QP, qid, EVKEY_QP_RTO));
 	if (cfg->dcqcn)
 		dcqcn_init(&cfg->dcqcn_params, &q->dc);

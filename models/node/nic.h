@@ -26,6 +26,8 @@ struct nic_config {
 	uint32_t retry_cnt;            /* a QP errors at the (retry_cnt + 1)-th timeout in a row */
 	struct dcqcn_params dcqcn_params;
 	uint64_t seed;                 /* QP source ports */
+	int64_t nvlink_bps;            /* a GPU's NVLink, per direction */
+	sim_time_ps nvlink_latency_ps;
 };
 
 /*
@@ -50,6 +52,7 @@ struct flow {
 	uint32_t heap_idx;             /* in its NIC's start heap, or UINT32_MAX */
 	int64_t bytes, tx_left, rx_bytes;
 	sim_time_ps start_ps, end_ps;  /* end_ps < 0 until complete */
+	sim_time_ps nv_due_ps;         /* over NVLink: when it arrives */
 	uint8_t dscp, prio;
 	uint8_t posted;                /* handed to its QP */
 };
@@ -83,6 +86,8 @@ struct qp {
 					* first packet left) */
 	uint8_t timeouts;              /* timeouts in a row without progress */
 	uint8_t failed;                /* in the error state: sends nothing any more */
+	uint8_t local;                 /* both ends are GPUs of one server: over NVLink,
+					* pace_ev delivers its messages */
 	struct sim_event pace_ev, rto_ev;
 	struct dcqcn_qp dc;
 	/* the receiving end, which the destination's partition writes while
@@ -126,12 +131,17 @@ struct nic {
 	sim_time_ps last_cnp_ps;       /* cnp_scope = port: last CNP sent */
 	uint64_t tx_payload_bytes, rx_payload_bytes;
 	uint64_t tx_pkts;
+	/* the GPU's NVLink port (gpus_per_server > 1): busy sending until
+	 * nv_tx_free, receiving until nv_rx_free */
+	sim_time_ps nv_tx_free, nv_rx_free;
 };
 
 void nic_init(struct net *net, struct nic *n, uint32_t id, const struct nic_config *cfg);
 /* link delivery into NIC `to` */
 void nic_rx(void *to, uint16_t port, struct pkt *p);
-/* a QP from host src to host dst; its id, or NET_NONE when out of memory */
+/* a QP from host src to host dst; its id, or NET_NONE when out of memory.
+ * Between two GPUs of one server (topo_server) it is an NVLink connection:
+ * see nic.c, NVLink. */
 uint32_t nic_add_qp(struct net *net, uint32_t src, uint32_t dst, uint8_t dscp);
 /* a message from the pool of the net that runs its sender: `bytes` on QP
  * qp, starting at start_ps, with the given id; the workload fields are zero.

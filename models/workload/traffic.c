@@ -19,8 +19,44 @@
  *   alltoall       every rank sends S/n to each other rank, all at once on
  *                  one QP per pair, or `schedule = shift`: the message to
  *                  rank i+k leaves once the one to rank i+k-1 has arrived.
+ *   tree           (ring-allreduce with algorithm = tree) NCCL's double
+ *                  binary tree: channel c carries S/channels in `slice`
+ *                  messages; each slice is reduced up the tree (a rank
+ *                  sends it to its parent once it has it from all its
+ *                  children; the leaves at once) and broadcast down from
+ *                  the root (a rank forwards it to its children as it
+ *                  arrives).
  * Incast, permutation and trace messages each have their own QP; every
  * iteration reuses the job's QPs (a job's connections are set up once).
+ *
+ * GPU servers (topology.gpus_per_server > 1, as NCCL builds its rings and
+ * trees on them).  The ranks are grouped by server (servers in the order
+ * their first rank is listed, a server's ranks in list order: a block of k
+ * ranks).  Channel c visits the servers in that order and, within each,
+ * the block rotated by c mod k: it enters every server at the block's GPU
+ * c mod k, whose NIC is on rail c mod k.  A hop between two GPUs of one
+ * server goes over NVLink (nic.h); the hop out of a server leaves through
+ * the NIC of the GPU the channel entered by (the data crosses the server
+ * to it, as NCCL's rings leave a server by the NIC they entered with;
+ * that crossing is not charged) and reaches the next server's entry GPU.
+ * So channel c's network traffic stays on rail c mod k.  The tree is a
+ * chain inside each server (up: from the block's last GPU to its entry
+ * GPU, down the other way) and NCCL's double binary tree between the
+ * servers' entry GPUs: channel c uses tree (c / gpus_per_server) mod 2,
+ * so that with 2 x gpus_per_server channels every rail carries both trees
+ * (tree 1 mirrors tree 0 for an even count of servers, shifts it by one
+ * for an odd one, so that a server is inner in at most one of them).
+ * With one GPU per server every block is one rank: rings follow the rank
+ * list, trees alternate by channel.  All-to-all, incast, permutation and
+ * traces send between GPUs of one server over NVLink and otherwise from
+ * the GPU's own NIC.
+ *
+ * QPs per connection (qps_per_connection = Q, NCCL_IB_QPS_PER_CONNECTION):
+ * every connection of a ring or tree has Q QPs, each with its own UDP
+ * source port, and slice j of step s goes on QP (s + j) mod Q (NCCL's
+ * round robin of messages over QPs); an all-to-all message is cut into Q
+ * parts, one per QP (with `shift`, part q to the next rank waits for part
+ * q to this one).
  *
  * Timing.  Iteration 0 of a job is released at the job's start.  Within an
  * iteration every rank (sender, trace row) starts up to `skew` late, a delay
@@ -77,13 +113,33 @@ struct ring_channel {
 	uint64_t first;                /* id offset of the channel in its iteration */
 };
 
+/* one tree channel: its bytes in `slices` messages per edge and phase */
+struct tree_channel {
+	int64_t bytes;
+	uint32_t slices;
+	uint32_t root;                 /* rank index */
+	uint64_t first;                /* id offset of the channel in its iteration */
+	uint64_t cnt_first;            /* its slices' counters in cnt[] */
+};
+
 struct traffic_job {
 	const struct scn_job *j;
 	uint32_t index;
 	uint32_t n;                    /* ranks, senders or rows */
 	uint32_t steps;                /* ring: 2(n - 1) */
+	uint32_t nq;                   /* QPs per connection */
 	uint8_t dscp;
+	uint8_t tree;                  /* ring-allreduce by the tree algorithm */
+	int64_t line_bps;              /* the line rate busbw_pct_line compares to */
 	uint32_t *qps;                 /* the job's QPs (layout by pattern) */
+	uint32_t *order;               /* ring, tree: rank index at position i of channel
+					* c, [c * n + i] */
+	/* tree, [c * n + r] by rank index: the parent (UINT32_MAX: root), the
+	 * inputs of the reduce phase, the children ([kid_off[c * (n + 1) + r],
+	 * kid_off[.. + r + 1]) of kids[c * n ..]); slices' reduce counters */
+	struct tree_channel *tch;
+	uint32_t *tparent, *kid_off, *kids;
+	uint8_t *nup, *cnt;
 	uint32_t *perm;                /* permutation: the derangement */
 	struct ring_channel *ch;       /* ring: per channel */
 	struct flow **rows;            /* trace: the iteration's messages by row */
@@ -117,7 +173,7 @@ struct traffic_part {
 	struct notice {
 		struct traffic_tag tag;    /* the event that completed it */
 		uint32_t seq;              /* within that event */
-		uint32_t job, rank, k;     /* all-to-all: rank's message to rank + k */
+		uint32_t job, rank, k, q;  /* all-to-all: part q of rank's message to rank + k */
 		struct flow *fl;           /* trace: the message waiting */
 		sim_time_ps start_ps;
 	} *notices;
@@ -265,16 +321,27 @@ static sim_time_ps later(sim_time_ps a, sim_time_ps b)
 	return a > b ? a : b;
 }
 
+/* the host of rank (sender, row) idx */
+static uint32_t rank_host(const struct traffic_job *jb, uint32_t idx)
+{
+	const struct scn_job *j = jb->j;
+	switch (j->pattern) {
+	case SCN_JOB_INCAST:
+		return j->senders.hosts[idx];
+	case SCN_JOB_TRACE:
+		return j->rows[idx].src;
+	default:
+		return j->ranks.hosts[idx];
+	}
+}
+
 /* job.NAME.straggler: how late the host of rank (sender, row) idx starts */
-static sim_time_ps straggle_ps(const struct traffic *t, const struct traffic_job *jb,
-			       uint32_t idx)
+static sim_time_ps straggle_ps(const struct traffic_job *jb, uint32_t idx)
 {
 	const struct scn_stragglers *st = &jb->j->stragglers;
 	if (!st->n)
 		return 0;
-	/* its first QP's source: all-to-all's are (rank, peer), the peer from 1 */
-	uint32_t q = jb->qps[jb->j->pattern == SCN_JOB_ALLTOALL ? idx * jb->n + 1 : idx];
-	uint32_t host = t->net->qps[q].src;
+	uint32_t host = rank_host(jb, idx);
 	for (uint32_t i = 0; i < st->n; i++)
 		if (st->host[i] == host)
 			return st->delay_ps[i];
@@ -285,18 +352,25 @@ static sim_time_ps rank_start(const struct traffic *t, const struct traffic_job 
 			      uint32_t idx)
 {
 	return jb->release_ps + traffic_skew_ps(t, jb->index, jb->iter, idx) +
-	       straggle_ps(t, jb, idx);
+	       straggle_ps(jb, idx);
 }
 
-/* ring: slice sl of channel c, step s, from rank i (its chunk has index
- * idx), decided at time `sched` */
+/* ring, tree: the rank index at position i of channel c */
+static uint32_t rank_at(const struct traffic_job *jb, uint32_t c, uint32_t i)
+{
+	return jb->order[c * jb->n + i];
+}
+
+/* ring: slice sl of channel c, step s, from position i (its chunk has
+ * index idx), decided at time `sched` */
 static void ring_send(struct traffic *t, struct traffic_job *jb, uint32_t c, uint32_t s,
 		      uint32_t i, uint32_t sl, sim_time_ps start, sim_time_ps sched)
 {
 	uint32_t n = jb->n, idx = (i + n - s % n) % n;
 	if (jb->failed)
 		return;
-	struct flow *fl = make(t, jb, ring_index(jb, c, s, i) + sl, jb->qps[c * n + i],
+	uint32_t q = jb->qps[((size_t)c * n + i) * jb->nq + (s + sl) % jb->nq];
+	struct flow *fl = make(t, jb, ring_index(jb, c, s, i) + sl, q,
 			       ring_slice_bytes(jb, &jb->ch[c], idx, sl), start);
 	fl->pos[0] = c;
 	fl->pos[1] = s;
@@ -305,17 +379,54 @@ static void ring_send(struct traffic *t, struct traffic_job *jb, uint32_t c, uin
 	nic_post_at(t->net, fl, sched);
 }
 
-/* all-to-all: rank i's message to rank i + k */
+/* tree: slice sl of channel c between rank r and its parent, up (reduce)
+ * or down (broadcast) */
+static void tree_send(struct traffic *t, struct traffic_job *jb, uint32_t c, uint32_t r,
+		      int down, uint32_t sl, sim_time_ps start, sim_time_ps sched)
+{
+	const struct tree_channel *tc = &jb->tch[c];
+	uint32_t n = jb->n, u = r < tc->root ? r : r - 1; /* r among the non-roots */
+	if (jb->failed)
+		return;
+	uint32_t q = jb->qps[(((size_t)c * (n - 1) + u) * 2 + (uint32_t)down) * jb->nq + sl % jb->nq];
+	int64_t slice = jb->j->slice_bytes, left = tc->bytes - (int64_t)sl * slice;
+	struct flow *fl = make(t, jb, tc->first + (uint64_t)sl * 2 * (n - 1) + (uint64_t)down * (n - 1) + u,
+			       q, left < slice ? left : slice, start);
+	fl->pos[0] = c;
+	fl->pos[1] = (uint32_t)down;
+	fl->pos[2] = r;
+	fl->pos[3] = sl;
+	nic_post_at(t->net, fl, sched);
+}
+
+/* tree: rank r of channel c has slice sl whole: down to its children, or
+ * (reduced) up to its parent, or from the root down */
+static void tree_forward(struct traffic *t, struct traffic_job *jb, uint32_t c, uint32_t r,
+			 int down, uint32_t sl, sim_time_ps start, sim_time_ps sched)
+{
+	uint32_t n = jb->n;
+	if (!down && jb->tparent[c * n + r] != UINT32_MAX) {
+		tree_send(t, jb, c, r, 0, sl, start, sched);
+		return;
+	}
+	const uint32_t *off = &jb->kid_off[(size_t)c * (n + 1) + r];
+	for (uint32_t k = off[0]; k < off[1]; k++)
+		tree_send(t, jb, c, jb->kids[(size_t)c * n + k], 1, sl, start, sched);
+}
+
+/* all-to-all: part q of rank i's message to rank i + k */
 static void a2a_send(struct traffic *t, struct traffic_job *jb, uint32_t i, uint32_t k,
-		     sim_time_ps start, sim_time_ps sched)
+		     uint32_t q, sim_time_ps start, sim_time_ps sched)
 {
 	uint32_t n = jb->n;
 	if (jb->failed)
 		return;
-	struct flow *fl = make(t, jb, (uint64_t)i * (n - 1) + (k - 1), jb->qps[i * n + k],
-			       jb->j->size_bytes / n, start);
+	struct flow *fl = make(t, jb, ((uint64_t)i * (n - 1) + (k - 1)) * jb->nq + q,
+			       jb->qps[((size_t)i * n + k) * jb->nq + q],
+			       part(jb->j->size_bytes / n, jb->nq, q), start);
 	fl->pos[0] = i;
 	fl->pos[1] = k;
+	fl->pos[2] = q;
 	nic_post_at(t->net, fl, sched);
 }
 
@@ -332,19 +443,31 @@ static void release(struct traffic *t, struct traffic_job *jb, uint32_t iter, si
 	jb->last = (struct traffic_tag){ .time = -1 };
 	switch (j->pattern) {
 	case SCN_JOB_RING_ALLREDUCE:
-		for (uint32_t i = 0; i < n; i++) {
-			sim_time_ps start = rank_start(t, jb, i);
-			for (uint32_t c = 0; c < j->channels; c++)
+		if (jb->tree) { /* the leaves send every slice up */
+			memset(jb->cnt, 0, jb->tch[j->channels - 1].cnt_first +
+						   (uint64_t)jb->tch[j->channels - 1].slices * n);
+			for (uint32_t r = 0; r < n; r++) {
+				sim_time_ps start = rank_start(t, jb, r);
+				for (uint32_t c = 0; c < j->channels; c++)
+					for (uint32_t sl = 0; !jb->nup[c * n + r] && sl < jb->tch[c].slices; sl++)
+						tree_forward(t, jb, c, r, 0, sl, start, sched);
+			}
+			break;
+		}
+		for (uint32_t i = 0; i < n; i++)
+			for (uint32_t c = 0; c < j->channels; c++) {
+				sim_time_ps start = rank_start(t, jb, rank_at(jb, c, i));
 				for (uint32_t sl = 0; sl < ring_slices(&jb->ch[c], i); sl++)
 					ring_send(t, jb, c, 0, i, sl, start, sched);
-		}
+			}
 		break;
 	case SCN_JOB_ALLTOALL:
 		for (uint32_t i = 0; i < n; i++) {
 			sim_time_ps start = rank_start(t, jb, i);
 			uint32_t last = j->schedule == SCN_SCHEDULE_SHIFT ? 1 : n - 1;
 			for (uint32_t k = 1; k <= last; k++)
-				a2a_send(t, jb, i, k, start, sched);
+				for (uint32_t q = 0; q < jb->nq; q++)
+					a2a_send(t, jb, i, k, q, start, sched);
 		}
 		break;
 	case SCN_JOB_INCAST:
@@ -395,7 +518,7 @@ static void iteration_done(struct traffic *t, struct traffic_part *tp, struct tr
 	tp->colls = grow(tp->colls, &tp->colls_cap, tp->ncolls, sizeof(*tp->colls));
 	tp->colls[tp->ncolls++] = (struct done_coll){
 		.c = { .job = jb->index, .iter = jb->iter, .ranks = jb->ranks, .senders = jb->senders,
-		       .bytes = jb->iter_bytes, .nflows = jb->per_iter, .start_ps = jb->release_ps,
+		       .bytes = jb->iter_bytes, .line_bps = jb->line_bps, .nflows = jb->per_iter, .start_ps = jb->release_ps,
 		       .end_ps = jb->last.time },
 		.tag = jb->last,
 	};
@@ -434,11 +557,24 @@ static void flow_done(void *ctx, struct flow *fl)
 	if (t->flow_done)
 		t->flow_done(t->ctx, tp->index, fl);
 	switch (jb->j->pattern) {
-	case SCN_JOB_RING_ALLREDUCE: { /* the next slice leaves from here */
-		uint32_t c = fl->pos[0], s = fl->pos[1], sl = fl->pos[3];
-		uint32_t next = (fl->pos[2] + 1) % jb->n;
+	case SCN_JOB_RING_ALLREDUCE: {
+		uint32_t c = fl->pos[0], sl = fl->pos[3];
+		if (jb->tree) { /* arrived at r (down) or r's parent (up) */
+			uint32_t n = jb->n, r = fl->pos[2], at = r;
+			if (!fl->pos[1]) {
+				at = jb->tparent[c * n + r];
+				uint8_t *cnt = &jb->cnt[jb->tch[c].cnt_first + (uint64_t)sl * n + at];
+				if (++*cnt < jb->nup[c * n + at])
+					break;
+			}
+			tree_forward(t, jb, c, at, fl->pos[1], sl, later(now, rank_start(t, jb, at)), now);
+			break;
+		}
+		/* the next slice leaves from here */
+		uint32_t s = fl->pos[1], next = (fl->pos[2] + 1) % jb->n;
 		if (s + 1 < jb->steps)
-			ring_send(t, jb, c, s + 1, next, sl, later(now, rank_start(t, jb, next)), now);
+			ring_send(t, jb, c, s + 1, next, sl,
+				  later(now, rank_start(t, jb, rank_at(jb, c, next))), now);
 		break;
 	}
 	case SCN_JOB_ALLTOALL: {
@@ -448,10 +584,10 @@ static void flow_done(void *ctx, struct flow *fl)
 		sim_time_ps start = later(rank_start(t, jb, i),
 					  now + traffic_notify_ps(t, fl->dst, fl->src));
 		if (part_of(t, fl->src) == tp->index)
-			a2a_send(t, jb, i, k + 1, start, now);
+			a2a_send(t, jb, i, k + 1, fl->pos[2], start, now);
 		else
 			notice(tp, (struct notice){ .tag = tag, .job = jb->index, .rank = i,
-						    .k = k + 1, .start_ps = start });
+						    .k = k + 1, .q = fl->pos[2], .start_ps = start });
 		break;
 	}
 	case SCN_JOB_TRACE:
@@ -610,7 +746,7 @@ void traffic_window_end(struct traffic *t)
 				nt->fl->start_ps = nt->start_ps;
 				nic_post_at(t->net, nt->fl, nt->tag.time);
 			} else {
-				a2a_send(t, &t->jobs[nt->job], nt->rank, nt->k, nt->start_ps,
+				a2a_send(t, &t->jobs[nt->job], nt->rank, nt->k, nt->q, nt->start_ps,
 					 nt->tag.time);
 			}
 		}
@@ -699,11 +835,26 @@ static int derangement(struct traffic *t, struct traffic_job *jb)
 	return 0;
 }
 
-static int qp(struct traffic *t, struct traffic_job *jb, uint32_t k, uint32_t src, uint32_t dst,
+/* Q QPs from src to dst at jb->qps[k * Q ..] */
+static int qp(struct traffic *t, struct traffic_job *jb, size_t k, uint32_t src, uint32_t dst,
 	      uint8_t dscp)
 {
-	jb->qps[k] = nic_add_qp(t->net, src, dst, dscp);
-	return jb->qps[k] == NET_NONE ? -1 : 0;
+	for (uint32_t q = 0; q < jb->nq; q++) {
+		jb->qps[k * jb->nq + q] = nic_add_qp(t->net, src, dst, dscp);
+		if (jb->qps[k * jb->nq + q] == NET_NONE)
+			return -1;
+	}
+	return 0;
+}
+
+/* ring, tree: the host whose NIC (or NVLink) carries the hop from rank a
+ * to rank b of channel c, whose block entered a's server at rank `entry`:
+ * a itself within a server, else the entry rank's (module comment) */
+static uint32_t hop_src(const struct traffic *t, const struct traffic_job *jb, uint32_t a,
+			uint32_t b, uint32_t entry)
+{
+	const uint32_t *h = jb->j->ranks.hosts;
+	return topo_server(t->topo, h[a]) == topo_server(t->topo, h[b]) ? h[a] : h[entry];
 }
 
 /* the job's QPs, in the order its messages are defined */
@@ -711,24 +862,44 @@ static int job_qps(struct traffic *t, struct traffic_job *jb)
 {
 	const struct scn_job *j = jb->j;
 	uint32_t n = jb->n;
-	size_t count = j->pattern == SCN_JOB_RING_ALLREDUCE ? (size_t)j->channels * n
+	size_t count = j->pattern == SCN_JOB_RING_ALLREDUCE ? (size_t)j->channels * n * 2
 		       : j->pattern == SCN_JOB_ALLTOALL     ? (size_t)n * n
 							    : n;
-	jb->qps = malloc(count * sizeof(*jb->qps));
+	jb->qps = malloc(count * jb->nq * sizeof(*jb->qps));
 	if (!jb->qps)
 		return -1;
 	const uint32_t *h = j->ranks.hosts;
 	switch (j->pattern) {
 	case SCN_JOB_RING_ALLREDUCE:
-		for (uint32_t c = 0; c < j->channels; c++)
-			for (uint32_t i = 0; i < n; i++)
-				if (qp(t, jb, c * n + i, h[i], h[(i + 1) % n], jb->dscp))
+		for (uint32_t c = 0; c < j->channels && !jb->tree; c++) {
+			uint32_t entry = rank_at(jb, c, 0);
+			for (uint32_t i = 0; i < n; i++) {
+				uint32_t a = rank_at(jb, c, i), b = rank_at(jb, c, (i + 1) % n);
+				if (i && topo_server(t->topo, h[a]) !=
+						 topo_server(t->topo, h[rank_at(jb, c, i - 1)]))
+					entry = a;
+				if (qp(t, jb, (size_t)c * n + i, hop_src(t, jb, a, b, entry), h[b],
+				       jb->dscp))
 					return -1;
+			}
+		}
+		for (uint32_t c = 0; c < j->channels && jb->tree; c++) {
+			size_t k = (size_t)c * (n - 1) * 2;
+			for (uint32_t r = 0; r < n; r++) {
+				uint32_t up = jb->tparent[c * n + r];
+				if (up == UINT32_MAX)
+					continue;
+				/* between servers the hop is entry rank to entry rank */
+				if (qp(t, jb, k++, h[r], h[up], jb->dscp) ||
+				    qp(t, jb, k++, h[up], h[r], jb->dscp))
+					return -1;
+			}
+		}
 		break;
 	case SCN_JOB_ALLTOALL:
 		for (uint32_t i = 0; i < n; i++)
 			for (uint32_t k = 1; k < n; k++)
-				if (qp(t, jb, i * n + k, h[i], h[(i + k) % n], jb->dscp))
+				if (qp(t, jb, (size_t)i * n + k, h[i], h[(i + k) % n], jb->dscp))
 					return -1;
 		break;
 	case SCN_JOB_INCAST:
@@ -751,6 +922,151 @@ static int job_qps(struct traffic *t, struct traffic_job *jb)
 		break;
 	}
 	return 0;
+}
+
+/* ring, tree: the ranks grouped by server into blocks (servers in the
+ * order of their first rank, a block in rank order), each block rotated
+ * by c mod its size for channel c (module comment).  blk[] gets each
+ * position's block start, for the tree. */
+static int channel_orders(struct traffic *t, struct traffic_job *jb, uint32_t *blk)
+{
+	const struct scn_job *j = jb->j;
+	uint32_t n = jb->n, C = j->channels, nb = 0;
+	const uint32_t *h = j->ranks.hosts;
+	uint32_t *grouped = malloc(n * sizeof(*grouped)), *start = malloc((n + 1) * sizeof(*start));
+	uint8_t *taken = calloc(n, 1);
+	jb->order = malloc((size_t)C * n * sizeof(*jb->order));
+	if (!grouped || !start || !taken || !jb->order) {
+		free(grouped);
+		free(start);
+		free(taken);
+		return -1;
+	}
+	/* O(n x servers of the job): a job's ranks are few per server */
+	uint32_t g = 0;
+	for (uint32_t a = 0; a < n; a++) {
+		if (taken[a])
+			continue;
+		start[nb++] = g;
+		for (uint32_t b = a; b < n; b++)
+			if (!taken[b] && topo_server(t->topo, h[b]) == topo_server(t->topo, h[a])) {
+				taken[b] = 1;
+				grouped[g++] = b;
+			}
+	}
+	start[nb] = n;
+	for (uint32_t c = 0; c < C; c++)
+		for (uint32_t b = 0; b < nb; b++) {
+			uint32_t k = start[b + 1] - start[b];
+			for (uint32_t x = 0; x < k; x++) {
+				jb->order[c * n + start[b] + x] = grouped[start[b] + (x + c) % k];
+				if (blk)
+					blk[start[b] + x] = start[b];
+			}
+		}
+	free(grouped);
+	free(start);
+	free(taken);
+	return 0;
+}
+
+/* NCCL's binary tree of m nodes (ncclGetBtree): the parent of node r, or
+ * UINT32_MAX for the root 0 */
+static uint32_t btree_parent(uint32_t m, uint32_t r)
+{
+	uint32_t bit = 1;
+	if (r == 0)
+		return UINT32_MAX;
+	while (bit < m && !(bit & r))
+		bit <<= 1;
+	uint32_t up = (r ^ bit) | (bit << 1);
+	return up >= m ? r ^ bit : up;
+}
+
+/* tree 1 of NCCL's double binary tree (ncclGetDtree): tree 0 shifted by
+ * one node for odd m, mirrored for even m */
+static uint32_t dtree_parent(uint32_t m, uint32_t r, uint32_t tree)
+{
+	if (!tree)
+		return btree_parent(m, r);
+	uint32_t u = m % 2 ? btree_parent(m, (r + m - 1) % m) : btree_parent(m, m - 1 - r);
+	if (u == UINT32_MAX)
+		return u;
+	return m % 2 ? (u + 1) % m : m - 1 - u;
+}
+
+/* tree: every channel's parents, reduce inputs, children and slices */
+static int tree_geometry(struct traffic *t, struct traffic_job *jb)
+{
+	const struct scn_job *j = jb->j;
+	uint32_t n = jb->n, C = j->channels;
+	uint32_t *blk = malloc(n * sizeof(*blk)), *pos = malloc(n * sizeof(*pos));
+	jb->tch = calloc(C, sizeof(*jb->tch));
+	jb->tparent = malloc((size_t)C * n * sizeof(*jb->tparent));
+	jb->kid_off = calloc((size_t)C * (n + 1), sizeof(*jb->kid_off));
+	jb->kids = malloc((size_t)C * n * sizeof(*jb->kids));
+	jb->nup = calloc((size_t)C * n, 1);
+	if (!blk || !pos || !jb->tch || !jb->tparent || !jb->kid_off || !jb->kids || !jb->nup ||
+	    channel_orders(t, jb, blk)) {
+		free(blk);
+		free(pos);
+		return -1;
+	}
+	/* the blocks: m servers, block b starting at position bstart[b] */
+	uint32_t m = 0;
+	for (uint32_t i = 0; i < n; i++)
+		m += blk[i] == i;
+	uint32_t *bstart = malloc((m + 1) * sizeof(*bstart));
+	if (!bstart) {
+		free(blk);
+		free(pos);
+		return -1;
+	}
+	for (uint32_t i = 0, b = 0; i < n; i++)
+		if (blk[i] == i)
+			bstart[b++] = i;
+	bstart[m] = n;
+	uint64_t first = 0, cnt = 0;
+	for (uint32_t c = 0; c < C; c++) {
+		const uint32_t *o = &jb->order[c * n];
+		uint32_t *par = &jb->tparent[c * n], tree = c / t->topo->gps % 2;
+		for (uint32_t b = 0; b < m; b++) {
+			/* the chain up to the block's entry rank, which goes up
+			 * the tree to its parent block's entry rank */
+			for (uint32_t x = bstart[b] + 1; x < bstart[b + 1]; x++)
+				par[o[x]] = o[x - 1];
+			uint32_t pb = dtree_parent(m, b, tree);
+			par[o[bstart[b]]] = pb == UINT32_MAX ? UINT32_MAX : o[bstart[pb]];
+			if (pb == UINT32_MAX)
+				jb->tch[c].root = o[bstart[b]];
+		}
+		/* children by counting: kid_off is a prefix sum of nup */
+		uint32_t *off = &jb->kid_off[(size_t)c * (n + 1)];
+		for (uint32_t r = 0; r < n; r++)
+			if (par[r] != UINT32_MAX)
+				jb->nup[c * n + par[r]]++;
+		for (uint32_t r = 0; r < n; r++) {
+			off[r + 1] = off[r] + jb->nup[c * n + r];
+			pos[r] = off[r];
+		}
+		for (uint32_t r = 0; r < n; r++)
+			if (par[r] != UINT32_MAX)
+				jb->kids[(size_t)c * n + pos[par[r]]++] = r;
+		struct tree_channel *tc = &jb->tch[c];
+		tc->bytes = part(j->size_bytes, C, c);
+		tc->slices = (uint32_t)((tc->bytes + j->slice_bytes - 1) / j->slice_bytes);
+		tc->first = first;
+		tc->cnt_first = cnt;
+		first += (uint64_t)tc->slices * 2 * (n - 1);
+		cnt += (uint64_t)tc->slices * n;
+		jb->msg_bytes += tc->bytes * 2 * (n - 1);
+	}
+	free(blk);
+	free(pos);
+	free(bstart);
+	jb->per_iter = first;
+	jb->cnt = calloc(cnt, 1);
+	return jb->cnt ? 0 : -1;
 }
 
 /* the ring's geometry and the messages of one iteration */
@@ -822,29 +1138,73 @@ static int job_hosts(struct traffic *t, struct traffic_job *jb)
 	return 0;
 }
 
+/*
+ * The line rate a job's bus bandwidth is judged against (busbw_pct_line):
+ * host_link with one GPU per server.  On GPU servers: NVLink for a job
+ * within one server; for a ring or tree, the NICs of the rails its
+ * channels use, min(channels, most ranks on one server) x host_link, but
+ * not above a GPU's NVLink; for an all-to-all, whose bytes to the k - 1
+ * other ranks of a server ride NVLink, host_link x (n - 1) / (n - k): the
+ * bus bandwidth at which each NIC carries its n - k remote messages at line
+ * rate; for incasts, permutations and traces, host_link.
+ */
+static int job_line_bps(struct traffic *t, struct traffic_job *jb)
+{
+	const struct scn_job *j = jb->j;
+	const struct scenario *scn = t->scn;
+	jb->line_bps = scn->host_link_bps;
+	if (t->topo->gps == 1 || (j->pattern != SCN_JOB_RING_ALLREDUCE &&
+				  j->pattern != SCN_JOB_ALLTOALL))
+		return 0;
+	uint32_t *per = calloc(t->net->nhosts / t->topo->gps, sizeof(*per));
+	if (!per)
+		return -1;
+	uint32_t servers = 0, k = 0, n = j->ranks.n;
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t *c = &per[topo_server(t->topo, j->ranks.hosts[i])];
+		servers += !*c;
+		k = ++*c > k ? *c : k;
+	}
+	free(per);
+	if (servers == 1)
+		jb->line_bps = scn->nvlink_bps;
+	else if (j->pattern == SCN_JOB_ALLTOALL)
+		jb->line_bps = units_mul_div_ceil(scn->host_link_bps, n - 1, n - k);
+	else if ((int64_t)(j->channels < k ? j->channels : k) * scn->host_link_bps < scn->nvlink_bps)
+		jb->line_bps = (int64_t)(j->channels < k ? j->channels : k) * scn->host_link_bps;
+	else
+		jb->line_bps = scn->nvlink_bps;
+	return 0;
+}
+
 static int build_job(struct traffic *t, uint32_t ji, uint64_t base)
 {
 	const struct scenario *scn = t->scn;
 	const struct scn_job *j = &scn->jobs[ji];
 	struct traffic_job *jb = &t->jobs[ji];
-	*jb = (struct traffic_job){ .j = j, .index = ji, .base = base,
+	*jb = (struct traffic_job){ .j = j, .index = ji, .base = base, .nq = 1,
 				    .dscp = (uint8_t)(j->dscp >= 0 ? j->dscp : scn->data_dscp) };
 	switch (j->pattern) {
 	case SCN_JOB_RING_ALLREDUCE:
 		jb->n = j->ranks.n;
+		jb->nq = j->qps_per_connection;
 		jb->steps = 2 * (jb->n - 1);
 		jb->ranks = jb->n;
 		jb->iter_bytes = j->size_bytes;
-		jb->msg_bytes = (int64_t)jb->steps * j->size_bytes;
-		if (ring_geometry(jb))
+		jb->tree = j->algorithm == SCN_ALGO_TREE;
+		if (jb->tree ? tree_geometry(t, jb)
+			     : channel_orders(t, jb, NULL) || ring_geometry(jb))
 			return -1;
+		if (!jb->tree)
+			jb->msg_bytes = (int64_t)jb->steps * j->size_bytes;
 		break;
 	case SCN_JOB_ALLTOALL:
 		jb->n = j->ranks.n;
+		jb->nq = j->qps_per_connection;
 		jb->ranks = jb->n;
-		jb->per_iter = (uint64_t)jb->n * (jb->n - 1);
+		jb->per_iter = (uint64_t)jb->n * (jb->n - 1) * jb->nq;
 		jb->iter_bytes = j->size_bytes;
-		jb->msg_bytes = (int64_t)jb->per_iter * (j->size_bytes / jb->n);
+		jb->msg_bytes = (int64_t)jb->n * (jb->n - 1) * (j->size_bytes / jb->n);
 		break;
 	case SCN_JOB_INCAST:
 		jb->n = j->senders.n;
@@ -873,7 +1233,7 @@ static int build_job(struct traffic *t, uint32_t ji, uint64_t base)
 			return -1;
 		break;
 	}
-	return job_qps(t, jb) || job_hosts(t, jb) ? -1 : 0;
+	return job_qps(t, jb) || job_hosts(t, jb) || job_line_bps(t, jb) ? -1 : 0;
 }
 
 int traffic_build(struct traffic *t, struct net *const *nets, uint32_t nparts,
@@ -927,6 +1287,13 @@ void traffic_free(struct traffic *t)
 		free(jb->qps);
 		free(jb->perm);
 		free(jb->ch);
+		free(jb->order);
+		free(jb->tch);
+		free(jb->tparent);
+		free(jb->kid_off);
+		free(jb->kids);
+		free(jb->nup);
+		free(jb->cnt);
 		free(jb->rows);
 		free(jb->hosts);
 	}

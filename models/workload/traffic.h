@@ -31,6 +31,8 @@ struct coll {
 	uint32_t ranks;
 	uint32_t senders;              /* distinct source hosts */
 	int64_t bytes;                 /* collective size S, or the messages' total */
+	int64_t line_bps;              /* what busbw_pct_line compares to (traffic.c,
+					* job_line_bps) */
 	uint64_t nflows;               /* messages of the iteration */
 	sim_time_ps start_ps, end_ps;  /* start: release (before skew); end: last message,
 					* or the failure */

@@ -63,10 +63,13 @@ struct topo_shape scenario_topo_shape(const struct scenario *s)
 		[SCN_TOPO_LEAF_SPINE] = TOPO_KIND_LEAF_SPINE,
 		[SCN_TOPO_FAT_TREE] = TOPO_KIND_FAT_TREE,
 		[SCN_TOPO_STAR] = TOPO_KIND_STAR,
+		[SCN_TOPO_RAIL] = TOPO_KIND_RAIL,
 	};
 	return (struct topo_shape){
 		.kind = kind[s->topo], .spines = s->spines, .leaves = s->leaves,
 		.hosts_per_leaf = s->hosts_per_leaf, .k = s->k, .star_hosts = s->star_hosts,
+		.units = s->units, .servers_per_unit = s->servers_per_unit,
+		.uplinks_per_spine = s->uplinks_per_spine, .gpus_per_server = s->gpus_per_server,
 		.host_link_bps = s->host_link_bps, .fabric_link_bps = s->fabric_link_bps,
 		.host_cable_mm = s->host_cable_mm, .fabric_cable_mm = s->fabric_cable_mm,
 	};

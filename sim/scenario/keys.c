@@ -77,7 +77,8 @@ const struct section_def scn_section_defs[SEC_COUNT] = {
 #define TODO(sec, name) \
 	{ sec, name, KT_TODO, NOF, 0, 0, NULL, NULL, NULL, NULL, 0, 0, { 0 } }
 
-static const char *const topo_names[] = { "leaf-spine", "fat-tree", "star", NULL };
+static const char *const topo_names[] = { "leaf-spine", "fat-tree", "star", "rail-optimized",
+					  NULL };
 static const char *const ecmp_names[] = { "flow", "packet", NULL };
 static const char *const sched_names[] = { "strict", "dwrr", NULL };
 static const char *const cc_names[] = { "none", "dcqcn", NULL };
@@ -90,11 +91,13 @@ static const char *const busbw_stat_names[] = { "min", "mean", NULL };
 static const char *const pattern_names[] = { "trace", "incast", "permutation", "ring-allreduce",
 					     "alltoall", NULL };
 static const char *const schedule_names[] = { "all-at-once", "shift", NULL };
+static const char *const algorithm_names[] = { "ring", "tree", NULL };
 static const char *const pfcwd_action_names[] = { "drop", "forward", "alert", NULL };
 const char *const scn_fault_kind_names[] = { "pause-storm", "slow-receiver", "link-down",
 						NULL };
 
-_Static_assert(SCN_TOPO_LEAF_SPINE == 0 && SCN_TOPO_FAT_TREE == 1 && SCN_TOPO_STAR == 2,
+_Static_assert(SCN_TOPO_LEAF_SPINE == 0 && SCN_TOPO_FAT_TREE == 1 && SCN_TOPO_STAR == 2 &&
+		       SCN_TOPO_RAIL == 3,
 	       "topo_names[] follows enum scn_topo_kind");
 _Static_assert(SCN_ECMP_FLOW == 0 && SCN_ECMP_PACKET == 1, "ecmp_names[] order");
 _Static_assert(SCN_SCHED_STRICT == 0 && SCN_SCHED_DWRR == 1, "sched_names[] order");
@@ -109,6 +112,7 @@ _Static_assert(SCN_JOB_TRACE == 0 && SCN_JOB_INCAST == 1 && SCN_JOB_PERMUTATION 
 		       SCN_JOB_RING_ALLREDUCE == 3 && SCN_JOB_ALLTOALL == 4,
 	       "pattern_names[] order");
 _Static_assert(SCN_SCHEDULE_ALL_AT_ONCE == 0 && SCN_SCHEDULE_SHIFT == 1, "schedule_names[] order");
+_Static_assert(SCN_ALGO_RING == 0 && SCN_ALGO_TREE == 1, "algorithm_names[] order");
 _Static_assert(SCN_PFCWD_DROP == 0 && SCN_PFCWD_FORWARD == 1 && SCN_PFCWD_ALERT == 2,
 	       "pfcwd_action_names[] order");
 _Static_assert(SCN_FAULT_PAUSE_STORM == 0 && SCN_FAULT_SLOW_RECEIVER == 1 &&
@@ -117,6 +121,7 @@ _Static_assert(SCN_FAULT_PAUSE_STORM == 0 && SCN_FAULT_SLOW_RECEIVER == 1 &&
 _Static_assert(sizeof(enum scn_topo_kind) == sizeof(int32_t) &&
 		       sizeof(enum scn_pattern) == sizeof(int32_t) &&
 		       sizeof(enum scn_schedule) == sizeof(int32_t) &&
+		       sizeof(enum scn_algorithm) == sizeof(int32_t) &&
 		       sizeof(enum scn_pfcwd_action) == sizeof(int32_t) &&
 		       sizeof(enum scn_fault_kind) == sizeof(int32_t) &&
 		       sizeof(enum scn_cc) == sizeof(int32_t) &&
@@ -134,6 +139,7 @@ _Static_assert(sizeof(((struct scenario *)0)->pfcwd_enable) == sizeof(int32_t) &
 #define LS (1u << SCN_TOPO_LEAF_SPINE)
 #define FT (1u << SCN_TOPO_FAT_TREE)
 #define STAR (1u << SCN_TOPO_STAR)
+#define RAIL (1u << SCN_TOPO_RAIL)
 #define P_TRACE (1u << SCN_JOB_TRACE)
 #define P_INCAST (1u << SCN_JOB_INCAST)
 #define P_PERM (1u << SCN_JOB_PERMUTATION)
@@ -171,7 +177,7 @@ const struct key_def scn_key_defs[N_KEYS] = {
 	{ SEC_TOPOLOGY, "kind", KT_ENUM, SF(topo), 0, 0, NULL, topo_names,
 	  NULL, NULL, 0, KF_POOL, { SCN_TOPO_LEAF_SPINE } },
 	{ SEC_TOPOLOGY, "spines", KT_INT, SF(spines), 1, 256, "1-256", NULL,
-	  NULL, "kind", LS, KF_POOL, { 2 } },
+	  NULL, "kind", LS | RAIL, KF_POOL, { 2 } },
 	{ SEC_TOPOLOGY, "leaves", KT_INT, SF(leaves), 1, 1024, "1-1024", NULL,
 	  NULL, "kind", LS, KF_POOL, { 4 } },
 	{ SEC_TOPOLOGY, "hosts_per_leaf", KT_INT, SF(hosts_per_leaf), 1, 512,
@@ -180,6 +186,14 @@ const struct key_def scn_key_defs[N_KEYS] = {
 	  "kind", FT, KF_EVEN | KF_POOL, { 4 } },
 	{ SEC_TOPOLOGY, "hosts", KT_INT, SF(star_hosts), 2, 1024, "2-1024",
 	  NULL, NULL, "kind", STAR, KF_POOL, { 16 } },
+	{ SEC_TOPOLOGY, "units", KT_INT, SF(units), 1, 256, "1-256", NULL, NULL, "kind", RAIL,
+	  KF_POOL, { 1 } },
+	{ SEC_TOPOLOGY, "servers_per_unit", KT_INT, SF(servers_per_unit), 1, 512, "1-512", NULL,
+	  NULL, "kind", RAIL, KF_POOL, { 4 } },
+	{ SEC_TOPOLOGY, "uplinks_per_spine", KT_INT, SF(uplinks_per_spine), 1, 16, "1-16", NULL,
+	  NULL, "kind", LS | RAIL, KF_POOL, { 1 } },
+	{ SEC_TOPOLOGY, "gpus_per_server", KT_INT, SF(gpus_per_server), 1, 64, "1-64", NULL, NULL,
+	  NULL, 0, 0, { 1 } },
 	{ SEC_TOPOLOGY, "host_link", KT_RATE, SF(host_link_bps),
 	  INT64_C(1000000000), INT64_C(1600000000000), "1Gbps-1600Gbps", NULL,
 	  NULL, NULL, 0, KF_POOL, { INT64_C(400000000000) } },
@@ -196,6 +210,11 @@ const struct key_def scn_key_defs[N_KEYS] = {
 	  NULL, NULL, NULL, 0, KF_POOL, { 4096 } },
 	{ SEC_TOPOLOGY, "ecmp", KT_ENUM, SF(ecmp), 0, 0, NULL, ecmp_names, NULL,
 	  NULL, 0, 0, { SCN_ECMP_FLOW } },
+	{ SEC_TOPOLOGY, "nvlink", KT_RATE, SF(nvlink_bps), INT64_C(1000000000),
+	  INT64_C(16000000000000), "1Gbps-16Tbps", NULL, NULL, NULL, 0, 0,
+	  { INT64_C(3600000000000) } },
+	{ SEC_TOPOLOGY, "nvlink_latency", KT_TIME, SF(nvlink_latency_ps), 0, UNITS_PS_PER_MS,
+	  "0-1ms", NULL, NULL, NULL, 0, 0, { UNITS_PS_PER_US } },
 
 	{ SEC_QOS, "data_dscp", KT_INT, SF(data_dscp), 0, 63, "0-63", NULL,
 	  NULL, NULL, 0, 0, { 26 } },
@@ -256,6 +275,10 @@ const struct key_def scn_key_defs[N_KEYS] = {
 	  MAX_SLICE_BYTES, "1KB-1GB", NULL, NULL, "pattern", P_RING, 0, { 512 * 1024 } },
 	{ SEC_JOB, "schedule", KT_ENUM, JF(schedule), 0, 0, NULL, schedule_names,
 	  NULL, "pattern", P_A2A, 0, { SCN_SCHEDULE_ALL_AT_ONCE } },
+	{ SEC_JOB, "algorithm", KT_ENUM, JF(algorithm), 0, 0, NULL, algorithm_names,
+	  NULL, "pattern", P_RING, 0, { SCN_ALGO_RING } },
+	{ SEC_JOB, "qps_per_connection", KT_INT, JF(qps_per_connection), 1, 16, "1-16", NULL,
+	  NULL, "pattern", P_RING | P_A2A, 0, { 1 } },
 
 	{ SEC_BUFFER, "size", KT_SIZE, SF(buffer_bytes), 1, MAX_BUFFER_BYTES,
 	  "above 0, at most 64GiB", NULL, NULL, NULL, 0, KF_POOL, { 64000000 } },

@@ -430,15 +430,45 @@ void scenario_print_derived(const struct scenario *s, FILE *out)
 		" (%" PRIu64 " host, %" PRIu64 " fabric)\n",
 		hosts, scenario_switches(s), host_links + fabric_links, host_links,
 		fabric_links);
-	if (s->topo == SCN_TOPO_LEAF_SPINE) {
-		int64_t down = (int64_t)s->hosts_per_leaf * s->host_link_bps;
-		int64_t up = (int64_t)s->spines * s->fabric_link_bps;
+	if (s->topo == SCN_TOPO_LEAF_SPINE || s->topo == SCN_TOPO_RAIL) {
+		uint32_t per_leaf = topo.hpl, uplinks = s->spines * s->uplinks_per_spine;
+		int64_t down = (int64_t)per_leaf * s->host_link_bps;
+		int64_t up = (int64_t)uplinks * s->fabric_link_bps;
+		/* half the hosts to the other half: their links, or half the
+		 * leaves' uplinks, whichever is less */
+		int64_t half_hosts = (int64_t)(hosts / 2) * s->host_link_bps;
+		int64_t half_up = (int64_t)(topo.leaves / 2) * up;
+		if (s->topo == SCN_TOPO_RAIL)
+			fprintf(out, "# rail-optimized: %" PRIu32 " unit%s x %" PRIu32
+				" servers x %" PRIu32 " GPUs; rail leaf leafL is rail L %% %" PRIu32
+				" of unit L / %" PRIu32 "; NIC r of every server of a unit goes"
+				" to its rail leaf r (%" PRIu32 " rails, %" PRIu32 " rail leaves)\n",
+				s->units, s->units == 1 ? "" : "s", s->servers_per_unit,
+				s->gpus_per_server, s->gpus_per_server, s->gpus_per_server,
+				s->gpus_per_server, topo.leaves);
 		fprintf(out, "# leaf oversubscription: %" PRIu32 " x %s down : %" PRIu32
-			" x %s up = %.2f:1\n",
-			s->hosts_per_leaf, units_format_rate(s->host_link_bps, a, sizeof(a)),
-			s->spines, units_format_rate(s->fabric_link_bps, b, sizeof(b)),
+			" x %s up = %.2f:1",
+			per_leaf, units_format_rate(s->host_link_bps, a, sizeof(a)), uplinks,
+			units_format_rate(s->fabric_link_bps, b, sizeof(b)),
 			(double)down / (double)up);
+		if (s->uplinks_per_spine > 1)
+			fprintf(out, " (%" PRIu32 " parallel links to each of %" PRIu32 " spines)",
+				s->uplinks_per_spine, s->spines);
+		fprintf(out, "\n# bisection bandwidth: %s (min of half the hosts' links, %s, and"
+			" half the leaves' uplinks, %s)\n",
+			units_format_rate(half_hosts < half_up ? half_hosts : half_up, a, sizeof(a)),
+			units_format_rate(half_hosts, b, sizeof(b)),
+			units_format_rate(half_up, c, sizeof(c)));
 	}
+	if (s->gpus_per_server > 1)
+		fprintf(out, "# servers: %" PRIu64 " of %" PRIu32 " GPUs (hosts hS*%" PRIu32
+			" .. hS*%" PRIu32 "+%" PRIu32 "), joined by NVLink at %s per GPU and"
+			" direction, %s latency; traffic between GPUs of one server never"
+			" reaches a NIC\n",
+			hosts / s->gpus_per_server, s->gpus_per_server, s->gpus_per_server,
+			s->gpus_per_server, s->gpus_per_server - 1,
+			units_format_rate(s->nvlink_bps, a, sizeof(a)),
+			units_format_time(s->nvlink_latency_ps, b, sizeof(b)));
 	fprintf(out, "# data frame: %" PRId64 " B (mtu + %d B RoCEv2 headers), %" PRId64
 		" B on the wire (+ %d B preamble and inter-frame gap)\n",
 		frame, PKT_ROCE_HDR_BYTES, wire, PKT_WIRE_OVERHEAD_BYTES);

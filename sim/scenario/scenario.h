@@ -36,7 +36,7 @@ struct scn_error {
 	char msg[768];
 };
 
-enum scn_topo_kind { SCN_TOPO_LEAF_SPINE, SCN_TOPO_FAT_TREE, SCN_TOPO_STAR };
+enum scn_topo_kind { SCN_TOPO_LEAF_SPINE, SCN_TOPO_FAT_TREE, SCN_TOPO_STAR, SCN_TOPO_RAIL };
 enum scn_ecmp { SCN_ECMP_FLOW, SCN_ECMP_PACKET };
 enum scn_sched { SCN_SCHED_STRICT, SCN_SCHED_DWRR };
 enum scn_cc { SCN_CC_NONE, SCN_CC_DCQCN };
@@ -73,6 +73,7 @@ struct scn_dcqcn {
 enum scn_pattern { SCN_JOB_TRACE, SCN_JOB_INCAST, SCN_JOB_PERMUTATION, SCN_JOB_RING_ALLREDUCE,
 		   SCN_JOB_ALLTOALL };
 enum scn_schedule { SCN_SCHEDULE_ALL_AT_ONCE, SCN_SCHEDULE_SHIFT };
+enum scn_algorithm { SCN_ALGO_RING, SCN_ALGO_TREE }; /* ring-allreduce */
 enum scn_queues { SCN_QUEUES_SWITCHES, SCN_QUEUES_ALL, SCN_QUEUES_NONE };
 enum scn_busbw_stat { SCN_BUSBW_MIN, SCN_BUSBW_MEAN }; /* criteria.busbw_stat */
 enum scn_pfcwd_action { SCN_PFCWD_DROP, SCN_PFCWD_FORWARD, SCN_PFCWD_ALERT };
@@ -126,6 +127,9 @@ struct scn_job {
 	uint32_t channels;        /* ring-allreduce: rings (default 1) */
 	int64_t slice_bytes;      /* ring-allreduce: pipelining granularity (default 512KB) */
 	enum scn_schedule schedule; /* alltoall: all-at-once (default) or shift */
+	enum scn_algorithm algorithm; /* ring-allreduce: ring (default) or NCCL's double
+				   * binary tree */
+	uint32_t qps_per_connection; /* ring-allreduce, alltoall: QPs per connection (1) */
 	int32_t dscp;             /* -1: qos.data_dscp */
 	uint32_t dst;             /* incast */
 	struct scn_hostset senders; /* incast (default: all hosts but dst) */
@@ -177,6 +181,11 @@ struct scenario {
 	uint32_t spines, leaves, hosts_per_leaf; /* leaf-spine */
 	uint32_t k;                              /* fat-tree: even, k^3/4 hosts */
 	uint32_t star_hosts;                     /* star */
+	uint32_t units, servers_per_unit;        /* rail-optimized */
+	uint32_t uplinks_per_spine;              /* leaf-spine, rail-optimized: parallel links */
+	uint32_t gpus_per_server;                /* hosts per server, joined by NVLink (1) */
+	int64_t nvlink_bps;                      /* per GPU per direction (3600Gbps) */
+	sim_time_ps nvlink_latency_ps;           /* one NVLink transfer's latency (1us) */
 	int64_t host_link_bps, fabric_link_bps;
 	int64_t host_cable_mm, fabric_cable_mm;
 	sim_time_ps switch_latency_ps;

@@ -117,14 +117,30 @@ static struct place key_place(const struct scenario *s, const struct load *ld,
 	return pl;
 }
 
+/* the place of a [topology] key */
+static struct place topo_place(const struct scenario *s, const struct load *ld, const char *key)
+{
+	return key_place(s, ld, SEC_TOPOLOGY, scn_find_key(SEC_TOPOLOGY, key), -1);
+}
+
 /* total hosts within 2..SCN_MAX_HOSTS */
-static int check_topology(const struct scenario *s, const struct load *ld,
-			  struct scn_error *err)
+static int check_hosts(const struct scenario *s, const struct load *ld, struct scn_error *err)
 {
 	struct place pl = { "--set", 0 };
 	const char *key = "hosts_per_leaf";
 	uint64_t hosts;
 
+	if (s->topo == SCN_TOPO_RAIL) {
+		hosts = (uint64_t)s->units * s->servers_per_unit * s->gpus_per_server;
+		if (hosts >= 2 && hosts <= SCN_MAX_HOSTS)
+			return 0;
+		return scn_set_error(err, topo_place(s, ld, "servers_per_unit"),
+				     "topology.servers_per_unit: %" PRIu32 " units x %" PRIu32
+				     " servers_per_unit x %" PRIu32 " gpus_per_server = %" PRIu64
+				     " hosts, out of range (2-%d)",
+				     s->units, s->servers_per_unit, s->gpus_per_server, hosts,
+				     SCN_MAX_HOSTS);
+	}
 	if (s->topo != SCN_TOPO_LEAF_SPINE)
 		return 0; /* fat-tree (k <= 64) and star (<= 1024) always fit */
 	hosts = (uint64_t)s->leaves * s->hosts_per_leaf;
@@ -144,6 +160,54 @@ static int check_topology(const struct scenario *s, const struct load *ld,
 			     "topology.%s: %" PRIu32 " leaves x %" PRIu32
 			     " hosts_per_leaf = %" PRIu64 " hosts, out of range (2-%d)",
 			     key, s->leaves, s->hosts_per_leaf, hosts, SCN_MAX_HOSTS);
+}
+
+/* hosts, servers within one switch, uplinks within a leaf's ports */
+static int check_topology(const struct scenario *s, const struct load *ld,
+			  struct scn_error *err)
+{
+	uint32_t g = s->gpus_per_server, below = 0;
+	const char *what = NULL;
+
+	if (check_hosts(s, ld, err))
+		return -1;
+	if ((s->topo == SCN_TOPO_LEAF_SPINE || s->topo == SCN_TOPO_RAIL) &&
+	    s->spines * s->uplinks_per_spine > 256)
+		return scn_set_error(err, topo_place(s, ld, "uplinks_per_spine"),
+				     "topology.uplinks_per_spine: %" PRIu32 " spines x %" PRIu32
+				     " uplinks_per_spine = %" PRIu32
+				     " uplinks per leaf, above 256",
+				     s->spines, s->uplinks_per_spine,
+				     s->spines * s->uplinks_per_spine);
+	if (s->topo == SCN_TOPO_RAIL && (uint64_t)s->units * g > 1024)
+		return scn_set_error(err, topo_place(s, ld, "units"),
+				     "topology.units: %" PRIu32 " units x %" PRIu32
+				     " rails (gpus_per_server) = %" PRIu32
+				     " rail leaves, above 1024",
+				     s->units, g, s->units * g);
+	switch (s->topo) {
+	case SCN_TOPO_LEAF_SPINE:
+		below = s->hosts_per_leaf;
+		what = "hosts_per_leaf";
+		break;
+	case SCN_TOPO_FAT_TREE:
+		below = s->k / 2;
+		what = "k / 2 (hosts per edge switch)";
+		break;
+	case SCN_TOPO_STAR:
+		below = s->star_hosts;
+		what = "hosts";
+		break;
+	case SCN_TOPO_RAIL:
+		return 0; /* a server's GPUs are on the rails by construction */
+	}
+	if (below % g)
+		return scn_set_error(err, topo_place(s, ld, "gpus_per_server"),
+				     "topology.gpus_per_server: %" PRIu32
+				     " does not divide %s (%" PRIu32
+				     "): a server's GPUs must share one switch",
+				     g, what, below);
+	return 0;
 }
 
 /* does the job's pattern use job.NAME.ranks? */

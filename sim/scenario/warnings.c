@@ -26,12 +26,18 @@
  *     declared up to detection_time + poll_interval after it began, while a
  *     QP stuck behind it goes to the error state (ib_retry_cnt + 1) x the
  *     retransmission timeout after its last progress: the job fails first.
+ *   - on GPU servers (topology.gpus_per_server > 1), a ring or tree
+ *     all-reduce spanning servers with fewer channels than GPUs on one
+ *     server: channel c leaves every server by the NIC of rail c mod k
+ *     (traffic.c), so rails without a channel carry nothing.  Reported
+ *     per job.
  */
 #include "loader.h"
 
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "mmu.h"
@@ -215,6 +221,47 @@ static void warn_watchdog(const struct scenario *s, struct warn_ctx *w)
 	     units_format_time(budget, d, sizeof(d)));
 }
 
+/* the most ranks of a job on one server, and how many servers it spans
+ * (0, 0 when out of memory) */
+static uint32_t ranks_per_server(const struct scenario *s, const struct scn_job *j,
+				 uint32_t *servers)
+{
+	uint32_t most = 0, g = s->gpus_per_server;
+	uint32_t *per = calloc(scenario_hosts(s) / g, sizeof(*per));
+	*servers = 0;
+	for (uint32_t a = 0; per && a < j->ranks.n; a++) {
+		uint32_t *k = &per[j->ranks.hosts[a] / g];
+		*servers += !*k;
+		most = ++*k > most ? *k : most;
+	}
+	free(per);
+	return most;
+}
+
+static void warn_idle_rails(const struct scenario *s, struct warn_ctx *w)
+{
+	char key[SCN_NAME_LEN + 16];
+	uint32_t servers;
+
+	if (s->gpus_per_server == 1)
+		return;
+	for (uint32_t i = 0; i < s->njobs; i++) {
+		const struct scn_job *j = &s->jobs[i];
+		if (j->pattern != SCN_JOB_RING_ALLREDUCE)
+			continue;
+		uint32_t k = ranks_per_server(s, j, &servers);
+		if (servers < 2 || j->channels >= k)
+			continue;
+		snprintf(key, sizeof(key), "job.%s.channels", j->name);
+		warn(w, key,
+		     "%" PRIu32 " with %" PRIu32 " GPUs per server: channel c leaves each server by "
+		     "the NIC of rail c, so %" PRIu32 " of the %" PRIu32 " NICs carry nothing; "
+		     "NCCL opens at least one channel per NIC (use %" PRIu32 ", or %" PRIu32
+		     " for both trees of algorithm = tree)",
+		     j->channels, k, k - j->channels, k, k, 2 * k);
+	}
+}
+
 unsigned scenario_warnings(const struct scenario *s, scn_warn_fn fn, void *ctx)
 {
 	struct warn_ctx w = { fn, ctx, 0 };
@@ -234,6 +281,7 @@ unsigned scenario_warnings(const struct scenario *s, scn_warn_fn fn, void *ctx)
 		     "DCQCN learns of congestion late; SONiC and NVIDIA put CNPs in a strict "
 		     "priority queue");
 	warn_watchdog(s, &w);
+	warn_idle_rails(s, &w);
 	return w.n;
 }
 
