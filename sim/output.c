@@ -332,29 +332,49 @@ static int copy_file(const char *src, const char *dst, char *err, size_t errlen)
 }
 
 /*
- * A run directory carries its traces: each trace job's CSV is copied to
- * DIR/traces/JOB.csv, and *shown is a copy of scn whose trace jobs name
- * that file relatively (scenario.ini resolves it against its own folder),
- * or scn itself when there is no trace job.  The copy shares scn's
- * allocations: release it with free(), never scenario_free().
+ * A run directory carries its traces and links file: each trace job's CSV
+ * is copied to DIR/traces/JOB.csv and topology.file to DIR/topology.csv,
+ * and *shown is a copy of scn that names those files relatively
+ * (scenario.ini resolves them against its own folder), or scn itself when
+ * there is none.  The copy shares scn's allocations: release it with
+ * free(), never scenario_free().
  */
 static int carry_traces(const struct scenario *scn, const char *dir,
 			const struct scenario **shown, char *err, size_t errlen)
 {
 	struct scenario *copy = NULL;
+	int traces = 0;
 	*shown = scn;
+	if (scn->topo == SCN_TOPO_FILE) {
+		char path[4300];
+		if (!(copy = malloc(sizeof(*copy)))) {
+			snprintf(err, errlen, "out of memory");
+			return -1;
+		}
+		*copy = *scn;
+		snprintf(path, sizeof(path), "%s/topology.csv", dir);
+		if (copy_file(scn->topo_file, path, err, errlen)) {
+			free(copy);
+			return -1;
+		}
+		snprintf(copy->topo_file, sizeof(copy->topo_file), "topology.csv");
+	}
 	for (uint32_t j = 0; j < scn->njobs; j++) {
 		const struct scn_job *job = &scn->jobs[j];
 		char path[4300];
 		if (job->pattern != SCN_JOB_TRACE || !job->file[0])
 			continue;
-		if (!copy) {
+		if (!traces) {
 			snprintf(path, sizeof(path), "%s/traces", dir);
 			if (output_mkdir_p(path)) {
 				snprintf(err, errlen, "%.400s: cannot create: %s", path,
 					 strerror(errno));
+				free(copy);
 				return -1;
 			}
+			traces = 1;
+		}
+		if (!copy) {
 			if (!(copy = malloc(sizeof(*copy)))) {
 				snprintf(err, errlen, "out of memory");
 				return -1;
@@ -501,7 +521,8 @@ static void put_switch(struct row *r, const struct topo *t, uint32_t sw)
 {
 	uint32_t num;
 	put_str(r, topo_switch_prefix(t, sw, &num));
-	put_u64(r, num);
+	if (num != UINT32_MAX)
+		put_u64(r, num);
 }
 
 /* "h3" or a switch name, a comma and the name of the port's peer */

@@ -539,7 +539,7 @@ static const struct tl_case guess_cases[] = {
 	  "x.ini:2: job.a.pattern: ring-allreduse is not valid (trace, incast, permutation, "
 	  "ring-allreduce, alltoall); did you mean ring-allreduce?" },
 	{ "[sim]\n", "topology.kind=fat_tree",
-	  "--set: topology.kind: fat_tree is not valid (leaf-spine, fat-tree, star, rail-optimized); did you mean fat-tree?" },
+	  "--set: topology.kind: fat_tree is not valid (leaf-spine, fat-tree, star, rail-optimized, file); did you mean fat-tree?" },
 	{ "[fault.s]\nkind = flap\n", NULL,
 	  "x.ini:2: fault.s.kind: flap is not valid (pause-storm, slow-receiver, link-down)" },
 	/* a --set of a job or fault that does not exist */

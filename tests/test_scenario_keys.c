@@ -588,7 +588,7 @@ static const struct tl_case value_cases[] = {
 	{ "[job.a]\npattern = incast\ndscp = 64\n", NULL,
 	  "x.ini:3: job.a.dscp: 64 out of range (0-63)" },
 	{ "[topology]\nkind = ring\n", NULL,
-	  "x.ini:2: topology.kind: ring is not valid (leaf-spine, fat-tree, star, rail-optimized)" },
+	  "x.ini:2: topology.kind: ring is not valid (leaf-spine, fat-tree, star, rail-optimized, file)" },
 	{ "[topology]\necmp = spray\n", NULL,
 	  "x.ini:2: topology.ecmp: spray is not valid (flow, packet)" },
 	/* topology.mtu: a plain integer or a size */

@@ -4,7 +4,9 @@
  * uplinks, a job inside one server that never reaches Ethernet, NVLink and
  * NIC-bound ring all-reduce times against their closed forms, the double
  * binary tree's time and its parents, all-to-all bytes per NIC and per
- * NVLink, QPs per connection, and the loader's checks of server layouts.
+ * NVLink, QPs per connection, and the loader's checks of server layouts;
+ * fabrics from a links file (topology.kind = file) against the leaf-spine
+ * they describe, and what such a file may not be.
  */
 #include <check.h>
 #include <math.h>
@@ -14,6 +16,7 @@
 
 #include "fabric.h"
 #include "nic.h"
+#include "run.h"
 #include "scenario.h"
 #include "testlib.h"
 #include "topology.h"
@@ -326,6 +329,89 @@ START_TEST(server_layout_errors)
 }
 END_TEST
 
+/* a links file wired exactly as the default leaf-spine (hosts first at each
+ * leaf, then the spines; names of the file's own) runs byte for byte as
+ * kind = leaf-spine: the same ports, the same ECMP sets, the same times */
+START_TEST(file_topology_matches_leaf_spine)
+{
+	static const char jobs[] = "[sim]\nduration = 100ms\n"
+				   "[job.ar]\npattern = ring-allreduce\nsize = 32MB\n"
+				   "[job.in]\npattern = incast\ndst = 5\nsenders = 10-20\nsize = 2MB\n";
+	char text[2][1024];
+	snprintf(text[0], sizeof(text[0]), "%s", jobs);
+	snprintf(text[1], sizeof(text[1]), "[topology]\nkind = file\nfile = %s/links-default.csv\n%s",
+		 TEST_DATA_DIR, jobs);
+	struct run_result r[2];
+	for (int k = 0; k < 2; k++) {
+		struct scenario *s = tl_load(text[k]);
+		ck_assert_uint_eq(scenario_hosts(s), 32);
+		ck_assert_uint_eq(scenario_switches(s), 6);
+		ck_assert_int_eq(run_scenario(s, &(struct run_opts){ .threads = 1 }, &r[k]), RUN_OK);
+		tl_unload(s);
+	}
+	ck_assert_int_eq(r[0].sim_time_ps, r[1].sim_time_ps);
+	ck_assert_int_eq(r[0].collective_time_ps, r[1].collective_time_ps);
+	ck_assert_uint_eq(r[0].data_bytes_delivered, r[1].data_bytes_delivered);
+	ck_assert_uint_eq(r[0].ecn_marked_pkts, r[1].ecn_marked_pkts);
+	ck_assert_uint_eq(r[0].pause_frames, r[1].pause_frames);
+	ck_assert_uint_eq(r[0].max_queue_bytes, r[1].max_queue_bytes);
+	ck_assert_uint_eq(r[0].events, r[1].events);
+	/* the switches keep the file's names */
+	struct scenario *s = tl_load(text[1]);
+	struct topo t;
+	char name[32];
+	struct topo_shape shape = scenario_topo_shape(s);
+	topo_init(&t, &shape);
+	ck_assert_str_eq(topo_switch_name(&t, 4, name, sizeof(name)), "spine.0");
+	ck_assert_uint_eq(topo_hops(&t, 0, 31), 3);
+	tl_unload(s);
+}
+END_TEST
+
+/* what a links file may not be, in this version or ever */
+START_TEST(file_topology_errors)
+{
+	char dir[64], path[128], text[512];
+	static const struct {
+		const char *csv, *extra, *msg;
+	} cases[] = {
+		{ "a,b,rate,cable\nh0,s0,400Gbps,3m\nh1,s0,100Gbps,3m\n", "",
+		  ":3: 100Gbps 3m differs from the first host link on line 2 (400Gbps 3m): this "
+		  "version needs every host link to share one rate and cable length" },
+		{ "a,b,rate,cable\nh0,s0,400Gbps,3m\nh1,s1,400Gbps,3m\ns0,s2,400Gbps,3m\n"
+		  "s1,s3,400Gbps,3m\ns2,s3,400Gbps,30m\n", "",
+		  ":6: 400Gbps 30m differs from the first switch-to-switch link on line 4" },
+		{ "a,b,rate,cable\nh0,s0,400Gbps,3m\nh1,s0,400Gbps,3m\nh2,s1,400Gbps,3m\n"
+		  "s1,x,400Gbps,3m\nh3,s1,400Gbps,3m\n", "", "cannot reach" },
+		{ "a,b,rate,cable\nh0,s0,400Gbps,3m\nh1,s1,400Gbps,3m\ns0,s1,400Gbps,3m\n",
+		  "gpus_per_server = 2\n",
+		  "topology.gpus_per_server: h0 and h1 are GPUs of one server on different switches" },
+		{ "a,b,rate,cable\nh0,s0,400Gbps,3m\nh1,s0,400Gbps,3m\n",
+		  "[fault.f]\nkind = link-down\nlink = h0-sw0\n",
+		  "fault.f.kind: link-down is not available with topology.kind = file" },
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		tl_write_temp(dir, path, "links.csv", cases[i].csv);
+		snprintf(text, sizeof(text), "[topology]\nkind = file\nfile = %s\n%s", path,
+			 cases[i].extra);
+		struct scn_error err;
+		struct scenario *s = tl_scn_try(text, &err);
+		ck_assert_msg(s == NULL, "case %zu loaded", i);
+		ck_assert_msg(strstr(err.msg, cases[i].msg) != NULL, "case %zu: %s", i, err.msg);
+		tl_remove_temp(dir, path);
+	}
+	static const struct tl_case keys[] = {
+		{ "[topology]\nkind = file\n", NULL,
+		  "x.ini:2: topology.file: required with kind = file" },
+		{ "[topology]\nkind = file\nhost_link = 100Gbps\n", NULL,
+		  "x.ini:3: topology.host_link: only for kind = leaf-spine, fat-tree, star or "
+		  "rail-optimized (kind is file)" },
+	};
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+		tl_check_case(&keys[i]);
+}
+END_TEST
+
 static Suite *make_servers_suite(void)
 {
 	Suite *s = suite_create("servers");
@@ -339,6 +425,8 @@ static Suite *make_servers_suite(void)
 	tcase_add_test(tc, alltoall_nic_and_nvlink_bytes);
 	tcase_add_test(tc, ring_qps_per_connection);
 	tcase_add_test(tc, server_layout_errors);
+	tcase_add_test(tc, file_topology_matches_leaf_spine);
+	tcase_add_test(tc, file_topology_errors);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -5,6 +5,7 @@
 
 #include <stdio.h>
 
+#include "graph.h"
 #include "invariant.h"
 #include "link.h"
 
@@ -19,6 +20,8 @@ uint32_t topo_shape_hosts(const struct topo_shape *s)
 		return s->star_hosts;
 	case TOPO_KIND_RAIL:
 		return s->units * s->servers_per_unit * s->gpus_per_server;
+	case TOPO_KIND_FILE:
+		return s->graph ? s->graph->hosts : 0;
 	}
 	return 0;
 }
@@ -34,6 +37,8 @@ uint32_t topo_shape_switches(const struct topo_shape *s)
 		return 1;
 	case TOPO_KIND_RAIL:
 		return s->units * s->gpus_per_server + s->spines;
+	case TOPO_KIND_FILE:
+		return s->graph ? s->graph->switches : 0;
 	}
 	return 0;
 }
@@ -47,6 +52,7 @@ void topo_init(struct topo *t, const struct topo_shape *s)
 	t->spines = s->spines;
 	t->leaves = s->leaves;
 	t->hpl = s->hosts_per_leaf;
+	t->g = s->graph;
 	t->ups = s->uplinks_per_spine ? s->uplinks_per_spine : 1;
 	t->gps = s->gpus_per_server ? s->gpus_per_server : 1;
 	if (s->kind == TOPO_KIND_RAIL) { /* a leaf-spine of rail leaves */
@@ -79,6 +85,8 @@ enum topo_tier topo_tier_of(const struct topo *t, uint32_t sw)
 
 uint16_t topo_ports(const struct topo *t, uint32_t sw)
 {
+	if (t->g)
+		return graph_ports(t->g, sw);
 	switch (topo_tier_of(t, sw)) {
 	case TOPO_LEAF:
 		return (uint16_t)(t->hpl + t->spines * t->ups);
@@ -118,9 +126,17 @@ static uint32_t leaf_port_of(const struct topo *t, uint32_t h)
 	return t->rails ? h / t->rails % t->hpl : h % t->hpl;
 }
 
+/* file: a graph end as a topology end */
+static struct topo_end of_graph(struct graph_end e)
+{
+	return end(e.is_host ? TOPO_HOST : TOPO_SW, e.node, e.port);
+}
+
 struct topo_end topo_peer(const struct topo *t, uint32_t sw, uint16_t port)
 {
 	uint32_t h = t->half, pods = t->k * h;
+	if (t->g)
+		return of_graph(graph_peer(t->g, sw, port));
 	switch (topo_tier_of(t, sw)) {
 	case TOPO_LEAF: {
 		if (port < t->hpl)
@@ -157,6 +173,8 @@ struct topo_end topo_host_uplink(const struct topo *t, uint32_t host)
 		return end(TOPO_LEAF, leaf_of(t, host), leaf_port_of(t, host));
 	case TOPO_KIND_FAT_TREE:
 		return end(TOPO_EDGE, host / t->half, host % t->half);
+	case TOPO_KIND_FILE:
+		return of_graph(graph_host_uplink(t->g, host));
 	default:
 		return end(TOPO_SW, 0, host);
 	}
@@ -175,6 +193,8 @@ int topo_port_is_host(const struct topo *t, uint32_t sw, uint16_t port)
 uint16_t topo_route(const struct topo *t, uint32_t sw, uint32_t dst, uint64_t h)
 {
 	uint32_t half = t->half, pods = t->k * half;
+	if (t->g)
+		return graph_route(t->g, sw, dst, h);
 	switch (topo_tier_of(t, sw)) {
 	case TOPO_LEAF:
 		if (leaf_of(t, dst) == sw)
@@ -250,6 +270,8 @@ static int uplink_ok(const struct topo *t, uint32_t sw, uint16_t port, uint32_t 
 uint16_t topo_route_avoiding(const struct topo *t, uint32_t sw, uint32_t dst, uint64_t h,
 			     topo_down_fn down, const void *ctx)
 {
+	if (t->g)
+		return graph_route_avoiding(t->g, sw, dst, h, down, ctx);
 	uint16_t port = topo_route(t, sw, dst, h);
 	struct topo_end e = topo_peer(t, sw, port);
 	int up = topo_tier_of(t, sw) < e.tier && e.tier != TOPO_HOST;
@@ -287,6 +309,8 @@ uint32_t topo_hops(const struct topo *t, uint32_t src, uint32_t dst)
 			return 3;
 		return 5;
 	}
+	case TOPO_KIND_FILE:
+		return graph_hops(t->g, src, dst);
 	default:
 		return 1;
 	}
@@ -295,6 +319,10 @@ uint32_t topo_hops(const struct topo *t, uint32_t src, uint32_t dst)
 const char *topo_switch_prefix(const struct topo *t, uint32_t sw, uint32_t *num)
 {
 	uint32_t pods = t->k * t->half;
+	if (t->g) { /* the file's name, whole */
+		*num = UINT32_MAX;
+		return graph_switch_name(t->g, sw);
+	}
 	switch (topo_tier_of(t, sw)) {
 	case TOPO_LEAF:
 		*num = sw;
@@ -321,6 +349,9 @@ char *topo_switch_name(const struct topo *t, uint32_t sw, char *buf, size_t len)
 {
 	uint32_t num;
 	const char *prefix = topo_switch_prefix(t, sw, &num);
-	snprintf(buf, len, "%s%u", prefix, num);
+	if (num == UINT32_MAX)
+		snprintf(buf, len, "%s", prefix);
+	else
+		snprintf(buf, len, "%s%u", prefix, num);
 	return buf;
 }

@@ -14,6 +14,9 @@
  *   the pod's edges, ports half..k-1 to core j*half + (p-half).  Core
  *   j*half+m: port p goes to agg j of pod p.  k^3/4 hosts, 5k^2/4 switches.
  *   star: one switch sw0, port p goes to host p.
+ *   file: any connected graph read from a links file: hosts, switches and
+ *     ports numbered as graph.h says, shortest-path ECMP routing, switch
+ *     names from the file; the closed forms below give way to its tables.
  *   rail-optimized (R = gpus_per_server rails, U units of P servers): a
  *     leaf-spine whose leaves are rail leaves, leaf l = unit l/R, rail l%R.
  *     Host h is GPU h%R of server h/R (unit h/(P*R)); rail leaf (u, r) port
@@ -44,7 +47,10 @@
 
 #include "units.h"
 
-enum topo_kind { TOPO_KIND_LEAF_SPINE, TOPO_KIND_FAT_TREE, TOPO_KIND_STAR, TOPO_KIND_RAIL };
+enum topo_kind { TOPO_KIND_LEAF_SPINE, TOPO_KIND_FAT_TREE, TOPO_KIND_STAR, TOPO_KIND_RAIL,
+		 TOPO_KIND_FILE };
+
+struct graph;
 
 /* what [topology] says: the kind, its size, the links and cables */
 struct topo_shape {
@@ -55,6 +61,7 @@ struct topo_shape {
 	uint32_t units, servers_per_unit;        /* rail-optimized */
 	uint32_t uplinks_per_spine;              /* leaf-spine, rail-optimized (>= 1) */
 	uint32_t gpus_per_server;                /* every kind (>= 1); rails of rail-optimized */
+	const struct graph *graph;               /* file: the links file's graph (graph.h) */
 	int64_t host_link_bps, fabric_link_bps;
 	int64_t host_cable_mm, fabric_cable_mm;
 };
@@ -69,6 +76,7 @@ struct topo {
 	uint32_t rails;           /* rail-optimized: rails per unit (= gps); else 0 */
 	uint32_t gps;             /* GPUs (hosts) per server */
 	uint32_t k, half;         /* fat-tree */
+	const struct graph *g;    /* file */
 	int64_t host_link_bps, fabric_link_bps;
 	sim_time_ps host_prop_ps, fabric_prop_ps;
 };
@@ -118,7 +126,8 @@ static inline uint32_t topo_server(const struct topo *t, uint32_t host)
 uint32_t topo_hops(const struct topo *t, uint32_t src, uint32_t dst);
 /* node name: h3, leaf0, spine1, edge5, agg2, core0, sw0 */
 char *topo_switch_name(const struct topo *t, uint32_t sw, char *buf, size_t len);
-/* the same name as a prefix ("leaf", "spine", ...) and the number after it */
+/* the same name as a prefix ("leaf", "spine", ...) and the number after it;
+ * file: the whole name and UINT32_MAX */
 const char *topo_switch_prefix(const struct topo *t, uint32_t sw, uint32_t *num);
 
 /* the ECMP key of a packet, before the per-switch salt */

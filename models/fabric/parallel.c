@@ -70,6 +70,7 @@ static uint32_t unit_count(const struct topo *t)
 	case TOPO_KIND_LEAF_SPINE:
 		return t->rails ? t->leaves / t->rails + t->spines : t->switches;
 	case TOPO_KIND_FAT_TREE:
+	case TOPO_KIND_FILE:
 		return t->switches;
 	case TOPO_KIND_STAR:
 	case TOPO_KIND_RAIL: /* topo_init made it a leaf-spine of rail leaves */
@@ -165,7 +166,8 @@ struct fabric_plan fabric_plan_of(const struct scenario *scn, unsigned threads)
 	struct topo_shape shape = scenario_topo_shape(scn);
 	topo_init(&t, &shape);
 	struct fabric_plan p = { .units = unit_count(&t), .lookahead_ps = lookahead(&t) };
-	p.unit_is = t.rails ? "a scalable unit (its rail leaves and servers), or a spine"
+	p.unit_is = t.g ? "a switch with its hosts"
+		    : t.rails ? "a scalable unit (its rail leaves and servers), or a spine"
 		    : t.kind == TOPO_KIND_LEAF_SPINE ? "a leaf with its hosts, or a spine"
 		    : t.kind == TOPO_KIND_FAT_TREE
 			? "an edge switch with its hosts, or an aggregation or core switch"

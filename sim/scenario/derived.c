@@ -64,12 +64,14 @@ struct topo_shape scenario_topo_shape(const struct scenario *s)
 		[SCN_TOPO_FAT_TREE] = TOPO_KIND_FAT_TREE,
 		[SCN_TOPO_STAR] = TOPO_KIND_STAR,
 		[SCN_TOPO_RAIL] = TOPO_KIND_RAIL,
+		[SCN_TOPO_FILE] = TOPO_KIND_FILE,
 	};
 	return (struct topo_shape){
 		.kind = kind[s->topo], .spines = s->spines, .leaves = s->leaves,
 		.hosts_per_leaf = s->hosts_per_leaf, .k = s->k, .star_hosts = s->star_hosts,
 		.units = s->units, .servers_per_unit = s->servers_per_unit,
 		.uplinks_per_spine = s->uplinks_per_spine, .gpus_per_server = s->gpus_per_server,
+		.graph = s->topo == SCN_TOPO_FILE ? s->graph : NULL,
 		.host_link_bps = s->host_link_bps, .fabric_link_bps = s->fabric_link_bps,
 		.host_cable_mm = s->host_cable_mm, .fabric_cable_mm = s->fabric_cable_mm,
 	};
@@ -157,6 +159,38 @@ int64_t scenario_pool_bytes(const struct scenario *s, uint32_t host_ports,
  * tier); the ports of a tier's first switch, in port order, fall into runs
  * of one peer tier, its port classes (leaf: hosts, then spines).
  */
+/* topology.kind = file: one tier of every switch, shown by the one whose
+ * ports leave the smallest shared pool (host ports, then switch ports) */
+static int file_tier(const struct scenario *s, const struct topo *topo, struct sw_tier t[3])
+{
+	uint32_t best = 0, best_h = 0, best_f = 0;
+	int64_t least = INT64_MAX;
+
+	for (uint32_t sw = 0; sw < topo->switches; sw++) {
+		uint32_t h = 0, n = topo_ports(topo, sw);
+		for (uint16_t p = 0; p < n; p++)
+			h += (uint32_t)topo_port_is_host(topo, sw, p);
+		int64_t pool = scenario_pool_bytes(s, h, n - h);
+		if (pool < least) {
+			least = pool;
+			best = sw;
+			best_h = h;
+			best_f = n - h;
+		}
+	}
+	memset(t, 0, sizeof(*t));
+	t->name = "switch";
+	t->label = "switches";
+	t->tier = TOPO_SW;
+	t->first = best;
+	t->count = topo->switches;
+	if (best_h)
+		t->pc[t->npc++] = (struct port_class){ "hosts", best_h, 1, TOPO_HOST };
+	if (best_f)
+		t->pc[t->npc++] = (struct port_class){ "switches", best_f, 0, TOPO_SW };
+	return 1;
+}
+
 int scn_switch_tiers(const struct scenario *s, struct sw_tier t[3])
 {
 	struct topo topo;
@@ -166,6 +200,8 @@ int scn_switch_tiers(const struct scenario *s, struct sw_tier t[3])
 	int n = 0;
 
 	scn_topo(s, &topo);
+	if (topo.g)
+		return file_tier(s, &topo, t);
 	for (sw = 0; sw < topo.switches; sw++) {
 		enum topo_tier tier = topo_tier_of(&topo, sw);
 

@@ -41,12 +41,16 @@ static const struct key_doc key_docs[] = {
 	  "threads of one run: auto (the machine's cores) or 1-256; the outputs are the same for any value",
 	  NULL },
 
-	{ "topology.kind", "leaf-spine, fat-tree, star or rail-optimized", NULL },
+	{ "topology.kind", "leaf-spine, fat-tree, star, rail-optimized or file", NULL },
 	{ "topology.spines", "leaf-spine and rail-optimized size: spine switches", NULL },
 	{ "topology.leaves", "leaf-spine size: leaf switches", NULL },
 	{ "topology.hosts_per_leaf", "leaf-spine size: hosts under each leaf", NULL },
 	{ "topology.k", "fat-tree: k-ary 3-tier, k^3/4 hosts, 5k^2/4 switches", NULL },
 	{ "topology.hosts", "star: hosts on one switch", NULL },
+	{ "topology.file",
+	  "file: the links CSV (a,b,rate,cable), relative to the scenario's folder; hosts are "
+	  "the nodes with one link, h0.. in order of appearance",
+	  "none (required with kind = file)" },
 	{ "topology.units",
 	  "rail-optimized: scalable units, each with gpus_per_server rail leaves", NULL },
 	{ "topology.servers_per_unit",

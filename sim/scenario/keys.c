@@ -52,6 +52,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "graph.h"
+
 /* ---- sections and keys ---- */
 
 const struct section_def scn_section_defs[SEC_COUNT] = {
@@ -78,7 +80,7 @@ const struct section_def scn_section_defs[SEC_COUNT] = {
 	{ sec, name, KT_TODO, NOF, 0, 0, NULL, NULL, NULL, NULL, 0, 0, { 0 } }
 
 static const char *const topo_names[] = { "leaf-spine", "fat-tree", "star", "rail-optimized",
-					  NULL };
+					  "file", NULL };
 static const char *const ecmp_names[] = { "flow", "packet", NULL };
 static const char *const sched_names[] = { "strict", "dwrr", NULL };
 static const char *const cc_names[] = { "none", "dcqcn", NULL };
@@ -97,7 +99,7 @@ const char *const scn_fault_kind_names[] = { "pause-storm", "slow-receiver", "li
 						NULL };
 
 _Static_assert(SCN_TOPO_LEAF_SPINE == 0 && SCN_TOPO_FAT_TREE == 1 && SCN_TOPO_STAR == 2 &&
-		       SCN_TOPO_RAIL == 3,
+		       SCN_TOPO_RAIL == 3 && SCN_TOPO_FILE == 4,
 	       "topo_names[] follows enum scn_topo_kind");
 _Static_assert(SCN_ECMP_FLOW == 0 && SCN_ECMP_PACKET == 1, "ecmp_names[] order");
 _Static_assert(SCN_SCHED_STRICT == 0 && SCN_SCHED_DWRR == 1, "sched_names[] order");
@@ -140,6 +142,8 @@ _Static_assert(sizeof(((struct scenario *)0)->pfcwd_enable) == sizeof(int32_t) &
 #define FT (1u << SCN_TOPO_FAT_TREE)
 #define STAR (1u << SCN_TOPO_STAR)
 #define RAIL (1u << SCN_TOPO_RAIL)
+#define TFILE (1u << SCN_TOPO_FILE)
+#define NOT_FILE (LS | FT | STAR | RAIL)
 #define P_TRACE (1u << SCN_JOB_TRACE)
 #define P_INCAST (1u << SCN_JOB_INCAST)
 #define P_PERM (1u << SCN_JOB_PERMUTATION)
@@ -190,20 +194,22 @@ const struct key_def scn_key_defs[N_KEYS] = {
 	  KF_POOL, { 1 } },
 	{ SEC_TOPOLOGY, "servers_per_unit", KT_INT, SF(servers_per_unit), 1, 512, "1-512", NULL,
 	  NULL, "kind", RAIL, KF_POOL, { 4 } },
+	{ SEC_TOPOLOGY, "file", KT_FILE, SF(topo_file), 0, 0, NULL, NULL, NULL, "kind", TFILE,
+	  KF_POOL, { 0 } },
 	{ SEC_TOPOLOGY, "uplinks_per_spine", KT_INT, SF(uplinks_per_spine), 1, 16, "1-16", NULL,
 	  NULL, "kind", LS | RAIL, KF_POOL, { 1 } },
 	{ SEC_TOPOLOGY, "gpus_per_server", KT_INT, SF(gpus_per_server), 1, 64, "1-64", NULL, NULL,
 	  NULL, 0, 0, { 1 } },
 	{ SEC_TOPOLOGY, "host_link", KT_RATE, SF(host_link_bps),
 	  INT64_C(1000000000), INT64_C(1600000000000), "1Gbps-1600Gbps", NULL,
-	  NULL, NULL, 0, KF_POOL, { INT64_C(400000000000) } },
+	  NULL, "kind", NOT_FILE, KF_POOL, { INT64_C(400000000000) } },
 	{ SEC_TOPOLOGY, "fabric_link", KT_RATE, SF(fabric_link_bps),
 	  INT64_C(1000000000), INT64_C(1600000000000), "1Gbps-1600Gbps", NULL,
-	  NULL, NULL, 0, KF_POOL, { INT64_C(400000000000) } },
+	  NULL, "kind", NOT_FILE, KF_POOL, { INT64_C(400000000000) } },
 	{ SEC_TOPOLOGY, "host_cable", KT_LENGTH, SF(host_cable_mm), 0,
-	  INT64_C(10000000), "0-10000m", NULL, NULL, NULL, 0, KF_POOL, { 3000 } },
+	  INT64_C(10000000), "0-10000m", NULL, NULL, "kind", NOT_FILE, KF_POOL, { 3000 } },
 	{ SEC_TOPOLOGY, "fabric_cable", KT_LENGTH, SF(fabric_cable_mm), 0,
-	  INT64_C(10000000), "0-10000m", NULL, NULL, NULL, 0, KF_POOL, { 30000 } },
+	  INT64_C(10000000), "0-10000m", NULL, NULL, "kind", NOT_FILE, KF_POOL, { 30000 } },
 	{ SEC_TOPOLOGY, "switch_latency", KT_TIME, SF(switch_latency_ps), 0,
 	  UNITS_PS_PER_MS, "0-1ms", NULL, NULL, NULL, 0, 0, { 500 * UNITS_PS_PER_NS } },
 	{ SEC_TOPOLOGY, "mtu", KT_MTU, SF(mtu_bytes), 256, 9000, "256-9000",
@@ -721,6 +727,11 @@ void scenario_free(struct scenario *s)
 {
 	uint32_t i;
 
+	if (s->graph) {
+		graph_free(s->graph);
+		free(s->graph);
+		s->graph = NULL;
+	}
 	for (i = 0; i < s->njobs && i < SCN_MAX_JOBS; i++)
 		job_free(&s->jobs[i]);
 }

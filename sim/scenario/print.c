@@ -14,6 +14,7 @@
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "link.h"
@@ -232,6 +233,7 @@ static void print_pfc_derived(const struct scenario *s, FILE *out)
 	char what[64], a[40], b[40], text[400];
 	struct topo topo;
 
+	scn_topo(s, &topo);
 	fprintf(out, "# buffer: lossless alpha 2^%d = %s%" PRId64 ", lossy alpha 2^%d = %s%" PRId64,
 		s->dynamic_th, s->dynamic_th < 0 ? "1/" : "",
 		INT64_C(1) << (s->dynamic_th < 0 ? -s->dynamic_th : s->dynamic_th),
@@ -254,9 +256,8 @@ static void print_pfc_derived(const struct scenario *s, FILE *out)
 					 tiers[i].pc[c].peers);
 				print_port_class(s, out, what, tiers[i].pc[c].host);
 			}
-		scn_topo(s, &topo);
 		snprintf(what, sizeof(what), "NIC ports to %s",
-			 scn_tier_words[topo_host_uplink(&topo, 0).tier].peers);
+			 topo.g ? "switches" : scn_tier_words[topo_host_uplink(&topo, 0).tier].peers);
 		print_port_class(s, out, what, 1);
 		fprintf(out, "# pause time of pause_quanta %" PRIu32 ": %s at %s (host_link)",
 			s->pause_quanta,
@@ -273,7 +274,12 @@ static void print_pfc_derived(const struct scenario *s, FILE *out)
 	for (i = 0; i < nt; i++) {
 		int64_t pool = scn_pool_text(s, &tiers[i], text, sizeof(text));
 
-		if (tiers[i].count == 1)
+		if (s->topo == SCN_TOPO_FILE)
+			fprintf(out, "# smallest shared pool of the %" PRIu32 " switches, %s's: %s",
+				tiers[i].count, topo_switch_name(&topo, tiers[i].first, what,
+								 sizeof(what)),
+				text);
+		else if (tiers[i].count == 1)
 			fprintf(out, "# shared pool of %s: %s", tiers[i].name, text);
 		else
 			fprintf(out, "# shared pool of each of the %" PRIu32 " %s: %s",
@@ -403,6 +409,29 @@ static const char *format_long_time(sim_time_ps t, char *buf, size_t len)
 	return buf;
 }
 
+/* a links file's graph: the most switches between two hosts, over one host
+ * of each switch that has hosts */
+static uint32_t file_diameter(const struct topo *t)
+{
+	uint32_t most = 1, n = 0, *rep = malloc(t->switches * sizeof(*rep));
+	uint8_t *seen = calloc(t->switches, 1);
+	for (uint32_t h = 0; rep && seen && h < t->hosts; h++) {
+		uint32_t sw = topo_host_leaf(t, h);
+		if (!seen[sw]) {
+			seen[sw] = 1;
+			rep[n++] = h;
+		}
+	}
+	for (uint32_t a = 0; rep && seen && a < n; a++)
+		for (uint32_t b = a + 1; b < n; b++) {
+			uint32_t hops = topo_hops(t, rep[a], rep[b]);
+			most = hops > most ? hops : most;
+		}
+	free(rep);
+	free(seen);
+	return most;
+}
+
 void scenario_print_derived(const struct scenario *s, FILE *out)
 {
 	uint64_t hosts = scenario_hosts(s), host_links = hosts, fabric_links = 0;
@@ -418,12 +447,17 @@ void scenario_print_derived(const struct scenario *s, FILE *out)
 
 	/* every fabric link has a fabric port at each end */
 	nt = scn_switch_tiers(s, tiers);
-	for (i = 0; i < nt; i++)
-		fabric_links += (uint64_t)tiers[i].count * scn_tier_ports(&tiers[i], 0);
-	fabric_links /= 2;
-	/* the first and the last host are as far apart as any two (topology.h) */
 	scn_topo(s, &topo);
-	sw = (int)topo_hops(&topo, 0, (uint32_t)hosts - 1);
+	for (i = 0; i < nt && !topo.g; i++)
+		fabric_links += (uint64_t)tiers[i].count * scn_tier_ports(&tiers[i], 0);
+	for (uint32_t k = 0; topo.g && k < topo.switches; k++)
+		fabric_links += topo_ports(&topo, k);
+	if (topo.g)
+		fabric_links -= hosts;
+	fabric_links /= 2;
+	/* the first and the last host are as far apart as any two (topology.h);
+	 * a links file's graph: the farthest pair of hosts */
+	sw = (int)(topo.g ? file_diameter(&topo) : topo_hops(&topo, 0, (uint32_t)hosts - 1));
 	fl = sw - 1;
 	fprintf(out, "# derived values\n");
 	fprintf(out, "# hosts %" PRIu64 ", switches %" PRIu32 ", links %" PRIu64

@@ -32,11 +32,14 @@
 #define SCN_PRIOS 8
 #define SCN_MAX_HOSTS 65536
 
+struct graph;
+
 struct scn_error {
 	char msg[768];
 };
 
-enum scn_topo_kind { SCN_TOPO_LEAF_SPINE, SCN_TOPO_FAT_TREE, SCN_TOPO_STAR, SCN_TOPO_RAIL };
+enum scn_topo_kind { SCN_TOPO_LEAF_SPINE, SCN_TOPO_FAT_TREE, SCN_TOPO_STAR, SCN_TOPO_RAIL,
+		     SCN_TOPO_FILE };
 enum scn_ecmp { SCN_ECMP_FLOW, SCN_ECMP_PACKET };
 enum scn_sched { SCN_SCHED_STRICT, SCN_SCHED_DWRR };
 enum scn_cc { SCN_CC_NONE, SCN_CC_DCQCN };
@@ -184,6 +187,12 @@ struct scenario {
 	uint32_t units, servers_per_unit;        /* rail-optimized */
 	uint32_t uplinks_per_spine;              /* leaf-spine, rail-optimized: parallel links */
 	uint32_t gpus_per_server;                /* hosts per server, joined by NVLink (1) */
+	char topo_file[4096];                    /* file: the links CSV (links.h), resolved
+						  * against the scenario's folder */
+	struct graph *graph;                     /* file: its graph, read by the checks (owned;
+						  * host_link, fabric_link and the cables
+						  * then come from it) */
+	char graph_path[4096];                   /* the file the graph was read from */
 	int64_t nvlink_bps;                      /* per GPU per direction (3600Gbps) */
 	sim_time_ps nvlink_latency_ps;           /* one NVLink transfer's latency (1us) */
 	int64_t host_link_bps, fabric_link_bps;

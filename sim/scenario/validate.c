@@ -89,6 +89,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "graph.h"
+#include "links.h"
+
 #define MAX_FLOWS UINT64_C(1000000000000) /* all jobs' flows together */
 
 /* ---- checks that involve several keys ---- */
@@ -162,6 +165,76 @@ static int check_hosts(const struct scenario *s, const struct load *ld, struct s
 			     key, s->leaves, s->hosts_per_leaf, hosts, SCN_MAX_HOSTS);
 }
 
+/*
+ * topology.kind = file: read the links file into s->graph (again when the
+ * path changed), and take host_link, host_cable, fabric_link and
+ * fabric_cable from it.  This version needs every host link to share one
+ * rate and cable length, and every switch-to-switch link another (a switch
+ * has two port classes, as in the other kinds); a file that mixes them is
+ * rejected at the first link that differs.
+ */
+static int load_topology_file(struct scenario *s, const struct load *ld, struct scn_error *err)
+{
+	struct place pl = key_place(s, ld, SEC_TOPOLOGY, scn_find_key(SEC_TOPOLOGY, "file"), -1);
+	struct links_file lf;
+	char a[40], b[40], c[40], d[40];
+	int first[2] = { -1, -1 };
+
+	if (s->topo != SCN_TOPO_FILE)
+		return 0;
+	if (!s->topo_file[0])
+		return scn_set_error(err, topo_place(s, ld, "kind"),
+				     "topology.file: required with kind = file (a links CSV: "
+				     "a,b,rate,cable)");
+	if (s->graph && !strcmp(s->graph_path, s->topo_file))
+		return 0;
+	if (s->graph) {
+		graph_free(s->graph);
+		free(s->graph);
+	}
+	s->graph = calloc(1, sizeof(*s->graph));
+	if (!s->graph)
+		return scn_set_error(err, pl, "out of memory for topology.file");
+	if (links_read(s->topo_file, &lf, err) || links_build(&lf, s->topo_file, s->graph, err)) {
+		free(s->graph);
+		s->graph = NULL;
+		return -1;
+	}
+	snprintf(s->graph_path, sizeof(s->graph_path), "%s", s->topo_file);
+	for (uint32_t i = 0; i < lf.nlinks; i++) {
+		const struct graph_link *l = &lf.links[i];
+		int host = graph_node(s->graph, l->a).is_host || graph_node(s->graph, l->b).is_host;
+		int64_t *rate = host ? &s->host_link_bps : &s->fabric_link_bps;
+		int64_t *cable = host ? &s->host_cable_mm : &s->fabric_cable_mm;
+		if (first[host] < 0) {
+			first[host] = lf.link_line[i];
+			*rate = l->rate_bps;
+			*cable = l->cable_mm;
+		} else if (*rate != l->rate_bps || *cable != l->cable_mm) {
+			scn_set_error(err, (struct place){ s->topo_file, lf.link_line[i] },
+				      "%s %s differs from the %s link on line %d (%s %s): this version "
+				      "needs every %s link to share one rate and cable length",
+				      units_format_rate(l->rate_bps, a, sizeof(a)),
+				      units_format_length(l->cable_mm, b, sizeof(b)),
+				      host ? "first host" : "first switch-to-switch", first[host],
+				      units_format_rate(*rate, c, sizeof(c)),
+				      units_format_length(*cable, d, sizeof(d)),
+				      host ? "host" : "switch-to-switch");
+			links_free(&lf);
+			graph_free(s->graph);
+			free(s->graph);
+			s->graph = NULL;
+			return -1;
+		}
+	}
+	if (first[0] < 0) { /* one switch: no fabric link */
+		s->fabric_link_bps = s->host_link_bps;
+		s->fabric_cable_mm = s->host_cable_mm;
+	}
+	links_free(&lf);
+	return 0;
+}
+
 /* hosts, servers within one switch, uplinks within a leaf's ports */
 static int check_topology(const struct scenario *s, const struct load *ld,
 			  struct scn_error *err)
@@ -200,6 +273,21 @@ static int check_topology(const struct scenario *s, const struct load *ld,
 		break;
 	case SCN_TOPO_RAIL:
 		return 0; /* a server's GPUs are on the rails by construction */
+	case SCN_TOPO_FILE: {
+		struct topo t;
+		scn_topo(s, &t);
+		below = t.hosts;
+		what = "the hosts of topology.file";
+		for (uint32_t h = 0; g > 1 && h < t.hosts; h++)
+			if (topo_host_leaf(&t, h) != topo_host_leaf(&t, h - h % g))
+				return scn_set_error(err, topo_place(s, ld, "gpus_per_server"),
+						     "topology.gpus_per_server: h%" PRIu32
+						     " and h%" PRIu32 " are GPUs of one server on"
+						     " different switches (a server's GPUs must"
+						     " share one switch)",
+						     h - h % g, h);
+		break;
+	}
 	}
 	if (below % g)
 		return scn_set_error(err, topo_place(s, ld, "gpus_per_server"),
@@ -552,6 +640,12 @@ static int check_fault(struct scenario *s, const struct load *ld, int f,
 					     units_format_rate(s->host_link_bps, b, sizeof(b)));
 		return 0;
 	case SCN_FAULT_LINK_DOWN:
+		if (s->topo == SCN_TOPO_FILE)
+			return scn_set_error(err, FPLACE("kind"),
+					     "fault.%s.kind: link-down is not available with "
+					     "topology.kind = file in this version (pause-storm and "
+					     "slow-receiver are)",
+					     ft->name);
 		if (ft->link_text[0] == '\0')
 			return scn_set_error(err, FPLACE_HDR,
 					     "fault.%s.link: missing (link-down needs a link, e.g. leaf0-spine1)",
@@ -741,7 +835,7 @@ static int check_scenario(struct scenario *s, const struct load *ld, struct scn_
 
 	if (check_ecn(s, ld, err) || check_cnp(s, ld, err) || check_plot_qps(s, ld, err))
 		return -1;
-	if (check_topology(s, ld, err))
+	if (load_topology_file(s, ld, err) || check_topology(s, ld, err))
 		return -1;
 	for (j = 0; j < (int)s->njobs; j++)
 		if ((resolve || hdr_at(ld, SEC_JOB, j)) &&

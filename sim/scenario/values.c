@@ -203,7 +203,7 @@ static int resolve_file(struct load *ld, const char *full, const char *value,
 	int n;
 
 	if (*value == '\0')
-		return scn_fail(ld, "%s: empty (a trace CSV file)", full);
+		return scn_fail(ld, "%s: empty (a CSV file)", full);
 	for (p = value; *p; p++)
 		if ((unsigned char)*p < 0x20 || *p == 0x7f)
 			return scn_fail(ld, "%s: control character in the path", full);

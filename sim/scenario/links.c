@@ -1,0 +1,467 @@
+/*
+ * links.c - links CSV files (links.h), read with libcsv the way trace.c reads
+ * trace files, then built into a graph by the core (graph.h).
+ *
+ * What needs a line is checked here, each error at the row that causes it:
+ * the header, the row's fields, a self-loop, a node's 65536th port, the
+ * node or link count (while reading); two hosts linked only to each other,
+ * the host or switch count (once every degree is known: at the row of the
+ * link, or of the first row of the host or switch over the limit).  What is
+ * about the whole graph (islands, too few hosts, path length, table size)
+ * the core reports, with the file name.
+ */
+#include "links.h"
+
+#include <csv.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "loader.h"
+
+#define LINKS_MAX_BYTES (INT64_C(1) << 30) /* 2^24 rows of 64 bytes */
+#define MAX_NODES	(GRAPH_MAX_HOSTS + GRAPH_MAX_SWITCHES)
+
+enum links_col { COL_A, COL_B, COL_RATE, COL_CABLE, N_COLS };
+
+static const char *const col_names[N_COLS] = {"a", "b", "rate", "cable"};
+
+#define FIELD_MAX 64 /* longest field text kept; longer values are errors */
+
+struct links_read {
+	const char *path;
+	struct scn_error *err;
+	int failed;
+	int line, row_line; /* current line; line where the row's first field ended */
+	int have_header;
+	uint32_t ncols;			       /* fields in the header */
+	int col_of[N_COLS];		       /* header field of each column */
+	uint32_t nfield;		       /* fields of the current row so far */
+	char field[N_COLS + 1][FIELD_MAX + 1]; /* one more, to name an extra column */
+	int field_long[N_COLS + 1];
+	struct links_file *lf;
+	uint32_t node_cap, link_cap;
+	uint32_t *deg;	/* [node_cap] */
+	uint32_t *slot; /* name -> node index + 1, open addressing; 0 empty */
+	uint32_t slot_mask;
+};
+
+SCN_PRINTF(3, 4)
+static void links_fail(struct links_read *lr, int line, const char *fmt, ...)
+{
+	struct place pl = {lr->path, line};
+	va_list ap;
+
+	if (lr->failed)
+		return;
+	lr->failed = 1;
+	va_start(ap, fmt);
+	scn_vset_error(lr->err, pl, fmt, ap);
+	va_end(ap);
+}
+
+static void links_field(void *text, size_t len, void *data)
+{
+	struct links_read *lr = data;
+	uint32_t i = lr->nfield++;
+
+	if (lr->failed)
+		return;
+	if (i == 0)
+		lr->row_line = lr->line;
+	if (text && memchr(text, '\0', len)) {
+		links_fail(lr, lr->line, "field %" PRIu32 ": NUL byte", i + 1);
+		return;
+	}
+	if (i > N_COLS)
+		return; /* counted; the row is rejected when it ends */
+	lr->field_long[i] = len > FIELD_MAX;
+	len = len > FIELD_MAX ? FIELD_MAX : len;
+	if (len)
+		memcpy(lr->field[i], text, len);
+	lr->field[i][len] = '\0';
+}
+
+static int col_index(const char *name)
+{
+	for (int c = 0; c < N_COLS; c++)
+		if (strcmp(name, col_names[c]) == 0)
+			return c;
+	return -1;
+}
+
+static void links_header(struct links_read *lr)
+{
+	uint32_t i, known = 0;
+	int c;
+
+	for (c = 0; c < N_COLS; c++)
+		lr->col_of[c] = -1;
+	for (i = 0; i < lr->nfield && i <= N_COLS; i++)
+		known += col_index(lr->field[i]) >= 0;
+	if (known == 0) {
+		links_fail(
+		    lr, lr->row_line,
+		    "header: missing (the first line must name the columns: a,b,rate,cable)");
+		return;
+	}
+	for (i = 0; i < lr->nfield; i++) {
+		/* the first N_COLS + 1 names are kept: a bad one is among them */
+		const char *name = lr->field[i];
+
+		c = col_index(name);
+		if (c < 0) {
+			if (name[0] == '\0')
+				links_fail(lr, lr->row_line,
+					   "column %" PRIu32
+					   ": empty column name (a, b, rate, cable)",
+					   i + 1);
+			else
+				links_fail(lr, lr->row_line,
+					   "%s%s: unknown column (a, b, rate, cable)", name,
+					   lr->field_long[i] ? "..." : "");
+			return;
+		}
+		if (lr->col_of[c] >= 0) {
+			links_fail(lr, lr->row_line, "%s: duplicate column", name);
+			return;
+		}
+		lr->col_of[c] = (int)i;
+	}
+	for (c = 0; c < N_COLS; c++)
+		if (lr->col_of[c] < 0) {
+			links_fail(lr, lr->row_line,
+				   "%s: missing column (the header needs a, b, rate, cable)",
+				   col_names[c]);
+			return;
+		}
+	lr->ncols = lr->nfield;
+	lr->have_header = 1;
+}
+
+static uint32_t name_hash(const char *s)
+{
+	uint32_t h = 2166136261u;
+
+	for (; *s; s++) {
+		h ^= (unsigned char)*s;
+		h *= 16777619u;
+	}
+	return h;
+}
+
+/* the slot of name: its node index + 1, or the empty slot (0) for it */
+static uint32_t *name_slot(struct links_read *lr, const char *name)
+{
+	uint32_t i = name_hash(name) & lr->slot_mask;
+
+	while (lr->slot[i] && strcmp(lr->lf->names[lr->slot[i] - 1], name) != 0)
+		i = (i + 1) & lr->slot_mask;
+	return &lr->slot[i];
+}
+
+/* room for one more node: the arrays and a name table at most half full */
+static int grow_nodes(struct links_read *lr)
+{
+	struct links_file *lf = lr->lf;
+
+	if (lf->nnodes == lr->node_cap) {
+		uint32_t cap = lr->node_cap ? 2 * lr->node_cap : 64;
+		void *n = realloc(lf->names, (size_t)cap * sizeof(*lf->names));
+		if (n)
+			lf->names = n;
+		void *l = n ? realloc(lf->node_line, (size_t)cap * sizeof(*lf->node_line)) : NULL;
+		if (l)
+			lf->node_line = l;
+		void *d = l ? realloc(lr->deg, (size_t)cap * sizeof(*lr->deg)) : NULL;
+		if (!d)
+			return -1;
+		lr->deg = d;
+		lr->node_cap = cap;
+	}
+	if (2 * ((size_t)lf->nnodes + 1) > (size_t)lr->slot_mask + 1) {
+		uint32_t slots = lr->slot ? 2 * (lr->slot_mask + 1) : 128;
+		uint32_t *old = lr->slot, old_slots = lr->slot ? lr->slot_mask + 1 : 0;
+		lr->slot = calloc(slots, sizeof(*lr->slot));
+		if (!lr->slot) {
+			lr->slot = old;
+			return -1;
+		}
+		lr->slot_mask = slots - 1;
+		for (uint32_t i = 0; i < old_slots; i++)
+			if (old[i])
+				*name_slot(lr, lf->names[old[i] - 1]) = old[i];
+		free(old);
+	}
+	return 0;
+}
+
+/* column c of the row as a node: its index, new or known; -1 on error */
+static int64_t row_node(struct links_read *lr, enum links_col c, const char *text, int is_long)
+{
+	struct links_file *lf = lr->lf;
+	uint32_t *slot;
+
+	if (is_long || strlen(text) >= GRAPH_NAME_SIZE) {
+		links_fail(lr, lr->row_line, "%s: %.24s... is longer than %d characters",
+			   col_names[c], text, GRAPH_NAME_SIZE - 1);
+		return -1;
+	}
+	if (text[0] == '\0') {
+		links_fail(lr, lr->row_line, "%s: empty (a node name: %s)", col_names[c],
+			   GRAPH_NAME_CHARS);
+		return -1;
+	}
+	if (!graph_name_ok(text)) {
+		links_fail(lr, lr->row_line, "%s: %s is not a node name (%s)", col_names[c], text,
+			   GRAPH_NAME_CHARS);
+		return -1;
+	}
+	if (lr->slot && *(slot = name_slot(lr, text)))
+		return *slot - 1;
+	if (lf->nnodes >= MAX_NODES) {
+		links_fail(lr, lr->row_line,
+			   "%s: %s is one node more than %u (%u hosts and %u switches at most)",
+			   col_names[c], text, MAX_NODES, GRAPH_MAX_HOSTS, GRAPH_MAX_SWITCHES);
+		return -1;
+	}
+	if (grow_nodes(lr)) {
+		links_fail(lr, lr->row_line, "%s: out of memory", col_names[c]);
+		return -1;
+	}
+	memcpy(lf->names[lf->nnodes], text, strlen(text) + 1);
+	lf->node_line[lf->nnodes] = lr->row_line;
+	lr->deg[lf->nnodes] = 0;
+	*name_slot(lr, text) = lf->nnodes + 1;
+	return lf->nnodes++;
+}
+
+/* a unit value of column c with the range of key `key` of [topology] */
+static int row_value(struct links_read *lr, enum links_col c, const char *text, int is_long,
+		     const char *key, int64_t *v)
+{
+	const struct key_def *k = scn_key_def_of(SEC_TOPOLOGY, key);
+	char e[200];
+	int rc;
+
+	if (is_long) {
+		links_fail(lr, lr->row_line, "%s: value too long", col_names[c]);
+		return -1;
+	}
+	rc = c == COL_RATE ? units_parse_rate(text, v, e, sizeof(e))
+			   : units_parse_length(text, v, e, sizeof(e));
+	if (rc) {
+		links_fail(lr, lr->row_line, "%s: %s", col_names[c], e);
+		return -1;
+	}
+	if (k && (*v < k->min || *v > k->max)) {
+		links_fail(lr, lr->row_line, "%s: %s out of range (%s)", col_names[c], text,
+			   k->range);
+		return -1;
+	}
+	return 0;
+}
+
+static void links_row(struct links_read *lr)
+{
+	struct links_file *lf = lr->lf;
+	struct graph_link l;
+	const char *f[N_COLS];
+	int lng[N_COLS];
+	int64_t a, b;
+	int c;
+
+	if (lr->nfield != lr->ncols) {
+		links_fail(lr, lr->row_line, "row: %" PRIu32 " fields, the header has %" PRIu32,
+			   lr->nfield, lr->ncols);
+		return;
+	}
+	if (lf->nlinks >= GRAPH_MAX_LINKS) {
+		links_fail(lr, lr->row_line, "row: more than %u links", GRAPH_MAX_LINKS);
+		return;
+	}
+	for (c = 0; c < N_COLS; c++) {
+		f[c] = lr->field[lr->col_of[c]];
+		lng[c] = lr->field_long[lr->col_of[c]];
+	}
+	if ((a = row_node(lr, COL_A, f[COL_A], lng[COL_A])) < 0 ||
+	    (b = row_node(lr, COL_B, f[COL_B], lng[COL_B])) < 0)
+		return;
+	if (a == b) {
+		links_fail(lr, lr->row_line, "b: %s is linked to itself (a link joins two nodes)",
+			   f[COL_B]);
+		return;
+	}
+	if (row_value(lr, COL_RATE, f[COL_RATE], lng[COL_RATE], "fabric_link", &l.rate_bps) ||
+	    row_value(lr, COL_CABLE, f[COL_CABLE], lng[COL_CABLE], "fabric_cable", &l.cable_mm))
+		return;
+	for (c = 0; c < 2; c++) {
+		uint32_t n = (uint32_t)(c ? b : a);
+		if (++lr->deg[n] > GRAPH_MAX_PORTS) {
+			links_fail(lr, lr->row_line, "%s: %s has more than %u ports", col_names[c],
+				   lf->names[n], GRAPH_MAX_PORTS);
+			return;
+		}
+	}
+	if (lf->nlinks == lr->link_cap) {
+		uint32_t cap = lr->link_cap ? 2 * lr->link_cap : 256;
+		void *nl = realloc(lf->links, (size_t)cap * sizeof(*lf->links));
+		if (nl)
+			lf->links = nl;
+		void *ll = nl ? realloc(lf->link_line, (size_t)cap * sizeof(*lf->link_line)) : NULL;
+		if (!ll) {
+			links_fail(lr, lr->row_line, "row: out of memory");
+			return;
+		}
+		lf->link_line = ll;
+		lr->link_cap = cap;
+	}
+	l.a = (uint32_t)a;
+	l.b = (uint32_t)b;
+	lf->links[lf->nlinks] = l;
+	lf->link_line[lf->nlinks++] = lr->row_line;
+}
+
+static void links_row_end(int c, void *data)
+{
+	struct links_read *lr = data;
+
+	(void)c;
+	if (!lr->failed) {
+		if (!lr->have_header)
+			links_header(lr);
+		else
+			links_row(lr);
+	}
+	lr->nfield = 0;
+}
+
+/* once every degree is known: hosts linked to hosts, the host and switch
+ * counts, each at the line that breaks it */
+static void links_degrees(struct links_read *lr)
+{
+	const struct links_file *lf = lr->lf;
+	uint32_t i, hosts = 0, switches = 0;
+
+	for (i = 0; i < lf->nlinks; i++) {
+		const struct graph_link *l = &lf->links[i];
+		if (lr->deg[l->a] == 1 && lr->deg[l->b] == 1) {
+			links_fail(lr, lf->link_line[i],
+				   "%s and %s are linked only to each other (a node with one link "
+				   "is a host, and a host needs a switch)",
+				   lf->names[l->a], lf->names[l->b]);
+			return;
+		}
+	}
+	/* nodes are in order of first appearance, as graph.h numbers them */
+	for (i = 0; i < lf->nnodes; i++) {
+		int host = lr->deg[i] == 1;
+		if (host ? ++hosts > GRAPH_MAX_HOSTS : ++switches > GRAPH_MAX_SWITCHES) {
+			links_fail(lr, lf->node_line[i], "%s: more than %u %s (%s)", lf->names[i],
+				   host ? GRAPH_MAX_HOSTS : GRAPH_MAX_SWITCHES,
+				   host ? "hosts" : "switches",
+				   host ? "nodes with one link" : "nodes with several links");
+			return;
+		}
+	}
+}
+
+void links_free(struct links_file *lf)
+{
+	free(lf->names);
+	free(lf->node_line);
+	free(lf->links);
+	free(lf->link_line);
+	memset(lf, 0, sizeof(*lf));
+}
+
+int links_read(const char *path, struct links_file *lf, struct scn_error *err)
+{
+	struct place pl = {path, 0};
+	struct links_read lr;
+	struct csv_parser p;
+	struct stat st;
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t n;
+	FILE *f;
+
+	memset(lf, 0, sizeof(*lf));
+	memset(&lr, 0, sizeof(lr));
+	lr.path = path;
+	lr.err = err;
+	lr.lf = lf;
+	f = fopen(path, "rb");
+	if (!f)
+		return scn_set_error(err, pl, "cannot open (%s)", strerror(errno));
+	/* a regular file of a sane size: a directory, a device (/dev/zero) or
+	 * a pipe is refused before anything is read */
+	if (fstat(fileno(f), &st) || !S_ISREG(st.st_mode) || st.st_size > LINKS_MAX_BYTES) {
+		int dir = !fstat(fileno(f), &st) && S_ISDIR(st.st_mode);
+		int reg = !dir && S_ISREG(st.st_mode);
+		fclose(f);
+		if (!reg)
+			return scn_set_error(err, pl, "%s",
+					     dir ? "a directory, not a links CSV file"
+						 : "not a regular file (a device or a pipe)");
+		return scn_set_error(err, pl, "larger than %d MiB", (int)(LINKS_MAX_BYTES >> 20));
+	}
+	if (csv_init(&p, CSV_STRICT | CSV_STRICT_FINI | CSV_APPEND_NULL)) {
+		fclose(f);
+		return scn_set_error(err, pl, "out of memory");
+	}
+	/* one line at a time, so that the callbacks know the line number */
+	while (!lr.failed && (n = getline(&line, &cap, f)) > 0) {
+		lr.line++;
+		if (csv_parse(&p, line, (size_t)n, links_field, links_row_end, &lr) != (size_t)n)
+			links_fail(&lr, lr.line, "csv: %s", csv_strerror(csv_error(&p)));
+	}
+	if (!lr.failed && ferror(f))
+		links_fail(&lr, lr.line, "read error: %s", strerror(errno));
+	if (!lr.failed && csv_fini(&p, links_field, links_row_end, &lr))
+		links_fail(&lr, lr.line, "csv: %s", csv_strerror(csv_error(&p)));
+	csv_free(&p);
+	free(line);
+	fclose(f);
+	if (!lr.failed && !lr.have_header)
+		links_fail(&lr, lr.line > 0 ? lr.line : 1,
+			   "header: empty file (expected a,b,rate,cable and a row per cable)");
+	if (!lr.failed && lf->nlinks == 0)
+		links_fail(&lr, lr.line, "row: no links after the header");
+	if (!lr.failed)
+		links_degrees(&lr);
+	free(lr.deg);
+	free(lr.slot);
+	if (lr.failed) {
+		links_free(lf);
+		return -1;
+	}
+	return 0;
+}
+
+int links_build(const struct links_file *lf, const char *path, struct graph *g,
+		struct scn_error *err)
+{
+	struct place pl = {path, 0};
+	char e[sizeof(err->msg)];
+
+	if (graph_build(g, (const char(*)[GRAPH_NAME_SIZE])lf->names, lf->nnodes, lf->links,
+			lf->nlinks, e, sizeof(e)))
+		return scn_set_error(err, pl, "%s", e);
+	return 0;
+}
+
+int links_load(const char *path, struct graph *g, struct scn_error *err)
+{
+	struct links_file lf;
+	int rc;
+
+	if (links_read(path, &lf, err))
+		return -1;
+	rc = links_build(&lf, path, g, err);
+	links_free(&lf);
+	return rc;
+}
