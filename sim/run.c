@@ -317,6 +317,7 @@ enum run_status run_scenario(const struct scenario *scn, const struct run_opts *
 	res->events_per_s = res->wall_s > 0 ? (double)res->events / res->wall_s : 0;
 	res->pkts_per_s = res->wall_s > 0 ? (double)res->data_pkts / res->wall_s : 0;
 	res->data_bytes_delivered = ns.payload_delivered;
+	res->nvlink_bytes = ns.nvlink_bytes;
 	res->max_queue_bytes = fabric_max_queue_bytes(f);
 	res->drops_lossless = ns.drops.lossless;
 	res->drops_lossy = ns.drops.lossy;
@@ -485,10 +486,12 @@ void run_summary_csv(const struct run_result *r, char *header, size_t hlen, char
 		 "flows_completed,flows_total,fct_p50_us,fct_p99_us,collectives_completed,"
 		 "collective_time_us,busbw_GBps,busbw_pct_line,criteria_pass,criteria_failed,"
 		 "judged_iterations,busbw_judged_min_pct,busbw_judged_mean_pct,"
-		 "busbw_judged_max_pct,retransmitted_pct,jobs_failed,first_failure_us");
+		 "busbw_judged_max_pct,retransmitted_pct,jobs_failed,first_failure_us,"
+		 "nvlink_bytes");
 	snprintf(row, rlen,
 		 "%s,%s,%llu,%llu,%llu,%llu,%llu,%llu,%d,%llu,%.3f,%llu,%llu,%llu,%llu,"
-		 "%lld,%llu,%.3f,%u.%06u,%llu,%llu,%llu,%llu,%s,%s,%u,%s,%s,%s,%s,%s,%u,%s,%.3f,%u,%s",
+		 "%lld,%llu,%.3f,%u.%06u,%llu,%llu,%llu,%llu,%s,%s,%u,%s,%s,%s,%s,%s,%u,%s,%.3f,%u,%s,"
+		 "%llu",
 		 units_format_us(r->sim_time_ps, t, sizeof(t)), end_name(r->end),
 		 (unsigned long long)r->data_bytes_delivered,
 		 (unsigned long long)r->data_bytes_in_flight,
@@ -505,7 +508,8 @@ void run_summary_csv(const struct run_result *r, char *header, size_t hlen, char
 		 (unsigned long long)r->flows_completed, (unsigned long long)r->flows_total, p50, p99,
 		 r->collectives_completed, ct, bw,
 		 pct, verdict, r->criteria_failed, r->judged_iterations, judged,
-		 retransmitted_pct_of(r), r->jobs_failed, failure);
+		 retransmitted_pct_of(r), r->jobs_failed, failure,
+		 (unsigned long long)r->nvlink_bytes);
 }
 
 void run_print_summary(const struct run_result *r, FILE *out)

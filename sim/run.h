@@ -45,6 +45,7 @@ struct run_result {
 	enum run_end end;
 	sim_time_ps sim_time_ps;
 	uint64_t data_bytes_delivered;
+	uint64_t nvlink_bytes;                 /* messages' bytes between GPUs of one server */
 	uint64_t data_bytes_in_flight;
 	uint64_t max_queue_bytes;
 	uint64_t drops_lossless, drops_lossy, drops_pfcwd, drops_link_down;
