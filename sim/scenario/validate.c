@@ -195,7 +195,13 @@ static int load_topology_file(struct scenario *s, const struct load *ld, struct 
 	s->graph = calloc(1, sizeof(*s->graph));
 	if (!s->graph)
 		return scn_set_error(err, pl, "out of memory for topology.file");
-	if (links_read(s->topo_file, &lf, err) || links_build(&lf, s->topo_file, s->graph, err)) {
+	if (links_read(s->topo_file, &lf, err)) {
+		free(s->graph);
+		s->graph = NULL;
+		return -1;
+	}
+	if (links_build(&lf, s->topo_file, s->graph, err)) {
+		links_free(&lf);
 		free(s->graph);
 		s->graph = NULL;
 		return -1;
