@@ -13,7 +13,8 @@
  * (the message names the file and the reason); 3 stopped by SIGINT, SIGTERM
  * or SIGHUP, outputs complete and summary.csv marked end=interrupted or
  * terminated (a third signal kills at once); 4 the results were written but
- * a figure failed (plot, run --plot, sweep --plot).
+ * a figure failed (plot, run --plot, sweep --plot); 5 nccl-tests: an
+ * iteration of the collective failed or did not end (nccltests.h).
  */
 #include <signal.h>
 #include <stdarg.h>
@@ -24,6 +25,7 @@
 #include <unistd.h>
 
 #include "keyhelp.h"
+#include "nccltests.h"
 #include "plot.h"
 #include "run.h"
 #include "scenario.h"
@@ -33,6 +35,7 @@
 #define EXIT_USAGE 2
 #define EXIT_INTERRUPTED 3
 #define EXIT_PLOT 4
+#define EXIT_COLL_FAILED 5 /* nccl-tests: an iteration failed or did not end */
 #define MAX_SETS 256
 #define STR(x) #x
 #define XSTR(x) STR(x) /* a macro's value as text: "8" */
@@ -78,6 +81,9 @@ static const char usage[] =
 	"                [--format png|svg|pdf] [--resume]\n"
 	"  dcqcn-sim plot DIR [--format png|svg|pdf]\n"
 	"  dcqcn-sim keys [SECTION]\n"
+	"  dcqcn-sim nccl-tests all_reduce_perf|all_to_all_perf [SCENARIO] [-b SIZE] [-e SIZE]\n"
+	"                [-f N | -i SIZE] [-g GPUS] [-n ITERS] [-w WARMUP] [-j N] [--out DIR]\n"
+	"                [--set ...] [--threads N]\n"
 	"  dcqcn-sim COMMAND --help\n"
 	"  dcqcn-sim --help | --version\n"
 	"\n"
@@ -89,10 +95,13 @@ static const char usage[] =
 	"        DIR/sweep.csv: a row per point, with whether it met its [criteria]\n"
 	"plot    draw the figures of a run or sweep directory with gnuplot\n"
 	"keys    every scenario key: its default, meaning, values, where it applies\n"
+	"nccl-tests  nccl-tests' all_reduce_perf or all_to_all_perf, simulated: one run\n"
+	"        of SCENARIO per size with the collective added; nccl-tests' table\n"
 	"\n"
 	"dcqcn-sim COMMAND --help (or -h) shows the options of COMMAND.\n"
 	"Exit status: 0 success; 1 a broken invariant; 2 bad usage or a bad scenario;\n"
-	"3 stopped by SIGINT, SIGTERM or SIGHUP; 4 a figure failed (the results are written).\n";
+	"3 stopped by SIGINT, SIGTERM or SIGHUP; 4 a figure failed (the results are written);\n"
+	"5 nccl-tests: an iteration failed or did not end.\n";
 
 /* the help of each command: `dcqcn-sim COMMAND --help` */
 static const char run_help[] =
@@ -204,6 +213,50 @@ static const char keys_help[] =
 	"\n"
 	"Exit status: 0; 2 an unknown SECTION.\n";
 
+static const char nccltests_help[] =
+	"usage: dcqcn-sim nccl-tests all_reduce_perf|all_to_all_perf [SCENARIO] [-b SIZE]\n"
+	"                            [-e SIZE] [-f N | -i SIZE] [-g GPUS] [-n ITERS]\n"
+	"                            [-w WARMUP] [-j N] [--out DIR] [--set S.K=V]...\n"
+	"                            [--threads N]\n"
+	"\n"
+	"nccl-tests' all_reduce_perf or all_to_all_perf (alltoall_perf), simulated: one\n"
+	"run of SCENARIO (the embedded default without one) per size, with one job\n"
+	"added, [job.nccl-tests]: pattern ring-allreduce or alltoall, ranks 0-(GPUS-1),\n"
+	"the size, iterations = WARMUP + 2 x ITERS; the scenario's own jobs and faults\n"
+	"run alongside.  Prints nccl-tests' table on stdout, in its layout: the first\n"
+	"ITERS timed iterations are the out-of-place columns, the next ITERS the\n"
+	"in-place ones (time: their mean; algbw = size / time; busbw = algbw x\n"
+	"2(n-1)/n for all-reduce, x (n-1)/n for all-to-all).  #wrong is 0: the\n"
+	"simulator moves bytes, it does not corrupt them.  docs/nccl-tests.md.\n"
+	"\n"
+	"options:\n"
+	"  -b SIZE       the smallest size (default 32M); K, M, G are binary, as in\n"
+	"                nccl-tests (1M = 1048576), a fraction is allowed (1.5M)\n"
+	"  -e SIZE       the largest size (default 32M)\n"
+	"  -f N          multiply the size by N from -b to -e, 2-1024 (default 2)\n"
+	"  -i SIZE       add SIZE instead of multiplying\n"
+	"  -g GPUS       how many GPUs (hosts h0 to hGPUS-1) take part: 2 to the hosts\n"
+	"                of the topology (default all of them)\n"
+	"  -n ITERS      timed iterations per placement, 1-1000 (default 1;\n"
+	"                nccl-tests: 20)\n"
+	"  -w WARMUP     warm-up iterations, 0-1000 (default 1; nccl-tests: 5)\n"
+	"  -j N          sizes simulated at a time, 1-256 (default 1); the table is the\n"
+	"                same for every N\n"
+	"  --out DIR     also write DIR/nccl-tests.csv (the table's numbers) and each\n"
+	"                size's run directory DIR/SIZE/; without it, nothing but stdout\n"
+	"  --set S.K=V   override one key after the job is added (repeatable), e.g.\n"
+	"                --set job.nccl-tests.channels=8 or --set sim.duration=1s\n"
+	"  --threads N   same as --set sim.threads=N\n"
+	"  --help, -h    this text\n"
+	"nccl-tests' own spellings work too: -b1M, --minbytes, --maxbytes, --stepfactor,\n"
+	"--stepbytes, --ngpus, --iters, --warmup_iters.\n"
+	"\n"
+	"Exit status: 0 every size ran and every iteration completed; 1 a run broke an\n"
+	"invariant; 2 bad usage or a bad scenario (nothing runs), or a write that\n"
+	"failed; 3 stopped by SIGINT, SIGTERM or SIGHUP (the rows that ran are\n"
+	"printed); 5 an iteration failed (a QP ran out of retries) or did not end\n"
+	"before sim.duration: its row says failed or timeout instead of numbers.\n";
+
 /* the commands, their help and options (for "did you mean") */
 static const struct command {
 	const char *name;
@@ -219,6 +272,9 @@ static const struct command {
 	    "--format", "--resume", "--help", NULL } },
 	{ "plot", plot_help, { "--format", "--help", NULL } },
 	{ "keys", keys_help, { "--help", NULL } },
+	{ "nccl-tests", nccltests_help,
+	  { "-b", "-e", "-f", "-i", "-g", "-n", "-w", "-j", "--out", "--set", "--threads", "--help",
+	    NULL } },
 };
 
 #define N_COMMANDS (sizeof(commands) / sizeof(commands[0]))
@@ -664,6 +720,179 @@ static int cmd_keys(int argc, char **argv)
 	return 0;
 }
 
+/* the options of nccl-tests that take a value, as nccl-tests spells them:
+ * -b 1M, -b1M or --minbytes 1M */
+static const struct nccltests_option {
+	char letter;
+	const char *name;
+} nccltests_options[] = {
+	{ 'b', "--minbytes" }, { 'e', "--maxbytes" }, { 'f', "--stepfactor" },
+	{ 'i', "--stepbytes" }, { 'g', "--ngpus" }, { 'n', "--iters" },
+	{ 'w', "--warmup_iters" }, { 'j', NULL },
+};
+
+/* -X VALUE of nccl-tests into o; 0, or the usage error */
+static int nccltests_value(struct nccltests_opts *o, char opt, const char *v, int *have_f,
+			   int *have_i)
+{
+	int64_t x;
+	char e[256];
+	switch (opt) {
+	case 'b':
+	case 'e':
+	case 'i':
+		if (nccltests_parse_size(v, &x))
+			return usage_error("-%c: %s is not a size (e.g. 1M; 1 B to 1024G, K, M and G "
+					   "binary)", opt, v);
+		if (opt == 'b')
+			o->min_bytes = x;
+		else if (opt == 'e')
+			o->max_bytes = x;
+		else {
+			o->step_bytes = x;
+			o->step_factor = 0;
+			*have_i = 1;
+		}
+		break;
+	case 'f':
+		if (units_parse_int(v, 2, 1024, &x, e, sizeof(e)))
+			return usage_error("-f: %s: a step factor, 2-1024 (-i SIZE steps by a fixed "
+					   "size)", v);
+		o->step_factor = x;
+		*have_f = 1;
+		break;
+	case 'g':
+		if (units_parse_int(v, 2, 1000000, &x, e, sizeof(e)))
+			return usage_error("-g: %s: a number of GPUs (hosts), at least 2", v);
+		o->gpus = (uint32_t)x;
+		break;
+	case 'n':
+		if (units_parse_int(v, 1, 1000, &x, e, sizeof(e)))
+			return usage_error("-n: %s: timed iterations per placement, 1-1000", v);
+		o->iters = (uint32_t)x;
+		break;
+	case 'w':
+		if (units_parse_int(v, 0, 1000, &x, e, sizeof(e)))
+			return usage_error("-w: %s: warm-up iterations, 0-1000", v);
+		o->warmup = (uint32_t)x;
+		break;
+	default: /* 'j' */
+		if (units_parse_int(v, 1, 256, &x, e, sizeof(e)))
+			return usage_error("-j %s: a number of concurrent runs, 1-256", v);
+		o->jobs = (int)x;
+		break;
+	}
+	if (*have_f && *have_i)
+		return usage_error("-f and -i: give one (a step factor, or a step size)");
+	return 0;
+}
+
+/* nccl-tests TEST [SCENARIO] [-b SIZE] [-e SIZE] [-f N | -i SIZE] ... */
+static int cmd_nccltests(int argc, char **argv)
+{
+	static const char *const tests[] = { "all_reduce_perf", "all_to_all_perf", "alltoall_perf",
+					     NULL };
+	struct nccltests_opts o;
+	const char *sets[MAX_SETS], *test = NULL;
+	char threads_set[64], err[2048];
+	int nsets = 0, have_f = 0, have_i = 0;
+	nccltests_defaults(&o);
+	for (int i = 2; i < argc; i++) {
+		const char *a = argv[i], *v = NULL;
+		char opt = 0;
+		for (size_t k = 0; !opt && k < sizeof(nccltests_options) / sizeof(nccltests_options[0]);
+		     k++) {
+			const struct nccltests_option *no = &nccltests_options[k];
+			if (a[0] == '-' && a[1] == no->letter) {
+				opt = no->letter;
+				v = a[2] ? a + 2 : NULL;
+			} else if (no->name && !strcmp(a, no->name)) {
+				opt = no->letter;
+			}
+		}
+		if (opt) {
+			if (!v && i + 1 == argc)
+				return usage_error("-%c needs a value", opt);
+			int rc = nccltests_value(&o, opt, v ? v : argv[++i], &have_f, &have_i);
+			if (rc)
+				return rc;
+		} else if (!strcmp(a, "--out") || !strcmp(a, "--set") || !strcmp(a, "--threads")) {
+			if (i + 1 == argc)
+				return usage_error("%s needs a value", a);
+			v = argv[++i];
+			if (!strcmp(a, "--out")) {
+				o.out_dir = v;
+				continue;
+			}
+			if (nsets == MAX_SETS)
+				return usage_error("too many --set options (at most %d)", MAX_SETS);
+			if (!strcmp(a, "--threads")) { /* the loader checks the value */
+				snprintf(threads_set, sizeof(threads_set), "sim.threads=%s", v);
+				sets[nsets++] = threads_set;
+			} else if (!strchr(v, '=')) {
+				return assignment_error(a, v, i + 1 < argc ? argv[i + 1] : NULL);
+			} else {
+				sets[nsets++] = v;
+			}
+		} else if (a[0] == '-' && a[1]) {
+			return unknown_option(a);
+		} else if (!test) {
+			test = a;
+		} else if (!o.scenario) {
+			o.scenario = a;
+		} else {
+			return usage_error("one scenario at a time (extra argument %s)", a);
+		}
+	}
+	if (!test)
+		return usage_error("nccl-tests needs a test: all_reduce_perf or all_to_all_perf");
+	if (nccltests_coll_of(test, &o.coll)) {
+		size_t n = strlen(test);
+		const char *guess = scn_guess_name(tests, test);
+		if (n > 4 && !strcmp(test + n - 4, ".ini") && !o.scenario)
+			return usage_error("nccl-tests %s: the test comes first (dcqcn-sim nccl-tests "
+					   "all_reduce_perf %s)", test, test);
+		if (guess)
+			return usage_error("nccl-tests: %s is not a test; did you mean %s?", test,
+					   guess);
+		return usage_error("nccl-tests: %s is not a test (all_reduce_perf or "
+				   "all_to_all_perf)", test);
+	}
+	o.sets = sets;
+	o.nsets = nsets;
+	if (nccltests_check_opts(&o, err, sizeof(err)))
+		return usage_error("%s", err);
+	install_signals();
+	signal(SIGPIPE, SIG_IGN); /* a closed pipe (| head) is a write error: the runs stop */
+	o.interrupt = &interrupted;
+	o.progress = isatty(STDERR_FILENO) ? stderr : NULL;
+	int usage_fault;
+	struct nccltests *t = nccltests_prepare(&o, err, sizeof(err), &usage_fault);
+	if (!t) {
+		if (usage_fault)
+			return usage_error("%s", err);
+		fprintf(stderr, "dcqcn-sim: nccl-tests: %s\n", err);
+		return EXIT_USAGE;
+	}
+	scenario_write_warnings(nccltests_scenario(t), stderr, "dcqcn-sim: warning: ");
+	int st = nccltests_run(t, stdout, err, sizeof(err));
+	nccltests_free(t);
+	if (st != NCCLTESTS_OK)
+		fprintf(stderr, "dcqcn-sim: nccl-tests: %s\n", err);
+	switch (st) {
+	case NCCLTESTS_OK:
+		return 0;
+	case NCCLTESTS_INVARIANT:
+		return EXIT_INVARIANT;
+	case NCCLTESTS_INTERRUPTED:
+		return EXIT_INTERRUPTED;
+	case NCCLTESTS_FAILED:
+		return EXIT_COLL_FAILED;
+	default:
+		return EXIT_USAGE;
+	}
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 2) {
@@ -699,6 +928,8 @@ int main(int argc, char **argv)
 		return cmd_plot(argc, argv);
 	if (!strcmp(argv[1], "keys"))
 		return cmd_keys(argc, argv);
+	if (!strcmp(argv[1], "nccl-tests"))
+		return cmd_nccltests(argc, argv);
 	struct cli c = {0};
 	int rc = parse_args(argc, argv, &c);
 	if (rc)

@@ -694,10 +694,10 @@ void output_counters(struct output *o, sim_time_ps t, const struct fabric_totals
 	emit_row(o, -1, OUT_COUNTERS, (struct out_tag){0}, &r);
 }
 
-void output_coll_bw(const struct fabric *f, const struct coll *c, double *algbw,
+void output_coll_bw(const struct scenario *scn, const struct coll *c, double *algbw,
 		    double *busbw, double *pct_line)
 {
-	const struct scn_job *j = &f->scn->jobs[c->job];
+	const struct scn_job *j = &scn->jobs[c->job];
 	double t = (double)(c->end_ps - c->start_ps) * 1e-12, n = c->ranks;
 	/* nccl-tests factors; for incast, permutation and trace, whose bytes
 	 * are the iteration's total, busbw is the mean rate per sender */
@@ -706,7 +706,7 @@ void output_coll_bw(const struct fabric *f, const struct coll *c, double *algbw,
 							     : 1.0 / (c->senders ? c->senders : 1);
 	*algbw = t > 0 ? (double)c->bytes / t / 1e9 : 0;
 	*busbw = *algbw * factor;
-	int64_t line = c->line_bps > 0 ? c->line_bps : f->scn->host_link_bps;
+	int64_t line = c->line_bps > 0 ? c->line_bps : scn->host_link_bps;
 	*pct_line = 100 * *busbw / ((double)line / 8 / 1e9);
 }
 
@@ -721,7 +721,7 @@ void output_coll(struct output *o, const struct fabric *f, const struct coll *c)
 			units_format_us(c->end_ps, end, sizeof(end)));
 		return;
 	}
-	output_coll_bw(f, c, &algbw, &busbw, &pct);
+	output_coll_bw(f->scn, c, &algbw, &busbw, &pct);
 	fprintf(o->file[OUT_COLLS], "%s,%u,%u,%lld,%s,%s,%s,%.3f,%.3f,%.2f,done\n",
 	     f->scn->jobs[c->job].name, c->iter, c->ranks, (long long)c->bytes,
 	     units_format_us(c->start_ps, start, sizeof(start)),

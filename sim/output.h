@@ -103,9 +103,10 @@ void output_nic_queue(struct output *o, const struct fabric *f, unsigned part, u
 void output_counters(struct output *o, sim_time_ps t, const struct fabric_totals *d);
 /* collectives.csv: one completed job iteration */
 void output_coll(struct output *o, const struct fabric *f, const struct coll *c);
-/* algbw and busbw (GB/s, nccl-tests definitions) and busbw as % of the host
- * link rate, of a completed iteration */
-void output_coll_bw(const struct fabric *f, const struct coll *c, double *algbw,
+/* algbw and busbw (GB/s, nccl-tests definitions) and busbw as % of the
+ * line the iteration is judged against (struct coll line_bps; the host link
+ * when 0), of a completed iteration of a job of scn */
+void output_coll_bw(const struct scenario *scn, const struct coll *c, double *algbw,
 		    double *busbw, double *pct_line);
 /* write a one-row CSV file dir/name from a header and a row; 0 or -1
  * (o->err says which file and why).  With `last`, the file is written as

@@ -103,7 +103,7 @@ static void on_coll_done(void *ctx, const struct fabric *f, const struct coll *c
 			x->first_failure_ps = c->end_ps;
 	} else if (p == SCN_JOB_RING_ALLREDUCE || p == SCN_JOB_ALLTOALL) {
 		double algbw, busbw, pct;
-		output_coll_bw(f, c, &algbw, &busbw, &pct);
+		output_coll_bw(f->scn, c, &algbw, &busbw, &pct);
 		x->colls++;
 		x->coll_time += c->end_ps - c->start_ps;
 		x->busbw += busbw;
