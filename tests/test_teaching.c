@@ -19,6 +19,7 @@
 #include <check.h>
 #include <ctype.h>
 #include <dirent.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,10 +37,9 @@
 #define TEST_DATA_DIR "tests/data"
 #endif
 
-/* load scenarios/NAME.ini with up to three --set overrides and run it to
- * its sim.duration (or until every flow is done) */
-static struct fabric *run(const char *name, const char *set1, const char *set2,
-			  struct scenario **ps)
+/* load scenarios/NAME.ini with the --set overrides sets (NULL-terminated,
+ * or NULL) and run it to its sim.duration (or until every flow is done) */
+static struct fabric *run_sets(const char *name, const char *const *sets, struct scenario **ps)
 {
 	char path[512];
 	snprintf(path, sizeof(path), "%s/%s.ini", TEST_SCENARIO_DIR, name);
@@ -48,10 +48,8 @@ static struct fabric *run(const char *name, const char *set1, const char *set2,
 	ck_assert_ptr_nonnull(s);
 	scenario_init(s);
 	int rc = scenario_load_file(s, path, &err);
-	if (rc == 0 && set1)
-		rc = scenario_set(s, set1, &err);
-	if (rc == 0 && set2)
-		rc = scenario_set(s, set2, &err);
+	for (int i = 0; rc == 0 && sets && sets[i]; i++)
+		rc = scenario_set(s, sets[i], &err);
 	if (rc == 0)
 		rc = scenario_finalize(s, &err);
 	ck_assert_msg(rc == 0, "%s: %s", path, err.msg);
@@ -64,6 +62,14 @@ static struct fabric *run(const char *name, const char *set1, const char *set2,
 	ck_assert_msg(fabric_check_conservation(f, &in_flight) == 0, "%s", f->err);
 	*ps = s;
 	return f;
+}
+
+/* the same with up to two overrides */
+static struct fabric *run(const char *name, const char *set1, const char *set2,
+			  struct scenario **ps)
+{
+	const char *sets[] = { set1, set1 ? set2 : NULL, NULL };
+	return run_sets(name, sets, ps);
 }
 
 static void done(struct fabric *f, struct scenario *s)
@@ -440,7 +446,7 @@ START_TEST(header_states_settings)
 		files++;
 	}
 	closedir(d);
-	ck_assert_int_ge(files, 7); /* default and the six lessons */
+	ck_assert_int_ge(files, 8); /* default and the seven lessons */
 	int n = check_header(TEST_DATA_DIR "/warmup-iterations.ini", why, sizeof(why));
 	ck_assert_msg(n > 0, "%s", why);
 }
@@ -505,6 +511,266 @@ START_TEST(header_contradiction_fails)
 		free(bad);
 	}
 	free(text);
+}
+END_TEST
+
+/*
+ * rail-optimized.ini: 4 servers x 8 GPUs, GPU g's NIC on rail leaf g, one
+ * 256 MB all-reduce of the 32 GPUs.  Its header's runs, against closed
+ * forms and against each other; every run drops nothing.
+ */
+#define RAIL_S 256e6
+#define RAIL_FRAME 4158 /* one data frame, mtu + 62 B, in a queue */
+/* 400G goodput ceiling, bytes per second (DESIGN B1: 49.0 GB/s) */
+#define GOODPUT_400G (400e9 / 8 * 4096.0 / 4178.0)
+
+static const char *const rail_tree[] = { "job.allreduce.algorithm=tree",
+					 "job.allreduce.channels=16", NULL };
+static const char *const rail_tree_pfc[] = { "job.allreduce.algorithm=tree",
+					     "job.allreduce.channels=16", "nic.cc=none", NULL };
+static const char *const rail_ring_2mb[] = { "job.allreduce.size=2MB", NULL };
+static const char *const rail_tree_2mb[] = { "job.allreduce.size=2MB",
+					     "job.allreduce.algorithm=tree",
+					     "job.allreduce.channels=16", NULL };
+static const char *const rail_busy[] = { "job.rail3.pattern=permutation",
+					 "job.rail3.ranks=3,11,19,27", "job.rail3.size=64MB",
+					 NULL };
+
+/* the header of scenarios/NAME.ini suggests these overrides as one run:
+ * "--set A --set B ..." in that order (a command line may wrap) */
+static void header_suggests(const char *name, const char *const *sets)
+{
+	char path[512], want[1024] = "";
+	snprintf(path, sizeof(path), "%s/%s.ini", TEST_SCENARIO_DIR, name);
+	char *h = header_of(path), *w = h;
+	for (const char *r = h; *r; r++)
+		if (*r != '\\' && !(*r == ' ' && w > h && w[-1] == ' '))
+			*w++ = *r;
+	*w = '\0';
+	for (int i = 0; sets[i]; i++) {
+		size_t n = strlen(want);
+		snprintf(want + n, sizeof(want) - n, "%s--set %s", i ? " " : "", sets[i]);
+	}
+	ck_assert_msg(strstr(h, want) != NULL, "%s: its header does not suggest %s", path, want);
+	free(h);
+}
+
+/* rail-optimized.ini with the overrides sets (or NULL) run to its end:
+ * every job done, no packet dropped */
+static struct fabric *rail_run(const char *const *sets, struct scenario **ps)
+{
+	if (sets)
+		header_suggests("rail-optimized", sets);
+	struct fabric *f = run_sets("rail-optimized", sets, ps);
+	ck_assert_msg(fabric_finished(f), "%llu of %llu messages done",
+		      (unsigned long long)fabric_flows_done(f),
+		      (unsigned long long)fabric_flows_total(f));
+	struct net_stats st = tl_stats(f);
+	ck_assert_uint_eq(st.drops.lossless, 0);
+	ck_assert_uint_eq(st.drops.lossy + st.drops.pfcwd + st.drops.link_down, 0);
+	return f;
+}
+
+/* the time of job's first iteration, seconds */
+static double coll_s(const struct fabric *f, const char *job)
+{
+	const struct tl_log *log = f->hooks.ctx;
+	for (size_t k = 0; k < log->ncolls; k++)
+		if (strcmp(f->scn->jobs[log->colls[k].job].name, job) == 0) {
+			ck_assert(!log->colls[k].failed);
+			return (double)(log->colls[k].end_ps - log->colls[k].start_ps) * 1e-12;
+		}
+	ck_abort_msg("job %s completed no iteration", job);
+	return 0;
+}
+
+/* when the all-reduce's last message between two servers arrived, per rail
+ * (the rail of the NIC it left by: its sender's GPU index), seconds */
+static void rail_ends(const struct fabric *f, double end_s[8])
+{
+	const struct tl_log *log = f->hooks.ctx;
+	for (int r = 0; r < 8; r++)
+		end_s[r] = 0;
+	for (size_t i = 0; i < log->nflows; i++) {
+		const struct tl_flow *fl = &log->flows[i];
+		if (strcmp(f->scn->jobs[fl->job].name, "allreduce") != 0 ||
+		    fl->src / 8 == fl->dst / 8)
+			continue;
+		double e = (double)fl->end_ps * 1e-12;
+		if (e > end_s[fl->src % 8])
+			end_s[fl->src % 8] = e;
+	}
+}
+
+/* t within 5 % of the header's figure, in microseconds */
+static void near_us(const char *what, double t, double header_us)
+{
+	ck_assert_msg(fabs(t * 1e6 - header_us) < 0.05 * header_us,
+		      "%s: %.1f us, the header says %.0f", what, t * 1e6, header_us);
+}
+
+/* every port of the spines (switches 8-11) sent nothing */
+static void spines_idle(const struct fabric *f)
+{
+	for (uint32_t sp = 8; sp < 12; sp++)
+		for (uint16_t p = 0; p < 8; p++)
+			ck_assert_uint_eq(f->sws[sp].ports[p].tx_bytes, 0);
+}
+
+/* the ring is NIC-bound: every NIC sends and receives exactly its
+ * channel's 2(n-1) chunks of S/8/n, busbw within 1 % under 8 x the 400G
+ * goodput (the header: 1,267 us, 391.4 GB/s, 99.8 %); the rails' own
+ * leaves carry it all, no mark, no pause */
+START_TEST(rail_ring_at_nic_goodput)
+{
+	struct scenario *s;
+	struct fabric *f = rail_run(NULL, &s);
+	double t = coll_s(f, "allreduce");
+	double busbw = RAIL_S / t * 2 * 31 / 32, ceiling = 8 * GOODPUT_400G;
+	near_us("ring", t, 1267);
+	ck_assert_msg(busbw < ceiling && busbw > 0.99 * ceiling,
+		      "ring: %.1f us, busbw %.2f GB/s, ceiling %.2f GB/s", t * 1e6, busbw / 1e9,
+		      ceiling / 1e9);
+	for (uint32_t h = 0; h < 32; h++) {
+		ck_assert_uint_eq(f->nics[h].tx_payload_bytes, 62000000);
+		ck_assert_uint_eq(f->nics[h].rx_payload_bytes, 62000000);
+	}
+	spines_idle(f);
+	struct net_stats st = tl_stats(f);
+	ck_assert_uint_eq(st.cc.ecn_marked + st.cc.cnps_sent + st.pause_frames, 0);
+	ck_assert_uint_le(fabric_max_queue_bytes(f), RAIL_FRAME);
+	done(f, s);
+}
+END_TEST
+
+/*
+ * The tree at 256 MB (the header: 2,362 us with DCQCN, 1,786 us with PFC
+ * alone, against the ring's 1,267 us).  What was measured, and asserted:
+ * the NICs of servers 1 and 2 (inner in one of the two trees) carry S/4
+ * each way, those of servers 0 and 3 S/8, so the NIC floor is S/4 at the
+ * goodput (1,306 us), which even PFC alone misses by over 20 %; NVLink
+ * carries 1.75 S per GPU in the chains against the ring's 1.70 S, so it is
+ * not the difference; the deepest queue of every rail leaf is on its port
+ * to server 1 or 2 (the 2:1 fan-in of an inner server's children), 14.5 MB
+ * with PFC alone, where DCQCN marks and cuts instead and ends later still.
+ */
+START_TEST(rail_tree_slower_at_large_sizes)
+{
+	struct scenario *s1, *s2, *s3;
+	struct fabric *ring = rail_run(NULL, &s1);
+	struct fabric *tree = rail_run(rail_tree, &s2);
+	struct fabric *pfc = rail_run(rail_tree_pfc, &s3);
+	double tr = coll_s(ring, "allreduce"), tt = coll_s(tree, "allreduce");
+	double tp = coll_s(pfc, "allreduce"), nic_floor = RAIL_S / 4 / GOODPUT_400G;
+	near_us("tree", tt, 2362);
+	near_us("tree with PFC alone", tp, 1786);
+	ck_assert_msg(tt > 1.6 * tr, "tree %.1f us, ring %.1f us", tt * 1e6, tr * 1e6);
+	ck_assert_msg(tp > 1.25 * tr && tp > 1.2 * nic_floor && tt > 1.2 * tp,
+		      "tree with PFC alone %.1f us, with DCQCN %.1f us, ring %.1f us, "
+		      "NIC floor %.1f us",
+		      tp * 1e6, tt * 1e6, tr * 1e6, nic_floor * 1e6);
+	struct fabric *trees[] = { tree, pfc };
+	for (int k = 0; k < 2; k++) {
+		struct fabric *f = trees[k];
+		for (uint32_t h = 0; h < 32; h++) {
+			uint64_t want = h / 8 == 1 || h / 8 == 2 ? 64000000 : 32000000;
+			ck_assert_uint_eq(f->nics[h].tx_payload_bytes, want);
+			ck_assert_uint_eq(f->nics[h].rx_payload_bytes, want);
+		}
+		/* 16 channels x 4 servers x 7 chain links x 2 phases x S/16 */
+		ck_assert_uint_eq(tl_stats(f).nvlink_bytes, 56 * (uint64_t)RAIL_S);
+		spines_idle(f);
+		for (uint32_t leaf = 0; leaf < 8; leaf++) {
+			uint16_t deepest = 0;
+			for (uint16_t p = 1; p < 8; p++)
+				if (f->sws[leaf].ports[p].max_queued_bytes >
+				    f->sws[leaf].ports[deepest].max_queued_bytes)
+					deepest = p;
+			ck_assert_msg(deepest == 1 || deepest == 2,
+				      "leaf%u: deepest queue on port %u", leaf, deepest);
+		}
+	}
+	/* the ring: 8 channels x 32 ranks x 62 chunks of S/256, 7 of every 8
+	 * hops over NVLink */
+	ck_assert_uint_eq(tl_stats(ring).nvlink_bytes, 62 * 7 * (uint64_t)RAIL_S / 8);
+	ck_assert_uint_gt(fabric_max_queue_bytes(pfc), 10000000);
+	ck_assert_uint_lt(fabric_max_queue_bytes(tree), fabric_max_queue_bytes(pfc));
+	struct net_stats st = tl_stats(tree), sp = tl_stats(pfc);
+	ck_assert_uint_gt(st.cc.ce_delivered, 0);
+	ck_assert_uint_gt(st.cc.cnps_sent, 0);
+	ck_assert_uint_gt(sp.cc.ce_delivered, 0);
+	ck_assert_uint_eq(sp.cc.cnps_sent + sp.pause_frames, 0);
+	done(ring, s1);
+	done(tree, s2);
+	done(pfc, s3);
+}
+END_TEST
+
+/* at 2 MB the tree's depth beats the ring's 62 steps (the header: 36 us
+ * against 61 us) */
+START_TEST(rail_tree_wins_small_sizes)
+{
+	struct scenario *s1, *s2;
+	struct fabric *ring = rail_run(rail_ring_2mb, &s1);
+	struct fabric *tree = rail_run(rail_tree_2mb, &s2);
+	double tr = coll_s(ring, "allreduce"), tt = coll_s(tree, "allreduce");
+	near_us("2 MB ring", tr, 61);
+	near_us("2 MB tree", tt, 36);
+	ck_assert_msg(tt < 0.7 * tr, "2 MB: tree %.1f us, ring %.1f us", tt * 1e6, tr * 1e6);
+	done(ring, s1);
+	done(tree, s2);
+}
+END_TEST
+
+/*
+ * A permutation among GPUs 3, 11, 19 and 27 takes half of every rail-3
+ * NIC: ring channel 3 takes twice as long and the collective with it (the
+ * header: 2,538 us against 1,267 us), while the 7 other rails finish when
+ * they did alone and then wait.  Rail 3's NICs carry the extra 64 MB each;
+ * no queue, no mark, no pause: the rail is shared, not congested.
+ */
+START_TEST(rail_busy_rail_slows_whole_ring)
+{
+	struct scenario *s1, *s2;
+	struct fabric *base = rail_run(NULL, &s1);
+	struct fabric *busy = rail_run(rail_busy, &s2);
+	double tb = coll_s(base, "allreduce"), t = coll_s(busy, "allreduce");
+	near_us("all-reduce beside the permutation", t, 2538);
+	ck_assert_msg(t > 1.9 * tb && t < 2.1 * tb, "all-reduce %.1f us, alone %.1f us", t * 1e6,
+		      tb * 1e6);
+	coll_s(busy, "rail3");
+	double eb[8], e[8];
+	rail_ends(base, eb);
+	rail_ends(busy, e);
+	for (int r = 0; r < 8; r++) {
+		ck_assert_msg(fabs(eb[r] - tb) < 1e-3 * tb, "alone: rail %d ends at %.1f us", r,
+			      eb[r] * 1e6);
+		if (r == 3)
+			ck_assert_msg(fabs(e[r] - t) < 1e-3 * t, "rail 3 ends at %.1f us of %.1f",
+				      e[r] * 1e6, t * 1e6);
+		else /* idle for the second half */
+			ck_assert_msg(e[r] < 1.01 * tb, "rail %d ends at %.1f us, alone %.1f", r,
+				      e[r] * 1e6, tb * 1e6);
+	}
+	for (uint32_t h = 0; h < 32; h++) {
+		uint64_t want = h % 8 == 3 ? 62000000 + 64000000 : 62000000;
+		ck_assert_uint_eq(busy->nics[h].tx_payload_bytes, want);
+		ck_assert_uint_eq(busy->nics[h].rx_payload_bytes, want);
+	}
+	/* rail leaf 3's ports to the servers send 126/62 of rail leaf 0's */
+	uint64_t l0 = 0, l3 = 0;
+	for (uint16_t p = 0; p < 4; p++) {
+		l0 += busy->sws[0].ports[p].tx_bytes;
+		l3 += busy->sws[3].ports[p].tx_bytes;
+	}
+	ck_assert_msg(fabs((double)l3 / (double)l0 - 126.0 / 62) < 0.01,
+		      "leaf3 %llu B, leaf0 %llu B", (unsigned long long)l3, (unsigned long long)l0);
+	spines_idle(busy);
+	struct net_stats st = tl_stats(busy);
+	ck_assert_uint_eq(st.cc.ecn_marked + st.cc.cnps_sent + st.pause_frames, 0);
+	ck_assert_uint_le(fabric_max_queue_bytes(busy), 2 * RAIL_FRAME);
+	done(base, s1);
+	done(busy, s2);
 }
 END_TEST
 
@@ -622,6 +888,12 @@ static Suite *make_teaching_suite(void)
 	tcase_add_test(hd, header_states_settings);
 	tcase_add_test(hd, header_contradiction_fails);
 	suite_add_tcase(s, hd);
+	TCase *rl = tcase_create("rails");
+	tcase_add_test(rl, rail_ring_at_nic_goodput);
+	tcase_add_test(rl, rail_tree_slower_at_large_sizes);
+	tcase_add_test(rl, rail_tree_wins_small_sizes);
+	tcase_add_test(rl, rail_busy_rail_slows_whole_ring);
+	suite_add_tcase(s, rl);
 	TCase *vd = tcase_create("verdicts");
 	tcase_add_test(vd, verdict_same_for_any_iteration_count);
 	tcase_add_test(vd, verdict_slow_judged_iteration_fails);

@@ -106,8 +106,38 @@ node = h0
 start = 100us
 """
 
+# two scalable units of 2 servers x 4 GPUs: NVLink inside a server, rails
+# between, units and spines on their own partitions; a tree, a ring with 2
+# QPs per connection and an all-to-all whose messages cross units
+RAILS = """[sim]
+duration = 20ms
+[topology]
+kind = rail-optimized
+units = 2
+servers_per_unit = 2
+gpus_per_server = 4
+spines = 2
+[job.tree]
+pattern = ring-allreduce
+algorithm = tree
+channels = 8
+size = 8MB
+[job.ring]
+pattern = ring-allreduce
+channels = 4
+qps_per_connection = 2
+size = 8MB
+[job.a2a]
+pattern = alltoall
+size = 2MB
+"""
+
 # the tutorial's variants of the teaching scenarios (README)
 VARIANTS = {
+    'rail-optimized.ini': ['--set', 'job.allreduce.algorithm=tree', '--set',
+                           'job.allreduce.channels=16', '--set', 'job.allreduce.size=32MB',
+                           '--set', 'job.rail3.pattern=permutation', '--set',
+                           'job.rail3.ranks=3,11,19,27', '--set', 'job.rail3.size=8MB'],
     'pause-storm.ini': ['--set', 'pfcwd.enable=false'],
     'pfc-vs-dcqcn.ini': ['--set', 'nic.cc=none'],
     'victim-flow.ini': ['--set', 'nic.cc=dcqcn'],
@@ -126,7 +156,7 @@ def runs(src, tmp, nsoak):
             if f in VARIANTS:
                 out.append((f[:-4] + '-variant', os.path.join(scen, f), VARIANTS[f]))
     for name, text in (('fat-tree', FAT_TREE), ('ring', RING), ('alltoall', ALLTOALL),
-                       ('qp-error', QP_ERROR)):
+                       ('qp-error', QP_ERROR), ('rails', RAILS)):
         path = os.path.join(tmp, name + '.ini')
         with open(path, 'w') as f:
             f.write(text)
