@@ -3,7 +3,8 @@
  * against its closed form, slice pipelining, bus bandwidth bounds,
  * all-to-all byte accounting, skew and iterations, an oversubscribed
  * 64-rank ring, determinism and conservation with concurrent jobs, the
- * messages of a ring alive at once bounded by ranks x channels.
+ * messages of a ring alive at once bounded by ranks x channels; a QP's
+ * error state failing its job; spurious timeouts of a short ib_timeout.
  */
 #include <check.h>
 #include <math.h>
@@ -430,6 +431,43 @@ START_TEST(qp_error_in_the_summary)
 }
 END_TEST
 
+/*
+ * scenarios/bench/incast-128.ini: 127 x 4 MB into one 100G port, PFC on.
+ * With NCCL's default timeout (nic.ib_timeout 20, 4.29 s) nothing times
+ * out and nothing is sent twice; with 4.19 ms (ib_timeout 10) QPs
+ * throttled behind 126 others wait longer than that for an ACK and resend
+ * on a fabric that drops nothing (README, Model notes: 72 timeouts, 123 MB
+ * resent, 51.0 ms instead of 41.5 ms).
+ */
+START_TEST(incast_timeouts_spurious_only_when_short)
+{
+	static const char *const timeouts[] = { "20", "10" };
+	struct run_result r[2];
+	for (int k = 0; k < 2; k++) {
+		char path[512], set[64];
+		struct scn_error err;
+		struct scenario *s = calloc(1, sizeof(*s));
+		ck_assert_ptr_nonnull(s);
+		scenario_init(s);
+		snprintf(path, sizeof(path), "%s/bench/incast-128.ini", TEST_SCENARIO_DIR);
+		snprintf(set, sizeof(set), "nic.ib_timeout=%s", timeouts[k]);
+		ck_assert_msg(!scenario_load_file(s, path, &err) && !scenario_set(s, set, &err) &&
+				      !scenario_finalize(s, &err),
+			      "%s", err.msg);
+		ck_assert_int_eq(run_scenario(s, &(struct run_opts){ 0 }, &r[k]), RUN_OK);
+		ck_assert_uint_eq(r[k].drops_lossless + r[k].drops_lossy + r[k].drops_pfcwd, 0);
+		ck_assert_uint_eq(r[k].flows_completed, 127);
+		tl_unload(s);
+	}
+	ck_assert_uint_eq(r[0].rto_timeouts, 0);
+	ck_assert_uint_eq(r[0].retransmitted_bytes, 0);
+	ck_assert_uint_eq(r[1].rto_timeouts, 72);
+	ck_assert_uint_eq(r[1].retransmitted_bytes, 123208000);
+	ck_assert_int_eq(r[0].sim_time_ps / UNITS_PS_PER_US, 41474);
+	ck_assert_int_eq(r[1].sim_time_ps / UNITS_PS_PER_US, 50968);
+}
+END_TEST
+
 static Suite *make_collective_suite(void)
 {
 	Suite *s = suite_create("collective");
@@ -444,6 +482,7 @@ static Suite *make_collective_suite(void)
 	tcase_add_test(tc, straggler_starts_late);
 	tcase_add_test(tc, qp_error_fails_the_job);
 	tcase_add_test(tc, qp_error_in_the_summary);
+	tcase_add_test(tc, incast_timeouts_spurious_only_when_short);
 	suite_add_tcase(s, tc);
 	return s;
 }
