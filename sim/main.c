@@ -26,6 +26,7 @@
 
 #include "keyhelp.h"
 #include "nccltests.h"
+#include "output.h"
 #include "plot.h"
 #include "run.h"
 #include "scenario.h"
@@ -553,20 +554,6 @@ static int cmd_plot(int argc, char **argv)
 	return plot_dir(dir, format, 0);
 }
 
-/* split a CSV line of unquoted fields in place (empty fields kept) */
-static int split_csv(char *line, char **f, int max)
-{
-	int n = 0;
-	for (char *c = line; n < max;) {
-		f[n++] = c;
-		c = strchr(c, ',');
-		if (!c)
-			break;
-		*c++ = '\0';
-	}
-	return n;
-}
-
 /* sweep.csv as a table: point, the axes, and the deployment metrics */
 static void print_sweep(const char *dir, int naxes)
 {
@@ -583,7 +570,7 @@ static void print_sweep(const char *dir, int naxes)
 		return;
 	for (int row = 0; fgets(line, sizeof(line), fp); row++) {
 		line[strcspn(line, "\n")] = '\0';
-		int n = split_csv(line, f, 128);
+		int n = output_split_csv(line, f, 128);
 		for (int col = 0; row == 0 && col < n; col++) {
 			want[col] = col == 0 || (col >= 2 && col < 2 + naxes);
 			for (int k = 0; metrics[k]; k++)

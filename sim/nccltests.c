@@ -34,7 +34,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/types.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "output.h"
@@ -42,6 +41,7 @@
 #include "scenario.h"
 #include "traffic.h"
 #include "units.h"
+#include "workers.h"
 
 #define WORD_BYTES 4   /* float: nccl-tests' default -d */
 #define ALIGN_BYTES 16 /* all_to_all_perf: the count per GPU, a multiple of 16 B */
@@ -527,20 +527,6 @@ static _Noreturn void run_child(struct nccltests *t, int i)
 	_exit((int)st);
 }
 
-/* split a CSV line of unquoted fields in place */
-static int split(char *line, char **f, int max)
-{
-	int n = 0;
-	for (char *c = line; n < max;) {
-		f[n++] = c;
-		c = strchr(c, ',');
-		if (!c)
-			break;
-		*c++ = '\0';
-	}
-	return n;
-}
-
 /* "12.345" (time_us) -> picoseconds, exactly */
 static int parse_us(const char *v, sim_time_ps *ps)
 {
@@ -563,7 +549,7 @@ static int read_iterations(const char *dir, struct iter *it, uint32_t niter)
 		return -1;
 	for (int row = 0; fgets(line, sizeof(line), fp); row++) {
 		line[strcspn(line, "\r\n")] = '\0';
-		int n = split(line, f, 32);
+		int n = output_split_csv(line, f, 32);
 		if (row == 0) {
 			for (int c = 0; c < n; c++) {
 				cj = strcmp(f[c], "job") ? cj : c;
@@ -786,6 +772,45 @@ static void progress_clear(const struct nccltests *t)
 	}
 }
 
+/* the worker pool's view of the sizes (workers.h): rows are printed in
+ * size order as soon as every smaller size has ended */
+struct size_pool {
+	struct nccltests *t;
+	FILE *out;
+	char *err;
+	size_t errlen;
+	int printed;
+	int aborted;                   /* stdout cannot be written (a closed pipe) */
+};
+
+static void size_child(void *ctx, int i)
+{
+	run_child(((struct size_pool *)ctx)->t, i);
+}
+
+static void size_tick(void *ctx, const int *slot_size, int jobs, int ndone)
+{
+	progress(((struct size_pool *)ctx)->t, slot_size, jobs, ndone);
+}
+
+static int size_done(void *ctx, int i, int status)
+{
+	struct size_pool *sp = ctx;
+	struct nccltests *t = sp->t;
+	collect(t, i, status);
+	if (sp->printed < t->nsizes && t->sizes[sp->printed].ran)
+		progress_clear(t);
+	while (!sp->aborted && sp->printed < t->nsizes && t->sizes[sp->printed].ran) {
+		print_row(sp->out, t, &t->sizes[sp->printed++]);
+		if (ferror(sp->out)) {
+			snprintf(sp->err, sp->errlen, "the table could not be written (stdout: %s)",
+				 strerror(errno));
+			sp->aborted = 1;
+		}
+	}
+	return sp->aborted;
+}
+
 /* DIR/nccl-tests.csv: the table's columns, the rows that ran; 0 or -1 */
 static int write_csv(const struct nccltests *t, int nrun, char *err, size_t errlen)
 {
@@ -860,81 +885,17 @@ int nccltests_run(struct nccltests *t, FILE *out, char *err, size_t errlen)
 	print_header(out);
 	fflush(out);
 
-	int jobs = t->o.jobs, running = 0, next = 0, ndone = 0, printed = 0, forwarded = 0;
-	pid_t *pids = calloc((size_t)jobs, sizeof(*pids));
-	int *slot_size = malloc((size_t)jobs * sizeof(*slot_size));
-	if (!pids || !slot_size) {
-		free(pids);
-		free(slot_size);
-		snprintf(err, errlen, "out of memory");
-		return NCCLTESTS_EIO;
+	struct size_pool sp = { .t = t, .out = out, .err = err, .errlen = errlen };
+	struct workers w = { .jobs = t->o.jobs, .interrupt = t->o.interrupt, .ctx = &sp,
+			     .child = size_child, .done = size_done, .tick = size_tick };
+	char fork_err[256];
+	if (workers_run(&w, t->nsizes, fork_err, sizeof(fork_err)) < 0 || fork_err[0]) {
+		if (!sp.aborted)
+			snprintf(err, errlen, "%s", fork_err);
+		sp.aborted = 1;
 	}
-	for (int k = 0; k < jobs; k++)
-		slot_size[k] = -1;
-	/* aborted: fork failed, or stdout cannot be written (a closed pipe):
-	 * err says which; the runs under way are stopped, nothing more starts */
-	int aborted = 0;
-	for (;;) {
-		int sig = t->o.interrupt ? (int)*t->o.interrupt : 0;
-		int stop = sig || aborted;
-		if (stop && !forwarded) {
-			for (int k = 0; k < jobs; k++) /* the runs stop too, with complete files */
-				if (pids[k])
-					kill(pids[k], sig ? sig : SIGTERM);
-			forwarded = 1;
-		}
-		while (!stop && running < jobs && next < t->nsizes) {
-			int slot = 0;
-			while (pids[slot])
-				slot++;
-			fflush(NULL);
-			pid_t pid = fork();
-			if (pid == 0)
-				run_child(t, next);
-			if (pid < 0) {
-				snprintf(err, errlen, "fork: %s", strerror(errno));
-				aborted = stop = 1;
-				break;
-			}
-			pids[slot] = pid;
-			slot_size[slot] = next++;
-			running++;
-		}
-		progress(t, slot_size, jobs, ndone);
-		if (!running)
-			break;
-		int ws;
-		pid_t pid = wait(&ws);
-		if (pid < 0) {
-			if (errno == EINTR)
-				continue;
-			break;
-		}
-		int slot = 0;
-		while (slot < jobs && pids[slot] != pid)
-			slot++;
-		if (slot == jobs)
-			continue;
-		int i = slot_size[slot];
-		pids[slot] = 0;
-		slot_size[slot] = -1;
-		running--;
-		ndone++;
-		collect(t, i, WIFEXITED(ws) ? WEXITSTATUS(ws) : RUN_INTERRUPTED);
-		if (printed < t->nsizes && t->sizes[printed].ran)
-			progress_clear(t);
-		while (!aborted && printed < t->nsizes && t->sizes[printed].ran) {
-			print_row(out, t, &t->sizes[printed++]);
-			if (ferror(out)) {
-				snprintf(err, errlen, "the table could not be written (stdout: %s)",
-					 strerror(errno));
-				aborted = 1;
-			}
-		}
-	}
+	int printed = sp.printed, aborted = sp.aborted;
 	progress_clear(t);
-	free(pids);
-	free(slot_size);
 	if (aborted)
 		return NCCLTESTS_EIO;
 	/* the rows that ran after one that did not (interrupted): none are

@@ -694,6 +694,19 @@ void output_counters(struct output *o, sim_time_ps t, const struct fabric_totals
 	emit_row(o, -1, OUT_COUNTERS, (struct out_tag){0}, &r);
 }
 
+int output_split_csv(char *line, char **f, int max)
+{
+	int n = 0;
+	for (char *c = line; n < max;) {
+		f[n++] = c;
+		c = strchr(c, ',');
+		if (!c)
+			break;
+		*c++ = '\0';
+	}
+	return n;
+}
+
 void output_coll_bw(const struct scenario *scn, const struct coll *c, double *algbw,
 		    double *busbw, double *pct_line)
 {

@@ -103,6 +103,9 @@ void output_nic_queue(struct output *o, const struct fabric *f, unsigned part, u
 void output_counters(struct output *o, sim_time_ps t, const struct fabric_totals *d);
 /* collectives.csv: one completed job iteration */
 void output_coll(struct output *o, const struct fabric *f, const struct coll *c);
+/* split a CSV line of unquoted fields (as the run writes them) in place at
+ * its commas, empty fields kept: at most max fields into f; how many */
+int output_split_csv(char *line, char **f, int max);
 /* algbw and busbw (GB/s, nccl-tests definitions) and busbw as % of the
  * line the iteration is judged against (struct coll line_bps; the host link
  * when 0), of a completed iteration of a job of scn */

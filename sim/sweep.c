@@ -10,17 +10,15 @@
 #include "sweep.h"
 
 #include <errno.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/types.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "keyhelp.h"
 #include "output.h"
 #include "run.h"
 #include "scenario.h"
+#include "workers.h"
 
 #define LINE_MAX_BYTES 4096
 
@@ -230,6 +228,46 @@ static int write_csv(const struct sweep_opts *o, int npoints, const int *status,
 	return 0;
 }
 
+/* the worker pool's view of a sweep (workers.h) */
+struct sweep_pool {
+	const struct sweep_opts *o;
+	int *status;                   /* per point: its run's exit status, -1 not run */
+	long npoints, done;
+	int worst;
+};
+
+static int point_resumed(void *ctx, int p)
+{
+	return ((struct sweep_pool *)ctx)->status[p] == RUN_OK;
+}
+
+static void point_child(void *ctx, int p)
+{
+	run_child(((struct sweep_pool *)ctx)->o, p);
+}
+
+static int point_done(void *ctx, int p, int st)
+{
+	struct sweep_pool *sp = ctx;
+	const struct sweep_opts *o = sp->o;
+	sp->status[p] = st;
+	sp->done++;
+	if (st == RUN_INVARIANT || (st == RUN_EIO && sp->worst != RUN_INVARIANT))
+		sp->worst = st;
+	if (o->log) {
+		char label[512];
+		point_label(o, p, label, sizeof(label));
+		fprintf(o->log, "sweep: point %d (%s): %s; %ld of %ld done\n", p, label,
+			st == RUN_OK	      ? "ok"
+			: st == RUN_INVARIANT  ? "invariant broken (see error.txt)"
+			: st == RUN_INTERRUPTED ? "interrupted"
+						: "failed (see error.txt)",
+			sp->done, sp->npoints);
+		fflush(o->log);
+	}
+	return 0;
+}
+
 int sweep_run(const struct sweep_opts *o, int *failed, int *unjudged, char *err,
 	      size_t errlen)
 {
@@ -262,12 +300,7 @@ int sweep_run(const struct sweep_opts *o, int *failed, int *unjudged, char *err,
 		return RUN_EIO;
 	}
 	int *status = calloc((size_t)npoints, sizeof(*status));
-	pid_t *pids = calloc((size_t)(o->jobs > 0 ? o->jobs : 1), sizeof(*pids));
-	int *slot_point = calloc((size_t)(o->jobs > 0 ? o->jobs : 1), sizeof(*slot_point));
-	if (!status || !pids || !slot_point) {
-		free(status);
-		free(pids);
-		free(slot_point);
+	if (!status) {
 		snprintf(err, errlen, "out of memory");
 		return RUN_EIO;
 	}
@@ -286,76 +319,14 @@ int sweep_run(const struct sweep_opts *o, int *failed, int *unjudged, char *err,
 	if (o->log && o->resume)
 		fprintf(o->log, "sweep: %d of %ld points ended before: not run again\n", resumed,
 			npoints);
-	int jobs = o->jobs > 0 ? o->jobs : 1, running = 0, next = 0, done = 0, worst = RUN_OK;
-	fflush(NULL);
-	int forwarded = 0;
-	while (done < npoints) {
-		int stop = o->interrupt && *o->interrupt;
-		if (stop && !forwarded) { /* the workers stop too, with complete files */
-			for (int k = 0; k < jobs; k++)
-				if (pids[k])
-					kill(pids[k], (int)*o->interrupt);
-			forwarded = 1;
-		}
-		while (!stop && next < npoints && status[next] == RUN_OK) { /* resumed */
-			next++;
-			done++;
-		}
-		while (!stop && running < jobs && next < npoints) {
-			if (status[next] == RUN_OK) {
-				next++;
-				done++;
-				continue;
-			}
-			int slot = 0;
-			while (pids[slot])
-				slot++;
-			pid_t pid = fork();
-			if (pid == 0)
-				run_child(o, next);
-			if (pid < 0) {
-				snprintf(err, errlen, "fork: %s", strerror(errno));
-				stop = 1;
-				worst = RUN_EIO;
-				break;
-			}
-			pids[slot] = pid;
-			slot_point[slot] = next++;
-			running++;
-		}
-		if (!running)
-			break;
-		int ws;
-		pid_t pid = wait(&ws);
-		if (pid < 0) {
-			if (errno == EINTR)
-				continue;
-			break;
-		}
-		int slot = 0;
-		while (slot < jobs && pids[slot] != pid)
-			slot++;
-		if (slot == jobs)
-			continue;
-		int p = slot_point[slot];
-		pids[slot] = 0;
-		running--;
-		done++;
-		status[p] = WIFEXITED(ws) ? WEXITSTATUS(ws) : RUN_INTERRUPTED;
-		if (status[p] == RUN_INVARIANT || (status[p] == RUN_EIO && worst != RUN_INVARIANT))
-			worst = status[p];
-		if (o->log) {
-			char label[512];
-			point_label(o, p, label, sizeof(label));
-			fprintf(o->log, "sweep: point %d (%s): %s; %d of %ld done\n", p, label,
-				status[p] == RUN_OK ? "ok"
-				: status[p] == RUN_INVARIANT ? "invariant broken (see error.txt)"
-				: status[p] == RUN_INTERRUPTED ? "interrupted"
-							       : "failed (see error.txt)",
-				done, npoints);
-			fflush(o->log);
-		}
-	}
+	struct sweep_pool sp = { .o = o, .status = status, .npoints = npoints, .done = resumed,
+				 .worst = RUN_OK };
+	struct workers w = { .jobs = o->jobs, .interrupt = o->interrupt, .ctx = &sp,
+			     .skip = point_resumed, .child = point_child, .done = point_done };
+	int done = workers_run(&w, (int)npoints, err, errlen);
+	if (done < 0 || err[0])
+		sp.worst = RUN_EIO;
+	int worst = sp.worst;
 	int interrupted = done < npoints || (o->interrupt && *o->interrupt);
 	if (write_csv(o, (int)npoints, status, failed, unjudged, err, errlen))
 		worst = RUN_EIO;
@@ -364,8 +335,6 @@ int sweep_run(const struct sweep_opts *o, int *failed, int *unjudged, char *err,
 	else if (worst == RUN_EIO && !err[0])
 		snprintf(err, errlen, "a point could not write its results (see its error.txt)");
 	free(status);
-	free(pids);
-	free(slot_point);
 	if (worst != RUN_OK)
 		return worst;
 	return interrupted ? RUN_INTERRUPTED : RUN_OK;
