@@ -12,13 +12,11 @@
  */
 #include "links.h"
 
-#include <csv.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "loader.h"
 
@@ -378,54 +376,35 @@ void links_free(struct links_file *lf)
 	memset(lf, 0, sizeof(*lf));
 }
 
+/* scn_csv_io's fail: a csv or read error */
+static void links_fail_msg(void *data, int line, const char *msg)
+{
+	links_fail(data, line, "%s", msg);
+}
+
 int links_read(const char *path, struct links_file *lf, struct scn_error *err)
 {
 	struct place pl = {path, 0};
 	struct links_read lr;
-	struct csv_parser p;
-	struct stat st;
-	char *line = NULL;
-	size_t cap = 0;
-	ssize_t n;
-	FILE *f;
+	char why[128];
 
 	memset(lf, 0, sizeof(*lf));
 	memset(&lr, 0, sizeof(lr));
 	lr.path = path;
 	lr.err = err;
 	lr.lf = lf;
-	f = fopen(path, "rb");
-	if (!f)
-		return scn_set_error(err, pl, "cannot open (%s)", strerror(errno));
-	/* a regular file of a sane size: a directory, a device (/dev/zero) or
-	 * a pipe is refused before anything is read */
-	if (fstat(fileno(f), &st) || !S_ISREG(st.st_mode) || st.st_size > LINKS_MAX_BYTES) {
-		int dir = !fstat(fileno(f), &st) && S_ISDIR(st.st_mode);
-		int reg = !dir && S_ISREG(st.st_mode);
-		fclose(f);
-		if (!reg)
-			return scn_set_error(err, pl, "%s",
-					     dir ? "a directory, not a links CSV file"
-						 : "not a regular file (a device or a pipe)");
-		return scn_set_error(err, pl, "larger than %d MiB", (int)(LINKS_MAX_BYTES >> 20));
+	struct scn_csv_io io = { .path = path, .max_bytes = LINKS_MAX_BYTES, .line = &lr.line,
+				 .failed = &lr.failed, .field = links_field, .row = links_row_end,
+				 .fail = links_fail_msg, .data = &lr };
+	enum scn_csv_open e = scn_csv_read(&io);
+	if (e != SCN_CSV_READ) {
+		free(lr.deg);
+		free(lr.slot);
+		links_free(lf);
+		return scn_set_error(err, pl, "%s",
+				     scn_csv_open_text(e, "a links CSV file", LINKS_MAX_BYTES, why,
+						       sizeof(why)));
 	}
-	if (csv_init(&p, CSV_STRICT | CSV_STRICT_FINI | CSV_APPEND_NULL)) {
-		fclose(f);
-		return scn_set_error(err, pl, "out of memory");
-	}
-	/* one line at a time, so that the callbacks know the line number */
-	while (!lr.failed && (n = getline(&line, &cap, f)) > 0) {
-		lr.line++;
-		if (csv_parse(&p, line, (size_t)n, links_field, links_row_end, &lr) != (size_t)n)
-			links_fail(&lr, lr.line, "csv: %s", csv_strerror(csv_error(&p)));
-	}
-	if (!lr.failed && ferror(f))
-		links_fail(&lr, lr.line, "read error: %s", strerror(errno));
-	if (!lr.failed && csv_fini(&p, links_field, links_row_end, &lr))
-		links_fail(&lr, lr.line, "csv: %s", csv_strerror(csv_error(&p)));
-	csv_free(&p);
-	free(line);
-	fclose(f);
 	if (!lr.failed && !lr.have_header)
 		links_fail(&lr, lr.line > 0 ? lr.line : 1,
 			   "header: empty file (expected a,b,rate,cable and a row per cable)");

@@ -18,7 +18,11 @@
  *   derived.c   values the scenario implies: hosts, switch tiers, PFC
  *               headroom and the shared pool
  *   trace.c     trace CSV files
+ *   links.c     links CSV files (topology.kind = file), links.h
+ *   csvfile.c   reading a CSV file row by row, which both share
  *   print.c     scenario_print() and scenario_print_derived()
+ *   warnings.c  risky settings (scenario_warnings)
+ *   keyhelp.c   what `dcqcn-sim keys` prints
  *
  * The functions and tables shared between the rooms carry the prefix scn_
  * (the public functions scenario_); the rest of each room is static.
@@ -387,6 +391,31 @@ int64_t scn_pool_text(const struct scenario *s, const struct sw_tier *t, char *b
 /* end of a file: see validate.c */
 int scn_check_file(struct load *ld);
 /* read job->file into job->rows; errors are "FILE:LINE: column: ..." */
+/*
+ * A CSV file read row by row (csvfile.c; traces, links files): the file
+ * must be a regular file of at most max_bytes; it is read one line at a
+ * time, *line counting them, with libcsv calling field and row (data their
+ * context) until *failed is set; a csv or read error goes to fail(data,
+ * line, message).  Returns SCN_CSV_READ once read (whatever the callbacks
+ * found), else why the file was not read (errno kept for CANNOT_OPEN).
+ */
+enum scn_csv_open { SCN_CSV_READ, SCN_CSV_CANNOT_OPEN, SCN_CSV_DIRECTORY, SCN_CSV_NOT_REGULAR,
+		    SCN_CSV_TOO_LARGE, SCN_CSV_NO_MEMORY };
+struct scn_csv_io {
+	const char *path;
+	int64_t max_bytes;
+	int *line, *failed;
+	void (*field)(void *text, size_t len, void *data);
+	void (*row)(int c, void *data);
+	void (*fail)(void *data, int line, const char *msg);
+	void *data;
+};
+enum scn_csv_open scn_csv_read(const struct scn_csv_io *io);
+/* why a file was not read, in words ("a directory, not KIND", "larger than
+ * N MiB", "cannot open (REASON)"), into buf or a constant */
+const char *scn_csv_open_text(enum scn_csv_open e, const char *kind, int64_t max_bytes,
+			      char *buf, size_t len);
+
 int scn_read_trace(struct scn_job *job, uint32_t nhosts, struct place jpl,
 		   struct scn_error *err);
 

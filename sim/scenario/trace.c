@@ -16,13 +16,11 @@
  */
 #include "loader.h"
 
-#include <csv.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #define MAX_TRACE_ROWS ((uint32_t)INT32_MAX) /* `after` is int32 */
 
@@ -266,56 +264,35 @@ static void trace_row_end(int c, void *data)
 	tr->nfield = 0;
 }
 
+/* scn_csv_io's fail: a csv or read error */
+static void trace_fail_msg(void *data, int line, const char *msg)
+{
+	trace_fail(data, line, "%s", msg);
+}
+
 int scn_read_trace(struct scn_job *job, uint32_t nhosts, struct place jpl,
 		   struct scn_error *err)
 {
 	struct trace_read tr;
-	struct csv_parser p;
-	char *line = NULL;
-	size_t cap = 0;
-	ssize_t n;
-	FILE *f;
+	char why[128];
 
 	memset(&tr, 0, sizeof(tr));
 	tr.path = job->file;
 	tr.nhosts = nhosts;
 	tr.err = err;
-	f = fopen(job->file, "rb");
-	if (!f)
+	struct scn_csv_io io = { .path = job->file, .max_bytes = TRACE_MAX_BYTES,
+				 .line = &tr.line, .failed = &tr.failed, .field = trace_field,
+				 .row = trace_row_end, .fail = trace_fail_msg, .data = &tr };
+	enum scn_csv_open e = scn_csv_read(&io);
+	if (e == SCN_CSV_CANNOT_OPEN)
 		return scn_set_error(err, jpl, "job.%s.file: cannot open %s (%s)", job->name,
 				     job->file, strerror(errno));
-	if (csv_init(&p, CSV_STRICT | CSV_STRICT_FINI | CSV_APPEND_NULL)) {
-		fclose(f);
+	if (e == SCN_CSV_NO_MEMORY)
 		return scn_set_error(err, jpl, "job.%s.file: out of memory", job->name);
-	}
-	/* a regular file of a sane size: a directory, a device (/dev/zero) or
-	 * a pipe is refused before anything is read */
-	struct stat st;
-	if (fstat(fileno(f), &st) || !S_ISREG(st.st_mode) || st.st_size > TRACE_MAX_BYTES) {
-		int dir = !fstat(fileno(f), &st) && S_ISDIR(st.st_mode);
-		csv_free(&p);
-		fclose(f);
-		if (dir || !S_ISREG(st.st_mode))
-			return scn_set_error(err, jpl, "job.%s.file: %s is %s", job->name, job->file,
-					     dir ? "a directory, not a trace CSV file"
-						 : "not a regular file (a device or a pipe)");
-		return scn_set_error(err, jpl, "job.%s.file: %s is larger than %d MiB",
-				     job->name, job->file, (int)(TRACE_MAX_BYTES >> 20));
-	}
-	/* one line at a time, so that the callbacks know the line number */
-	while (!tr.failed && (n = getline(&line, &cap, f)) > 0) {
-		tr.line++;
-		if (csv_parse(&p, line, (size_t)n, trace_field, trace_row_end, &tr) !=
-		    (size_t)n)
-			trace_fail(&tr, tr.line, "csv: %s", csv_strerror(csv_error(&p)));
-	}
-	if (!tr.failed && ferror(f))
-		trace_fail(&tr, tr.line, "read error: %s", strerror(errno));
-	if (!tr.failed && csv_fini(&p, trace_field, trace_row_end, &tr))
-		trace_fail(&tr, tr.line, "csv: %s", csv_strerror(csv_error(&p)));
-	csv_free(&p);
-	free(line);
-	fclose(f);
+	if (e != SCN_CSV_READ)
+		return scn_set_error(err, jpl, "job.%s.file: %s is %s", job->name, job->file,
+				     scn_csv_open_text(e, "a trace CSV file", TRACE_MAX_BYTES, why,
+						       sizeof(why)));
 	if (!tr.failed && !tr.have_header)
 		trace_fail(&tr, tr.line > 0 ? tr.line : 1,
 			   "header: empty file (expected src,dst,bytes,start_us)");
