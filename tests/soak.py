@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """soak.py SIM COUNT [FIRST_SEED] - random scenarios as a property test.
 
-Each seed makes a small random scenario (topology, buffer, PFC on or off,
-ECN/DCQCN profile or none, scheduler, 1-3 jobs of every pattern including
-traces with dependencies, a fault, a watchdog action) and runs it twice.
+Each seed makes a small random scenario (topology, GPU servers or rails,
+buffer, PFC on or off, ECN/DCQCN profile or none, scheduler, 1-3 jobs of
+every pattern including traces with dependencies, trees and QPs per
+connection, a fault, a watchdog action) and runs it twice.
 Every run must end with exit 0 (the simulator checks its invariants at the
 end of every run: conservation, pool, buffer accounting; a broken one exits
 1) and both runs must write byte-identical results.  The seeds are fixed, so
@@ -23,11 +24,24 @@ def scenario(seed, tmp):
     kind = r.choice(['leaf-spine', 'fat-tree', 'star'])
     lines = ['[sim]', 'duration = %dus' % r.choice([200, 500, 1000, 3000]),
              'seed = %d' % r.randint(1, 99), '[topology]', 'kind = ' + kind]
+    # GPU servers, rails, trees and QPs per connection come from a stream of
+    # their own, so that the rest of a seed's scenario stays what it was
+    g = random.Random(seed * 7919 + 1)
     if kind == 'leaf-spine':
         lv, hpl = r.randint(1, 4), r.randint(1, 6)
         hpl = max(hpl, 2 if lv == 1 else 1)
-        lines += ['spines = %d' % r.randint(1, 3), 'leaves = %d' % lv,
-                  'hosts_per_leaf = %d' % hpl]
+        spines = r.randint(1, 3)
+        if hpl > 1 and g.random() < 0.3:  # the same hosts as servers on rails
+            lines[-1] = 'kind = rail-optimized'
+            lines += ['spines = %d' % spines, 'units = 1', 'servers_per_unit = %d' % lv,
+                      'gpus_per_server = %d' % hpl]
+        else:
+            lines += ['spines = %d' % spines, 'leaves = %d' % lv,
+                      'hosts_per_leaf = %d' % hpl,
+                      'gpus_per_server = %d' % g.choice([d for d in (1, 2, hpl)
+                                                          if hpl % d == 0])]
+            if g.random() < 0.3:
+                lines += ['uplinks_per_spine = 2']
         hosts, link = lv * hpl, 'leaf0-spine0'
     elif kind == 'fat-tree':
         k = r.choice([2, 4])
@@ -62,10 +76,13 @@ def scenario(seed, tmp):
             lines += ['size = ' + r.choice(['64KB', '1MB'])]
         elif p == 'ring-allreduce':
             lines += ['size = ' + r.choice(['256KB', '4MB']), 'channels = %d' % r.randint(1, 2),
-                      'iterations = %d' % r.randint(1, 2), 'slice = 64KB']
+                      'iterations = %d' % r.randint(1, 2), 'slice = 64KB',
+                      'algorithm = ' + g.choice(['ring', 'ring', 'tree']),
+                      'qps_per_connection = %d' % g.choice([1, 1, 2])]
         elif p == 'alltoall':
             lines += ['size = ' + r.choice(['256KB', '2MB']),
-                      'schedule = ' + r.choice(['all-at-once', 'shift'])]
+                      'schedule = ' + r.choice(['all-at-once', 'shift']),
+                      'qps_per_connection = %d' % g.choice([1, 1, 2])]
         else:
             rows = ['src,dst,bytes,start_us,after,dscp']
             for k in range(r.randint(1, 12)):
