@@ -489,7 +489,8 @@ static void values_text(const struct key_def *k, char *buf, size_t len)
 		snprintf(buf, len, "host indices (" HOSTSET_SYNTAX ")");
 		return;
 	case KT_FILE:
-		snprintf(buf, len, "a CSV file (src,dst,bytes,start_us[,dscp,after])");
+		snprintf(buf, len, "a CSV file (%s)",
+			 k->sec == SEC_TOPOLOGY ? "a,b,rate,cable" : "src,dst,bytes,start_us[,dscp,after]");
 		return;
 	case KT_NODE:
 		snprintf(buf, len, "a host name: h0, h1, ...");
