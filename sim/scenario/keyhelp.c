@@ -50,7 +50,7 @@ static const struct key_doc key_docs[] = {
 	{ "topology.file",
 	  "file: the links CSV (a,b,rate,cable), relative to the scenario's folder; hosts are "
 	  "the nodes with one link, h0.. in order of appearance",
-	  "none (required with kind = file)" },
+	  "none, required with kind = file" },
 	{ "topology.units",
 	  "rail-optimized: scalable units, each with gpus_per_server rail leaves", NULL },
 	{ "topology.servers_per_unit",
