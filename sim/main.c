@@ -24,6 +24,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "fluidrun.h"
 #include "keyhelp.h"
 #include "nccltests.h"
 #include "output.h"
@@ -85,6 +86,7 @@ static const char usage[] =
 	"  dcqcn-sim nccl-tests all_reduce_perf|all_to_all_perf [SCENARIO] [-b SIZE] [-e SIZE]\n"
 	"                [-f N | -i SIZE] [-g GPUS] [-n ITERS] [-w WARMUP] [-j N] [--out DIR]\n"
 	"                [--set ...] [--threads N]\n"
+	"  dcqcn-sim fluid SCENARIO [-o DIR] [--set ...] [--step T] [--sweep-flows A:B]\n"
 	"  dcqcn-sim COMMAND --help\n"
 	"  dcqcn-sim --help | --version\n"
 	"\n"
@@ -98,6 +100,8 @@ static const char usage[] =
 	"keys    every scenario key: its default, meaning, values, where it applies\n"
 	"nccl-tests  nccl-tests' all_reduce_perf or all_to_all_perf, simulated: one run\n"
 	"        of SCENARIO per size with the collective added; nccl-tests' table\n"
+	"fluid   DCQCN's fluid model of SCENARIO's incast: fixed point, phase margin,\n"
+	"        the queue and rates integrated (queues.csv, rates.csv, summary.csv)\n"
 	"\n"
 	"dcqcn-sim COMMAND --help (or -h) shows the options of COMMAND.\n"
 	"Exit status: 0 success; 1 a broken invariant; 2 bad usage or a bad scenario;\n"
@@ -258,6 +262,31 @@ static const char nccltests_help[] =
 	"printed); 5 an iteration failed (a QP ran out of retries) or did not end\n"
 	"before sim.duration: its row says failed or timeout instead of numbers.\n";
 
+static const char fluid_help[] =
+	"usage: dcqcn-sim fluid SCENARIO [-o DIR] [--set S.K=V]... [--step T]\n"
+	"                       [--sweep-flows A:B]\n"
+	"\n"
+	"The DCQCN fluid model (Zhu et al., CoNEXT 2016) of SCENARIO's one incast (or\n"
+	"one trace whose flows all go to one host): N flows with their start times,\n"
+	"the receiver's host_link, the WRED ramp, the [dcqcn] knobs and the feedback\n"
+	"delay tau* of the path (a frame out, a CNP back, as check computes it).\n"
+	"Integrates the delay equations for sim.duration (flows never end), solves\n"
+	"the fixed point with GSL and the linearised loop's phase margin; prints\n"
+	"both, and writes DIR/queues.csv, rates.csv (the packet run's formats) and\n"
+	"summary.csv.  A scenario that does not fit is refused, saying why.\n"
+	"\n"
+	"options:\n"
+	"  -o DIR        the output directory (default results/NAME-fluid)\n"
+	"  --set S.K=V   override one key (repeatable), e.g. --set sim.duration=200ms\n"
+	"  --step T      integration step (default 100ns, at most tau*)\n"
+	"  --sweep-flows A:B  instead: a table of N = A, the powers of 2 between, and\n"
+	"                B: fixed-point queue, mark probability, alpha, phase margin,\n"
+	"                stable or oscillating, and what an integrated run shows\n"
+	"  --help, -h    this text\n"
+	"\n"
+	"Exit status: 0 done; 2 bad usage, a bad scenario or one the model does not\n"
+	"take (the message says why), or a write that failed.\n";
+
 /* the commands, their help and options (for "did you mean") */
 static const struct command {
 	const char *name;
@@ -276,6 +305,7 @@ static const struct command {
 	{ "nccl-tests", nccltests_help,
 	  { "-b", "-e", "-f", "-i", "-g", "-n", "-w", "-j", "--out", "--set", "--threads", "--help",
 	    NULL } },
+	{ "fluid", fluid_help, { "-o", "--set", "--step", "--sweep-flows", "--help", NULL } },
 };
 
 #define N_COMMANDS (sizeof(commands) / sizeof(commands[0]))
@@ -880,6 +910,77 @@ static int cmd_nccltests(int argc, char **argv)
 	}
 }
 
+/* fluid SCENARIO [-o DIR] [--set S.K=V]... [--step T] [--sweep-flows A:B] */
+static int cmd_fluid(int argc, char **argv)
+{
+	struct cli c = { .cmd = "fluid" };
+	struct fluidrun_opts o = { 0 };
+	unsigned lo = 0, hi = 0;
+	int sweep = 0;
+	char err[2048], dir[4096];
+	for (int i = 2; i < argc; i++) {
+		const char *a = argv[i];
+		if (!strcmp(a, "-o") || !strcmp(a, "--set") || !strcmp(a, "--step") ||
+		    !strcmp(a, "--sweep-flows")) {
+			if (i + 1 == argc)
+				return usage_error("%s needs a value", a);
+			const char *v = argv[++i];
+			if (!strcmp(a, "-o")) {
+				c.out_dir = v;
+			} else if (!strcmp(a, "--step")) {
+				if (units_parse_time(v, &o.step_ps, err, sizeof(err)) || o.step_ps <= 0)
+					return usage_error("--step %s: a time, e.g. 100ns", v);
+			} else if (!strcmp(a, "--sweep-flows")) {
+				char tail;
+				if (sscanf(v, "%u:%u%c", &lo, &hi, &tail) != 2 || lo < 1 || hi < lo)
+					return usage_error("--sweep-flows %s: A:B, 1 <= A <= B (e.g. 2:64)",
+							   v);
+				sweep = 1;
+			} else if (!strchr(v, '=')) {
+				return assignment_error(a, v, i + 1 < argc ? argv[i + 1] : NULL);
+			} else {
+				if (c.nsets == MAX_SETS)
+					return usage_error("too many --set options (at most %d)", MAX_SETS);
+				c.sets[c.nsets++] = v;
+			}
+		} else if (a[0] == '-' && a[1]) {
+			return unknown_option(a);
+		} else if (c.scenario) {
+			return usage_error("one scenario at a time (extra argument %s)", a);
+		} else {
+			c.scenario = a;
+		}
+	}
+	if (!c.scenario)
+		return usage_error("fluid needs a SCENARIO file");
+	struct scenario *s = load(&c);
+	if (!s)
+		return EXIT_USAGE;
+	int rc;
+	if (sweep) {
+		rc = fluidrun_sweep(s, &o, lo, hi, stdout, err, sizeof(err));
+	} else {
+		if (c.out_dir) {
+			snprintf(dir, sizeof(dir), "%s", c.out_dir);
+		} else {
+			default_out_dir(c.scenario, dir, sizeof(dir));
+			strncat(dir, "-fluid", sizeof(dir) - strlen(dir) - 1);
+		}
+		o.out_dir = dir;
+		struct fluidrun_result r;
+		rc = fluidrun_run(s, &o, &r, err, sizeof(err));
+		if (!rc) {
+			printf("dcqcn-sim: fluid results in %s/\n", dir);
+			fluidrun_print(&r, stdout);
+		}
+	}
+	scenario_free(s);
+	free(s);
+	if (rc)
+		fprintf(stderr, "dcqcn-sim: %s\n", err);
+	return rc ? EXIT_USAGE : 0;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 2) {
@@ -917,6 +1018,8 @@ int main(int argc, char **argv)
 		return cmd_keys(argc, argv);
 	if (!strcmp(argv[1], "nccl-tests"))
 		return cmd_nccltests(argc, argv);
+	if (!strcmp(argv[1], "fluid"))
+		return cmd_fluid(argc, argv);
 	struct cli c = {0};
 	int rc = parse_args(argc, argv, &c);
 	if (rc)

@@ -24,7 +24,7 @@ grep_in "$tmp/err" "^dcqcn-sim: unknown option --qiet; did you mean --quiet?$" "
 grep_in "$tmp/err" "^(see dcqcn-sim run --help)$" "a usage error points at the command's help"
 
 # COMMAND --help (or -h), wherever it is among the arguments: usage on stdout, exit 0
-for cmd in run check sweep plot keys; do
+for cmd in run check sweep plot keys nccl-tests fluid; do
 	expect 0 "$cmd --help" "$sim" $cmd --help
 	grep_in "$tmp/out" "^usage: dcqcn-sim $cmd" "$cmd --help shows its usage"
 	if [ ! -s "$tmp/err" ]; then ok "$cmd --help writes nothing on stderr"; else bad "$cmd --help wrote on stderr"; fi
@@ -40,6 +40,36 @@ expect 0 "check --help" "$sim" check -h
 grep_in "$tmp/out" "# warnings: N" "check --help mentions the warnings"
 expect 0 "plot DIR --help" "$sim" plot /nonexistent --help
 grep_in "$tmp/out" "svg or pdf" "plot --help lists the formats"
+
+# fluid: the DCQCN fluid model of an incast; other traffic is refused with
+# the reason; a sweep over N prints a row per N
+expect 2 "fluid on a scenario that is not one incast" "$sim" fluid "$root/scenarios/default.ini"
+grep_in "$tmp/err" "^dcqcn-sim: fluid: .*default.ini has 2 jobs; the fluid model takes one incast$" \
+	"fluid says why it does not take a scenario"
+cat >"$tmp/incast40.ini" <<'EOF2'
+[sim]
+duration = 20ms
+[topology]
+kind = star
+hosts = 9
+host_link = 40Gbps
+[dcqcn]
+profile = paper
+[job.in]
+pattern = incast
+dst = 0
+senders = 1-4
+size = 1GB
+EOF2
+expect 0 "fluid on an incast" "$sim" fluid "$tmp/incast40.ini" -o "$tmp/fl"
+grep_in "$tmp/out" "^  fixed point (solved) " "fluid prints the fixed point"
+grep_in "$tmp/fl/summary.csv" "^4,40.000000," "fluid's summary.csv: 4 flows at 40G"
+for f in queues.csv rates.csv; do
+	if [ -s "$tmp/fl/$f" ]; then ok "fluid writes $f"; else bad "fluid wrote no $f"; fi
+done
+expect 0 "fluid --sweep-flows" "$sim" fluid "$tmp/incast40.ini" --sweep-flows 2:8
+if [ "$(grep -c '^ *[248] ' "$tmp/out")" = 3 ]; then ok "fluid --sweep-flows 2:8: rows for 2, 4, 8"; else bad "fluid --sweep-flows rows"; cat "$tmp/out"; fi
+expect 2 "fluid --sweep-flows 8:2" "$sim" fluid "$tmp/incast40.ini" --sweep-flows 8:2
 
 # keys: every key with its default, meaning, values and where it applies
 expect 0 "keys" "$sim" keys
