@@ -17,10 +17,15 @@
 #   dcqcn.vars   t_end_us, interval_us, nflows, ntraced, line_gbps
 #                (topology.host_link; NaN when unknown), auto (1: the QPs
 #                are output.plot_qps = auto's: the 8 whose Rc fell lowest),
-#                missing (listed QPs with no rows in rates.csv)
+#                missing (listed QPs with no rows in rates.csv), fluid (1:
+#                the run has a fluid model beside it, `run --fluid`)
+#   dcqcn_fluid.dat  time_us, the fluid model's Rc of each flow in Gbps
+#                (fluid/rates.csv's flow 0: flows that start together follow
+#                one path), when fluid is 1
 # Runs of more than 4000 sample intervals are thinned to the minimum and
 # maximum of each 1/2000 of the run (plot.c), which keeps every rate cut.
-# Draws one line per QP, in Gbps, with the host link rate dashed.
+# Draws one line per QP, in Gbps, with the host link rate dashed, and the
+# fluid model's Rc dotted in black.
 
 if (!exists("dir") || !exists("out")) {
     exit error "usage: gnuplot -e \"dir='RUNDIR';out='FILE.png'\" dcqcn.gp  (after dcqcn-sim plot RUNDIR)"
@@ -29,6 +34,12 @@ data = dir."/plots/data/"
 load data."dcqcn.vars"
 load ARG0[1:strlen(ARG0) - strlen("dcqcn.gp")]."common.gp"
 do for [k=1:nflows] { NEED = data.sprintf("dcqcn_%d.dat", k); eval need }
+
+FLUID = ""
+if (fluid) {
+    NEED = data."dcqcn_fluid.dat"; eval need
+    FLUID = sprintf(", '%s' using ($1 / ts):2 with lines dt 3 lw 2.5 lc rgb 'black' title columnheader(2)", NEED)
+}
 
 file(k) = data.sprintf("dcqcn_%d.dat", k)
 ts = tscale(t_end_us)
@@ -55,8 +66,8 @@ set key outside right top Left reverse samplen 2 font ",11"
 if (line_gbps == line_gbps) {
     plot for [k=1:nflows] file(k) using ($1 / ts):2 with lines lt k lw 1.5 title columnheader(2), \
          for [k=1:nflows] file(k) using ($1 / ts):3 with points lt k pt 7 ps 0.5 notitle, \
-         line_gbps with lines dt 2 lw 1.5 lc rgb "#555555" title sprintf("host link %g Gbps", line_gbps)
+         line_gbps with lines dt 2 lw 1.5 lc rgb "#555555" title sprintf("host link %g Gbps", line_gbps) @FLUID
 } else {
     plot for [k=1:nflows] file(k) using ($1 / ts):2 with lines lt k lw 1.5 title columnheader(2), \
-         for [k=1:nflows] file(k) using ($1 / ts):3 with points lt k pt 7 ps 0.5 notitle
+         for [k=1:nflows] file(k) using ($1 / ts):3 with points lt k pt 7 ps 0.5 notitle @FLUID
 }

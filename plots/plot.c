@@ -709,6 +709,53 @@ static void thin_break(struct thin *th)
 	fputc('\n', th->out);
 }
 
+/* ---- the fluid model beside the packets (run --fluid: DIR/fluid/) ---- */
+
+struct fluid_series {
+	FILE *out;
+	double scale;
+	int of_flow0;	/* rates.csv: flow 0's rows only (every flow of a start time
+			 * follows the same path) */
+};
+
+static const char *const fluid_queue_cols[] = {"time_us", "bytes", NULL};
+static const char *const fluid_rate_cols[] = {"time_us", "rate_gbps", "flow", NULL};
+
+static int fluid_pass(struct scan *sc, char *const *f)
+{
+	struct fluid_series *fs = sc->ctx;
+	if (fs->of_flow0 && strcmp(f[2], "0"))
+		return 0;
+	fprintf(fs->out, "%s\t%.6g\n", f[0], atof(f[1]) * fs->scale);
+	return 0;
+}
+
+/* DIR/fluid/NAME (the fluid model's run of `run --fluid`) as the data file
+ * DAT: time_us and its value x scale (queues.csv: bytes; rates.csv: flow 0's
+ * Rc).  1 written, 0 when there is no fluid run, -1 on an error. */
+static int shape_fluid(const struct fig *g, const char *name, double scale, const char *dat,
+		       char *err, size_t errlen)
+{
+	char dir[PLOT_PATH_MAX], path[PLOT_PATH_MAX];
+	struct stat st;
+	if (join(dir, sizeof(dir), g->dir, "fluid", err, errlen) ||
+	    join(path, sizeof(path), dir, name, err, errlen))
+		return -1;
+	if (stat(path, &st))
+		return 0;
+	int rates = !strcmp(name, "rates.csv");
+	struct fluid_series fs = {.scale = scale, .of_flow0 = rates};
+	if (!(fs.out = data_open(g, dat, err, errlen)))
+		return -1;
+	fputs(rates ? "time_us\tfluid model Rc (each flow)\n" : "time_us\tfluid model queue\n",
+	      fs.out);
+	long rows = scan_csv(dir, name, rates ? fluid_rate_cols : fluid_queue_cols, fluid_pass,
+			     &fs, err, errlen);
+	if (data_close(fs.out, g, dat, err, errlen) || rows < 0)
+		return -1;
+	return 1;
+}
+
 /* ---- queues.png ------------------------------------------------------- */
 
 static const char *const queue_cols[] = {"time_us", "node", "port", "queue", "bytes", NULL};
@@ -872,10 +919,15 @@ static int shape_queues(struct fig *g, const struct run_info *ri, char *err, siz
 	if (rc)
 		goto done;
 	char a[32], b[32];
+	int fluid = shape_fluid(g, "queues.csv", 1e-3, "queues_fluid.dat", err, errlen);
+	if (fluid < 0) {
+		rc = -1;
+		goto done;
+	}
 	rc = write_vars(g, ri, q.max_t, err, errlen,
-			"nseries = %d\nnqueues = %zu\nkmin_kb = %s\nkmax_kb = %s\n", n, q.t.n,
-			gp_num(ecn_shown ? ri->kmin_kb : NAN, a, sizeof(a)),
-			gp_num(ecn_shown ? ri->kmax_kb : NAN, b, sizeof(b)));
+			"nseries = %d\nnqueues = %zu\nkmin_kb = %s\nkmax_kb = %s\nfluid = %d\n", n,
+			q.t.n, gp_num(ecn_shown ? ri->kmin_kb : NAN, a, sizeof(a)),
+			gp_num(ecn_shown ? ri->kmax_kb : NAN, b, sizeof(b)), fluid);
 done:
 	if (out)
 		fclose(out);
@@ -1666,12 +1718,15 @@ static int shape_dcqcn(struct fig *g, const struct run_info *ri, char *err, size
 	char a[32], qm[400];
 	if (!rc && gp_quote(qm, sizeof(qm), missing))
 		rc = fail(err, errlen, "output.plot_qps: list too long");
+	int fluid = rc ? 0 : shape_fluid(g, "rates.csv", 1, "dcqcn_fluid.dat", err, errlen);
+	if (fluid < 0)
+		rc = -1;
 	if (!rc)
 		rc = write_vars(g, ri, d->max_t, err, errlen,
 				"nflows = %d\nntraced = %zu\nline_gbps = %s\nauto = %d\n"
-				"missing = %s\n",
+				"missing = %s\nfluid = %d\n",
 				n, d->t.n, gp_num(ri->host_link_gbps, a, sizeof(a)),
-				ri->nplot_qps == 0, qm);
+				ri->nplot_qps == 0, qm, fluid);
 done:
 	for (int i = 0; i < FLOWS_MAX; i++)
 		if (d->out[i])

@@ -112,6 +112,7 @@ static const char usage[] =
 static const char run_help[] =
 	"usage: dcqcn-sim run [SCENARIO] [-o DIR] [--set SECTION.KEY=VALUE]... [--seed N]\n"
 	"                     [--threads N] [--quiet] [--plot] [--format png|svg|pdf]\n"
+	"                     [--fluid]\n"
 	"\n"
 	"Simulate SCENARIO (without one, the embedded scenarios/default.ini) and write\n"
 	"the run directory DIR: scenario.ini, summary.csv, stats.csv, warnings.txt and\n"
@@ -128,6 +129,10 @@ static const char run_help[] =
 	"  --quiet, -q   no summary table, no progress bar\n"
 	"  --plot        draw the figures (dcqcn-sim plot DIR) when the run ends\n"
 	"  --format F    the figures' format: png (default), svg or pdf; implies --plot\n"
+	"  --fluid       also DCQCN's fluid model of the scenario's incast over the run's\n"
+	"                time (dcqcn-sim fluid) into DIR/fluid/; queues.png and\n"
+	"                dcqcn.png draw it beside the packets.  A scenario that is not\n"
+	"                one incast is refused before anything runs\n"
 	"  --help, -h    this text\n"
 	"\n"
 	"Exit status: 0 success; 1 a broken invariant (the message names the check);\n"
@@ -294,7 +299,8 @@ static const struct command {
 	const char *const options[13];
 } commands[] = {
 	{ "run", run_help,
-	  { "-o", "--set", "--seed", "--threads", "--quiet", "-q", "--plot", "--format", "--help",
+	  { "-o", "--set", "--seed", "--threads", "--quiet", "-q", "--plot", "--format", "--fluid",
+	    "--help",
 	    NULL } },
 	{ "check", check_help, { "--set", "--threads", "--help", NULL } },
 	{ "sweep", sweep_help,
@@ -323,6 +329,7 @@ struct cli {
 	char threads_set[64];
 	int quiet;
 	int plot; /* run --plot, sweep --plot */
+	int fluid; /* run --fluid */
 	const char *format; /* --format: png (default), svg, pdf */
 	int jobs; /* sweep -j */
 	int resume; /* sweep --resume */
@@ -463,6 +470,10 @@ static int parse_args(int argc, char **argv, struct cli *c)
 			if (!is_run && !is_sweep)
 				return usage_error("%s is an option of run and sweep", a);
 			c->plot = 1;
+		} else if (!strcmp(a, "--fluid")) {
+			if (!is_run)
+				return usage_error("%s is an option of run", a);
+			c->fluid = 1;
 		} else if (!strcmp(a, "--quiet") || !strcmp(a, "-q")) {
 			if (!is_run && !is_sweep)
 				return usage_error("%s is an option of run and sweep", a);
@@ -667,17 +678,61 @@ static int cmd_sweep(const struct cli *c)
 	}
 }
 
+/* the files `run --fluid` writes into DIR/fluid/: removed by a run without
+ * it, so that the figures never draw an older run's fluid model */
+static const char *const fluid_files[] = { "queues.csv", "rates.csv", "summary.csv", NULL };
+
+static void remove_fluid(const char *dir)
+{
+	char path[4200];
+	for (int i = 0; fluid_files[i]; i++) {
+		snprintf(path, sizeof(path), "%s/fluid/%s", dir, fluid_files[i]);
+		unlink(path);
+	}
+	snprintf(path, sizeof(path), "%s/fluid", dir);
+	rmdir(path);
+}
+
+/* run --fluid: the fluid model over the packet run's time into DIR/fluid;
+ * 0, or -1 with the message in err */
+static int run_fluid(const struct scenario *s, const char *dir, sim_time_ps until, int quiet,
+		     char *err, size_t errlen)
+{
+	char sub[4200];
+	snprintf(sub, sizeof(sub), "%s/fluid", dir);
+	struct fluidrun_opts o = { .out_dir = sub, .duration_ps = until };
+	struct fluidrun_result r;
+	if (fluidrun_run(s, &o, &r, err, errlen))
+		return -1;
+	if (!quiet) {
+		printf("dcqcn-sim: fluid model in %s/\n", sub);
+		fluidrun_print(&r, stdout);
+	}
+	return 0;
+}
+
 static int cmd_run(const struct cli *c)
 {
 	struct scenario *s = load(c);
 	if (!s)
 		return EXIT_USAGE;
+	if (c->fluid) { /* a scenario the fluid model does not take runs nothing */
+		struct fluidrun_setup su;
+		char err[2048];
+		if (fluidrun_setup_of(s, &(struct fluidrun_opts){ 0 }, &su, err, sizeof(err))) {
+			scenario_free(s);
+			free(s);
+			return usage_error("--fluid: %s", strncmp(err, "fluid: ", 7) ? err : err + 7);
+		}
+		fluidrun_setup_free(&su);
+	}
 	scenario_write_warnings(s, stderr, "dcqcn-sim: warning: "); /* and DIR/warnings.txt */
 	char dir[4096];
 	if (c->out_dir)
 		snprintf(dir, sizeof(dir), "%s", c->out_dir);
 	else
 		default_out_dir(c->scenario, dir, sizeof(dir));
+	remove_fluid(dir);
 	install_signals();
 	struct run_opts opts = {
 		.out_dir = dir,
@@ -686,12 +741,15 @@ static int cmd_run(const struct cli *c)
 	};
 	struct run_result r;
 	enum run_status st = run_scenario(s, &opts, &r);
-	scenario_free(s);
-	free(s);
 	if (!c->quiet && st != RUN_EIO) {
 		printf("dcqcn-sim: results in %s/\n", dir);
 		run_print_summary(&r, stdout);
 	}
+	if (c->fluid && st == RUN_OK &&
+	    run_fluid(s, dir, r.sim_time_ps, c->quiet, r.err, sizeof(r.err)))
+		st = RUN_EIO;
+	scenario_free(s);
+	free(s);
 	/* the results stand when plotting fails; the exit status says it did */
 	int plot_rc = c->plot && st == RUN_OK ? plot_dir(dir, c->format, c->quiet) : 0;
 	switch (st) {

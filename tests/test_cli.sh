@@ -70,6 +70,20 @@ done
 expect 0 "fluid --sweep-flows" "$sim" fluid "$tmp/incast40.ini" --sweep-flows 2:8
 if [ "$(grep -c '^ *[248] ' "$tmp/out")" = 3 ]; then ok "fluid --sweep-flows 2:8: rows for 2, 4, 8"; else bad "fluid --sweep-flows rows"; cat "$tmp/out"; fi
 expect 2 "fluid --sweep-flows 8:2" "$sim" fluid "$tmp/incast40.ini" --sweep-flows 8:2
+# run --fluid: the fluid model beside the packets, drawn in queues.png and
+# dcqcn.png; refused before anything runs when the scenario does not fit; a
+# later run without it leaves no stale fluid series
+expect 2 "run --fluid on a scenario that is not one incast" "$sim" run "$root/scenarios/default.ini" --fluid -q -o "$tmp/rfx"
+grep_in "$tmp/err" "^dcqcn-sim: --fluid: .*has 2 jobs; the fluid model takes one incast$" "run --fluid says why"
+if [ ! -e "$tmp/rfx/summary.csv" ]; then ok "run --fluid refused: nothing ran"; else bad "run --fluid refused but ran"; fi
+expect 0 "run --fluid --plot" "$sim" run "$tmp/incast40.ini" --set job.in.size=4MB --fluid --plot -o "$tmp/rf"
+grep_in "$tmp/out" "^dcqcn-sim: fluid model in $tmp/rf/fluid/$" "run --fluid says where the fluid model went"
+grep_in "$tmp/rf/plots/data/queues.vars" "^fluid = 1$" "queues.png draws the fluid queue"
+grep_in "$tmp/rf/plots/data/dcqcn.vars" "^fluid = 1$" "dcqcn.png draws the fluid Rc"
+grep_in "$tmp/rf/plots/data/queues_fluid.dat" "fluid model queue" "the fluid queue's data"
+expect 0 "run without --fluid in the same directory" "$sim" run "$tmp/incast40.ini" --set job.in.size=4MB --plot -q -o "$tmp/rf"
+if [ ! -e "$tmp/rf/fluid" ]; then ok "a run without --fluid removes the older fluid run"; else bad "a stale fluid run stayed"; fi
+grep_in "$tmp/rf/plots/data/queues.vars" "^fluid = 0$" "and queues.png no longer draws it"
 
 # keys: every key with its default, meaning, values and where it applies
 expect 0 "keys" "$sim" keys
