@@ -91,11 +91,11 @@ int hist_merge(struct hist *h, const struct hist *from)
 	return 0;
 }
 
-int64_t hist_percentile(const struct hist *h, unsigned pct)
+int64_t hist_permille(const struct hist *h, unsigned pm)
 {
 	if (!h->n)
 		return -1;
-	uint64_t rank = (h->n * pct + 99) / 100, seen = 0;
+	uint64_t rank = (h->n * pm + 999) / 1000, seen = 0;
 	if (!rank)
 		rank = 1;
 	for (int b = 0; b < HIST_BLOCKS; b++) {
@@ -109,4 +109,9 @@ int64_t hist_percentile(const struct hist *h, unsigned pct)
 		}
 	}
 	return -1;
+}
+
+int64_t hist_percentile(const struct hist *h, unsigned pct)
+{
+	return hist_permille(h, 10 * pct);
 }

@@ -32,5 +32,7 @@ int hist_merge(struct hist *h, const struct hist *from);
 /* nearest rank: the lowest value v with at least pct % of the values <= v,
  * to the bucket's precision; -1 when there are none */
 int64_t hist_percentile(const struct hist *h, unsigned pct);
+/* the same in permille (999: the 99.9th percentile) */
+int64_t hist_permille(const struct hist *h, unsigned pm);
 
 #endif

@@ -18,6 +18,7 @@
 
 #include "fabric.h"
 #include "hist.h"
+#include "iostats.h"
 #include "output.h"
 #include "scenario.h"
 
@@ -35,6 +36,7 @@ struct run_ctx {
 	uint32_t jobs_failed;  /* jobs whose QP went to the error state */
 	sim_time_ps first_failure_ps;
 	double jmin, jmax, jsum; /* their % of line: least, most, total */
+	struct iostats *io;    /* storage jobs' I/Os; NULL: none */
 	struct part_ctx {      /* what each partition's thread counts */
 		struct hist fct; /* completion times of the messages */
 		int oom;       /* the histogram ran out of memory */
@@ -119,6 +121,12 @@ static void on_coll_done(void *ctx, const struct fabric *f, const struct coll *c
 	}
 	if (x->has_out)
 		output_coll(&x->out, f, c);
+}
+
+static void on_io_done(void *ctx, const struct fabric *f, const struct traffic_io *io)
+{
+	(void)f;
+	iostats_add(((struct run_ctx *)ctx)->io, io);
 }
 
 static void on_queue_sample(void *ctx, const struct fabric *f, unsigned part,
@@ -249,6 +257,16 @@ enum run_status run_scenario(const struct scenario *scn, const struct run_opts *
 	}
 	f->hooks = (struct fabric_hooks){ .ctx = &c, .flow_done = on_flow_done,
 					  .coll_done = on_coll_done };
+	c.io = iostats_new(scn, c.has_out ? opts->out_dir : NULL, res->err, sizeof(res->err));
+	if (!c.io && res->err[0]) {
+		if (c.has_out)
+			output_close(&c.out);
+		free_parts(&c, nparts);
+		fabric_destroy(f);
+		return RUN_EIO;
+	}
+	if (c.io)
+		f->hooks.io_done = on_io_done;
 	if (c.has_out) {
 		f->hooks.pfc = on_pfc;
 		f->hooks.pause_sample = on_pause_sample;
@@ -351,6 +369,9 @@ enum run_status run_scenario(const struct scenario *scn, const struct run_opts *
 	res->fct_p50_ps = hist_percentile(&fct, 50);
 	res->fct_p99_ps = hist_percentile(&fct, 99);
 	hist_free(&fct);
+	char ioerr[480] = "";
+	int io_bad = c.io && iostats_finish(c.io, res, ioerr, sizeof(ioerr));
+	iostats_free(c.io);
 
 	enum run_status st = interrupted ? RUN_INTERRUPTED : RUN_OK;
 	if (fabric_check_conservation(f, &res->data_bytes_in_flight)) {
@@ -364,15 +385,20 @@ enum run_status run_scenario(const struct scenario *scn, const struct run_opts *
 		/* every file is written and checked, summary.csv last; the first
 		 * failure is reported, with its file and reason, whatever else the
 		 * run's end was */
-		int bad = write_failed | write_stats(&c, res);
+		int bad = write_failed | write_stats(&c, res) | io_bad;
 		bad |= output_close(&c.out);
 		if (!bad)
 			bad = write_summary(&c, res);
 		if (bad && st != RUN_INVARIANT) {
 			snprintf(res->err, sizeof(res->err), "writing the results failed: %.480s",
-				 c.out.err[0] ? c.out.err : "out of memory for a buffer");
+				 c.out.err[0] ? c.out.err
+				 : ioerr[0]   ? ioerr
+					      : "out of memory for a buffer");
 			st = RUN_EIO;
 		}
+	} else if (io_bad && st == RUN_OK) {
+		snprintf(res->err, sizeof(res->err), "%s", ioerr);
+		st = RUN_EIO;
 	}
 	res->peak_rss_mb = peak_rss_mb();
 	free_parts(&c, nparts);
@@ -474,6 +500,20 @@ void run_summary_csv(const struct run_result *r, char *header, size_t hlen, char
 		units_format_us(r->fct_p50_ps, p50, sizeof(p50));
 		units_format_us(r->fct_p99_ps, p99, sizeof(p99));
 	}
+	/* every storage job's I/Os together: IOPS and MiB/s over their runtime,
+	 * completion latency percentiles; empty without a storage job */
+	char storage[200] = ",,,,";
+	const struct run_storage *io = &r->storage[r->nstorage];
+	if (r->nstorage && io->ios) {
+		double secs = (double)io->runtime_ps * 1e-12;
+		char a[32], b[32], c[32];
+		snprintf(storage, sizeof(storage), "%.1f,%.3f,%s,%s,%s",
+			 secs > 0 ? (double)io->ios / secs : 0,
+			 secs > 0 ? (double)io->bytes / 1048576.0 / secs : 0,
+			 units_format_us(io->clat_p50_ps, a, sizeof(a)),
+			 units_format_us(io->clat_p99_ps, b, sizeof(b)),
+			 units_format_us(io->clat_p999_ps, c, sizeof(c)));
+	}
 	/* XOFF frames per simulated second */
 	double rate = pause_rate_of(r);
 	double mark_pct = mark_pct_of(r);
@@ -487,11 +527,12 @@ void run_summary_csv(const struct run_result *r, char *header, size_t hlen, char
 		 "collective_time_us,busbw_GBps,busbw_pct_line,criteria_pass,criteria_failed,"
 		 "judged_iterations,busbw_judged_min_pct,busbw_judged_mean_pct,"
 		 "busbw_judged_max_pct,retransmitted_pct,jobs_failed,first_failure_us,"
-		 "nvlink_bytes");
+		 "nvlink_bytes,storage_iops,storage_bw_MiBps,storage_clat_p50_us,"
+		 "storage_clat_p99_us,storage_clat_p999_us");
 	snprintf(row, rlen,
 		 "%s,%s,%llu,%llu,%llu,%llu,%llu,%llu,%d,%llu,%.3f,%llu,%llu,%llu,%llu,"
 		 "%lld,%llu,%.3f,%u.%06u,%llu,%llu,%llu,%llu,%s,%s,%u,%s,%s,%s,%s,%s,%u,%s,%.3f,%u,%s,"
-		 "%llu",
+		 "%llu,%s",
 		 units_format_us(r->sim_time_ps, t, sizeof(t)), end_name(r->end),
 		 (unsigned long long)r->data_bytes_delivered,
 		 (unsigned long long)r->data_bytes_in_flight,
@@ -509,12 +550,12 @@ void run_summary_csv(const struct run_result *r, char *header, size_t hlen, char
 		 r->collectives_completed, ct, bw,
 		 pct, verdict, r->criteria_failed, r->judged_iterations, judged,
 		 retransmitted_pct_of(r), r->jobs_failed, failure,
-		 (unsigned long long)r->nvlink_bytes);
+		 (unsigned long long)r->nvlink_bytes, storage);
 }
 
 void run_print_summary(const struct run_result *r, FILE *out)
 {
-	char header[1024], row[1024];
+	char header[2048], row[2048];
 	run_summary_csv(r, header, sizeof(header), row, sizeof(row));
 	char *hs;
 	char *h = strtok_r(header, ",", &hs);
@@ -527,6 +568,26 @@ void run_print_summary(const struct run_result *r, FILE *out)
 		fprintf(out, "  %-22s %s\n", h, *v ? v : "-");
 		v = comma ? comma + 1 : v + strlen(v);
 		h = strtok_r(NULL, ",", &hs);
+	}
+	/* each storage job as fio reports it */
+	for (uint32_t k = 0; k < r->nstorage; k++) {
+		const struct run_storage *io = &r->storage[k];
+		double secs = (double)io->runtime_ps * 1e-12, mib = (double)io->bytes / 1048576.0;
+		if (!io->ios)
+			continue;
+		fprintf(out, "  storage %s: %s: IOPS=%.0f, BW=%.1fMiB/s (%.1fMB/s)(%.1fMiB/%.3fmsec)\n",
+			io->job, io->rw, secs > 0 ? (double)io->ios / secs : 0,
+			secs > 0 ? mib / secs : 0, secs > 0 ? (double)io->bytes / 1e6 / secs : 0, mib,
+			secs * 1e3);
+		char a[32], b[32], c[32];
+		fprintf(out, "    clat (usec): min=%s, max=%s, avg=%s\n",
+			units_format_us(io->clat_min_ps, a, sizeof(a)),
+			units_format_us(io->clat_max_ps, b, sizeof(b)),
+			units_format_us((sim_time_ps)io->clat_mean_ps, c, sizeof(c)));
+		fprintf(out, "     clat percentiles (usec): 50.00th=[%s], 99.00th=[%s], 99.90th=[%s]\n",
+			units_format_us(io->clat_p50_ps, a, sizeof(a)),
+			units_format_us(io->clat_p99_ps, b, sizeof(b)),
+			units_format_us(io->clat_p999_ps, c, sizeof(c)));
 	}
 	if (r->drops_lossless)
 		fprintf(out, "  WARNING: %llu lossless packets dropped: the PFC headroom was "

@@ -40,6 +40,16 @@ struct run_opts {
 	unsigned threads;                      /* 0: sim.threads */
 };
 
+/* a storage job's I/Os (iostats.h): fio's figures */
+struct run_storage {
+	char job[32];                          /* its name; "all" for every storage job */
+	const char *rw;                        /* "read", "write", "randrw" */
+	uint64_t ios, reads, bytes;
+	sim_time_ps runtime_ps;                /* first submission to last completion */
+	sim_time_ps clat_min_ps, clat_max_ps, clat_p50_ps, clat_p99_ps, clat_p999_ps;
+	double clat_mean_ps;
+};
+
 /* the run's metrics (summary.csv) and cost (stats.csv) */
 struct run_result {
 	enum run_end end;
@@ -65,6 +75,8 @@ struct run_result {
 	uint32_t judged_iterations;
 	double judged_min_pct, judged_mean_pct, judged_max_pct;
 	sim_time_ps fct_p50_ps, fct_p99_ps;    /* -1 when no flow completed */
+	uint32_t nstorage;                     /* storage jobs; storage[nstorage]: all of them */
+	struct run_storage storage[65];
 	uint32_t jobs_failed;                  /* jobs a QP in the error state failed */
 	sim_time_ps first_failure_ps;          /* the first of them; -1 when none */
 

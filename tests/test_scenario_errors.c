@@ -175,14 +175,14 @@ static const struct tl_case contradiction_cases[] = {
 	{ "[job.a]\nsenders = 1\npattern = permutation\n", NULL,
 	  "x.ini:2: job.a.senders: only for pattern = incast (pattern is permutation)" },
 	{ "[job.a]\npattern = trace\nfile = t.csv\nsize = 1MB\n", NULL,
-	  "x.ini:4: job.a.size: only for pattern = incast, permutation, ring-allreduce or alltoall (pattern is trace)" },
+	  "x.ini:4: job.a.size: only for pattern = incast, permutation, ring-allreduce, alltoall or storage (pattern is trace)" },
 	{ "[job.a]\npattern = permutation\nfile = t.csv\n", NULL,
 	  "x.ini:3: job.a.file: only for pattern = trace (pattern is permutation)" },
 	{ "[job.a]\npattern = trace\ndst = 1\nfile = t.csv\n", NULL,
 	  "x.ini:3: job.a.dst: only for pattern = incast (pattern is trace)" },
 	/* required keys */
 	{ "[sim]\n[job.a]\nsize = 1MB\n", NULL,
-	  "x.ini:2: job.a.pattern: missing (trace, incast, permutation, ring-allreduce, alltoall)" },
+	  "x.ini:2: job.a.pattern: missing (trace, incast, permutation, ring-allreduce, alltoall, storage)" },
 	{ "[job.a]\n", NULL, "x.ini:1: job.a.pattern: missing" },
 	{ "[job.a]\npattern = trace\n", NULL,
 	  "x.ini:1: job.a.file: missing (pattern = trace needs a CSV file)" },
@@ -537,7 +537,7 @@ static const struct tl_case guess_cases[] = {
 	/* enum values */
 	{ "[job.a]\npattern = ring-allreduse\n", NULL,
 	  "x.ini:2: job.a.pattern: ring-allreduse is not valid (trace, incast, permutation, "
-	  "ring-allreduce, alltoall); did you mean ring-allreduce?" },
+	  "ring-allreduce, alltoall, storage); did you mean ring-allreduce?" },
 	{ "[sim]\n", "topology.kind=fat_tree",
 	  "--set: topology.kind: fat_tree is not valid (leaf-spine, fat-tree, star, rail-optimized, file); did you mean fat-tree?" },
 	{ "[fault.s]\nkind = flap\n", NULL,

@@ -64,7 +64,7 @@ static const struct tl_case set_cases[] = {
 	{ NULL, "job.x.size=1MB", "--set: job.x.size: no job x yet (give job.x.pattern first)" },
 	{ NULL, "criteria.max_ecn_mark_pct=200", "--set: criteria.max_ecn_mark_pct: " },
 	{ NULL, "job.x.pattern=all-to-all",
-	  "--set: job.x.pattern: all-to-all is not valid (trace, incast, permutation, ring-allreduce, alltoall)" },
+	  "--set: job.x.pattern: all-to-all is not valid (trace, incast, permutation, ring-allreduce, alltoall, storage)" },
 	{ "[job.a]\npattern = incast\n", "job.a.ranks=0-3",
 	  "--set: job.a.ranks: only for pattern = permutation, ring-allreduce or alltoall (pattern is incast; set job.a.pattern first)" },
 	{ "[job.a]\npattern = incast\n", "job.a.senders=0-99",

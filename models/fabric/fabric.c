@@ -118,6 +118,13 @@ static void fwd_flow_done(void *ctx, unsigned part, const struct flow *fl)
 		f->hooks.flow_done(f->hooks.ctx, f, part, fl);
 }
 
+static void fwd_io_done(void *ctx, const struct traffic_io *io)
+{
+	struct fabric *f = ctx;
+	if (f->hooks.io_done)
+		f->hooks.io_done(f->hooks.ctx, f, io);
+}
+
 static void fwd_coll_done(void *ctx, const struct coll *c)
 {
 	struct fabric *f = ctx;
@@ -256,6 +263,7 @@ struct fabric *fabric_create(const struct scenario *scn, unsigned threads, const
 	f->traffic.ctx = f;
 	f->traffic.flow_done = fwd_flow_done;
 	f->traffic.coll_done = fwd_coll_done;
+	f->traffic.io_done = fwd_io_done;
 	struct net **nets = calloc(f->nparts, sizeof(*nets));
 	if (!nets)
 		goto fail;

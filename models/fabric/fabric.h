@@ -59,6 +59,8 @@ struct fabric_hooks {
 	void (*flow_done)(void *ctx, const struct fabric *f, unsigned part, const struct flow *fl);
 	/* a job iteration completed (in order of completion) */
 	void (*coll_done)(void *ctx, const struct fabric *f, const struct coll *c);
+	/* a storage I/O completed (in order of completion) */
+	void (*io_done)(void *ctx, const struct fabric *f, const struct traffic_io *io);
 	/* a PFC frame took effect on a transmitter, or its pause expired */
 	void (*pfc)(void *ctx, const struct fabric *f, unsigned part, const struct pause_rx *pr,
 		    unsigned prio, enum pfc_event ev, uint32_t quanta);

@@ -26,6 +26,23 @@
  *                  children; the leaves at once) and broadcast down from
  *                  the root (a rank forwards it to its children as it
  *                  arrives).
+ *   storage        NVMe-oF I/O as fio describes it: every initiator keeps
+ *                  iodepth I/Os of bs bytes outstanding until it has moved
+ *                  size bytes; its k-th I/O goes to target (i + k) mod
+ *                  targets.  A read is a command capsule (64 B, initiator
+ *                  to target), the target's media time, the data (RDMA
+ *                  write, target to initiator) and a completion capsule
+ *                  (16 B) behind it on the same QP; a write is the command,
+ *                  an RDMA read request (16 B, target to initiator), the
+ *                  data (initiator to target), the media time and the
+ *                  completion.  The media time is target_latency after the
+ *                  target starts the I/O, and a target starts at most one
+ *                  I/O per 1 / target_iops and bs / target_bw (first come,
+ *                  first served).  With rw = randrw each I/O is a read with
+ *                  probability rwmixread, drawn from (seed, job, initiator,
+ *                  I/O).  An I/O completes when its completion reaches the
+ *                  initiator: its latency is from its command's submission.
+ *                  One QP each way per (initiator, target).
  * Incast, permutation and trace messages each have their own QP; every
  * iteration reuses the job's QPs (a job's connections are set up once).
  *
@@ -113,6 +130,30 @@ struct ring_channel {
 	uint64_t first;                /* id offset of the channel in its iteration */
 };
 
+/* storage: the phases of an I/O (message index = I/O x 4 + phase) */
+enum { IO_CMD, IO_RREQ, IO_DATA, IO_CPL, IO_PHASES };
+#define IO_CMD_BYTES 64   /* NVMe-oF command capsule (a submission queue entry) */
+#define IO_SMALL_BYTES 16 /* completion capsule; RDMA read request */
+
+/* storage: an I/O in flight in one of an initiator's iodepth slots */
+struct io_slot {
+	uint64_t io;
+	sim_time_ps submit_ps;
+	uint8_t read;
+};
+
+struct storage {
+	uint32_t ninit, ntgt;
+	const uint32_t *init, *tgt;    /* hosts */
+	uint64_t nios;                 /* I/Os per initiator and iteration: ceil(size / bs) */
+	int64_t last_bytes;            /* the last one's bytes */
+	uint64_t *next;                /* per initiator: its next I/O */
+	uint32_t *nfree, *free;        /* per initiator: free slots, a stack of iodepth */
+	struct io_slot *slot;          /* [initiator x iodepth] */
+	sim_time_ps *tgt_free;         /* per target: when it may start another I/O */
+	uint32_t *qp;                  /* [(initiator x ntgt + target) x 2]: to the target, back */
+};
+
 /* one tree channel: its bytes in `slices` messages per edge and phase */
 struct tree_channel {
 	int64_t bytes;
@@ -140,6 +181,9 @@ struct traffic_job {
 	struct tree_channel *tch;
 	uint32_t *tparent, *kid_off, *kids;
 	uint8_t *nup, *cnt;
+	struct storage *st;            /* storage */
+	uint64_t id_stride;            /* ids of one iteration (per_iter but for storage:
+					* 4 per I/O, whose reads take 3) */
 	uint32_t *perm;                /* permutation: the derangement */
 	struct ring_channel *ch;       /* ring: per channel */
 	struct flow **rows;            /* trace: the iteration's messages by row */
@@ -197,6 +241,12 @@ struct traffic_part {
 		struct traffic_tag tag;
 	} *colls;
 	uint32_t ncolls, colls_cap;
+	/* storage I/Os that completed here, likewise */
+	struct done_io {
+		struct traffic_io io;
+		struct traffic_tag tag;
+	} *ios;
+	uint32_t nios, ios_cap;
 };
 
 static int tag_less(const struct traffic_tag *a, const struct traffic_tag *b)
@@ -270,7 +320,7 @@ static uint64_t ring_index(const struct traffic_job *jb, uint32_t c, uint32_t s,
 
 static uint64_t msg_id(const struct traffic_job *jb, uint32_t iter, uint64_t index)
 {
-	return jb->base + (uint64_t)iter * jb->per_iter + index;
+	return jb->base + (uint64_t)iter * jb->id_stride + index;
 }
 
 sim_time_ps traffic_skew_ps(const struct traffic *t, uint32_t job, uint32_t iter, uint32_t idx)
@@ -330,6 +380,8 @@ static uint32_t rank_host(const struct traffic_job *jb, uint32_t idx)
 		return j->senders.hosts[idx];
 	case SCN_JOB_TRACE:
 		return j->rows[idx].src;
+	case SCN_JOB_STORAGE:
+		return j->initiators.hosts[idx];
 	default:
 		return j->ranks.hosts[idx];
 	}
@@ -430,6 +482,118 @@ static void a2a_send(struct traffic *t, struct traffic_job *jb, uint32_t i, uint
 	nic_post_at(t->net, fl, sched);
 }
 
+/* ---- storage ---- */
+
+/* is I/O io of initiator i a read (rw, or randrw's draw) */
+static int io_is_read(const struct traffic *t, const struct traffic_job *jb, uint32_t i,
+		      uint64_t io)
+{
+	const struct scn_job *j = jb->j;
+	if (j->rw != SCN_RW_RANDRW)
+		return j->rw == SCN_RW_READ;
+	uint64_t x = rng_derive(rng_derive(t->scn->seed, RNG_ID(RNG_JOB, jb->index)),
+				(uint64_t)i << 40 ^ io);
+	return (double)(x >> 11) * 0x1p-53 * UNITS_PPB_ONE < (double)j->rwmixread_ppb;
+}
+
+static int64_t io_bytes(const struct storage *st, const struct scn_job *j, uint64_t io)
+{
+	return io + 1 == st->nios ? st->last_bytes : j->bs_bytes;
+}
+
+/* phase ph of the I/O in slot sl of initiator i, from host `from` */
+static void io_send(struct traffic *t, struct traffic_job *jb, uint32_t i, uint32_t sl,
+		    int ph, sim_time_ps start, sim_time_ps sched)
+{
+	const struct storage *st = jb->st;
+	const struct io_slot *x = &st->slot[(size_t)i * jb->j->iodepth + sl];
+	uint32_t tg = (uint32_t)((i + x->io) % st->ntgt);
+	/* to the target: the command, a write's data; back: the rest */
+	int back = ph == IO_RREQ || ph == IO_CPL || (ph == IO_DATA && x->read);
+	int64_t bytes = ph == IO_CMD ? IO_CMD_BYTES : ph == IO_DATA ? io_bytes(st, jb->j, x->io)
+								   : IO_SMALL_BYTES;
+	if (jb->failed)
+		return;
+	struct flow *fl = make(t, jb, ((uint64_t)i * st->nios + x->io) * IO_PHASES + (uint64_t)ph,
+			       st->qp[((size_t)i * st->ntgt + tg) * 2 + (size_t)back], bytes, start);
+	fl->pos[0] = i;
+	fl->pos[1] = sl;
+	fl->pos[2] = (uint32_t)ph;
+	fl->pos[3] = tg;
+	nic_post_at(t->net, fl, sched);
+}
+
+/* initiator i submits its next I/O into a free slot, if it has one left */
+static void io_submit(struct traffic *t, struct traffic_job *jb, uint32_t i, sim_time_ps start,
+		      sim_time_ps sched)
+{
+	struct storage *st = jb->st;
+	if (jb->failed || st->next[i] == st->nios || !st->nfree[i])
+		return;
+	uint32_t depth = jb->j->iodepth, sl = st->free[(size_t)i * depth + --st->nfree[i]];
+	uint64_t io = st->next[i]++;
+	st->slot[(size_t)i * depth + sl] =
+		(struct io_slot){ .io = io, .submit_ps = start, .read = (uint8_t)io_is_read(t, jb, i, io) };
+	io_send(t, jb, i, sl, IO_CMD, start, sched);
+}
+
+/* the target starts the I/O now or when it is free; when its media is done */
+static sim_time_ps io_media(const struct traffic_job *jb, uint32_t tg, int64_t bytes,
+			    sim_time_ps now)
+{
+	const struct scn_job *j = jb->j;
+	sim_time_ps *free_ps = &jb->st->tgt_free[tg], begin = later(now, *free_ps);
+	sim_time_ps service = 0;
+	if (j->target_iops != SCN_AUTO)
+		service = (UNITS_PS_PER_S + j->target_iops - 1) / j->target_iops;
+	if (j->target_bw_bps)
+		service = later(service, units_mul_div_ceil(bytes * 8, UNITS_PS_PER_S,
+							    j->target_bw_bps));
+	*free_ps = begin + service;
+	return begin + j->target_latency_ps;
+}
+
+/* a storage message arrived (at the target: a command or a write's data;
+ * at the initiator: a read request, a read's data or the completion) */
+static void io_arrived(struct traffic *t, struct traffic_part *tp, struct traffic_job *jb,
+		       const struct flow *fl, struct traffic_tag tag)
+{
+	struct storage *st = jb->st;
+	uint32_t i = fl->pos[0], sl = fl->pos[1], tg = fl->pos[3], depth = jb->j->iodepth;
+	struct io_slot *x = &st->slot[(size_t)i * depth + sl];
+	sim_time_ps now = tag.time;
+	switch (fl->pos[2]) {
+	case IO_CMD:
+		if (x->read) {
+			sim_time_ps ready = io_media(jb, tg, fl->bytes, now);
+			io_send(t, jb, i, sl, IO_DATA, ready, now);
+			io_send(t, jb, i, sl, IO_CPL, ready, now);
+		} else {
+			io_send(t, jb, i, sl, IO_RREQ, now, now);
+		}
+		break;
+	case IO_RREQ:
+		io_send(t, jb, i, sl, IO_DATA, now, now);
+		break;
+	case IO_DATA:
+		if (!x->read)
+			io_send(t, jb, i, sl, IO_CPL, io_media(jb, tg, fl->bytes, now), now);
+		break;
+	case IO_CPL:
+		tp->ios = grow(tp->ios, &tp->ios_cap, tp->nios, sizeof(*tp->ios));
+		tp->ios[tp->nios++] = (struct done_io){
+			.io = { .job = jb->index, .iter = jb->iter, .initiator = st->init[i],
+				.target = st->tgt[tg], .read = x->read,
+				.bytes = io_bytes(st, jb->j, x->io), .submit_ps = x->submit_ps,
+				.end_ps = now },
+			.tag = tag,
+		};
+		st->free[(size_t)i * depth + st->nfree[i]++] = sl;
+		io_submit(t, jb, i, later(now, rank_start(t, jb, i)), now);
+		break;
+	}
+}
+
 /* release iteration `iter` of a job at time `at`, as decided at `sched`:
  * its first messages */
 static void release(struct traffic *t, struct traffic_job *jb, uint32_t iter, sim_time_ps at,
@@ -470,6 +634,19 @@ static void release(struct traffic *t, struct traffic_job *jb, uint32_t iter, si
 					a2a_send(t, jb, i, k, q, start, sched);
 		}
 		break;
+	case SCN_JOB_STORAGE: {
+		struct storage *st = jb->st;
+		for (uint32_t i = 0; i < n; i++) {
+			st->next[i] = 0;
+			st->nfree[i] = j->iodepth;
+			for (uint32_t k = 0; k < j->iodepth; k++)
+				st->free[(size_t)i * j->iodepth + k] = j->iodepth - 1 - k;
+			sim_time_ps start = rank_start(t, jb, i);
+			for (uint32_t k = 0; k < j->iodepth; k++)
+				io_submit(t, jb, i, start, sched);
+		}
+		break;
+	}
 	case SCN_JOB_INCAST:
 	case SCN_JOB_PERMUTATION:
 		for (uint32_t i = 0; i < n; i++)
@@ -590,6 +767,9 @@ static void flow_done(void *ctx, struct flow *fl)
 						    .k = k + 1, .q = fl->pos[2], .start_ps = start });
 		break;
 	}
+	case SCN_JOB_STORAGE:
+		io_arrived(t, tp, jb, fl, tag);
+		break;
 	case SCN_JOB_TRACE:
 		for (struct flow *d = jb->failed ? NULL : fl->first_dep; d; d = d->next_dep) {
 			sim_time_ps start = later(d->start_ps,
@@ -723,6 +903,12 @@ static int cmp_done_coll(const void *a, const void *b)
 	return tag_less(&x->tag, &y->tag) ? -1 : tag_less(&y->tag, &x->tag);
 }
 
+static int cmp_done_io(const void *a, const void *b)
+{
+	const struct done_io *x = a, *y = b;
+	return tag_less(&x->tag, &y->tag) ? -1 : tag_less(&y->tag, &x->tag);
+}
+
 void traffic_window_end(struct traffic *t)
 {
 	static const struct part_list notices = {
@@ -732,6 +918,10 @@ void traffic_window_end(struct traffic *t)
 	static const struct part_list colls = {
 		offsetof(struct traffic_part, colls), offsetof(struct traffic_part, ncolls),
 		sizeof(struct done_coll), cmp_done_coll, "completed iterations"
+	};
+	static const struct part_list io_list = {
+		offsetof(struct traffic_part, ios), offsetof(struct traffic_part, nios),
+		sizeof(struct done_io), cmp_done_io, "completed I/Os"
 	};
 	settle_failures(t);
 	/* posts across partitions, in the order of the events that decided them */
@@ -773,6 +963,11 @@ void traffic_window_end(struct traffic *t)
 		if (added && jb->done == jb->per_iter)
 			iteration_done(t, NULL, jb);
 	}
+	/* the storage I/Os completed, in order */
+	struct done_io *ios = gather(t, &io_list, &n);
+	for (uint32_t k = 0; ios && t->io_done && k < n; k++)
+		t->io_done(t->ctx, &ios[k].io);
+	free(ios);
 	/* the iterations completed, in order */
 	struct done_coll *all = gather(t, &colls, &n);
 	if (!all)
@@ -911,6 +1106,17 @@ static int job_qps(struct traffic *t, struct traffic_job *jb)
 		for (uint32_t i = 0; i < n; i++)
 			if (qp(t, jb, i, h[i], h[jb->perm[i]], jb->dscp))
 				return -1;
+		break;
+	case SCN_JOB_STORAGE: /* the QPs are the storage's, one each way per pair */
+		for (uint32_t i = 0; i < jb->st->ninit; i++)
+			for (uint32_t tg = 0; tg < jb->st->ntgt; tg++) {
+				uint32_t a = j->initiators.hosts[i], b = j->targets.hosts[tg];
+				size_t k = ((size_t)i * jb->st->ntgt + tg) * 2;
+				jb->st->qp[k] = nic_add_qp(t->net, a, b, jb->dscp);
+				jb->st->qp[k + 1] = nic_add_qp(t->net, b, a, jb->dscp);
+				if (jb->st->qp[k] == NET_NONE || jb->st->qp[k + 1] == NET_NONE)
+					return -1;
+			}
 		break;
 	case SCN_JOB_TRACE:
 		for (uint32_t r = 0; r < n; r++) {
@@ -1119,6 +1325,11 @@ static int job_hosts(struct traffic *t, struct traffic_job *jb)
 		jb->senders = jb->nhosts;
 		add_hosts(jb, seen, &j->dst, 1);
 		break;
+	case SCN_JOB_STORAGE:
+		add_hosts(jb, seen, j->initiators.hosts, j->initiators.n);
+		jb->senders = jb->nhosts;
+		add_hosts(jb, seen, j->targets.hosts, j->targets.n);
+		break;
 	case SCN_JOB_TRACE:
 		for (uint32_t r = 0; r < j->nrows; r++)
 			add_hosts(jb, seen, &j->rows[r].src, 1);
@@ -1136,6 +1347,56 @@ static int job_hosts(struct traffic *t, struct traffic_job *jb)
 		if (part_of(t, jb->hosts[k]) != part_of(t, jb->hosts[0]))
 			jb->spread = 1;
 	return 0;
+}
+
+/* storage: the initiators' and targets' state, the messages of an
+ * iteration (3 per read, 4 per write) */
+static int storage_geometry(struct traffic *t, struct traffic_job *jb)
+{
+	const struct scn_job *j = jb->j;
+	struct storage *st = jb->st = calloc(1, sizeof(*jb->st));
+	if (!st)
+		return -1;
+	st->ninit = j->initiators.n;
+	st->ntgt = j->targets.n;
+	st->init = j->initiators.hosts;
+	st->tgt = j->targets.hosts;
+	st->nios = (uint64_t)((j->size_bytes + j->bs_bytes - 1) / j->bs_bytes);
+	st->last_bytes = j->size_bytes - (int64_t)(st->nios - 1) * j->bs_bytes;
+	size_t slots = (size_t)st->ninit * j->iodepth;
+	st->next = calloc(st->ninit, sizeof(*st->next));
+	st->nfree = calloc(st->ninit, sizeof(*st->nfree));
+	st->free = calloc(slots, sizeof(*st->free));
+	st->slot = calloc(slots, sizeof(*st->slot));
+	st->tgt_free = calloc(st->ntgt, sizeof(*st->tgt_free));
+	st->qp = calloc((size_t)st->ninit * st->ntgt * 2, sizeof(*st->qp));
+	if (!st->next || !st->nfree || !st->free || !st->slot || !st->tgt_free || !st->qp)
+		return -1;
+	jb->n = st->ninit;
+	jb->ranks = st->ninit + st->ntgt;
+	jb->iter_bytes = (int64_t)st->ninit * j->size_bytes;
+	jb->msg_bytes = jb->iter_bytes;
+	jb->id_stride = (uint64_t)st->ninit * st->nios * IO_PHASES;
+	for (uint32_t i = 0; i < st->ninit; i++)
+		for (uint64_t io = 0; io < st->nios; io++) {
+			int read = io_is_read(t, jb, i, io);
+			jb->per_iter += read ? 3 : 4;
+			jb->msg_bytes += IO_CMD_BYTES + IO_SMALL_BYTES * (read ? 1 : 2);
+		}
+	return 0;
+}
+
+static void storage_free(struct storage *st)
+{
+	if (!st)
+		return;
+	free(st->next);
+	free(st->nfree);
+	free(st->free);
+	free(st->slot);
+	free(st->tgt_free);
+	free(st->qp);
+	free(st);
 }
 
 /*
@@ -1222,6 +1483,10 @@ static int build_job(struct traffic *t, uint32_t ji, uint64_t base)
 		if (derangement(t, jb))
 			return -1;
 		break;
+	case SCN_JOB_STORAGE:
+		if (storage_geometry(t, jb))
+			return -1;
+		break;
 	case SCN_JOB_TRACE:
 		jb->n = j->nrows;
 		jb->per_iter = jb->n;
@@ -1233,6 +1498,8 @@ static int build_job(struct traffic *t, uint32_t ji, uint64_t base)
 			return -1;
 		break;
 	}
+	if (!jb->id_stride)
+		jb->id_stride = jb->per_iter;
 	return job_qps(t, jb) || job_hosts(t, jb) || job_line_bps(t, jb) ? -1 : 0;
 }
 
@@ -1265,10 +1532,10 @@ int traffic_build(struct traffic *t, struct net *const *nets, uint32_t nparts,
 	for (uint32_t ji = 0; ji < scn->njobs; ji++) {
 		if (build_job(t, ji, base))
 			return -1;
-		base += (uint64_t)scn->jobs[ji].iterations * t->jobs[ji].per_iter;
+		base += (uint64_t)scn->jobs[ji].iterations * t->jobs[ji].id_stride;
+		t->flows_total += (uint64_t)scn->jobs[ji].iterations * t->jobs[ji].per_iter;
 		t->bytes_total += (uint64_t)scn->jobs[ji].iterations * (uint64_t)t->jobs[ji].msg_bytes;
 	}
-	t->flows_total = base;
 	/* the QPs, made through partition 0's net, are every partition's */
 	for (uint32_t p = 1; p < nparts; p++) {
 		nets[p]->qps = nets[0]->qps;
@@ -1294,6 +1561,7 @@ void traffic_free(struct traffic *t)
 		free(jb->kids);
 		free(jb->nup);
 		free(jb->cnt);
+		storage_free(jb->st);
 		free(jb->rows);
 		free(jb->hosts);
 	}
@@ -1301,6 +1569,7 @@ void traffic_free(struct traffic *t)
 		free(t->parts[p].notices);
 		free(t->parts[p].spread);
 		free(t->parts[p].colls);
+		free(t->parts[p].ios);
 		free(t->parts[p].fails);
 	}
 	free(t->parts);

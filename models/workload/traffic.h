@@ -42,6 +42,15 @@ struct coll {
 	sim_time_ps progress_ps;       /* its last progress (failed only) */
 };
 
+/* one completed I/O of a storage job (storage.csv, the summary's latencies) */
+struct traffic_io {
+	uint32_t job, iter;
+	uint32_t initiator, target;    /* hosts */
+	uint8_t read;                  /* a read (target to initiator), else a write */
+	int64_t bytes;
+	sim_time_ps submit_ps, end_ps; /* the command's submission, the completion's arrival */
+};
+
 /* the canonical place of the event a message completed in (engine.h) */
 struct traffic_tag {
 	sim_time_ps time, sched;
@@ -67,6 +76,8 @@ struct traffic {
 	/* a job iteration completed, or failed (between windows, in order of
 	 * completion) */
 	void (*coll_done)(void *ctx, const struct coll *c);
+	/* a storage I/O completed (between windows, in order of completion) */
+	void (*io_done)(void *ctx, const struct traffic_io *io);
 };
 
 /*

@@ -91,7 +91,8 @@ const char *const scn_profile_names[] = { "nvidia", "paper", "hpcc", NULL };
 static const char *const cnp_scope_names[] = { "qp", "port", NULL };
 static const char *const busbw_stat_names[] = { "min", "mean", NULL };
 static const char *const pattern_names[] = { "trace", "incast", "permutation", "ring-allreduce",
-					     "alltoall", NULL };
+					     "alltoall", "storage", NULL };
+static const char *const rw_names[] = { "read", "write", "randrw", NULL };
 static const char *const schedule_names[] = { "all-at-once", "shift", NULL };
 static const char *const algorithm_names[] = { "ring", "tree", NULL };
 static const char *const pfcwd_action_names[] = { "drop", "forward", "alert", NULL };
@@ -111,10 +112,11 @@ _Static_assert(SCN_DCQCN_NVIDIA == 0 && SCN_DCQCN_PAPER == 1 && SCN_DCQCN_HPCC =
 	       "scn_profile_names[] order");
 _Static_assert(SCN_CNP_SCOPE_QP == 0 && SCN_CNP_SCOPE_PORT == 1, "cnp_scope_names[] order");
 _Static_assert(SCN_JOB_TRACE == 0 && SCN_JOB_INCAST == 1 && SCN_JOB_PERMUTATION == 2 &&
-		       SCN_JOB_RING_ALLREDUCE == 3 && SCN_JOB_ALLTOALL == 4,
+		       SCN_JOB_RING_ALLREDUCE == 3 && SCN_JOB_ALLTOALL == 4 && SCN_JOB_STORAGE == 5,
 	       "pattern_names[] order");
 _Static_assert(SCN_SCHEDULE_ALL_AT_ONCE == 0 && SCN_SCHEDULE_SHIFT == 1, "schedule_names[] order");
 _Static_assert(SCN_ALGO_RING == 0 && SCN_ALGO_TREE == 1, "algorithm_names[] order");
+_Static_assert(SCN_RW_READ == 0 && SCN_RW_WRITE == 1 && SCN_RW_RANDRW == 2, "rw_names[] order");
 _Static_assert(SCN_PFCWD_DROP == 0 && SCN_PFCWD_FORWARD == 1 && SCN_PFCWD_ALERT == 2,
 	       "pfcwd_action_names[] order");
 _Static_assert(SCN_FAULT_PAUSE_STORM == 0 && SCN_FAULT_SLOW_RECEIVER == 1 &&
@@ -124,6 +126,7 @@ _Static_assert(sizeof(enum scn_topo_kind) == sizeof(int32_t) &&
 		       sizeof(enum scn_pattern) == sizeof(int32_t) &&
 		       sizeof(enum scn_schedule) == sizeof(int32_t) &&
 		       sizeof(enum scn_algorithm) == sizeof(int32_t) &&
+		       sizeof(enum scn_rw) == sizeof(int32_t) &&
 		       sizeof(enum scn_pfcwd_action) == sizeof(int32_t) &&
 		       sizeof(enum scn_fault_kind) == sizeof(int32_t) &&
 		       sizeof(enum scn_cc) == sizeof(int32_t) &&
@@ -149,6 +152,7 @@ _Static_assert(sizeof(((struct scenario *)0)->pfcwd_enable) == sizeof(int32_t) &
 #define P_PERM (1u << SCN_JOB_PERMUTATION)
 #define P_RING (1u << SCN_JOB_RING_ALLREDUCE)
 #define P_A2A (1u << SCN_JOB_ALLTOALL)
+#define P_STOR (1u << SCN_JOB_STORAGE)
 #define F_STORM (1u << SCN_FAULT_PAUSE_STORM)
 #define F_SLOW (1u << SCN_FAULT_SLOW_RECEIVER)
 #define F_LINK (1u << SCN_FAULT_LINK_DOWN)
@@ -255,7 +259,7 @@ const struct key_def scn_key_defs[N_KEYS] = {
 	  "pattern", P_PERM | P_RING | P_A2A, 0, { 0 } },
 	{ SEC_JOB, "size", KT_SIZE, JF(size_bytes), 1, MAX_BYTES,
 	  "above 0, at most 1000GB", NULL, NULL, "pattern",
-	  P_INCAST | P_PERM | P_RING | P_A2A, 0, { 4000000 } },
+	  P_INCAST | P_PERM | P_RING | P_A2A | P_STOR, 0, { 4000000 } },
 	{ SEC_JOB, "start", KT_TIME, JF(start_ps), 0, MAX_TIME_PS, "0-1000s",
 	  NULL, NULL, NULL, 0, 0, { 0 } },
 	{ SEC_JOB, "dscp", KT_INT, JF(dscp), 0, 63, "0-63", NULL, NULL, NULL, 0,
@@ -264,6 +268,24 @@ const struct key_def scn_key_defs[N_KEYS] = {
 	  NULL, "pattern", P_INCAST, 0, { 0 } },
 	{ SEC_JOB, "senders", KT_HOSTSET, JF(senders), 0, 0, NULL, NULL, NULL,
 	  "pattern", P_INCAST, 0, { 0 } },
+	{ SEC_JOB, "targets", KT_HOSTSET, JF(targets), 0, 0, NULL, NULL, NULL, "pattern", P_STOR, 0,
+	  { 0 } },
+	{ SEC_JOB, "initiators", KT_HOSTSET, JF(initiators), 0, 0, NULL, NULL, NULL, "pattern",
+	  P_STOR, 0, { 0 } },
+	{ SEC_JOB, "rw", KT_ENUM, JF(rw), 0, 0, NULL, rw_names, NULL, "pattern", P_STOR, 0,
+	  { SCN_RW_READ } },
+	{ SEC_JOB, "rwmixread", KT_PERCENT, JF(rwmixread_ppb), 0, UNITS_PPB_ONE, "0-100%", NULL,
+	  NULL, "pattern", P_STOR, 0, { UNITS_PPB_ONE / 2 } },
+	{ SEC_JOB, "bs", KT_SIZE, JF(bs_bytes), 512, INT64_C(64) << 20, "512B-64MiB", NULL, NULL,
+	  "pattern", P_STOR, 0, { 128 * 1024 } },
+	{ SEC_JOB, "iodepth", KT_INT, JF(iodepth), 1, 4096, "1-4096", NULL, NULL, "pattern",
+	  P_STOR, 0, { 32 } },
+	{ SEC_JOB, "target_latency", KT_TIME, JF(target_latency_ps), 0, UNITS_PS_PER_S, "0-1s",
+	  NULL, NULL, "pattern", P_STOR, 0, { 80 * UNITS_PS_PER_US } },
+	{ SEC_JOB, "target_iops", KT_INT_NONE, JF(target_iops), 1, INT64_C(1000000000),
+	  "none, or 1-1000000000", NULL, NULL, "pattern", P_STOR, 0, { SCN_AUTO } },
+	{ SEC_JOB, "target_bw", KT_RATE, JF(target_bw_bps), 0, INT64_C(16000000000000),
+	  "0 (no limit) or up to 16Tbps", NULL, NULL, "pattern", P_STOR, KF_ZERO, { 0 } },
 	{ SEC_JOB, "file", KT_FILE, JF(file), 0, 0, NULL, NULL, NULL, "pattern",
 	  P_TRACE, 0, { 0 } },
 	{ SEC_JOB, "iterations", KT_INT, JF(iterations), 1, MAX_ITERATIONS,
@@ -710,6 +732,8 @@ static void job_free(struct scn_job *j)
 {
 	scn_hostset_clear(&j->ranks);
 	scn_hostset_clear(&j->senders);
+	scn_hostset_clear(&j->targets);
+	scn_hostset_clear(&j->initiators);
 	free(j->rows);
 	j->rows = NULL;
 	j->nrows = 0;

@@ -74,7 +74,8 @@ struct scn_dcqcn {
 	enum scn_cnp_scope cnp_scope;        /* qp (default) or port */
 };
 enum scn_pattern { SCN_JOB_TRACE, SCN_JOB_INCAST, SCN_JOB_PERMUTATION, SCN_JOB_RING_ALLREDUCE,
-		   SCN_JOB_ALLTOALL };
+		   SCN_JOB_ALLTOALL, SCN_JOB_STORAGE };
+enum scn_rw { SCN_RW_READ, SCN_RW_WRITE, SCN_RW_RANDRW }; /* storage: fio's rw */
 enum scn_schedule { SCN_SCHEDULE_ALL_AT_ONCE, SCN_SCHEDULE_SHIFT };
 enum scn_algorithm { SCN_ALGO_RING, SCN_ALGO_TREE }; /* ring-allreduce */
 enum scn_queues { SCN_QUEUES_SWITCHES, SCN_QUEUES_ALL, SCN_QUEUES_NONE };
@@ -136,6 +137,16 @@ struct scn_job {
 	int32_t dscp;             /* -1: qos.data_dscp */
 	uint32_t dst;             /* incast */
 	struct scn_hostset senders; /* incast (default: all hosts but dst) */
+	/* storage (NVMe-oF, fio's terms): initiators read from or write to
+	 * targets, iodepth I/Os of bs bytes outstanding each, size bytes each */
+	struct scn_hostset targets, initiators;
+	enum scn_rw rw;
+	int64_t rwmixread_ppb;    /* randrw: share of reads (50%) */
+	int64_t bs_bytes;         /* I/O size (128KiB) */
+	uint32_t iodepth;         /* I/Os outstanding per initiator (32) */
+	sim_time_ps target_latency_ps; /* media time per I/O (80us) */
+	int64_t target_iops;      /* a target's I/Os per second at most; SCN_AUTO: no limit */
+	int64_t target_bw_bps;    /* a target's media bandwidth at most; 0: no limit */
 	char file[4096];          /* trace: path resolved against the scenario's folder */
 	struct scn_trace_row *rows;
 	uint32_t nrows;

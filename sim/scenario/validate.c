@@ -324,6 +324,8 @@ static const char *pattern_article(enum scn_pattern p)
 		return "a ring-allreduce";
 	case SCN_JOB_ALLTOALL:
 		return "an alltoall";
+	case SCN_JOB_STORAGE:
+		return "a storage job";
 	}
 	return "a job";
 }
@@ -373,6 +375,72 @@ static int resolve_hostset(const struct scn_job *job, struct scn_hostset *hs, co
 	return 0;
 }
 
+/* a storage job's targets (named) and initiators ("all": every other
+ * host): within the topology, and no host both */
+static int check_storage(struct scenario *s, const struct load *ld, int j, int resolve,
+			 struct scn_error *err)
+{
+	struct scn_job *job = &s->jobs[j];
+	uint32_t nhosts = scenario_hosts(s), n[2] = { 0, 0 };
+	struct scn_hostset *hs[2] = { &job->targets, &job->initiators };
+	static const char *const key[2] = { "targets", "initiators" };
+	uint8_t *is_target = calloc(nhosts, 1);
+	uint32_t *hosts = malloc(nhosts * sizeof(*hosts));
+	char e[200];
+	int rc = 0;
+
+	if (!is_target || !hosts)
+		rc = scn_set_error(err, key_place(s, ld, SEC_JOB, -1, j), "job.%s: out of memory",
+				   job->name);
+	for (int k = 0; k < 2 && !rc; k++) {
+		struct place pl = key_place(s, ld, SEC_JOB, scn_find_key(SEC_JOB, key[k]), j);
+		int all = !strcmp(hs[k]->text, "all");
+		if (all && k == 0) {
+			rc = scn_set_error(err, pl,
+					   "job.%s.targets: all (name the NVMe-oF targets, e.g. 0-3; "
+					   "the initiators default to every other host)",
+					   job->name);
+			break;
+		}
+		if (all) { /* every host that is not a target */
+			n[1] = 0;
+			for (uint32_t h = 0; h < nhosts; h++)
+				if (!is_target[h])
+					hosts[n[1]++] = h;
+		} else if (scn_hostset_walk(hs[k]->text, nhosts, UINT32_MAX, hosts, &n[k], e,
+					    sizeof(e))) {
+			rc = scn_set_error(err, pl, "job.%s.%s: %s", job->name, key[k], e);
+			break;
+		}
+		if (n[k] == 0) {
+			rc = scn_set_error(err, pl, "job.%s.%s: none (at least 1)", job->name, key[k]);
+			break;
+		}
+		for (uint32_t i = 0; !rc && i < n[k]; i++) {
+			if (k == 0)
+				is_target[hosts[i]] = 1;
+			else if (is_target[hosts[i]])
+				rc = scn_set_error(err, pl,
+						   "job.%s.initiators: h%" PRIu32
+						   " is also one of job.%s.targets",
+						   job->name, hosts[i], job->name);
+		}
+		if (!rc && resolve) {
+			scn_hostset_clear(hs[k]);
+			hs[k]->hosts = malloc((size_t)n[k] * sizeof(uint32_t));
+			if (!hs[k]->hosts)
+				rc = scn_set_error(err, pl, "job.%s.%s: out of memory", job->name,
+						   key[k]);
+			else
+				memcpy(hs[k]->hosts, hosts, (size_t)n[k] * sizeof(uint32_t));
+			hs[k]->n = rc ? 0 : n[k];
+		}
+	}
+	free(is_target);
+	free(hosts);
+	return rc;
+}
+
 /*
  * The values of job j that depend on the topology: host indices, counts,
  * dst against senders, a trace file given, a collective's size against its
@@ -394,6 +462,10 @@ static int check_job(struct scenario *s, const struct load *ld, int j,
 			scn_hostset_clear(&job->ranks);
 		if (job->pattern != SCN_JOB_INCAST)
 			scn_hostset_clear(&job->senders);
+		if (job->pattern != SCN_JOB_STORAGE) {
+			scn_hostset_clear(&job->targets);
+			scn_hostset_clear(&job->initiators);
+		}
 		if (job->pattern != SCN_JOB_TRACE) {
 			free(job->rows);
 			job->rows = NULL;
@@ -435,6 +507,8 @@ static int check_job(struct scenario *s, const struct load *ld, int j,
 			return resolve_hostset(job, &job->senders, "senders", nhosts, job->dst, n,
 					       pl, err);
 		return 0;
+	case SCN_JOB_STORAGE:
+		return check_storage(s, ld, j, resolve, err);
 	case SCN_JOB_PERMUTATION:
 	case SCN_JOB_RING_ALLREDUCE:
 	case SCN_JOB_ALLTOALL:
@@ -508,6 +582,20 @@ static uint64_t job_flows(const struct scenario *s, const struct scn_job *job, c
 			*keys = "lower iterations or use fewer senders";
 		}
 		return sat_mul(it, n);
+	case SCN_JOB_STORAGE: {
+		uint64_t ios = (uint64_t)((job->size_bytes + job->bs_bytes - 1) / job->bs_bytes);
+		if (scn_hostset_walk(job->initiators.text, nhosts, UINT32_MAX, NULL, &n, e,
+				     sizeof(e)))
+			n = 0;
+		if (how) {
+			snprintf(how, hlen,
+				 "iterations %" PRIu64 " x initiators %" PRIu32
+				 " x ceil(size / bs) %" PRIu64 " x 4 messages per I/O",
+				 it, n, ios);
+			*keys = "lower iterations or size, raise bs, or use fewer initiators";
+		}
+		return sat_mul(sat_mul(sat_mul(it, n), ios), 4);
+	}
 	case SCN_JOB_PERMUTATION:
 	case SCN_JOB_RING_ALLREDUCE:
 	case SCN_JOB_ALLTOALL:
@@ -799,7 +887,9 @@ static int check_stragglers(const struct scenario *s, const struct load *ld, int
 				sends = job->rows[r].src == h;
 		} else {
 			const struct scn_hostset *hs =
-				job->pattern == SCN_JOB_INCAST ? &job->senders : &job->ranks;
+				job->pattern == SCN_JOB_INCAST	   ? &job->senders
+				: job->pattern == SCN_JOB_STORAGE ? &job->initiators
+								    : &job->ranks;
 			for (uint32_t k = 0; k < hs->n && !sends; k++)
 				sends = hs->hosts[k] == h;
 		}

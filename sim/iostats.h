@@ -1,0 +1,30 @@
+/*
+ * iostats.h - what a run's storage jobs did, in fio's terms: their I/Os'
+ * completion latency (clat: from the command's submission to the
+ * completion's arrival), IOPS and bandwidth, per job and all together,
+ * and DIR/storage.csv (per sample interval and job) and
+ * DIR/storage_jobs.csv (per job).  Fed with the I/Os in order of
+ * completion, between windows (traffic.h io_done).
+ */
+#ifndef DCQCN_IOSTATS_H
+#define DCQCN_IOSTATS_H
+
+#include <stddef.h>
+
+struct scenario;
+struct traffic_io;
+struct run_result;
+struct iostats;
+
+/* the statistics of scn's storage jobs, with their files in out_dir (NULL:
+ * none); NULL with err empty when scn has no storage job, NULL with err set
+ * when out of memory or a file cannot be created */
+struct iostats *iostats_new(const struct scenario *scn, const char *out_dir, char *err,
+			    size_t errlen);
+void iostats_add(struct iostats *s, const struct traffic_io *io);
+/* the last interval's rows, storage_jobs.csv, and res->storage; 0, or -1
+ * with err set when a file could not be written */
+int iostats_finish(struct iostats *s, struct run_result *res, char *err, size_t errlen);
+void iostats_free(struct iostats *s);
+
+#endif
