@@ -69,6 +69,16 @@ def scenario(seed, tmp):
     lines += ['[output]', 'queues = ' + r.choice(['switches', 'all', 'none'])]
     for j in range(r.randint(1, 3)):
         p = r.choice(['incast', 'permutation', 'ring-allreduce', 'alltoall', 'trace'])
+        if hosts > 2 and g.random() < 0.15:  # NVMe-oF I/O instead (its own stream)
+            lines += ['[job.j%d]' % j, 'pattern = storage',
+                      'targets = %d' % g.randrange(hosts),
+                      'rw = ' + g.choice(['read', 'write', 'randrw']),
+                      'bs = ' + g.choice(['4KiB', '64KiB']),
+                      'iodepth = %d' % g.choice([1, 4, 16]),
+                      'size = ' + g.choice(['64KiB', '512KiB'])]
+            if g.random() < 0.3:
+                lines += ['target_iops = 200000']
+            continue
         lines += ['[job.j%d]' % j, 'pattern = ' + p]
         if p == 'incast':
             lines += ['dst = %d' % r.randrange(hosts), 'size = ' + r.choice(['64KB', '1MB'])]
