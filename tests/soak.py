@@ -78,6 +78,8 @@ def scenario(seed, tmp):
                       'size = ' + g.choice(['64KiB', '512KiB'])]
             if g.random() < 0.3:
                 lines += ['target_iops = 200000']
+            if g.random() < 0.3:
+                lines += ['runtime = 100us', 'iterations = 2']
             continue
         lines += ['[job.j%d]' % j, 'pattern = ' + p]
         if p == 'incast':

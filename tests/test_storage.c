@@ -2,8 +2,9 @@
  * test_storage.c - NVMe-oF storage jobs (traffic.c, storage): an I/O's
  * latency against the sum of its messages along the path, for a read and
  * a write; a deep queue reaching the NIC's goodput; IOPS = iodepth /
- * latency at low load; a target's IOPS limit; randrw's mix; the loader's
- * checks; identical results on 1 and 3 threads.
+ * latency at low load; a target's IOPS limit; randrw's mix; a runtime
+ * that stops the submissions; the loader's checks; identical results on 1
+ * and 3 threads.
  */
 #include <check.h>
 #include <math.h>
@@ -159,6 +160,8 @@ START_TEST(threads_agree)
 		"[sim]\nduration = 100ms\n[topology]\nspines = 2\nleaves = 3\nhosts_per_leaf = 4\n"
 		"[job.io]\npattern = storage\ntargets = 0,4\ninitiators = 1-3,5-11\nrw = randrw\n"
 		"bs = 64KiB\niodepth = 8\nsize = 2MiB\n"
+		"[job.rt]\npattern = storage\ntargets = 8\ninitiators = 2,6,10\nrw = write\n"
+		"bs = 16KiB\niodepth = 4\nsize = 1GB\nruntime = 300us\niterations = 2\n"
 		"[job.ar]\npattern = ring-allreduce\nranks = 1-3,5-11\nsize = 8MB\n";
 	struct run_result r[2];
 	for (int k = 0; k < 2; k++) {
@@ -176,6 +179,26 @@ START_TEST(threads_agree)
 	}
 	ck_assert_int_eq(r[0].sim_time_ps, r[1].sim_time_ps);
 	ck_assert_int_eq(r[0].collective_time_ps, r[1].collective_time_ps);
+}
+END_TEST
+
+/* runtime: 3 initiators read from one target for 2 ms; whichever of
+ * size and runtime comes first stops them, here the runtime: every I/O is
+ * submitted before 2 ms, the last completes within its latency after, and
+ * the target's NIC stays at its goodput meanwhile */
+START_TEST(runtime_stops_submissions)
+{
+	static const char *const rt[] = { "job.io.initiators=1-3", "job.io.iodepth=16",
+					  "job.io.size=10GB", "job.io.runtime=2ms", NULL };
+	struct run_result r;
+	const struct run_storage *io = run(star, rt, &r);
+	ck_assert_int_lt(io->runtime_ps, 2 * UNITS_PS_PER_MS + io->clat_max_ps);
+	ck_assert_int_gt(io->runtime_ps, 2 * UNITS_PS_PER_MS);
+	ck_assert_uint_eq(r.flows_completed, r.flows_total);
+	ck_assert_uint_eq(r.flows_total, 3 * io->ios); /* command, data, completion */
+	double bw = (double)io->bytes / ((double)io->runtime_ps * 1e-12);
+	ck_assert_msg(bw < GOODPUT_400G && bw > 0.9 * GOODPUT_400G, "%.2f GB/s", bw / 1e9);
+	ck_assert_uint_lt(io->bytes, 30 * UINT64_C(1000000000)); /* not size */
 }
 END_TEST
 
@@ -206,6 +229,7 @@ static Suite *make_storage_suite(void)
 	tcase_add_test(tc, iops_is_depth_over_latency);
 	tcase_add_test(tc, target_iops_limit);
 	tcase_add_test(tc, randrw_mix);
+	tcase_add_test(tc, runtime_stops_submissions);
 	tcase_add_test(tc, threads_agree);
 	tcase_add_test(tc, loader_checks);
 	suite_add_tcase(s, tc);

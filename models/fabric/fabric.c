@@ -416,7 +416,7 @@ uint32_t fabric_max_paused_ppm(const struct fabric *f)
 
 uint64_t fabric_flows_total(const struct fabric *f)
 {
-	return f->traffic.flows_total;
+	return traffic_flows_total(&f->traffic);
 }
 
 uint64_t fabric_bytes_total(const struct fabric *f)

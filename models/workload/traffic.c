@@ -151,6 +151,7 @@ struct storage {
 	uint32_t *nfree, *free;        /* per initiator: free slots, a stack of iodepth */
 	struct io_slot *slot;          /* [initiator x iodepth] */
 	sim_time_ps *tgt_free;         /* per target: when it may start another I/O */
+	uint8_t *halted;               /* per initiator: submits nothing more this iteration */
 	uint32_t *qp;                  /* [(initiator x ntgt + target) x 2]: to the target, back */
 };
 
@@ -182,6 +183,13 @@ struct traffic_job {
 	uint32_t *tparent, *kid_off, *kids;
 	uint8_t *nup, *cnt;
 	struct storage *st;            /* storage */
+	uint8_t open_ended;            /* storage with a runtime: how many messages an
+					* iteration has is known only when every initiator
+					* has stopped (halted) and they have arrived */
+	uint64_t expected;             /* open-ended: messages of the I/Os submitted */
+	uint64_t expected_past;        /* and of the iterations before */
+	int64_t moved;                 /* open-ended: the bytes of the I/Os submitted */
+	uint32_t halted;               /* open-ended: initiators stopped */
 	uint64_t id_stride;            /* ids of one iteration (per_iter but for storage:
 					* 4 per I/O, whose reads take 3) */
 	uint32_t *perm;                /* permutation: the derangement */
@@ -225,6 +233,9 @@ struct traffic_part {
 	/* completions of jobs spread over partitions, by job */
 	struct spread_done {
 		uint64_t count;
+		uint64_t expected;     /* open-ended storage: messages submitted here, */
+		int64_t moved;         /* their I/Os' bytes */
+		uint32_t halted;       /* and initiators stopped here */
 		struct traffic_tag last;
 		uint32_t last_host;
 	} *spread;
@@ -523,17 +534,45 @@ static void io_send(struct traffic *t, struct traffic_job *jb, uint32_t i, uint3
 	nic_post_at(t->net, fl, sched);
 }
 
-/* initiator i submits its next I/O into a free slot, if it has one left */
-static void io_submit(struct traffic *t, struct traffic_job *jb, uint32_t i, sim_time_ps start,
-		      sim_time_ps sched)
+/* what an initiator's submission adds to an open-ended job: at tp's
+ * window end when the job is spread over partitions, else at once */
+static void io_count(struct traffic_part *tp, struct traffic_job *jb, uint64_t msgs,
+		     int64_t bytes, uint32_t halted)
+{
+	if (jb->spread && tp) {
+		tp->spread[jb->index].expected += msgs;
+		tp->spread[jb->index].moved += bytes;
+		tp->spread[jb->index].halted += halted;
+	} else {
+		jb->expected += msgs;
+		jb->moved += bytes;
+		jb->halted += halted;
+	}
+}
+
+/* initiator i submits its next I/O into a free slot, if it has one left
+ * and the job's runtime has not passed; tp is the partition it runs on
+ * (NULL between windows) */
+static void io_submit(struct traffic *t, struct traffic_part *tp, struct traffic_job *jb,
+		      uint32_t i, sim_time_ps start, sim_time_ps sched)
 {
 	struct storage *st = jb->st;
-	if (jb->failed || st->next[i] == st->nios || !st->nfree[i])
+	const struct scn_job *j = jb->j;
+	if (jb->failed || st->halted[i])
 		return;
-	uint32_t depth = jb->j->iodepth, sl = st->free[(size_t)i * depth + --st->nfree[i]];
+	if (st->next[i] == st->nios || (j->runtime_ps && start >= jb->release_ps + j->runtime_ps)) {
+		st->halted[i] = 1; /* it submits nothing more */
+		io_count(tp, jb, 0, 0, 1);
+		return;
+	}
+	if (!st->nfree[i])
+		return;
+	uint32_t depth = j->iodepth, sl = st->free[(size_t)i * depth + --st->nfree[i]];
 	uint64_t io = st->next[i]++;
+	int read = io_is_read(t, jb, i, io);
 	st->slot[(size_t)i * depth + sl] =
-		(struct io_slot){ .io = io, .submit_ps = start, .read = (uint8_t)io_is_read(t, jb, i, io) };
+		(struct io_slot){ .io = io, .submit_ps = start, .read = (uint8_t)read };
+	io_count(tp, jb, read ? 3 : 4, io_bytes(st, j, io), 0);
 	io_send(t, jb, i, sl, IO_CMD, start, sched);
 }
 
@@ -589,7 +628,9 @@ static void io_arrived(struct traffic *t, struct traffic_part *tp, struct traffi
 			.tag = tag,
 		};
 		st->free[(size_t)i * depth + st->nfree[i]++] = sl;
-		io_submit(t, jb, i, later(now, rank_start(t, jb, i)), now);
+		io_submit(t, tp, jb, i, later(now, rank_start(t, jb, i)), now);
+		if (st->halted[i] || st->next[i] == st->nios) /* no more: stop it now */
+			io_submit(t, tp, jb, i, later(now, rank_start(t, jb, i)), now);
 		break;
 	}
 }
@@ -636,14 +677,18 @@ static void release(struct traffic *t, struct traffic_job *jb, uint32_t iter, si
 		break;
 	case SCN_JOB_STORAGE: {
 		struct storage *st = jb->st;
+		jb->expected = 0;
+		jb->moved = 0;
+		jb->halted = 0;
 		for (uint32_t i = 0; i < n; i++) {
 			st->next[i] = 0;
+			st->halted[i] = 0;
 			st->nfree[i] = j->iodepth;
 			for (uint32_t k = 0; k < j->iodepth; k++)
 				st->free[(size_t)i * j->iodepth + k] = j->iodepth - 1 - k;
 			sim_time_ps start = rank_start(t, jb, i);
 			for (uint32_t k = 0; k < j->iodepth; k++)
-				io_submit(t, jb, i, start, sched);
+				io_submit(t, NULL, jb, i, start, sched);
 		}
 		break;
 	}
@@ -682,6 +727,14 @@ static sim_time_ps barrier_ps(const struct traffic *t, const struct traffic_job 
 	return b;
 }
 
+/* have all of the iteration's messages arrived */
+static int iteration_complete(const struct traffic_job *jb)
+{
+	if (jb->open_ended)
+		return jb->halted == jb->st->ninit && jb->done == jb->expected;
+	return jb->done == jb->per_iter;
+}
+
 /* the iteration in progress ended at jb->last (on partition tp's thread,
  * or between windows with tp NULL): report it in order at the window's end
  * and release the next one */
@@ -695,10 +748,11 @@ static void iteration_done(struct traffic *t, struct traffic_part *tp, struct tr
 	tp->colls = grow(tp->colls, &tp->colls_cap, tp->ncolls, sizeof(*tp->colls));
 	tp->colls[tp->ncolls++] = (struct done_coll){
 		.c = { .job = jb->index, .iter = jb->iter, .ranks = jb->ranks, .senders = jb->senders,
-		       .bytes = jb->iter_bytes, .line_bps = jb->line_bps, .nflows = jb->per_iter, .start_ps = jb->release_ps,
+		       .bytes = jb->open_ended ? jb->moved : jb->iter_bytes, .line_bps = jb->line_bps, .nflows = jb->per_iter, .start_ps = jb->release_ps,
 		       .end_ps = jb->last.time },
 		.tag = jb->last,
 	};
+	jb->expected_past += jb->expected;
 	if (jb->iter + 1 == j->iterations)
 		jb->complete = 1;
 	else
@@ -794,7 +848,8 @@ static void flow_done(void *ctx, struct flow *fl)
 	}
 	jb->last = tag;
 	jb->last_host = fl->dst;
-	if (++jb->done == jb->per_iter)
+	jb->done++;
+	if (iteration_complete(jb))
 		iteration_done(t, tp, jb);
 }
 
@@ -954,13 +1009,16 @@ void traffic_window_end(struct traffic *t)
 				continue;
 			added += sd->count;
 			jb->done += sd->count;
+			jb->expected += sd->expected;
+			jb->moved += sd->moved;
+			jb->halted += sd->halted;
 			if (tag_less(&jb->last, &sd->last)) {
 				jb->last = sd->last;
 				jb->last_host = sd->last_host;
 			}
 			*sd = (struct spread_done){0};
 		}
-		if (added && jb->done == jb->per_iter)
+		if (added && iteration_complete(jb))
 			iteration_done(t, NULL, jb);
 	}
 	/* the storage I/Os completed, in order */
@@ -993,11 +1051,20 @@ sim_time_ps traffic_last_done(const struct traffic *t)
 	return last;
 }
 
+uint64_t traffic_flows_total(const struct traffic *t)
+{
+	uint64_t n = t->flows_total;
+	for (uint32_t ji = 0; ji < t->njobs; ji++)
+		if (t->jobs[ji].open_ended)
+			n += t->jobs[ji].expected_past + (t->jobs[ji].complete ? 0 : t->jobs[ji].expected);
+	return n;
+}
+
 int traffic_finished(const struct traffic *t)
 {
-	if (traffic_done(t) == t->flows_total)
+	if (!t->open_ended && traffic_done(t) == t->flows_total)
 		return 1;
-	if (!t->jobs_failed)
+	if (!t->jobs_failed && !t->open_ended)
 		return 0;
 	for (uint32_t ji = 0; ji < t->njobs; ji++) /* every job over: completed or failed */
 		if (!t->jobs[ji].complete && !t->jobs[ji].failed)
@@ -1377,6 +1444,14 @@ static int storage_geometry(struct traffic *t, struct traffic_job *jb)
 	jb->iter_bytes = (int64_t)st->ninit * j->size_bytes;
 	jb->msg_bytes = jb->iter_bytes;
 	jb->id_stride = (uint64_t)st->ninit * st->nios * IO_PHASES;
+	st->halted = calloc(st->ninit, 1);
+	if (!st->halted)
+		return -1;
+	if (j->runtime_ps) { /* which I/Os run is known when they have */
+		jb->open_ended = 1;
+		t->open_ended = 1;
+		return 0;
+	}
 	for (uint32_t i = 0; i < st->ninit; i++)
 		for (uint64_t io = 0; io < st->nios; io++) {
 			int read = io_is_read(t, jb, i, io);
@@ -1396,6 +1471,7 @@ static void storage_free(struct storage *st)
 	free(st->slot);
 	free(st->tgt_free);
 	free(st->qp);
+	free(st->halted);
 	free(st);
 }
 

@@ -66,7 +66,9 @@ struct traffic {
 	uint32_t njobs;
 	struct traffic_part *parts;    /* one per partition (per net) */
 	uint32_t nparts;
-	uint64_t flows_total;          /* messages of every iteration of every job */
+	uint64_t flows_total;          /* messages of every iteration of every job (but
+					* open-ended storage jobs: traffic_flows_total) */
+	uint8_t open_ended;            /* a storage job has a runtime */
 	uint32_t jobs_failed;          /* jobs that failed (a QP's retries ran out) */
 	uint64_t bytes_total;          /* their payload */
 	/* observers (NULL: not observed) */
@@ -101,6 +103,9 @@ uint64_t traffic_done(const struct traffic *t);
 sim_time_ps traffic_last_done(const struct traffic *t);
 /* every message of every job has completed */
 int traffic_finished(const struct traffic *t);
+/* messages of every iteration of every job: flows_total, plus those a
+ * storage job with a runtime has submitted so far */
+uint64_t traffic_flows_total(const struct traffic *t);
 /* the start delay (skew) of a job's rank, or sender or trace row, in one
  * iteration: uniform in [0, job.skew], from the seed */
 sim_time_ps traffic_skew_ps(const struct traffic *t, uint32_t job, uint32_t iter, uint32_t idx);

@@ -286,6 +286,8 @@ const struct key_def scn_key_defs[N_KEYS] = {
 	  "none, or 1-1000000000", NULL, NULL, "pattern", P_STOR, 0, { SCN_AUTO } },
 	{ SEC_JOB, "target_bw", KT_RATE, JF(target_bw_bps), 0, INT64_C(16000000000000),
 	  "0 (no limit) or up to 16Tbps", NULL, NULL, "pattern", P_STOR, KF_ZERO, { 0 } },
+	{ SEC_JOB, "runtime", KT_TIME, JF(runtime_ps), 0, MAX_TIME_PS, "0 (size decides) to 1000s",
+	  NULL, NULL, "pattern", P_STOR, KF_ZERO, { 0 } },
 	{ SEC_JOB, "file", KT_FILE, JF(file), 0, 0, NULL, NULL, NULL, "pattern",
 	  P_TRACE, 0, { 0 } },
 	{ SEC_JOB, "iterations", KT_INT, JF(iterations), 1, MAX_ITERATIONS,

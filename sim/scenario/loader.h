@@ -147,7 +147,7 @@ struct key_def {
 };
 
 /* every key of DESIGN A2 (keys.c checks the count) */
-#define N_KEYS 119
+#define N_KEYS 120
 extern const struct key_def scn_key_defs[N_KEYS];
 
 /* value names that messages and the printer use besides the table */

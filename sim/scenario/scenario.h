@@ -147,6 +147,8 @@ struct scn_job {
 	sim_time_ps target_latency_ps; /* media time per I/O (80us) */
 	int64_t target_iops;      /* a target's I/Os per second at most; SCN_AUTO: no limit */
 	int64_t target_bw_bps;    /* a target's media bandwidth at most; 0: no limit */
+	sim_time_ps runtime_ps;   /* storage: an initiator submits no I/O this long after
+				   * the iteration's release (0: until size is moved) */
 	char file[4096];          /* trace: path resolved against the scenario's folder */
 	struct scn_trace_row *rows;
 	uint32_t nrows;
