@@ -17,6 +17,9 @@
  *   collectives.png  collectives.csv,  time per iteration of each job; busbw (%
  *                    scenario.ini      of line) against the target for the
  *                                      collectives (ring-allreduce, alltoall) only
+ *   storage.png      storage.csv,      storage jobs' completion latency per
+ *                    storage_jobs.csv, interval (mean, and the slowest I/O) above
+ *                    collectives.csv   the collectives' iterations on one time axis
  *
  * The counters' last row (the run's end) closes a partial interval: one
  * shorter than half a sample interval is drawn added to the one before,
@@ -25,7 +28,7 @@
  * dcqcn.png and collectives.png are skipped (not an error) when their CSV has
  * no rows (nic.cc = none; no collective completed); queues.png when
  * scenario.ini says output.queues = none; throughput.png when the run has no
- * job.  pause_map.png with no pause is an empty map labelled so.  A skipped
+ * job; storage.png when it has no storage job, or no I/O completed.  pause_map.png with no pause is an empty map labelled so.  A skipped
  * figure's old files (any format) are removed; so are a failed one's.
  *
  * Nothing here prints: gnuplot's stdout goes to /dev/null and its stderr to

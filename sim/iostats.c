@@ -1,6 +1,8 @@
 /*
  * iostats.c - storage jobs' I/Os in fio's terms (see iostats.h).
  *
+ * A run without a storage job removes an earlier run's storage files.
+ *
  * storage.csv has a row per sample interval (output.sample_interval) and
  * storage job in which I/Os completed: time_us (the interval's end), job,
  * ios, iops, bw_MiBps, clat_mean_us, clat_max_us.  The I/Os arrive in order
@@ -13,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "hist.h"
 #include "run.h"
@@ -52,8 +55,15 @@ struct iostats *iostats_new(const struct scenario *scn, const char *out_dir, cha
 	err[0] = '\0';
 	for (uint32_t j = 0; j < scn->njobs; j++)
 		n += scn->jobs[j].pattern == SCN_JOB_STORAGE;
-	if (!n)
+	if (!n) { /* no storage: an earlier run's files go */
+		for (int k = 0; out_dir && k < 2; k++) {
+			char path[4200];
+			snprintf(path, sizeof(path), "%s/%s", out_dir,
+				 k ? "storage_jobs.csv" : "storage.csv");
+			unlink(path);
+		}
 		return NULL;
+	}
 	struct iostats *s = calloc(1, sizeof(*s));
 	if (!s || !(s->slot = calloc(scn->njobs, sizeof(*s->slot))) ||
 	    !(s->acc = calloc(n + 1, sizeof(*s->acc)))) {

@@ -17,8 +17,9 @@ struct run_result;
 struct iostats;
 
 /* the statistics of scn's storage jobs, with their files in out_dir (NULL:
- * none); NULL with err empty when scn has no storage job, NULL with err set
- * when out of memory or a file cannot be created */
+ * none); NULL with err empty when scn has no storage job (an earlier run's
+ * storage files in out_dir are removed), NULL with err set when out of
+ * memory or a file cannot be created */
 struct iostats *iostats_new(const struct scenario *scn, const char *out_dir, char *err,
 			    size_t errlen);
 void iostats_add(struct iostats *s, const struct traffic_io *io);

@@ -10,9 +10,10 @@
 # exactly (its last row closes the run, for runs ended by their last
 # completion and by sim.duration, on 1 and 3 threads), dcqcn.png's QPs
 # (output.plot_qps, or auto's most cut) named from qps.csv, the busbw target
-# only for collectives, every figure in svg and pdf too, and a run into an
-# old run directory removing its figures.  Exit 77 (skipped) when gnuplot is
-# not installed.
+# only for collectives, storage.png's latency above the all-reduce's
+# iterations (and skipped without storage), every figure in svg and pdf
+# too, and a run into an old run directory removing its figures.  Exit 77
+# (skipped) when gnuplot is not installed.
 sim="$1"
 root="$2"
 if ! command -v gnuplot >/dev/null 2>&1; then
@@ -103,6 +104,9 @@ check_dir() {
 	if has_rows "$d/collectives.csv"; then png_ok "$d/plots/collectives.png" "$n: collectives.png"
 	elif [ -e "$d/plots/collectives.png" ]; then bad "$n: collectives.png drawn from an empty collectives.csv"
 	else ok "$n: collectives.png skipped (collectives.csv has no rows)"; fi
+	if [ -f "$d/storage.csv" ] && has_rows "$d/storage.csv"; then png_ok "$d/plots/storage.png" "$n: storage.png"
+	elif [ -e "$d/plots/storage.png" ]; then bad "$n: storage.png drawn without storage rows"
+	else ok "$n: storage.png skipped (no storage.csv rows)"; fi
 }
 
 # 1. the embedded default with PFC alone (nic.cc = none): no DCQCN rates
@@ -159,6 +163,100 @@ if has_rows "$tmp/ring/collectives.csv"; then ok "the all-reduce completes itera
 else bad "the all-reduce completed no iteration"; fi
 expect 0 "plot the all-reduce" "$sim" plot "$tmp/ring"
 check_dir "$tmp/ring" "ring"
+grep_in "$tmp/out" "skipped storage.png: the run has no storage job" \
+	"plot notes that storage.png was skipped (no storage job)"
+
+# 2c. storage next to a ring all-reduce: storage.png's top panel has the
+# storage job's latency per interval, its bottom panel the all-reduce's
+# iterations (start, end, time) and nothing of the storage job
+cat >"$tmp/storage.ini" <<'INI'
+[sim]
+duration = 2ms
+[topology]
+kind = star
+hosts = 8
+[job.io]
+pattern = storage
+targets = 0
+initiators = 1-3
+bs = 64KiB
+iodepth = 8
+size = 4MiB
+[job.ar]
+pattern = ring-allreduce
+ranks = 4-7
+size = 8MB
+iterations = 3
+INI
+expect 0 "run storage beside an all-reduce" "$sim" run "$tmp/storage.ini" -o "$tmp/storage" --quiet
+if has_rows "$tmp/storage/storage.csv"; then ok "the storage job writes storage.csv"
+else bad "the storage job has an empty storage.csv"; fi
+expect 0 "plot storage beside an all-reduce" "$sim" plot "$tmp/storage"
+grep_in "$tmp/out" "storage.png" "plot names storage.png"
+check_dir "$tmp/storage" "storage"
+sd="$tmp/storage/plots/data"
+grep_in "$sd/storage.vars" "^nstorage = 1$" "storage: one storage job"
+grep_in "$sd/storage.vars" "^ncoll = 1$" "storage: one collective below it"
+grep_in "$sd/storage.vars" "^iterations = 3$" "storage: the all-reduce's 3 iterations"
+grep_in "$sd/storage.vars" "^array mark_us\[3\] = " "storage: the iterations' ends marked"
+grep_in "$sd/storage.vars" "^clat_p99_us = [0-9]" "storage: the run's p99 from storage_jobs.csv"
+grep_in "$sd/storage_1.dat" "^time_us	io (read): mean clat	io: max clat	io: IOPS	io: MiB/s$" \
+	"storage: the top panel's columns, named by job and rw"
+grep_in "$sd/storage_coll_1.dat" "^start_us	end_us	ar (ring-allreduce)	iteration$" \
+	"storage: the bottom panel is the all-reduce"
+if [ -e "$sd/storage_coll_2.dat" ]; then bad "storage: the storage job drawn as a collective"
+else ok "storage: the storage job is not in the bottom panel"; fi
+# the data are the CSVs' rows: every storage.csv row (the run is short: no
+# thinning) and every iteration of the all-reduce at its end
+if out=$(python3 - "$tmp/storage" <<'PY'
+import csv, sys
+d = sys.argv[1]
+rows = [r for r in csv.DictReader(open(d + '/storage.csv')) if r['job'] == 'io']
+dat = [l.split('\t') for l in open(d + '/plots/data/storage_1.dat').read().splitlines()[1:] if l]
+want = [(r['time_us'], float(r['clat_mean_us']), float(r['clat_max_us'])) for r in rows]
+got = [(l[0], float(l[1]), float(l[2])) for l in dat]
+its = [r for r in csv.DictReader(open(d + '/collectives.csv')) if r['job'] == 'ar']
+cdat = [l.split('\t') for l in open(d + '/plots/data/storage_coll_1.dat').read().splitlines()[1:]]
+bad = []
+if [w[0] for w in want] != [g[0] for g in got] or any(
+        abs(w[1] - g[1]) > 1e-3 or abs(w[2] - g[2]) > 1e-3 for w, g in zip(want, got)):
+    bad.append('storage_1.dat is not storage.csv (%d rows against %d)' % (len(got), len(want)))
+if [(r['start_us'], r['end_us'], r['time_us']) for r in its] != [tuple(l[:3]) for l in cdat]:
+    bad.append('storage_coll_1.dat is not the all-reduce of collectives.csv')
+if not any(g[2] > g[1] for g in got):
+    bad.append('no interval whose slowest I/O is above the mean')
+print('; '.join(bad) if bad else '%d intervals, %d iterations' % (len(got), len(cdat)))
+sys.exit(1 if bad else 0)
+PY
+); then ok "storage: the figure's data are storage.csv and collectives.csv ($out)"
+else bad "storage: $out"; fi
+expect 0 "plot storage as svg" "$sim" plot "$tmp/storage" --format svg
+sig_ok "$tmp/storage/plots/storage.svg" "<svg" "svg: storage.svg"
+
+# 2d. storage without a collective: the top panel alone; with no I/O
+# completed, or a storage.csv left by an earlier run, skipped with a note
+sed '/^\[job.ar\]/,$d' "$tmp/storage.ini" >"$tmp/storage-alone.ini"
+expect 0 "run storage alone" "$sim" run "$tmp/storage-alone.ini" -o "$tmp/salone" --quiet --plot
+png_ok "$tmp/salone/plots/storage.png" "storage alone: storage.png"
+grep_in "$tmp/salone/plots/data/storage.vars" "^ncoll = 0$" "storage alone: no bottom panel"
+grep_in "$tmp/salone/plots/data/storage.vars" "^nmarks = 0$" "storage alone: no iteration marked"
+cp -r "$tmp/salone" "$tmp/snoio"
+head -1 "$tmp/salone/storage.csv" >"$tmp/snoio/storage.csv"
+expect 0 "plot storage with no I/O completed" "$sim" plot "$tmp/snoio"
+grep_in "$tmp/out" "skipped storage.png: storage.csv has no rows" "no I/O completed: storage.png skipped"
+if [ -e "$tmp/snoio/plots/storage.png" ]; then bad "no I/O completed: the old storage.png left"
+else ok "no I/O completed: the old storage.png removed"; fi
+cp -r "$tmp/salone" "$tmp/sstale"
+expect 0 "run the all-reduce into a storage run's directory" "$sim" run "$tmp/ring.ini" -o "$tmp/sstale" --quiet
+expect 0 "plot it" "$sim" plot "$tmp/sstale"
+grep_in "$tmp/out" "skipped storage.png: the run has no storage job" \
+	"an earlier run's storage.csv is not drawn"
+if [ -e "$tmp/sstale/plots/storage.png" ]; then bad "an earlier run's storage.png left"
+else ok "an earlier run's storage.png removed"; fi
+cp -r "$tmp/storage" "$tmp/snocol"
+cut -d, -f1-6 "$tmp/storage/storage.csv" >"$tmp/snocol/storage.csv"
+expect nonzero "storage.csv without clat_max_us fails" "$sim" plot "$tmp/snocol"
+grep_in "$tmp/err" "storage.csv.*clat_max_us" "the error names storage.csv and clat_max_us"
 
 # 3. plotting again replaces the figures (same directory, no stale files)
 expect 0 "plot the DCQCN run again" "$sim" plot "$tmp/dcqcn"
