@@ -37,9 +37,9 @@
 #define TEST_DATA_DIR "tests/data"
 #endif
 
-/* load scenarios/NAME.ini with the --set overrides sets (NULL-terminated,
- * or NULL) and run it to its sim.duration (or until every flow is done) */
-static struct fabric *run_sets(const char *name, const char *const *sets, struct scenario **ps)
+/* scenarios/NAME.ini with the --set overrides sets (NULL-terminated, or
+ * NULL), finalized (free: tl_unload) */
+static struct scenario *load_named(const char *name, const char *const *sets)
 {
 	char path[512];
 	snprintf(path, sizeof(path), "%s/%s.ini", TEST_SCENARIO_DIR, name);
@@ -53,6 +53,14 @@ static struct fabric *run_sets(const char *name, const char *const *sets, struct
 	if (rc == 0)
 		rc = scenario_finalize(s, &err);
 	ck_assert_msg(rc == 0, "%s: %s", path, err.msg);
+	return s;
+}
+
+/* load scenarios/NAME.ini with the --set overrides sets (NULL-terminated,
+ * or NULL) and run it to its sim.duration (or until every flow is done) */
+static struct fabric *run_sets(const char *name, const char *const *sets, struct scenario **ps)
+{
+	struct scenario *s = load_named(name, sets);
 	struct fabric *f = tl_build(s);
 	struct tl_log *log = malloc(sizeof(*log));
 	ck_assert_ptr_nonnull(log);
@@ -775,6 +783,256 @@ START_TEST(rail_busy_rail_slows_whole_ring)
 END_TEST
 
 /*
+ * storage-vs-allreduce.ini: the 12 GPU hosts h4-h15 run a 32 MB ring
+ * all-reduce while each writes a 16 MB checkpoint slice to the NVMe-oF
+ * targets h0-h3.  Its header's runs go through the run layer (the writes'
+ * latencies are fio's, iostats.h) into a temporary folder, whose
+ * counters.csv gives each job's drops and resent bytes and pfc.csv the
+ * priority of every pause.  The runs are compared with one another and
+ * with the header's figures (within 3 %).
+ */
+#define STOR "storage-vs-allreduce"
+#define STOR_IOS (12 * 123) /* 12 initiators x 16 MB: 122 x 128 KiB + 9,216 B */
+
+/* what one run of storage-vs-allreduce.ini measured */
+struct stor_run {
+	double allreduce_us;          /* the all-reduce's one iteration (collectives.csv) */
+	double p99_us, p999_us;       /* the writes' completion latency */
+	double ckpt_us;               /* first write submitted to last completed */
+	uint64_t pause_frames, drops_lossless, drops_lossy, resent_bytes, timeouts;
+	uint64_t job_drops[2];        /* counters.csv, summed: allreduce, ckpt */
+	uint64_t job_resent[2];
+	unsigned paused_prios;        /* pfc.csv: a bit per priority that was paused */
+};
+
+/* the index of column name in the header line of CSV text */
+static int csv_col(const char *text, const char *name)
+{
+	size_t l = strlen(name);
+	int k = 0;
+	for (const char *p = text; *p && *p != '\n'; k++) {
+		size_t n = strcspn(p, ",\n");
+		if (n == l && strncmp(p, name, l) == 0)
+			return k;
+		p += n;
+		if (*p == ',')
+			p++;
+	}
+	ck_abort_msg("no column %s", name);
+	return -1;
+}
+
+/* field k of the CSV line at p, as an unsigned integer */
+static uint64_t csv_field(const char *p, int k)
+{
+	for (; k > 0; k--) {
+		p += strcspn(p, ",\n");
+		ck_assert_int_eq(*p, ',');
+		p++;
+	}
+	return strtoull(p, NULL, 10);
+}
+
+/* the sum of column name over the rows of CSV text */
+static uint64_t csv_sum(const char *text, const char *name)
+{
+	int k = csv_col(text, name);
+	uint64_t sum = 0;
+	for (const char *p = strchr(text, '\n'); p && p[1]; p = strchr(p + 1, '\n'))
+		sum += csv_field(p + 1, k);
+	return sum;
+}
+
+/*
+ * storage-vs-allreduce.ini with the overrides sets (or NULL), which its
+ * header suggests as one run when `suggested`, run to its end on one
+ * thread: both jobs complete, nothing lossless is dropped, and every job's
+ * drops and resent bytes in counters.csv add up to the summary's.
+ */
+static void stor_run(const char *const *sets, int suggested, struct stor_run *o)
+{
+	if (sets && suggested)
+		header_suggests(STOR, sets);
+	struct scenario *s = load_named(STOR, sets);
+	char dir[64] = "/tmp/dcqcn-teaching-XXXXXX", out[128];
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(out, sizeof(out), "%s/run", dir);
+	struct run_result r;
+	ck_assert_int_eq(run_scenario(s, &(struct run_opts){ .out_dir = out, .threads = 1 }, &r),
+			 RUN_OK);
+	ck_assert_int_eq(r.end, RUN_END_DONE);
+	ck_assert_uint_eq(r.jobs_failed, 0);
+	ck_assert_uint_eq(r.collectives_completed, 1);
+	ck_assert_uint_eq(r.nstorage, 1);
+	ck_assert_uint_eq(r.storage[0].ios, STOR_IOS);
+	ck_assert_uint_eq(r.storage[0].reads, 0);
+	ck_assert_uint_eq(r.drops_lossless, 0);
+	*o = (struct stor_run){
+		.allreduce_us = (double)r.collective_time_ps * 1e-6,
+		.p99_us = (double)r.storage[0].clat_p99_ps * 1e-6,
+		.p999_us = (double)r.storage[0].clat_p999_ps * 1e-6,
+		.ckpt_us = (double)r.storage[0].runtime_ps * 1e-6,
+		.pause_frames = r.pause_frames,
+		.drops_lossless = r.drops_lossless,
+		.drops_lossy = r.drops_lossy,
+		.resent_bytes = r.retransmitted_bytes,
+		.timeouts = r.rto_timeouts,
+	};
+	char *counters = tl_slurp(out, "counters.csv"), *pfc = tl_slurp(out, "pfc.csv");
+	static const char *const jobs[] = { "allreduce", "ckpt" };
+	for (int j = 0; j < 2; j++) {
+		char col[64];
+		snprintf(col, sizeof(col), "%s_drops", jobs[j]);
+		o->job_drops[j] = csv_sum(counters, col);
+		snprintf(col, sizeof(col), "%s_retransmitted_bytes", jobs[j]);
+		o->job_resent[j] = csv_sum(counters, col);
+	}
+	ck_assert_uint_eq(o->job_drops[0] + o->job_drops[1],
+			  r.drops_lossless + r.drops_lossy + r.drops_pfcwd + r.drops_link_down);
+	ck_assert_uint_eq(o->job_resent[0] + o->job_resent[1], r.retransmitted_bytes);
+	int prio = csv_col(pfc, "priority");
+	for (const char *p = strchr(pfc, '\n'); p && p[1]; p = strchr(p + 1, '\n'))
+		o->paused_prios |= 1u << csv_field(p + 1, prio);
+	free(counters);
+	free(pfc);
+	tl_unload(s);
+	char cmd[128];
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	ck_assert_int_eq(system(cmd), 0);
+}
+
+/* got within 3 % of the figure the header states */
+static void stated(const char *what, double got, double header)
+{
+	ck_assert_msg(fabs(got - header) <= 0.03 * header, "%s: %.1f, the header says %.1f",
+		      what, got, header);
+}
+
+static const char *const stor_alone[] = { "job.ckpt.start=2ms", NULL };
+static const char *const stor_prio4[] = { "pfc.priorities=3,4", "qos.dscp_to_priority=28:4",
+					  NULL };
+static const char *const stor_prio4_rev[] = { "pfc.priorities=3,4",
+					      "qos.dscp_to_priority=28:4",
+					      "qos.dwrr_weights=1,1,1,1,4,1,1,1", NULL };
+static const char *const stor_lossy[] = { "job.ckpt.dscp=10", "nic.rto=1ms", NULL };
+/* the lossy run with its priority lossless too: the header states it in
+ * words (it cannot suggest a second pfc.priorities) */
+static const char *const stor_lossy_pfc[] = { "job.ckpt.dscp=10", "nic.rto=1ms",
+					      "pfc.priorities=1,3", NULL };
+
+/*
+ * Each alone, then (a), the file as it is: both on priority 3.  The
+ * all-reduce takes 3.40 x as long as alone (4,082 us against 1,200 us)
+ * and most of that after the checkpoint is done (1,724 us): its QP that
+ * DCQCN cut climbs back slowly.  The writes' tail is no worse than alone
+ * (p99 690 us, p99.9 805 us against 754 and 909).  Pauses on priority 3
+ * only (414 frames); nothing dropped or resent.
+ */
+START_TEST(storage_shares_the_allreduce_class)
+{
+	struct stor_run alone, a;
+	stor_run(stor_alone, 1, &alone);
+	stor_run(NULL, 0, &a);
+	stated("all-reduce alone, us", alone.allreduce_us, 1200);
+	stated("writes alone, p99 us", alone.p99_us, 754);
+	stated("writes alone, p99.9 us", alone.p999_us, 909);
+	ck_assert_uint_eq(alone.drops_lossy + alone.resent_bytes, 0);
+
+	stated("(a) all-reduce, us", a.allreduce_us, 4082);
+	stated("(a) checkpoint done, us", a.ckpt_us, 1724);
+	stated("(a) writes p99, us", a.p99_us, 690);
+	stated("(a) writes p99.9, us", a.p999_us, 805);
+	stated("(a) pause frames", (double)a.pause_frames, 414);
+	ck_assert_msg(a.allreduce_us > 3 * alone.allreduce_us, "(a) %.1f us, alone %.1f us",
+		      a.allreduce_us, alone.allreduce_us);
+	ck_assert_msg(a.ckpt_us < 0.5 * a.allreduce_us, "(a) checkpoint done at %.1f us of %.1f",
+		      a.ckpt_us, a.allreduce_us);
+	ck_assert_msg(a.p99_us <= alone.p99_us && a.p999_us <= alone.p999_us,
+		      "(a) writes p99 %.1f, p99.9 %.1f us; alone %.1f, %.1f us", a.p99_us,
+		      a.p999_us, alone.p99_us, alone.p999_us);
+	ck_assert_uint_eq(a.paused_prios, 1u << 3);
+	ck_assert_uint_eq(a.drops_lossy + a.resent_bytes + a.timeouts, 0);
+}
+END_TEST
+
+/*
+ * (b): the checkpoint on a second lossless priority, 4, with DWRR weights
+ * 4:1 for the all-reduce's priority.  The all-reduce is never paused and
+ * takes 1,675 us (1.40 x alone, against (a)'s 3.40 x); the writes wait
+ * longer: p99 1,065 us, p99.9 1,328 us, done at 2,226 us; 550 pauses, all
+ * on priority 4.  The weights the other way round trade back: 2,406 us and
+ * p99 710 us.  Nothing dropped in either.
+ */
+START_TEST(storage_on_a_second_lossless_priority)
+{
+	struct stor_run a, b, rev;
+	stor_run(NULL, 0, &a);
+	stor_run(stor_prio4, 1, &b);
+	stor_run(stor_prio4_rev, 1, &rev);
+	stated("(b) all-reduce, us", b.allreduce_us, 1675);
+	stated("(b) writes p99, us", b.p99_us, 1065);
+	stated("(b) writes p99.9, us", b.p999_us, 1328);
+	stated("(b) checkpoint done, us", b.ckpt_us, 2226);
+	stated("(b) pause frames", (double)b.pause_frames, 550);
+	ck_assert_uint_eq(b.paused_prios, 1u << 4);
+	ck_assert_msg(b.allreduce_us < 0.5 * a.allreduce_us && b.p99_us > 1.4 * a.p99_us,
+		      "(b) all-reduce %.1f us, p99 %.1f us; (a) %.1f us, %.1f us", b.allreduce_us,
+		      b.p99_us, a.allreduce_us, a.p99_us);
+	stated("(b) reversed weights: all-reduce, us", rev.allreduce_us, 2406);
+	stated("(b) reversed weights: writes p99, us", rev.p99_us, 710);
+	ck_assert_uint_eq(rev.paused_prios, 1u << 4);
+	ck_assert_msg(rev.allreduce_us > 1.3 * b.allreduce_us && rev.p99_us < 0.75 * b.p99_us,
+		      "reversed weights: all-reduce %.1f us, p99 %.1f us; (b) %.1f us, %.1f us",
+		      rev.allreduce_us, rev.p99_us, b.allreduce_us, b.p99_us);
+	ck_assert_uint_eq(b.drops_lossy + b.resent_bytes + rev.drops_lossy + rev.resent_bytes, 0);
+}
+END_TEST
+
+/*
+ * (c): the checkpoint on lossy priority 1.  The all-reduce runs as alone
+ * (1,200.6 us); the checkpoint alone loses packets (20,744) and resends
+ * (160.7 MB, 86 timeouts), no pause anywhere; its p99 is 3,490 us and
+ * p99.9 4,664 us, over 4 x (a)'s.  With PFC on priority 1 too the
+ * all-reduce still runs as alone, and the writes' p99 is 1,609 us: the
+ * loss more than doubles the tail.
+ */
+START_TEST(storage_on_a_lossy_priority)
+{
+	struct stor_run alone, a, c, cp;
+	stor_run(stor_alone, 1, &alone);
+	stor_run(NULL, 0, &a);
+	stor_run(stor_lossy, 1, &c);
+	stor_run(stor_lossy_pfc, 0, &cp);
+	stated("(c) all-reduce, us", c.allreduce_us, 1200.6);
+	ck_assert_msg(fabs(c.allreduce_us - alone.allreduce_us) < 1e-3 * alone.allreduce_us,
+		      "(c) all-reduce %.3f us, alone %.3f us", c.allreduce_us, alone.allreduce_us);
+	stated("(c) lossy drops", (double)c.drops_lossy, 20744);
+	stated("(c) resent bytes", (double)c.resent_bytes, 160.7e6);
+	stated("(c) timeouts", (double)c.timeouts, 86);
+	stated("(c) writes p99, us", c.p99_us, 3490);
+	stated("(c) writes p99.9, us", c.p999_us, 4664);
+	stated("(c) checkpoint done, us", c.ckpt_us, 4947);
+	/* the checkpoint's alone: counters.csv's per-job columns */
+	ck_assert_uint_eq(c.job_drops[0] + c.job_resent[0], 0);
+	ck_assert_uint_eq(c.job_drops[1], c.drops_lossy);
+	ck_assert_uint_eq(c.job_resent[1], c.resent_bytes);
+	ck_assert_uint_eq(c.pause_frames, 0);
+	ck_assert_msg(c.p99_us > 4 * a.p99_us && c.p999_us > 4 * a.p999_us,
+		      "(c) p99 %.1f, p99.9 %.1f us; (a) %.1f, %.1f us", c.p99_us, c.p999_us,
+		      a.p99_us, a.p999_us);
+
+	ck_assert_msg(fabs(cp.allreduce_us - alone.allreduce_us) < 1e-3 * alone.allreduce_us,
+		      "priority 1 lossless: all-reduce %.3f us, alone %.3f us", cp.allreduce_us,
+		      alone.allreduce_us);
+	stated("priority 1 lossless: writes p99, us", cp.p99_us, 1609);
+	ck_assert_uint_eq(cp.drops_lossy + cp.resent_bytes, 0);
+	ck_assert_uint_eq(cp.paused_prios, 1u << 1);
+	ck_assert_msg(c.p99_us > 2 * cp.p99_us, "(c) p99 %.1f us, lossless %.1f us", c.p99_us,
+		      cp.p99_us);
+}
+END_TEST
+
+/*
  * The verdict of tests/data/warmup-iterations.ini: a 4-rank ring whose first
  * iteration an incast slows to ~59 % of the line rate, the others at ~98 %,
  * judged against min_busbw_pct_line 90.  Run with `iterations` n and the
@@ -894,6 +1152,11 @@ static Suite *make_teaching_suite(void)
 	tcase_add_test(rl, rail_tree_wins_small_sizes);
 	tcase_add_test(rl, rail_busy_rail_slows_whole_ring);
 	suite_add_tcase(s, rl);
+	TCase *st = tcase_create("storage");
+	tcase_add_test(st, storage_shares_the_allreduce_class);
+	tcase_add_test(st, storage_on_a_second_lossless_priority);
+	tcase_add_test(st, storage_on_a_lossy_priority);
+	suite_add_tcase(s, st);
 	TCase *vd = tcase_create("verdicts");
 	tcase_add_test(vd, verdict_same_for_any_iteration_count);
 	tcase_add_test(vd, verdict_slow_judged_iteration_fails);

@@ -151,7 +151,8 @@ START_TEST(teaching_scenarios)
 {
 	static const char *const right[] = { "default.ini", "ecn-thresholds.ini",
 					     "pause-storm.ini", "pfc-vs-dcqcn.ini",
-					     "victim-flow.ini", "rail-optimized.ini", NULL };
+					     "victim-flow.ini", "rail-optimized.ini",
+					     "storage-vs-allreduce.ini", NULL };
 	for (int i = 0; right[i]; i++) {
 		struct scenario *s = load_file(right[i]);
 		struct seen w = warnings_of(s);
