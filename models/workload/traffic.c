@@ -25,7 +25,8 @@
  *                  sends it to its parent once it has it from all its
  *                  children; the leaves at once) and broadcast down from
  *                  the root (a rank forwards it to its children as it
- *                  arrives).
+ *                  arrives).  The leaves post every slice at once (NCCL
+ *                  keeps NCCL_STEPS in flight per connection).
  *   storage        NVMe-oF I/O as fio describes it: every initiator keeps
  *                  iodepth I/Os of bs bytes outstanding until it has moved
  *                  size bytes; its k-th I/O goes to target (i + k) mod
