@@ -132,6 +132,12 @@ START_TEST(target_iops_limit)
 	const struct run_storage *io = run(star, cap, &r);
 	double iops = (double)io->ios / ((double)io->runtime_ps * 1e-12);
 	ck_assert_msg(fabs(iops - 10000) < 100, "IOPS %.0f, limit 10000", iops);
+	/* and one whose media moves 8 Gbps (1 GB/s): reads of 128 KiB at it */
+	static const char *const bw[] = { "job.io.iodepth=8", "job.io.size=8MiB",
+					  "job.io.target_bw=8Gbps", NULL };
+	io = run(star, bw, &r);
+	double rate = (double)io->bytes / ((double)io->runtime_ps * 1e-12);
+	ck_assert_msg(fabs(rate - 1e9) < 0.02e9, "%.3f GB/s, media 1 GB/s", rate / 1e9);
 }
 END_TEST
 

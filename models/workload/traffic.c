@@ -604,8 +604,8 @@ static void io_arrived(struct traffic *t, struct traffic_part *tp, struct traffi
 	sim_time_ps now = tag.time;
 	switch (fl->pos[2]) {
 	case IO_CMD:
-		if (x->read) {
-			sim_time_ps ready = io_media(jb, tg, fl->bytes, now);
+		if (x->read) { /* the media reads the I/O's bytes, then they go back */
+			sim_time_ps ready = io_media(jb, tg, io_bytes(st, jb->j, x->io), now);
 			io_send(t, jb, i, sl, IO_DATA, ready, now);
 			io_send(t, jb, i, sl, IO_CPL, ready, now);
 		} else {
