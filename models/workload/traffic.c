@@ -552,7 +552,8 @@ static void io_count(struct traffic_part *tp, struct traffic_job *jb, uint64_t m
 }
 
 /* initiator i submits its next I/O into a free slot, if it has one left
- * and the job's runtime has not passed; tp is the partition it runs on
+ * and its runtime, counted from its own start (skew, straggler), has not
+ * passed, so it always submits its first; tp is the partition it runs on
  * (NULL between windows) */
 static void io_submit(struct traffic *t, struct traffic_part *tp, struct traffic_job *jb,
 		      uint32_t i, sim_time_ps start, sim_time_ps sched)
@@ -561,7 +562,8 @@ static void io_submit(struct traffic *t, struct traffic_part *tp, struct traffic
 	const struct scn_job *j = jb->j;
 	if (jb->failed || st->halted[i])
 		return;
-	if (st->next[i] == st->nios || (j->runtime_ps && start >= jb->release_ps + j->runtime_ps)) {
+	if (st->next[i] == st->nios ||
+	    (j->runtime_ps && start >= rank_start(t, jb, i) + j->runtime_ps)) {
 		st->halted[i] = 1; /* it submits nothing more */
 		io_count(tp, jb, 0, 0, 1);
 		return;
