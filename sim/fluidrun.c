@@ -271,6 +271,8 @@ static int integrate(const struct fluidrun_setup *su, const char *dir, struct fl
 	double sq = 0, sp = 0, sa = 0, sr = 0;
 	uint64_t cnt = 0;
 	double lo3 = INFINITY, hi3 = -INFINITY, lo4 = INFINITY, hi4 = -INFINITY;
+	double s3 = 0, s4 = 0;
+	uint64_t n3 = 0, n4 = 0;
 	sim_time_ps next = 0;
 	for (uint64_t k = 0;; k++) {
 		sim_time_ps t_ps = (sim_time_ps)k * su->step_ps;
@@ -290,9 +292,13 @@ static int integrate(const struct fluidrun_setup *su, const char *dir, struct fl
 			if (t < t_q3) {
 				lo3 = q < lo3 ? q : lo3;
 				hi3 = q > hi3 ? q : hi3;
+				s3 += q;
+				n3++;
 			} else {
 				lo4 = q < lo4 ? q : lo4;
 				hi4 = q > hi4 ? q : hi4;
+				s4 += q;
+				n4++;
 			}
 		}
 		if (k == nsteps)
@@ -320,8 +326,13 @@ static int integrate(const struct fluidrun_setup *su, const char *dir, struct fl
 	}
 	r->swing3_bytes = hi3 > lo3 ? (hi3 - lo3) * fb : 0;
 	r->swing4_bytes = hi4 > lo4 ? (hi4 - lo4) * fb : 0;
+	/* a swing that the drift between the last two quarters' means explains
+	 * is a queue still settling (alpha's time constant is tau' / g), not
+	 * an oscillation */
+	double drift = n3 && n4 ? fabs(s4 / (double)n4 - s3 / (double)n3) * fb : 0;
+	r->settling = drift > 0.01 * (P->kmax_pkts - P->kmin_pkts) * fb;
 	r->oscillating = r->swing4_bytes > 0.01 * (P->kmax_pkts - P->kmin_pkts) * fb &&
-			 r->swing4_bytes >= 0.5 * r->swing3_bytes;
+			 r->swing4_bytes >= 0.5 * r->swing3_bytes && r->swing4_bytes > 3 * drift;
 	return 0;
 }
 
@@ -335,9 +346,21 @@ static void analyse(const struct fluidrun_setup *su, struct fluidrun_result *r)
 	r->step_ns = (double)su->step_ps / 1e3;
 	r->duration_ms = (double)su->duration_ps / 1e9;
 	r->cap_gbps = P->cap_pps * g;
-	r->fixed_ok = fluid_fixed_point(P, &fp) == 0;
-	if (!r->fixed_ok)
+	if (P->cap_pps / P->flows >= P->line_pps) {
+		r->no_fixed = "uncongested: each flow's share of the bottleneck is its line rate, "
+			      "the queue stays empty";
 		return;
+	}
+	if (P->min_pps * P->flows > P->cap_pps) {
+		r->no_fixed = "none: the flows' rpg_min_rate together exceed the bottleneck, "
+			      "the queue grows without bound";
+		return;
+	}
+	r->fixed_ok = fluid_fixed_point(P, &fp) == 0;
+	if (!r->fixed_ok) {
+		r->no_fixed = "none found";
+		return;
+	}
 	r->fp_queue_bytes = fp.q_pkts * fb;
 	r->fp_mark_prob = fp.p;
 	r->fp_alpha = fp.alpha;
@@ -372,17 +395,35 @@ static int write_summary(const char *dir, const struct fluidrun_result *r, char 
 		snprintf(pm, sizeof(pm), "%.3f", r->pm_deg);
 		snprintf(wc, sizeof(wc), "%.1f", r->wc_rad_s);
 	}
-	fprintf(f, "%u,%.6f,%.6f,%.3f,%.6f,%.3f,%.9f,%.9f,%.6f,%.3f,%.9f,%.9f,%.6f,%s,%s,%d,"
-		   "%.3f,%d\n",
-		r->flows, r->cap_gbps, r->delay_us, r->step_ns, r->duration_ms, r->fp_queue_bytes,
-		r->fp_mark_prob, r->fp_alpha, r->fp_rate_gbps, r->mean_queue_bytes,
-		r->mean_mark_prob, r->mean_alpha, r->mean_rate_gbps, pm, wc, r->stable,
-		r->swing4_bytes, r->oscillating);
+	/* no fixed point (uncongested, none): empty fields, as for the margin */
+	char fixed[160] = ",,,", stable[4] = "";
+	if (r->fixed_ok)
+		snprintf(fixed, sizeof(fixed), "%.3f,%.9f,%.9f,%.6f", r->fp_queue_bytes,
+			 r->fp_mark_prob, r->fp_alpha, r->fp_rate_gbps);
+	if (r->margin_ok)
+		snprintf(stable, sizeof(stable), "%d", r->stable);
+	fprintf(f, "%u,%.6f,%.6f,%.3f,%.6f,%s,%.3f,%.9f,%.9f,%.6f,%s,%s,%s,%.3f,%d\n",
+		r->flows, r->cap_gbps, r->delay_us, r->step_ns, r->duration_ms, fixed,
+		r->mean_queue_bytes, r->mean_mark_prob, r->mean_alpha, r->mean_rate_gbps, pm, wc,
+		stable, r->swing4_bytes, r->oscillating);
 	if (fclose(f)) {
 		snprintf(err, len, "fluid: %s: %s", path, strerror(errno));
 		return FLUID_EIO;
 	}
 	return 0;
+}
+
+int fluidrun_check(const struct scenario *s, char *err, size_t len)
+{
+	struct fluidrun_setup su;
+	int rc = fluidrun_setup_of(s, &(struct fluidrun_opts){ 0 }, &su, err, len);
+	if (rc)
+		return rc;
+	struct fluid *f = fluid_new(&su.p, err, (unsigned)len);
+	rc = f ? 0 : FLUID_EUSAGE;
+	fluid_free(f);
+	fluidrun_setup_free(&su);
+	return rc;
 }
 
 int fluidrun_run(const struct scenario *s, const struct fluidrun_opts *o, struct fluidrun_result *r,
@@ -413,7 +454,7 @@ void fluidrun_print(const struct fluidrun_result *r, FILE *out)
 		fprintf(out, "  %-22s %14.1f %12.6f %10.6f %12.4f\n", "fixed point (solved)",
 			r->fp_queue_bytes, r->fp_mark_prob, r->fp_alpha, r->fp_rate_gbps);
 	else
-		fprintf(out, "  %-22s %s\n", "fixed point (solved)", "none found");
+		fprintf(out, "  %-22s %s\n", "fixed point (solved)", r->no_fixed);
 	fprintf(out, "  %-22s %14.1f %12.6f %10.6f %12.4f\n", "integrated, 2nd half",
 		r->mean_queue_bytes, r->mean_mark_prob, r->mean_alpha, r->mean_rate_gbps);
 	if (r->margin_ok)
@@ -424,8 +465,12 @@ void fluidrun_print(const struct fluidrun_result *r, FILE *out)
 	else
 		fprintf(out, "  phase margin: %s; integrated queue swing %.1f B in the last quarter: "
 			     "%s\n", r->beyond_ramp ? "none, p* > pmax: the fixed point is in the "
-			     "ramp's jump at kmax (the queue dithers there)" : "no crossover found",
+			     "ramp's jump at kmax (the queue dithers there)"
+			     : !r->fixed_ok ? "none (no fixed point)" : "no crossover found",
 			r->swing4_bytes, r->oscillating ? "oscillating" : "settled");
+	if (r->settling && !r->oscillating)
+		fprintf(out, "  the queue still drifts in the run's second half: a longer "
+			     "sim.duration would settle it (alpha's time constant is tau' / g)\n");
 }
 
 int fluidrun_sweep(const struct scenario *s, const struct fluidrun_opts *o, uint32_t nlo,
@@ -448,14 +493,23 @@ int fluidrun_sweep(const struct scenario *s, const struct fluidrun_opts *o, uint
 				     "%6s %14s %12s %10s %12s %12s %12s %12s\n",
 				r.delay_us, r.cap_gbps, r.duration_ms, "N", "queue (B)", "mark prob",
 				"alpha", "margin (deg)", "verdict", "integrated", "swing (B)");
-		char margin[32] = "-";
+		char margin[32] = "-", q[32] = "-", p[32] = "-", a[32] = "-";
 		if (r.margin_ok)
 			snprintf(margin, sizeof(margin), "%.2f", r.pm_deg);
-		fprintf(out, "%6u %14.1f %12.6f %10.6f %12s %12s %12s %12.1f\n", r.flows,
-			r.fp_queue_bytes, r.fp_mark_prob, r.fp_alpha, margin,
-			r.beyond_ramp ? "p*>pmax" : !r.margin_ok ? "unknown"
-					  : r.stable ? "stable" : "oscillating",
-			r.oscillating ? "oscillating" : "settled", r.swing4_bytes);
+		if (r.fixed_ok) {
+			snprintf(q, sizeof(q), "%.1f", r.fp_queue_bytes);
+			snprintf(p, sizeof(p), "%.6f", r.fp_mark_prob);
+			snprintf(a, sizeof(a), "%.6f", r.fp_alpha);
+		}
+		fprintf(out, "%6u %14s %12s %10s %12s %12s %12s %12.1f\n", r.flows, q, p, a,
+			margin,
+			!r.fixed_ok	? (r.no_fixed[0] == 'u' ? "uncongested" : "no fixed pt")
+			: r.beyond_ramp ? "p*>pmax"
+			: !r.margin_ok	? "unknown"
+			: r.stable	? "stable"
+					: "oscillating",
+			r.oscillating ? "oscillating" : r.settling ? "settling" : "settled",
+			r.swing4_bytes);
 		if (n == nhi)
 			break;
 		uint64_t next = 1;

@@ -70,8 +70,10 @@ struct fluidrun_result {
 	uint32_t flows, classes;
 	double delay_us, step_ns, duration_ms, cap_gbps;
 	int fixed_ok;
+	const char *no_fixed;       /* why there is no fixed point (fixed_ok 0) */
 	double fp_queue_bytes, fp_mark_prob, fp_alpha, fp_rate_gbps;
 	double mean_queue_bytes, mean_mark_prob, mean_alpha, mean_rate_gbps;
+	int settling;               /* the queue still drifts in the last half */
 	int beyond_ramp;            /* p* > pmax: q* = kmax, no margin (not stable) */
 	int margin_ok;
 	double pm_deg, wc_rad_s;
@@ -85,6 +87,9 @@ struct fluidrun_result {
 int fluidrun_setup_of(const struct scenario *s, const struct fluidrun_opts *o,
 		   struct fluidrun_setup *su, char *err, size_t len);
 void fluidrun_setup_free(struct fluidrun_setup *su);
+/* does the model take s (its traffic and its parameters), before anything
+ * runs; 0, or the reason in err */
+int fluidrun_check(const struct scenario *s, char *err, size_t len);
 /* integrate, solve, analyse; files when o->out_dir */
 int fluidrun_run(const struct scenario *s, const struct fluidrun_opts *o, struct fluidrun_result *r,
 	      char *err, size_t len);

@@ -716,15 +716,11 @@ static int cmd_run(const struct cli *c)
 	struct scenario *s = load(c);
 	if (!s)
 		return EXIT_USAGE;
-	if (c->fluid) { /* a scenario the fluid model does not take runs nothing */
-		struct fluidrun_setup su;
-		char err[2048];
-		if (fluidrun_setup_of(s, &(struct fluidrun_opts){ 0 }, &su, err, sizeof(err))) {
-			scenario_free(s);
-			free(s);
-			return usage_error("--fluid: %s", strncmp(err, "fluid: ", 7) ? err : err + 7);
-		}
-		fluidrun_setup_free(&su);
+	char err[2048];
+	if (c->fluid && fluidrun_check(s, err, sizeof(err))) { /* the model must take it */
+		scenario_free(s);
+		free(s);
+		return usage_error("--fluid: %s", strncmp(err, "fluid: ", 7) ? err : err + 7);
 	}
 	scenario_write_warnings(s, stderr, "dcqcn-sim: warning: "); /* and DIR/warnings.txt */
 	char dir[4096];
