@@ -47,9 +47,15 @@ static volatile sig_atomic_t interrupted;
 static volatile sig_atomic_t signals_seen;
 
 /* The first two signals ask the run to stop at its next slice, with every
- * file complete; a third one (the user insists) kills at once. */
-static void on_signal(int sig)
+ * file complete; a third one (the user insists) kills at once.  A worker of
+ * sweep or nccl-tests gets a terminal's Ctrl-C directly and once more from
+ * its parent, which forwards it: the parent's copy of a signal already seen
+ * does not count. */
+static void on_signal(int sig, siginfo_t *si, void *uctx)
 {
+	(void)uctx;
+	if (interrupted && si && si->si_code == SI_USER && si->si_pid == getppid())
+		return;
 	if (!interrupted)
 		interrupted = sig;
 	if (++signals_seen >= 3) {
@@ -65,7 +71,8 @@ static void install_signals(void)
 {
 	struct sigaction sa;
 	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
+	sa.sa_sigaction = on_signal;
+	sa.sa_flags = SA_SIGINFO;
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
@@ -813,7 +820,7 @@ static int nccltests_value(struct nccltests_opts *o, char opt, const char *v, in
 	case 'e':
 	case 'i':
 		if (nccltests_parse_size(v, &x))
-			return usage_error("-%c: %s is not a size (e.g. 1M; 1 B to 1024G, K, M and G "
+			return usage_error("-%c: %s is not a size (e.g. 1M; 1 B to 1000 GB, K, M and G "
 					   "binary)", opt, v);
 		if (opt == 'b')
 			o->min_bytes = x;

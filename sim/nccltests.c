@@ -502,12 +502,21 @@ static _Noreturn void run_child(struct nccltests *t, int i)
 		fprintf(stderr, "dcqcn-sim: nccl-tests: size %" PRId64 ": %s\n", r->bytes, err.msg);
 		_exit(RUN_EIO);
 	}
-	/* sim.threads = auto shares the cores among the -j runs at once, as a sweep does */
+	/* nothing of an earlier run into --out DIR may be read back as this one's */
+	static const char *const stale[] = { "error.txt", "collectives.csv", NULL };
+	for (int k = 0; stale[k]; k++) {
+		char path[4300];
+		snprintf(path, sizeof(path), "%s/%s", r->dir, stale[k]);
+		unlink(path);
+	}
+	/* sim.threads = auto shares the cores among the -j runs at once (no more
+	 * runs than sizes), as a sweep does */
 	long cores = sysconf(_SC_NPROCESSORS_ONLN);
-	long share = t->o.jobs > 1 && cores > 0 ? cores / t->o.jobs : 0;
+	int runs = t->o.jobs < t->nsizes ? t->o.jobs : t->nsizes;
+	long share = runs > 1 && cores > 0 ? cores / runs : 0;
 	struct run_opts ro = { .out_dir = r->dir, .interrupt = t->o.interrupt,
 			       .threads = s->threads != SCN_AUTO ? 0
-					  : t->o.jobs > 1 ? (unsigned)(share > 1 ? share : 1) : 0 };
+					  : runs > 1 ? (unsigned)(share > 1 ? share : 1) : 0 };
 	struct run_result res;
 	enum run_status st = run_scenario(s, &ro, &res);
 	scenario_drop(s);
@@ -614,10 +623,13 @@ static void collect(struct nccltests *t, int i, int status)
 	r->ran = 1;
 	r->note[0] = '\0';
 	int readable = it && !read_iterations(r->dir, it, niter);
-	if (status == RUN_INVARIANT || status == RUN_EIO || !readable) {
+	if (status == RUN_INVARIANT || status == RUN_EIO || status >= WORKERS_KILLED || !readable) {
 		char why[512];
 		worker_error(r, why, sizeof(why));
-		if (!readable && status != RUN_INVARIANT && status != RUN_EIO)
+		if (status >= WORKERS_KILLED)
+			snprintf(why, sizeof(why), "its process was killed by signal %d",
+				 status - WORKERS_KILLED);
+		else if (!readable && status != RUN_INVARIANT && status != RUN_EIO)
 			snprintf(why, sizeof(why), "its collectives.csv cannot be read");
 		r->pl[0].state = r->pl[1].state = PL_ERROR;
 		snprintf(r->note, sizeof(r->note), "size %" PRId64 ": the run failed: %.500s",
@@ -875,8 +887,10 @@ int nccltests_run(struct nccltests *t, FILE *out, char *err, size_t errlen)
 	fprintf(out, "# dcqcn-sim nccl-tests %s: a simulated %s of %" PRIu32 " GPUs (h0-h%" PRIu32
 		     ") on %s, one run per size\n",
 		t->o.coll == NCCLTESTS_ALL_REDUCE ? "all_reduce_perf" : "all_to_all_perf",
-		j->pattern == SCN_JOB_RING_ALLREDUCE ? "ring-allreduce" : "alltoall", t->ranks,
-		t->ranks - 1, t->base_name);
+		j->pattern != SCN_JOB_RING_ALLREDUCE ? "alltoall"
+		: j->algorithm == SCN_ALGO_TREE	     ? "tree all-reduce"
+						     : "ring-allreduce",
+		t->ranks, t->ranks - 1, t->base_name);
 	fprintf(out, "# minBytes %" PRId64 " maxBytes %" PRId64 " step: %" PRId64 "(%s) warmup "
 		     "iters: %" PRIu32 " iters: %" PRIu32 "\n#\n",
 		t->o.min_bytes, t->o.max_bytes,
@@ -907,7 +921,8 @@ int nccltests_run(struct nccltests *t, FILE *out, char *err, size_t errlen)
 		const struct size_run *r = &t->sizes[i];
 		if (r->status == RUN_INVARIANT)
 			worst = NCCLTESTS_INVARIANT;
-		else if (r->status == RUN_EIO && worst != NCCLTESTS_INVARIANT)
+		else if ((r->status == RUN_EIO || r->status >= WORKERS_KILLED) &&
+			 worst != NCCLTESTS_INVARIANT)
 			worst = NCCLTESTS_EIO;
 		failed += r->pl[0].state != PL_DONE || r->pl[1].state != PL_DONE;
 	}

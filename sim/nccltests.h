@@ -32,7 +32,7 @@
 
 #define NCCLTESTS_JOB "nccl-tests"        /* the added job's name */
 #define NCCLTESTS_MAX_SIZES 1000
-#define NCCLTESTS_MAX_BYTES (INT64_C(1) << 40) /* 1 TiB: -b, -e, -i */
+#define NCCLTESTS_MAX_BYTES INT64_C(1000000000000) /* 1000 GB, a job's size at most: -b, -e, -i */
 
 enum nccltests_coll { NCCLTESTS_ALL_REDUCE, NCCLTESTS_ALL_TO_ALL };
 

@@ -234,6 +234,7 @@ struct sweep_pool {
 	int *status;                   /* per point: its run's exit status, -1 not run */
 	long npoints, done;
 	int worst;
+	int killed;                    /* the signal that killed a point's process, 0 none */
 };
 
 static int point_resumed(void *ctx, int p)
@@ -254,13 +255,18 @@ static int point_done(void *ctx, int p, int st)
 	sp->done++;
 	if (st == RUN_INVARIANT || (st == RUN_EIO && sp->worst != RUN_INVARIANT))
 		sp->worst = st;
+	if (st >= WORKERS_KILLED && !sp->killed) /* from outside, or a crash */
+		sp->killed = st - WORKERS_KILLED;
 	if (o->log) {
 		char label[512];
 		point_label(o, p, label, sizeof(label));
+		char killed[48];
+		snprintf(killed, sizeof(killed), "killed by signal %d", st - WORKERS_KILLED);
 		fprintf(o->log, "sweep: point %d (%s): %s; %ld of %ld done\n", p, label,
 			st == RUN_OK	      ? "ok"
 			: st == RUN_INVARIANT  ? "invariant broken (see error.txt)"
 			: st == RUN_INTERRUPTED ? "interrupted"
+			: st >= WORKERS_KILLED  ? killed
 						: "failed (see error.txt)",
 			sp->done, sp->npoints);
 		fflush(o->log);
@@ -326,6 +332,10 @@ int sweep_run(const struct sweep_opts *o, int *failed, int *unjudged, char *err,
 	int done = workers_run(&w, (int)npoints, err, errlen);
 	if (done < 0 || err[0])
 		sp.worst = RUN_EIO;
+	if (sp.killed && sp.worst == RUN_OK) {
+		snprintf(err, errlen, "a point's process was killed by signal %d", sp.killed);
+		sp.worst = RUN_EIO;
+	}
 	int worst = sp.worst;
 	int interrupted = done < npoints || (o->interrupt && *o->interrupt);
 	if (write_csv(o, (int)npoints, status, failed, unjudged, err, errlen))

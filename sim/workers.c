@@ -82,7 +82,10 @@ int workers_run(const struct workers *w, int ntasks, char *err, size_t errlen)
 		task[slot] = -1;
 		running--;
 		ended++;
-		if (w->done(w->ctx, t, WIFEXITED(ws) ? WEXITSTATUS(ws) : RUN_INTERRUPTED))
+		int st = WIFEXITED(ws)				 ? WEXITSTATUS(ws)
+			 : w->interrupt && *w->interrupt ? RUN_INTERRUPTED
+							  : WORKERS_KILLED + WTERMSIG(ws);
+		if (w->done(w->ctx, t, st))
 			aborted = 1;
 	}
 	free(pids);

@@ -12,6 +12,8 @@
 #include <signal.h>
 #include <stddef.h>
 
+#define WORKERS_KILLED 128
+
 struct workers {
 	int jobs;                              /* children at once, at least 1 */
 	volatile sig_atomic_t *interrupt;      /* NULL, or the signal that stops it (0: none) */
@@ -21,9 +23,11 @@ struct workers {
 	/* runs task i in the child and exits with its status (_exit); must not
 	 * return */
 	void (*child)(void *ctx, int task);
-	/* task i ended with this exit status (a child killed by a signal:
-	 * RUN_INTERRUPTED); nonzero aborts: nothing more starts, the
-	 * children still running get SIGTERM */
+	/* task i ended with this exit status: a child killed by a signal is
+	 * RUN_INTERRUPTED while *interrupt is set (the parent passed it on),
+	 * else WORKERS_KILLED + the signal (killed from outside, or crashed);
+	 * nonzero aborts: nothing more starts, the children still running get
+	 * SIGTERM */
 	int (*done)(void *ctx, int task, int status);
 	/* before each wait: the task of every slot (-1: idle) and how many
 	 * have ended; NULL: nothing */
