@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "fabric.h"
 #include "nic.h"
@@ -389,6 +390,9 @@ START_TEST(file_topology_errors)
 		{ "a,b,rate,cable\nh0,s0,400Gbps,3m\nh1,s0,400Gbps,3m\n",
 		  "[fault.f]\nkind = link-down\nlink = h0-sw0\n",
 		  "fault.f.kind: link-down is not available with topology.kind = file" },
+		{ "a,b,rate,cable\nh5,s0,400Gbps,3m\nh1,s0,400Gbps,3m\ns0,h0,400Gbps,30m\n"
+		  "h0,s1,400Gbps,30m\ns1,x,400Gbps,3m\n", "",
+		  ":4: h0 is a switch (it has several links), but names h<N> are the hosts'" },
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		tl_write_temp(dir, path, "links.csv", cases[i].csv);
@@ -400,6 +404,17 @@ START_TEST(file_topology_errors)
 		ck_assert_msg(strstr(err.msg, cases[i].msg) != NULL, "case %zu: %s", i, err.msg);
 		tl_remove_temp(dir, path);
 	}
+	/* a fifo is refused, not waited on */
+	char fifo[] = "/tmp/links-fifo-XXXXXX";
+	ck_assert_ptr_nonnull(mkdtemp(fifo));
+	char fpath[128];
+	snprintf(fpath, sizeof(fpath), "%s/links.csv", fifo);
+	ck_assert_int_eq(mkfifo(fpath, 0600), 0);
+	snprintf(text, sizeof(text), "[topology]\nkind = file\nfile = %s\n", fpath);
+	struct scn_error ferr;
+	ck_assert_ptr_null(tl_scn_try(text, &ferr));
+	ck_assert_ptr_nonnull(strstr(ferr.msg, "not a regular file (a device or a pipe)"));
+	tl_remove_temp(fifo, fpath);
 	static const struct tl_case keys[] = {
 		{ "[topology]\nkind = file\n", NULL,
 		  "x.ini:2: topology.file: required with kind = file" },

@@ -219,6 +219,11 @@ START_TEST(loader_checks)
 		  "x.ini:5: job.s.bs: 100B out of range (512B-64MiB)" },
 		{ "[job.s]\npattern = ring-allreduce\niodepth = 4\n", NULL,
 		  "x.ini:3: job.s.iodepth: only for pattern = storage" },
+		/* initiators "all" are the hosts that are not targets: 1 of 4 here */
+		{ "[topology]\nkind = star\nhosts = 4\n[job.s]\npattern = storage\ntargets = 0-2\n"
+		  "size = 1000GB\nbs = 512B\niterations = 1000\n", NULL,
+		  "x.ini:9: job.s.iterations: too many flows: job s makes 7812500000000 "
+		  "(iterations 1000 x initiators 1 x" },
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
 		tl_check_case(&cases[i]);

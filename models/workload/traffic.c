@@ -184,9 +184,10 @@ struct traffic_job {
 	uint32_t *tparent, *kid_off, *kids;
 	uint8_t *nup, *cnt;
 	struct storage *st;            /* storage */
-	uint8_t open_ended;            /* storage with a runtime: how many messages an
-					* iteration has is known only when every initiator
-					* has stopped (halted) and they have arrived */
+	uint8_t open_ended;            /* storage with a runtime or randrw: how many
+					* messages an iteration has is known only when
+					* every initiator has stopped (halted) and they
+					* have arrived */
 	uint64_t expected;             /* open-ended: messages of the I/Os submitted */
 	uint64_t expected_past;        /* and of the iterations before */
 	int64_t moved;                 /* open-ended: the bytes of the I/Os submitted */
@@ -1450,17 +1451,16 @@ static int storage_geometry(struct traffic *t, struct traffic_job *jb)
 	st->halted = calloc(st->ninit, 1);
 	if (!st->halted)
 		return -1;
-	if (j->runtime_ps) { /* which I/Os run is known when they have */
+	if (j->runtime_ps || j->rw == SCN_RW_RANDRW) {
+		/* which I/Os run, or how many of them read, is known when they
+		 * have (counting randrw's draws here would take one per I/O) */
 		jb->open_ended = 1;
 		t->open_ended = 1;
 		return 0;
 	}
-	for (uint32_t i = 0; i < st->ninit; i++)
-		for (uint64_t io = 0; io < st->nios; io++) {
-			int read = io_is_read(t, jb, i, io);
-			jb->per_iter += read ? 3 : 4;
-			jb->msg_bytes += IO_CMD_BYTES + IO_SMALL_BYTES * (read ? 1 : 2);
-		}
+	uint64_t ios = (uint64_t)st->ninit * st->nios, msgs = j->rw == SCN_RW_READ ? 3 : 4;
+	jb->per_iter = ios * msgs;
+	jb->msg_bytes += (int64_t)(ios * (IO_CMD_BYTES + IO_SMALL_BYTES * (msgs - 2)));
 	return 0;
 }
 

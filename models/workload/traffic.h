@@ -68,7 +68,7 @@ struct traffic {
 	uint32_t nparts;
 	uint64_t flows_total;          /* messages of every iteration of every job (but
 					* open-ended storage jobs: traffic_flows_total) */
-	uint8_t open_ended;            /* a storage job has a runtime */
+	uint8_t open_ended;            /* a storage job has a runtime or randrw */
 	uint32_t jobs_failed;          /* jobs that failed (a QP's retries ran out) */
 	uint64_t bytes_total;          /* their payload */
 	/* observers (NULL: not observed) */
@@ -104,7 +104,7 @@ sim_time_ps traffic_last_done(const struct traffic *t);
 /* every message of every job has completed */
 int traffic_finished(const struct traffic *t);
 /* messages of every iteration of every job: flows_total, plus those a
- * storage job with a runtime has submitted so far */
+ * storage job with a runtime or randrw has submitted so far */
 uint64_t traffic_flows_total(const struct traffic *t);
 /* the start delay (skew) of a job's rank, or sender or trace row, in one
  * iteration: uniform in [0, job.skew], from the seed */

@@ -7,10 +7,12 @@
 
 #include <csv.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 enum scn_csv_open scn_csv_read(const struct scn_csv_io *io)
 {
@@ -19,17 +21,23 @@ enum scn_csv_open scn_csv_read(const struct scn_csv_io *io)
 	char *line = NULL, msg[160];
 	size_t cap = 0;
 	ssize_t n;
-	FILE *f = fopen(io->path, "rb");
+	/* opened without blocking (a fifo would wait for a writer), then a
+	 * regular file of a sane size: a directory, a device (/dev/zero) or a
+	 * pipe is refused before anything is read */
+	int fd = open(io->path, O_RDONLY | O_NONBLOCK);
+	FILE *f;
 
-	if (!f)
+	if (fd < 0)
 		return SCN_CSV_CANNOT_OPEN;
-	/* a regular file of a sane size: a directory, a device (/dev/zero) or
-	 * a pipe is refused before anything is read */
-	if (fstat(fileno(f), &st) || !S_ISREG(st.st_mode) || st.st_size > io->max_bytes) {
-		int dir = !fstat(fileno(f), &st) && S_ISDIR(st.st_mode);
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_size > io->max_bytes) {
+		int dir = !fstat(fd, &st) && S_ISDIR(st.st_mode);
 		int reg = !dir && S_ISREG(st.st_mode);
-		fclose(f);
+		close(fd);
 		return dir ? SCN_CSV_DIRECTORY : reg ? SCN_CSV_TOO_LARGE : SCN_CSV_NOT_REGULAR;
+	}
+	if (!(f = fdopen(fd, "rb"))) {
+		close(fd);
+		return SCN_CSV_NO_MEMORY;
 	}
 	if (csv_init(&p, CSV_STRICT | CSV_STRICT_FINI | CSV_APPEND_NULL)) {
 		fclose(f);

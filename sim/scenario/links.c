@@ -357,6 +357,16 @@ static void links_degrees(struct links_read *lr)
 	/* nodes are in order of first appearance, as graph.h numbers them */
 	for (i = 0; i < lf->nnodes; i++) {
 		int host = lr->deg[i] == 1;
+		const char *nm = lf->names[i];
+		if (!host && nm[0] == 'h' && nm[1] && strspn(nm + 1, "0123456789") == strlen(nm + 1)) {
+			/* the outputs call the hosts h0, h1, ...: a switch may not */
+			links_fail(lr, lf->node_line[i],
+				   "%s is a switch (it has several links), but names h<N> are the "
+				   "hosts' (the outputs call them h0, h1, ... in order of first "
+				   "appearance)",
+				   nm);
+			return;
+		}
 		if (host ? ++hosts > GRAPH_MAX_HOSTS : ++switches > GRAPH_MAX_SWITCHES) {
 			links_fail(lr, lf->node_line[i], "%s: more than %u %s (%s)", lf->names[i],
 				   host ? GRAPH_MAX_HOSTS : GRAPH_MAX_SWITCHES,

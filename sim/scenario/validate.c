@@ -584,9 +584,15 @@ static uint64_t job_flows(const struct scenario *s, const struct scn_job *job, c
 		return sat_mul(it, n);
 	case SCN_JOB_STORAGE: {
 		uint64_t ios = (uint64_t)((job->size_bytes + job->bs_bytes - 1) / job->bs_bytes);
+		uint32_t targets = 0;
 		if (scn_hostset_walk(job->initiators.text, nhosts, UINT32_MAX, NULL, &n, e,
 				     sizeof(e)))
 			n = 0;
+		/* "all": every host but the targets */
+		if (!strcmp(job->initiators.text, "all") &&
+		    !scn_hostset_walk(job->targets.text, nhosts, UINT32_MAX, NULL, &targets, e,
+				      sizeof(e)))
+			n = targets < n ? n - targets : 0;
 		if (how) {
 			snprintf(how, hlen,
 				 "iterations %" PRIu64 " x initiators %" PRIu32
