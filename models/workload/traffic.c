@@ -933,7 +933,8 @@ static void settle_failures(struct traffic *t)
 		tp->colls = grow(tp->colls, &tp->colls_cap, tp->ncolls, sizeof(*tp->colls));
 		tp->colls[tp->ncolls++] = (struct done_coll){
 			.c = { .job = jb->index, .iter = jb->iter, .ranks = jb->ranks,
-			       .senders = jb->senders, .bytes = jb->open_ended ? jb->moved : jb->iter_bytes,
+			       .senders = jb->senders,
+			       .bytes = jb->open_ended ? jb->moved : jb->iter_bytes,
 			       .nflows = jb->per_iter, .start_ps = jb->release_ps,
 			       .end_ps = all[k].tag.time, .failed = 1, .failed_qp = all[k].qp,
 			       .progress_ps = all[k].progress_ps },
