@@ -83,7 +83,7 @@ static void install_signals(void)
 static const char usage[] =
 	"usage:\n"
 	"  dcqcn-sim run [SCENARIO] [-o DIR] [--set SECTION.KEY=VALUE]... [--seed N]\n"
-	"                [--threads N] [--quiet] [--plot] [--format png|svg|pdf]\n"
+	"                [--threads N] [--quiet] [--plot] [--format png|svg|pdf] [--fluid]\n"
 	"  dcqcn-sim check SCENARIO [--set SECTION.KEY=VALUE]... [--threads N]\n"
 	"  dcqcn-sim sweep SCENARIO --vary SECTION.KEY=V1,V2,... [--vary ...] [-j N]\n"
 	"                [-o DIR] [--set ...] [--seed N] [--threads N] [--quiet] [--plot]\n"
