@@ -897,7 +897,10 @@ int nccltests_run(struct nccltests *t, FILE *out, char *err, size_t errlen)
 		t->o.step_factor > 1 ? t->o.step_factor : t->o.step_bytes,
 		t->o.step_factor > 1 ? "factor" : "bytes", t->o.warmup, t->o.iters);
 	print_header(out);
-	fflush(out);
+	if (fflush(out) || ferror(out)) { /* a closed pipe: run nothing */
+		snprintf(err, errlen, "the table could not be written (stdout: %s)", strerror(errno));
+		return NCCLTESTS_EIO;
+	}
 
 	struct size_pool sp = { .t = t, .out = out, .err = err, .errlen = errlen };
 	struct workers w = { .jobs = t->o.jobs, .interrupt = t->o.interrupt, .ctx = &sp,
