@@ -514,7 +514,7 @@ static int64_t io_bytes(const struct storage *st, const struct scn_job *j, uint6
 	return io + 1 == st->nios ? st->last_bytes : j->bs_bytes;
 }
 
-/* phase ph of the I/O in slot sl of initiator i, from host `from` */
+/* phase ph of the I/O in slot sl of initiator i, on its QP to or from the target */
 static void io_send(struct traffic *t, struct traffic_job *jb, uint32_t i, uint32_t sl,
 		    int ph, sim_time_ps start, sim_time_ps sched)
 {
