@@ -419,8 +419,9 @@ int fluidrun_check(const struct scenario *s, char *err, size_t len)
 	int rc = fluidrun_setup_of(s, &(struct fluidrun_opts){ 0 }, &su, err, len);
 	if (rc)
 		return rc;
-	struct fluid *f = fluid_new(&su.p, err, (unsigned)len);
-	rc = f ? 0 : FLUID_EUSAGE;
+	char why[512];
+	struct fluid *f = fluid_new(&su.p, why, sizeof(why));
+	rc = f ? 0 : refuse(err, len, "%s", why);
 	fluid_free(f);
 	fluidrun_setup_free(&su);
 	return rc;

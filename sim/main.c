@@ -727,7 +727,7 @@ static int cmd_run(const struct cli *c)
 	if (c->fluid && fluidrun_check(s, err, sizeof(err))) { /* the model must take it */
 		scenario_free(s);
 		free(s);
-		return usage_error("--fluid: %s", strncmp(err, "fluid: ", 7) ? err : err + 7);
+		return usage_error("--%s", err); /* "fluid: why" */
 	}
 	scenario_write_warnings(s, stderr, "dcqcn-sim: warning: "); /* and DIR/warnings.txt */
 	char dir[4096];

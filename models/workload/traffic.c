@@ -563,21 +563,20 @@ static void io_submit(struct traffic *t, struct traffic_part *tp, struct traffic
 	const struct scn_job *j = jb->j;
 	if (jb->failed || st->halted[i])
 		return;
-	if (st->next[i] == st->nios ||
-	    (j->runtime_ps && start >= rank_start(t, jb, i) + j->runtime_ps)) {
+	int past = j->runtime_ps && start >= rank_start(t, jb, i) + j->runtime_ps;
+	if (!past && st->nfree[i]) {
+		uint32_t depth = j->iodepth, sl = st->free[(size_t)i * depth + --st->nfree[i]];
+		uint64_t io = st->next[i]++;
+		int read = io_is_read(t, jb, i, io);
+		st->slot[(size_t)i * depth + sl] =
+			(struct io_slot){ .io = io, .submit_ps = start, .read = (uint8_t)read };
+		io_count(tp, jb, read ? 3 : 4, io_bytes(st, j, io), 0);
+		io_send(t, jb, i, sl, IO_CMD, start, sched);
+	}
+	if (past || st->next[i] == st->nios) {
 		st->halted[i] = 1; /* it submits nothing more */
 		io_count(tp, jb, 0, 0, 1);
-		return;
 	}
-	if (!st->nfree[i])
-		return;
-	uint32_t depth = j->iodepth, sl = st->free[(size_t)i * depth + --st->nfree[i]];
-	uint64_t io = st->next[i]++;
-	int read = io_is_read(t, jb, i, io);
-	st->slot[(size_t)i * depth + sl] =
-		(struct io_slot){ .io = io, .submit_ps = start, .read = (uint8_t)read };
-	io_count(tp, jb, read ? 3 : 4, io_bytes(st, j, io), 0);
-	io_send(t, jb, i, sl, IO_CMD, start, sched);
 }
 
 /* the target starts the I/O now or when it is free; when its media is done */
@@ -633,8 +632,6 @@ static void io_arrived(struct traffic *t, struct traffic_part *tp, struct traffi
 		};
 		st->free[(size_t)i * depth + st->nfree[i]++] = sl;
 		io_submit(t, tp, jb, i, later(now, rank_start(t, jb, i)), now);
-		if (st->halted[i] || st->next[i] == st->nios) /* no more: stop it now */
-			io_submit(t, tp, jb, i, later(now, rank_start(t, jb, i)), now);
 		break;
 	}
 }
