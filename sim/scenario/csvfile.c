@@ -1,12 +1,15 @@
 /*
  * csvfile.c - the files the loader reads row by row with libcsv (traces,
  * links files): a regular file of a bounded size, read one line at a time
- * so that the reader's callbacks know the line number (see loader.h).
+ * so that the rows know their line number, each row's fields kept for the
+ * reader's header and row callbacks (see loader.h).
  */
 #include "loader.h"
 
 #include <csv.h>
 #include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,22 +17,71 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-enum scn_csv_open scn_csv_read(const struct scn_csv_io *io)
+void scn_csv_fail(struct scn_csv *c, int line, const char *fmt, ...)
+{
+	struct place pl = { c->path, line };
+	va_list ap;
+
+	if (c->failed)
+		return;
+	c->failed = 1;
+	va_start(ap, fmt);
+	scn_vset_error(c->err, pl, fmt, ap);
+	va_end(ap);
+}
+
+static void csv_field(void *text, size_t len, void *data)
+{
+	struct scn_csv *c = data;
+	uint32_t i = c->nfield++;
+
+	if (c->failed)
+		return;
+	if (i == 0)
+		c->row_line = c->line;
+	if (text && memchr(text, '\0', len)) {
+		scn_csv_fail(c, c->line, "field %" PRIu32 ": NUL byte", i + 1);
+		return;
+	}
+	if (i > c->kept)
+		return; /* counted; the row is rejected when it ends */
+	c->field_long[i] = len > SCN_CSV_FIELD_MAX;
+	len = len > SCN_CSV_FIELD_MAX ? SCN_CSV_FIELD_MAX : len;
+	if (len)
+		memcpy(c->field[i], text, len);
+	c->field[i][len] = '\0';
+}
+
+static void csv_row_end(int ch, void *data)
+{
+	struct scn_csv *c = data;
+
+	(void)ch;
+	if (!c->failed) {
+		if (!c->have_header)
+			c->header(c);
+		else
+			c->row(c);
+	}
+	c->nfield = 0;
+}
+
+enum scn_csv_open scn_csv_read(struct scn_csv *c, int64_t max_bytes)
 {
 	struct csv_parser p;
 	struct stat st;
-	char *line = NULL, msg[160];
+	char *line = NULL;
 	size_t cap = 0;
 	ssize_t n;
 	/* opened without blocking (a fifo would wait for a writer), then a
 	 * regular file of a sane size: a directory, a device (/dev/zero) or a
 	 * pipe is refused before anything is read */
-	int fd = open(io->path, O_RDONLY | O_NONBLOCK);
+	int fd = open(c->path, O_RDONLY | O_NONBLOCK);
 	FILE *f;
 
 	if (fd < 0)
 		return SCN_CSV_CANNOT_OPEN;
-	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_size > io->max_bytes) {
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_size > max_bytes) {
 		int dir = !fstat(fd, &st) && S_ISDIR(st.st_mode);
 		int reg = !dir && S_ISREG(st.st_mode);
 		close(fd);
@@ -43,21 +95,15 @@ enum scn_csv_open scn_csv_read(const struct scn_csv_io *io)
 		fclose(f);
 		return SCN_CSV_NO_MEMORY;
 	}
-	while (!*io->failed && (n = getline(&line, &cap, f)) > 0) {
-		++*io->line;
-		if (csv_parse(&p, line, (size_t)n, io->field, io->row, io->data) != (size_t)n) {
-			snprintf(msg, sizeof(msg), "csv: %s", csv_strerror(csv_error(&p)));
-			io->fail(io->data, *io->line, msg);
-		}
+	while (!c->failed && (n = getline(&line, &cap, f)) > 0) {
+		c->line++;
+		if (csv_parse(&p, line, (size_t)n, csv_field, csv_row_end, c) != (size_t)n)
+			scn_csv_fail(c, c->line, "csv: %s", csv_strerror(csv_error(&p)));
 	}
-	if (!*io->failed && ferror(f)) {
-		snprintf(msg, sizeof(msg), "read error: %s", strerror(errno));
-		io->fail(io->data, *io->line, msg);
-	}
-	if (!*io->failed && csv_fini(&p, io->field, io->row, io->data)) {
-		snprintf(msg, sizeof(msg), "csv: %s", csv_strerror(csv_error(&p)));
-		io->fail(io->data, *io->line, msg);
-	}
+	if (!c->failed && ferror(f))
+		scn_csv_fail(c, c->line, "read error: %s", strerror(errno));
+	if (!c->failed && csv_fini(&p, csv_field, csv_row_end, c))
+		scn_csv_fail(c, c->line, "csv: %s", csv_strerror(csv_error(&p)));
 	csv_free(&p);
 	free(line);
 	fclose(f);

@@ -26,62 +26,17 @@
 enum links_col { COL_A, COL_B, COL_RATE, COL_CABLE, N_COLS };
 
 static const char *const col_names[N_COLS] = {"a", "b", "rate", "cable"};
-
-#define FIELD_MAX 64 /* longest field text kept; longer values are errors */
+_Static_assert(N_COLS <= SCN_CSV_COLS, "scn_csv keeps the columns");
 
 struct links_read {
-	const char *path;
-	struct scn_error *err;
-	int failed;
-	int line, row_line; /* current line; line where the row's first field ended */
-	int have_header;
-	uint32_t ncols;			       /* fields in the header */
+	struct scn_csv csv; /* first: the rows as read */
 	int col_of[N_COLS];		       /* header field of each column */
-	uint32_t nfield;		       /* fields of the current row so far */
-	char field[N_COLS + 1][FIELD_MAX + 1]; /* one more, to name an extra column */
-	int field_long[N_COLS + 1];
 	struct links_file *lf;
 	uint32_t node_cap, link_cap;
 	uint32_t *deg;	/* [node_cap] */
 	uint32_t *slot; /* name -> node index + 1, open addressing; 0 empty */
 	uint32_t slot_mask;
 };
-
-SCN_PRINTF(3, 4)
-static void links_fail(struct links_read *lr, int line, const char *fmt, ...)
-{
-	struct place pl = {lr->path, line};
-	va_list ap;
-
-	if (lr->failed)
-		return;
-	lr->failed = 1;
-	va_start(ap, fmt);
-	scn_vset_error(lr->err, pl, fmt, ap);
-	va_end(ap);
-}
-
-static void links_field(void *text, size_t len, void *data)
-{
-	struct links_read *lr = data;
-	uint32_t i = lr->nfield++;
-
-	if (lr->failed)
-		return;
-	if (i == 0)
-		lr->row_line = lr->line;
-	if (text && memchr(text, '\0', len)) {
-		links_fail(lr, lr->line, "field %" PRIu32 ": NUL byte", i + 1);
-		return;
-	}
-	if (i > N_COLS)
-		return; /* counted; the row is rejected when it ends */
-	lr->field_long[i] = len > FIELD_MAX;
-	len = len > FIELD_MAX ? FIELD_MAX : len;
-	if (len)
-		memcpy(lr->field[i], text, len);
-	lr->field[i][len] = '\0';
-}
 
 static int col_index(const char *name)
 {
@@ -98,46 +53,46 @@ static void links_header(struct links_read *lr)
 
 	for (c = 0; c < N_COLS; c++)
 		lr->col_of[c] = -1;
-	for (i = 0; i < lr->nfield && i <= N_COLS; i++)
-		known += col_index(lr->field[i]) >= 0;
+	for (i = 0; i < lr->csv.nfield && i <= N_COLS; i++)
+		known += col_index(lr->csv.field[i]) >= 0;
 	if (known == 0) {
-		links_fail(
-		    lr, lr->row_line,
+		scn_csv_fail(
+		    &lr->csv, lr->csv.row_line,
 		    "header: missing (the first line must name the columns: a,b,rate,cable)");
 		return;
 	}
-	for (i = 0; i < lr->nfield; i++) {
+	for (i = 0; i < lr->csv.nfield; i++) {
 		/* the first N_COLS + 1 names are kept: a bad one is among them */
-		const char *name = lr->field[i];
+		const char *name = lr->csv.field[i];
 
 		c = col_index(name);
 		if (c < 0) {
 			if (name[0] == '\0')
-				links_fail(lr, lr->row_line,
+				scn_csv_fail(&lr->csv, lr->csv.row_line,
 					   "column %" PRIu32
 					   ": empty column name (a, b, rate, cable)",
 					   i + 1);
 			else
-				links_fail(lr, lr->row_line,
+				scn_csv_fail(&lr->csv, lr->csv.row_line,
 					   "%s%s: unknown column (a, b, rate, cable)", name,
-					   lr->field_long[i] ? "..." : "");
+					   lr->csv.field_long[i] ? "..." : "");
 			return;
 		}
 		if (lr->col_of[c] >= 0) {
-			links_fail(lr, lr->row_line, "%s: duplicate column", name);
+			scn_csv_fail(&lr->csv, lr->csv.row_line, "%s: duplicate column", name);
 			return;
 		}
 		lr->col_of[c] = (int)i;
 	}
 	for (c = 0; c < N_COLS; c++)
 		if (lr->col_of[c] < 0) {
-			links_fail(lr, lr->row_line,
+			scn_csv_fail(&lr->csv, lr->csv.row_line,
 				   "%s: missing column (the header needs a, b, rate, cable)",
 				   col_names[c]);
 			return;
 		}
-	lr->ncols = lr->nfield;
-	lr->have_header = 1;
+	lr->csv.ncols = lr->csv.nfield;
+	lr->csv.have_header = 1;
 }
 
 static uint32_t name_hash(const char *s)
@@ -204,34 +159,34 @@ static int64_t row_node(struct links_read *lr, enum links_col c, const char *tex
 	uint32_t *slot;
 
 	if (is_long || strlen(text) >= GRAPH_NAME_SIZE) {
-		links_fail(lr, lr->row_line, "%s: %.24s... is longer than %d characters",
+		scn_csv_fail(&lr->csv, lr->csv.row_line, "%s: %.24s... is longer than %d characters",
 			   col_names[c], text, GRAPH_NAME_SIZE - 1);
 		return -1;
 	}
 	if (text[0] == '\0') {
-		links_fail(lr, lr->row_line, "%s: empty (a node name: %s)", col_names[c],
+		scn_csv_fail(&lr->csv, lr->csv.row_line, "%s: empty (a node name: %s)", col_names[c],
 			   GRAPH_NAME_CHARS);
 		return -1;
 	}
 	if (!graph_name_ok(text)) {
-		links_fail(lr, lr->row_line, "%s: %s is not a node name (%s)", col_names[c], text,
+		scn_csv_fail(&lr->csv, lr->csv.row_line, "%s: %s is not a node name (%s)", col_names[c], text,
 			   GRAPH_NAME_CHARS);
 		return -1;
 	}
 	if (lr->slot && *(slot = name_slot(lr, text)))
 		return *slot - 1;
 	if (lf->nnodes >= MAX_NODES) {
-		links_fail(lr, lr->row_line,
+		scn_csv_fail(&lr->csv, lr->csv.row_line,
 			   "%s: %s is one node more than %u (%u hosts and %u switches at most)",
 			   col_names[c], text, MAX_NODES, GRAPH_MAX_HOSTS, GRAPH_MAX_SWITCHES);
 		return -1;
 	}
 	if (grow_nodes(lr)) {
-		links_fail(lr, lr->row_line, "%s: out of memory", col_names[c]);
+		scn_csv_fail(&lr->csv, lr->csv.row_line, "%s: out of memory", col_names[c]);
 		return -1;
 	}
 	memcpy(lf->names[lf->nnodes], text, strlen(text) + 1);
-	lf->node_line[lf->nnodes] = lr->row_line;
+	lf->node_line[lf->nnodes] = lr->csv.row_line;
 	lr->deg[lf->nnodes] = 0;
 	*name_slot(lr, text) = lf->nnodes + 1;
 	return lf->nnodes++;
@@ -246,17 +201,17 @@ static int row_value(struct links_read *lr, enum links_col c, const char *text, 
 	int rc;
 
 	if (is_long) {
-		links_fail(lr, lr->row_line, "%s: value too long", col_names[c]);
+		scn_csv_fail(&lr->csv, lr->csv.row_line, "%s: value too long", col_names[c]);
 		return -1;
 	}
 	rc = c == COL_RATE ? units_parse_rate(text, v, e, sizeof(e))
 			   : units_parse_length(text, v, e, sizeof(e));
 	if (rc) {
-		links_fail(lr, lr->row_line, "%s: %s", col_names[c], e);
+		scn_csv_fail(&lr->csv, lr->csv.row_line, "%s: %s", col_names[c], e);
 		return -1;
 	}
 	if (k && (*v < k->min || *v > k->max)) {
-		links_fail(lr, lr->row_line, "%s: %s out of range (%s)", col_names[c], text,
+		scn_csv_fail(&lr->csv, lr->csv.row_line, "%s: %s out of range (%s)", col_names[c], text,
 			   k->range);
 		return -1;
 	}
@@ -272,24 +227,24 @@ static void links_row(struct links_read *lr)
 	int64_t a, b;
 	int c;
 
-	if (lr->nfield != lr->ncols) {
-		links_fail(lr, lr->row_line, "row: %" PRIu32 " fields, the header has %" PRIu32,
-			   lr->nfield, lr->ncols);
+	if (lr->csv.nfield != lr->csv.ncols) {
+		scn_csv_fail(&lr->csv, lr->csv.row_line, "row: %" PRIu32 " fields, the header has %" PRIu32,
+			   lr->csv.nfield, lr->csv.ncols);
 		return;
 	}
 	if (lf->nlinks >= GRAPH_MAX_LINKS) {
-		links_fail(lr, lr->row_line, "row: more than %u links", GRAPH_MAX_LINKS);
+		scn_csv_fail(&lr->csv, lr->csv.row_line, "row: more than %u links", GRAPH_MAX_LINKS);
 		return;
 	}
 	for (c = 0; c < N_COLS; c++) {
-		f[c] = lr->field[lr->col_of[c]];
-		lng[c] = lr->field_long[lr->col_of[c]];
+		f[c] = lr->csv.field[lr->col_of[c]];
+		lng[c] = lr->csv.field_long[lr->col_of[c]];
 	}
 	if ((a = row_node(lr, COL_A, f[COL_A], lng[COL_A])) < 0 ||
 	    (b = row_node(lr, COL_B, f[COL_B], lng[COL_B])) < 0)
 		return;
 	if (a == b) {
-		links_fail(lr, lr->row_line, "b: %s is linked to itself (a link joins two nodes)",
+		scn_csv_fail(&lr->csv, lr->csv.row_line, "b: %s is linked to itself (a link joins two nodes)",
 			   f[COL_B]);
 		return;
 	}
@@ -299,7 +254,7 @@ static void links_row(struct links_read *lr)
 	for (c = 0; c < 2; c++) {
 		uint32_t n = (uint32_t)(c ? b : a);
 		if (++lr->deg[n] > GRAPH_MAX_PORTS) {
-			links_fail(lr, lr->row_line, "%s: %s has more than %u ports", col_names[c],
+			scn_csv_fail(&lr->csv, lr->csv.row_line, "%s: %s has more than %u ports", col_names[c],
 				   lf->names[n], GRAPH_MAX_PORTS);
 			return;
 		}
@@ -311,7 +266,7 @@ static void links_row(struct links_read *lr)
 			lf->links = nl;
 		void *ll = nl ? realloc(lf->link_line, (size_t)cap * sizeof(*lf->link_line)) : NULL;
 		if (!ll) {
-			links_fail(lr, lr->row_line, "row: out of memory");
+			scn_csv_fail(&lr->csv, lr->csv.row_line, "row: out of memory");
 			return;
 		}
 		lf->link_line = ll;
@@ -320,25 +275,9 @@ static void links_row(struct links_read *lr)
 	l.a = (uint32_t)a;
 	l.b = (uint32_t)b;
 	lf->links[lf->nlinks] = l;
-	lf->link_line[lf->nlinks++] = lr->row_line;
+	lf->link_line[lf->nlinks++] = lr->csv.row_line;
 }
 
-static void links_row_end(int c, void *data)
-{
-	struct links_read *lr = data;
-
-	(void)c;
-	if (!lr->failed) {
-		if (!lr->have_header)
-			links_header(lr);
-		else
-			links_row(lr);
-	}
-	lr->nfield = 0;
-}
-
-/* once every degree is known: hosts linked to hosts, the host and switch
- * counts, each at the line that breaks it */
 static void links_degrees(struct links_read *lr)
 {
 	const struct links_file *lf = lr->lf;
@@ -347,7 +286,7 @@ static void links_degrees(struct links_read *lr)
 	for (i = 0; i < lf->nlinks; i++) {
 		const struct graph_link *l = &lf->links[i];
 		if (lr->deg[l->a] == 1 && lr->deg[l->b] == 1) {
-			links_fail(lr, lf->link_line[i],
+			scn_csv_fail(&lr->csv, lf->link_line[i],
 				   "%s and %s are linked only to each other (a node with one link "
 				   "is a host, and a host needs a switch)",
 				   lf->names[l->a], lf->names[l->b]);
@@ -360,7 +299,7 @@ static void links_degrees(struct links_read *lr)
 		const char *nm = lf->names[i];
 		if (!host && nm[0] == 'h' && nm[1] && strspn(nm + 1, "0123456789") == strlen(nm + 1)) {
 			/* the outputs call the hosts h0, h1, ...: a switch may not */
-			links_fail(lr, lf->node_line[i],
+			scn_csv_fail(&lr->csv, lf->node_line[i],
 				   "%s is a switch (it has several links), but names h<N> are the "
 				   "hosts' (the outputs call them h0, h1, ... in order of first "
 				   "appearance)",
@@ -368,7 +307,7 @@ static void links_degrees(struct links_read *lr)
 			return;
 		}
 		if (host ? ++hosts > GRAPH_MAX_HOSTS : ++switches > GRAPH_MAX_SWITCHES) {
-			links_fail(lr, lf->node_line[i], "%s: more than %u %s (%s)", lf->names[i],
+			scn_csv_fail(&lr->csv, lf->node_line[i], "%s: more than %u %s (%s)", lf->names[i],
 				   host ? GRAPH_MAX_HOSTS : GRAPH_MAX_SWITCHES,
 				   host ? "hosts" : "switches",
 				   host ? "nodes with one link" : "nodes with several links");
@@ -386,10 +325,15 @@ void links_free(struct links_file *lf)
 	memset(lf, 0, sizeof(*lf));
 }
 
-/* scn_csv_io's fail: a csv or read error */
-static void links_fail_msg(void *data, int line, const char *msg)
+/* scn_csv's callbacks: the links_read is its first member */
+static void links_header_of(struct scn_csv *c)
 {
-	links_fail(data, line, "%s", msg);
+	links_header((struct links_read *)(void *)c);
+}
+
+static void links_row_of(struct scn_csv *c)
+{
+	links_row((struct links_read *)(void *)c);
 }
 
 int links_read(const char *path, struct links_file *lf, struct scn_error *err)
@@ -400,13 +344,10 @@ int links_read(const char *path, struct links_file *lf, struct scn_error *err)
 
 	memset(lf, 0, sizeof(*lf));
 	memset(&lr, 0, sizeof(lr));
-	lr.path = path;
-	lr.err = err;
+	lr.csv = (struct scn_csv){ .path = path, .err = err, .kept = N_COLS,
+				   .header = links_header_of, .row = links_row_of };
 	lr.lf = lf;
-	struct scn_csv_io io = { .path = path, .max_bytes = LINKS_MAX_BYTES, .line = &lr.line,
-				 .failed = &lr.failed, .field = links_field, .row = links_row_end,
-				 .fail = links_fail_msg, .data = &lr };
-	enum scn_csv_open e = scn_csv_read(&io);
+	enum scn_csv_open e = scn_csv_read(&lr.csv, LINKS_MAX_BYTES);
 	if (e != SCN_CSV_READ) {
 		free(lr.deg);
 		free(lr.slot);
@@ -415,16 +356,16 @@ int links_read(const char *path, struct links_file *lf, struct scn_error *err)
 				     scn_csv_open_text(e, "a links CSV file", LINKS_MAX_BYTES, why,
 						       sizeof(why)));
 	}
-	if (!lr.failed && !lr.have_header)
-		links_fail(&lr, lr.line > 0 ? lr.line : 1,
+	if (!lr.csv.failed && !lr.csv.have_header)
+		scn_csv_fail(&lr.csv, lr.csv.line > 0 ? lr.csv.line : 1,
 			   "header: empty file (expected a,b,rate,cable and a row per cable)");
-	if (!lr.failed && lf->nlinks == 0)
-		links_fail(&lr, lr.line, "row: no links after the header");
-	if (!lr.failed)
+	if (!lr.csv.failed && lf->nlinks == 0)
+		scn_csv_fail(&lr.csv, lr.csv.line, "row: no links after the header");
+	if (!lr.csv.failed)
 		links_degrees(&lr);
 	free(lr.deg);
 	free(lr.slot);
-	if (lr.failed) {
+	if (lr.csv.failed) {
 		links_free(lf);
 		return -1;
 	}

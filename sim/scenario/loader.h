@@ -392,25 +392,36 @@ int64_t scn_pool_text(const struct scenario *s, const struct sw_tier *t, char *b
 int scn_check_file(struct load *ld);
 /* read job->file into job->rows; errors are "FILE:LINE: column: ..." */
 /*
- * A CSV file read row by row (csvfile.c; traces, links files): the file
- * must be a regular file of at most max_bytes; it is read one line at a
- * time, *line counting them, with libcsv calling field and row (data their
- * context) until *failed is set; a csv or read error goes to fail(data,
- * line, message).  Returns SCN_CSV_READ once read (whatever the callbacks
- * found), else why the file was not read (errno kept for CANNOT_OPEN).
+ * A CSV file read row by row (csvfile.c; traces, links files), a reader's
+ * first member: scn_csv_read() requires a regular file of at most
+ * max_bytes and reads it one line at a time (line counts them), keeping
+ * each row's fields, the first `kept` of them (and one more, to name an
+ * extra column) trimmed to SCN_CSV_FIELD_MAX characters (field_long says
+ * so), then calls header() for the first row and row() for every other,
+ * until failed is set (scn_csv_fail, or a csv or read error).  It returns
+ * SCN_CSV_READ once read (whatever the rows held), else why the file was not
+ * read (errno kept for CANNOT_OPEN).
  */
+#define SCN_CSV_COLS 6       /* the most columns a reader names */
+#define SCN_CSV_FIELD_MAX 64 /* longest field text kept; longer values are errors */
 enum scn_csv_open { SCN_CSV_READ, SCN_CSV_CANNOT_OPEN, SCN_CSV_DIRECTORY, SCN_CSV_NOT_REGULAR,
 		    SCN_CSV_TOO_LARGE, SCN_CSV_NO_MEMORY };
-struct scn_csv_io {
+struct scn_csv {
 	const char *path;
-	int64_t max_bytes;
-	int *line, *failed;
-	void (*field)(void *text, size_t len, void *data);
-	void (*row)(int c, void *data);
-	void (*fail)(void *data, int line, const char *msg);
-	void *data;
+	struct scn_error *err;
+	int failed;                    /* an error is set: nothing more is read */
+	int line, row_line;            /* current line; line where the row's first field ended */
+	int have_header;
+	uint32_t ncols;                /* fields in the header */
+	uint32_t kept;                 /* the reader's columns (<= SCN_CSV_COLS) */
+	uint32_t nfield;               /* fields of the current row so far */
+	char field[SCN_CSV_COLS + 1][SCN_CSV_FIELD_MAX + 1];
+	int field_long[SCN_CSV_COLS + 1];
+	void (*header)(struct scn_csv *c), (*row)(struct scn_csv *c);
 };
-enum scn_csv_open scn_csv_read(const struct scn_csv_io *io);
+enum scn_csv_open scn_csv_read(struct scn_csv *c, int64_t max_bytes);
+/* the first error of a CSV file, at "PATH:LINE: " */
+SCN_PRINTF(3, 4) void scn_csv_fail(struct scn_csv *c, int line, const char *fmt, ...);
 /* why a file was not read, in words ("a directory, not KIND", "larger than
  * N MiB", "cannot open (REASON)"), into buf or a constant */
 const char *scn_csv_open_text(enum scn_csv_open e, const char *kind, int64_t max_bytes,

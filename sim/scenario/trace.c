@@ -29,63 +29,18 @@ enum trace_col { COL_SRC, COL_DST, COL_BYTES, COL_START, COL_DSCP, COL_AFTER, N_
 static const char *const col_names[N_COLS + 1] = {
 	"src", "dst", "bytes", "start_us", "dscp", "after", NULL
 };
-
-#define FIELD_MAX 64 /* longest field text kept; longer values are errors */
+_Static_assert(N_COLS <= SCN_CSV_COLS, "scn_csv keeps the columns");
 
 struct trace_read {
-	const char *path;
+	struct scn_csv csv; /* first: the rows as read */
 	uint32_t nhosts;
-	struct scn_error *err;
-	int failed;
-	int line, row_line;  /* current line; line where the row's first field ended */
-	int have_header;
-	uint32_t ncols;      /* fields in the header */
 	int col_of[N_COLS];  /* header field of each column, -1 absent */
-	uint32_t nfield;     /* fields of the current row so far */
-	char field[N_COLS + 1][FIELD_MAX + 1]; /* one more, to name an extra column */
-	int field_long[N_COLS + 1];
 	struct scn_trace_row *rows;
 	uint32_t nrows, cap;
 };
 
-SCN_PRINTF(3, 4)
 /* a trace file's size at most: 10^7 rows of 100 bytes; /dev/zero is none */
 #define TRACE_MAX_BYTES (INT64_C(1) << 30)
-
-static void trace_fail(struct trace_read *tr, int line, const char *fmt, ...)
-{
-	struct place pl = { tr->path, line };
-	va_list ap;
-
-	if (tr->failed)
-		return;
-	tr->failed = 1;
-	va_start(ap, fmt);
-	scn_vset_error(tr->err, pl, fmt, ap);
-	va_end(ap);
-}
-
-static void trace_field(void *text, size_t len, void *data)
-{
-	struct trace_read *tr = data;
-	uint32_t i = tr->nfield++;
-
-	if (tr->failed)
-		return;
-	if (i == 0)
-		tr->row_line = tr->line;
-	if (text && memchr(text, '\0', len)) {
-		trace_fail(tr, tr->line, "field %" PRIu32 ": NUL byte", i + 1);
-		return;
-	}
-	if (i > N_COLS)
-		return; /* counted; the row is rejected when it ends */
-	tr->field_long[i] = len > FIELD_MAX;
-	len = len > FIELD_MAX ? FIELD_MAX : len;
-	if (len)
-		memcpy(tr->field[i], text, len);
-	tr->field[i][len] = '\0';
-}
 
 static void trace_header(struct trace_read *tr)
 {
@@ -94,44 +49,44 @@ static void trace_header(struct trace_read *tr)
 
 	for (c = 0; c < N_COLS; c++)
 		tr->col_of[c] = -1;
-	for (i = 0; i < tr->nfield; i++) {
+	for (i = 0; i < tr->csv.nfield; i++) {
 		/* the first N_COLS + 1 names are kept: a bad one is among them */
-		const char *name = tr->field[i];
+		const char *name = tr->csv.field[i];
 
 		for (c = 0; c < N_COLS; c++)
 			if (strcmp(name, col_names[c]) == 0)
 				break;
 		if (c == N_COLS) {
 			if (name[0] == '\0')
-				trace_fail(tr, tr->row_line,
+				scn_csv_fail(&tr->csv, tr->csv.row_line,
 					   "column %" PRIu32 ": empty column name", i + 1);
 			else
-				trace_fail(tr, tr->row_line,
+				scn_csv_fail(&tr->csv, tr->csv.row_line,
 					   "%s%s: unknown column (src, dst, bytes, start_us, dscp, after)",
-					   name, tr->field_long[i] ? "..." : "");
+					   name, tr->csv.field_long[i] ? "..." : "");
 			return;
 		}
 		if (tr->col_of[c] >= 0) {
-			trace_fail(tr, tr->row_line, "%s: duplicate column", name);
+			scn_csv_fail(&tr->csv, tr->csv.row_line, "%s: duplicate column", name);
 			return;
 		}
 		tr->col_of[c] = (int)i;
 	}
 	for (c = 0; c <= COL_START; c++)
 		if (tr->col_of[c] < 0) {
-			trace_fail(tr, tr->row_line,
+			scn_csv_fail(&tr->csv, tr->csv.row_line,
 				   "%s: missing column (the header needs src, dst, bytes, start_us)",
 				   col_names[c]);
 			return;
 		}
-	tr->ncols = tr->nfield;
-	tr->have_header = 1;
+	tr->csv.ncols = tr->csv.nfield;
+	tr->csv.have_header = 1;
 }
 
 /* start_us: decimal microseconds, exact to the picosecond */
 static int parse_start_us(const char *text, sim_time_ps *ps, char *e, size_t elen)
 {
-	char buf[FIELD_MAX + 3];
+	char buf[SCN_CSV_FIELD_MAX + 3];
 	const char *p;
 	int dots = 0;
 
@@ -163,52 +118,52 @@ static void trace_row(struct trace_read *tr)
 	int64_t v;
 	int c;
 
-	if (tr->nfield != tr->ncols) {
-		trace_fail(tr, tr->row_line,
+	if (tr->csv.nfield != tr->csv.ncols) {
+		scn_csv_fail(&tr->csv, tr->csv.row_line,
 			   "row: %" PRIu32 " fields, the header has %" PRIu32,
-			   tr->nfield, tr->ncols);
+			   tr->csv.nfield, tr->csv.ncols);
 		return;
 	}
 	if (tr->nrows >= MAX_TRACE_ROWS) {
-		trace_fail(tr, tr->row_line, "row: more than %" PRIu32 " rows",
+		scn_csv_fail(&tr->csv, tr->csv.row_line, "row: more than %" PRIu32 " rows",
 			   MAX_TRACE_ROWS);
 		return;
 	}
 	for (c = 0; c < N_COLS; c++) {
-		f[c] = tr->col_of[c] >= 0 ? tr->field[tr->col_of[c]] : "";
-		if (tr->col_of[c] >= 0 && tr->field_long[tr->col_of[c]]) {
-			trace_fail(tr, tr->row_line, "%s: value too long", col_names[c]);
+		f[c] = tr->col_of[c] >= 0 ? tr->csv.field[tr->col_of[c]] : "";
+		if (tr->col_of[c] >= 0 && tr->csv.field_long[tr->col_of[c]]) {
+			scn_csv_fail(&tr->csv, tr->csv.row_line, "%s: value too long", col_names[c]);
 			return;
 		}
 	}
 
 	if (units_parse_int(f[COL_SRC], 0, (int64_t)tr->nhosts - 1, &v, e, sizeof(e))) {
-		trace_fail(tr, tr->row_line, "src: %s", e);
+		scn_csv_fail(&tr->csv, tr->csv.row_line, "src: %s", e);
 		return;
 	}
 	row.src = (uint32_t)v;
 	if (units_parse_int(f[COL_DST], 0, (int64_t)tr->nhosts - 1, &v, e, sizeof(e))) {
-		trace_fail(tr, tr->row_line, "dst: %s", e);
+		scn_csv_fail(&tr->csv, tr->csv.row_line, "dst: %s", e);
 		return;
 	}
 	row.dst = (uint32_t)v;
 	if (row.dst == row.src) {
-		trace_fail(tr, tr->row_line, "dst: %" PRIu32 " is also src (a flow needs two hosts)",
+		scn_csv_fail(&tr->csv, tr->csv.row_line, "dst: %" PRIu32 " is also src (a flow needs two hosts)",
 			   row.dst);
 		return;
 	}
 	if (units_parse_int(f[COL_BYTES], 1, MAX_BYTES, &row.bytes, e, sizeof(e))) {
-		trace_fail(tr, tr->row_line, "bytes: %s", e);
+		scn_csv_fail(&tr->csv, tr->csv.row_line, "bytes: %s", e);
 		return;
 	}
 	if (parse_start_us(f[COL_START], &row.start_ps, e, sizeof(e))) {
-		trace_fail(tr, tr->row_line, "start_us: %s", e);
+		scn_csv_fail(&tr->csv, tr->csv.row_line, "start_us: %s", e);
 		return;
 	}
 	row.dscp = -1;
 	if (f[COL_DSCP][0]) {
 		if (units_parse_int(f[COL_DSCP], 0, 63, &v, e, sizeof(e))) {
-			trace_fail(tr, tr->row_line, "dscp: %s", e);
+			scn_csv_fail(&tr->csv, tr->csv.row_line, "dscp: %s", e);
 			return;
 		}
 		row.dscp = (int32_t)v;
@@ -216,16 +171,16 @@ static void trace_row(struct trace_read *tr)
 	row.after = -1;
 	if (f[COL_AFTER][0]) {
 		if (units_parse_int(f[COL_AFTER], 0, INT32_MAX, &v, e, sizeof(e))) {
-			trace_fail(tr, tr->row_line, "after: %s", e);
+			scn_csv_fail(&tr->csv, tr->csv.row_line, "after: %s", e);
 			return;
 		}
 		if (v >= (int64_t)tr->nrows) {
 			if (tr->nrows == 0)
-				trace_fail(tr, tr->row_line,
+				scn_csv_fail(&tr->csv, tr->csv.row_line,
 					   "after: %" PRId64 " is not an earlier row (this is flow 0, the first)",
 					   v);
 			else
-				trace_fail(tr, tr->row_line,
+				scn_csv_fail(&tr->csv, tr->csv.row_line,
 					   "after: %" PRId64 " is not an earlier row (0-%" PRIu32
 					   "; this is flow %" PRIu32 ")",
 					   v, tr->nrows - 1, tr->nrows);
@@ -241,7 +196,7 @@ static void trace_row(struct trace_read *tr)
 		struct scn_trace_row *nr = realloc(tr->rows, (size_t)cap * sizeof(*nr));
 
 		if (!nr) {
-			trace_fail(tr, tr->row_line, "row: out of memory");
+			scn_csv_fail(&tr->csv, tr->csv.row_line, "row: out of memory");
 			return;
 		}
 		tr->rows = nr;
@@ -250,24 +205,15 @@ static void trace_row(struct trace_read *tr)
 	tr->rows[tr->nrows++] = row;
 }
 
-static void trace_row_end(int c, void *data)
+/* scn_csv's callbacks: the trace_read is its first member */
+static void trace_header_of(struct scn_csv *c)
 {
-	struct trace_read *tr = data;
-
-	(void)c;
-	if (!tr->failed) {
-		if (!tr->have_header)
-			trace_header(tr);
-		else
-			trace_row(tr);
-	}
-	tr->nfield = 0;
+	trace_header((struct trace_read *)(void *)c);
 }
 
-/* scn_csv_io's fail: a csv or read error */
-static void trace_fail_msg(void *data, int line, const char *msg)
+static void trace_row_of(struct scn_csv *c)
 {
-	trace_fail(data, line, "%s", msg);
+	trace_row((struct trace_read *)(void *)c);
 }
 
 int scn_read_trace(struct scn_job *job, uint32_t nhosts, struct place jpl,
@@ -277,13 +223,10 @@ int scn_read_trace(struct scn_job *job, uint32_t nhosts, struct place jpl,
 	char why[128];
 
 	memset(&tr, 0, sizeof(tr));
-	tr.path = job->file;
+	tr.csv = (struct scn_csv){ .path = job->file, .err = err, .kept = N_COLS,
+				   .header = trace_header_of, .row = trace_row_of };
 	tr.nhosts = nhosts;
-	tr.err = err;
-	struct scn_csv_io io = { .path = job->file, .max_bytes = TRACE_MAX_BYTES,
-				 .line = &tr.line, .failed = &tr.failed, .field = trace_field,
-				 .row = trace_row_end, .fail = trace_fail_msg, .data = &tr };
-	enum scn_csv_open e = scn_csv_read(&io);
+	enum scn_csv_open e = scn_csv_read(&tr.csv, TRACE_MAX_BYTES);
 	if (e == SCN_CSV_CANNOT_OPEN)
 		return scn_set_error(err, jpl, "job.%s.file: cannot open %s (%s)", job->name,
 				     job->file, strerror(errno));
@@ -293,12 +236,12 @@ int scn_read_trace(struct scn_job *job, uint32_t nhosts, struct place jpl,
 		return scn_set_error(err, jpl, "job.%s.file: %s is %s", job->name, job->file,
 				     scn_csv_open_text(e, "a trace CSV file", TRACE_MAX_BYTES, why,
 						       sizeof(why)));
-	if (!tr.failed && !tr.have_header)
-		trace_fail(&tr, tr.line > 0 ? tr.line : 1,
+	if (!tr.csv.failed && !tr.csv.have_header)
+		scn_csv_fail(&tr.csv, tr.csv.line > 0 ? tr.csv.line : 1,
 			   "header: empty file (expected src,dst,bytes,start_us)");
-	if (!tr.failed && tr.nrows == 0)
-		trace_fail(&tr, tr.line, "row: no flows after the header");
-	if (tr.failed) {
+	if (!tr.csv.failed && tr.nrows == 0)
+		scn_csv_fail(&tr.csv, tr.csv.line, "row: no flows after the header");
+	if (tr.csv.failed) {
 		free(tr.rows);
 		return -1;
 	}
