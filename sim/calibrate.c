@@ -8,9 +8,9 @@
  *   Mbps: a rate, %: a fraction, none: a plain number, which the loader
  *   reads in the key's own bare unit, e.g. Mbps for dcqcn.rpg_ai_rate).
  *   The loader checks every value against the key when a point loads.
- * - The start is the grid value nearest to the scenario's own (on a log
- *   scale); the scenario's value is read from what `check` prints, so any
- *   key works.  A key printed in another unit than its grid starts mid-grid.
+ * - The start is the scenario's own settings: each key's value joins its
+ *   grid.  The value is read from what `check` prints, so any key works; a
+ *   key printed in another unit than its grid's starts mid-grid.
  * - The seeds are the sweep's last axis (sim.seed = 1..N); with one seed
  *   each scenario keeps its own sim.seed.
  */
@@ -231,25 +231,27 @@ static double hard_margin(int64_t v, int64_t limit)
 }
 
 double calibrate_margin(const struct cal_run *r, const struct cal_limits *l,
-			enum cal_criterion *binding)
+			enum cal_criterion *binding, double *each)
 {
-	if (!r->ran) {
-		*binding = CAL_RUN_FAILED;
-		return MARGIN_UNFINISHED;
-	}
-	if (!r->judged || r->jobs_failed) {
-		*binding = CAL_UNFINISHED;
+	for (int c = 0; each && c < CAL_N_CRITERIA; c++)
+		each[c] = INFINITY;
+	if (!r->ran || !r->judged || r->jobs_failed) {
+		*binding = r->ran ? CAL_UNFINISHED : CAL_RUN_FAILED;
+		if (each)
+			each[*binding] = MARGIN_UNFINISHED;
 		return MARGIN_UNFINISHED;
 	}
 	double m = INFINITY;
 	*binding = CAL_NONE;
-#define TAKE(c, v)                   \
-	do {                         \
-		double v_ = (v);     \
-		if (v_ < m) {        \
-			m = v_;      \
+#define TAKE(c, v)                    \
+	do {                          \
+		double v_ = (v);      \
+		if (each)             \
+			each[c] = v_; \
+		if (v_ < m) {         \
+			m = v_;       \
 			*binding = c; \
-		}                    \
+		}                     \
 	} while (0)
 	if (r->drops_lossless > l->max_lossless_drops)
 		TAKE(CAL_LOSSLESS_DROPS, hard_margin(r->drops_lossless, l->max_lossless_drops));
@@ -265,6 +267,12 @@ double calibrate_margin(const struct cal_run *r, const struct cal_limits *l,
 	return m;
 }
 
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
 int calibrate_better(const struct cal_score *a, const struct cal_score *b)
 {
 	if (!a->valid)
@@ -273,7 +281,23 @@ int calibrate_better(const struct cal_score *a, const struct cal_score *b)
 		return 1;
 	if (a->pass != b->pass)
 		return a->pass > b->pass;
-	return a->margin > b->margin;
+	/* the criteria's margins from the smallest up: the first that differs
+	 * by more than rounding decides (equal smallest margins are common:
+	 * busbw at its ceiling) */
+	double x[CAL_N_CRITERIA], y[CAL_N_CRITERIA];
+	memcpy(x, a->crit, sizeof(x));
+	memcpy(y, b->crit, sizeof(y));
+	x[0] = a->margin;
+	y[0] = b->margin;
+	qsort(x + 1, CAL_N_CRITERIA - 1, sizeof(double), cmp_double);
+	qsort(y + 1, CAL_N_CRITERIA - 1, sizeof(double), cmp_double);
+	for (int i = 0; i < CAL_N_CRITERIA; i++) {
+		if (isinf(x[i]) && isinf(y[i]))
+			break;
+		if (fabs(x[i] - y[i]) > 1e-6)
+			return x[i] > y[i];
+	}
+	return 0;
 }
 
 /* ---- the search ---- */
@@ -328,9 +352,12 @@ static int search_line(const struct cal_search *s, struct cal_outcome *o, const 
 	if (n) {
 		struct cal_score sc[CAL_MAX_VALUES];
 		memset(sc, 0, sizeof(sc));
-		if (s->log)
+		if (s->log && round <= CAL_MAX_ROUNDS)
 			fprintf(s->log, "calibrate: round %d, %s: %d value%s\n", round, s->keys[k].key,
 				n, n == 1 ? "" : "s");
+		else if (s->log)
+			fprintf(s->log, "calibrate: plane, %s: %d value%s\n", s->keys[k].key, n,
+				n == 1 ? "" : "s");
 		if (s->eval(s->ctx, n, (const int(*)[CAL_MAX_KEYS])idx, varying, sc, err, errlen))
 			return -1;
 		for (int i = 0; i < n; i++) {
@@ -436,6 +463,7 @@ struct cal_ctx {
 	int busbw_mean[CAL_MAX_SCENARIOS];     /* criteria.busbw_stat = mean */
 	int batch;
 	int interrupted;
+	int own_start;                         /* the start is the scenario's own settings */
 };
 
 /* scenario file (NULL: default) with sets and then assigns, finalized;
@@ -535,8 +563,11 @@ static int read_sweep(struct cal_ctx *c, int scn, const char *dir, const int *V,
 		r.drops = r.drops_lossless + (int64_t)num_at(f, n, cly) + (int64_t)num_at(f, n, cwd);
 		r.jobs_failed = (int)num_at(f, n, cjf);
 		enum cal_criterion b;
-		double m = calibrate_margin(&r, &c->limits[scn], &b);
+		double each[CAL_N_CRITERIA];
+		double m = calibrate_margin(&r, &c->limits[scn], &b, each);
 		struct cal_score *sc = &out[V[p / nseeds]];
+		for (int k = 1; k < CAL_N_CRITERIA; k++)
+			sc->crit[k] = fmin(sc->crit[k], each[k]);
 		if (m < sc->scn_margin[scn]) {
 			sc->scn_margin[scn] = m;
 			sc->scn_binding[scn] = b;
@@ -550,6 +581,7 @@ static int read_sweep(struct cal_ctx *c, int scn, const char *dir, const int *V,
 			struct cal_score *sc = &out[V[i / nseeds]];
 			sc->scn_margin[scn] = MARGIN_UNFINISHED;
 			sc->scn_binding[scn] = CAL_RUN_FAILED;
+			sc->crit[CAL_RUN_FAILED] = MARGIN_UNFINISHED;
 			sc->scn_pass[scn] = 0;
 		}
 	free(seen);
@@ -572,6 +604,8 @@ static int eval_points(void *ctxp, int n, const int (*idx)[CAL_MAX_KEYS], const 
 		struct cal_score *sc = &out[i];
 		memset(sc, 0, sizeof(*sc));
 		sc->valid = 1;
+		for (int cr = 0; cr < CAL_N_CRITERIA; cr++)
+			sc->crit[cr] = INFINITY;
 		for (int s = 0; s < c->nscn; s++) {
 			sc->scn_pass[s] = 1;
 			sc->scn_margin[s] = INFINITY;
@@ -703,15 +737,36 @@ static int printed_value(const struct scenario *s, const char *key, char *buf, s
 	return found;
 }
 
-/* the grid index nearest to the scenario's value of k (log scale) */
-static int nearest(const struct cal_key *k, const struct scenario *s)
+/*
+ * The grid index of the scenario's own value of k: inserted into the grid
+ * (in order) when it is not on it; when it is printed in another unit than
+ * the grid's, or the grid is full, the nearest value (log scale) or the
+ * middle.  *own is cleared unless the index holds the scenario's value.
+ */
+static int own_value(struct cal_key *k, const struct scenario *s, int *own)
 {
 	char text[96], why[160];
 	enum cal_unit u;
 	int64_t v;
 	if (printed_value(s, k->key, text, sizeof(text)) ||
-	    parse_value(text, &u, &v, why, sizeof(why)) || u != k->unit)
+	    parse_value(text, &u, &v, why, sizeof(why)) || u != k->unit) {
+		*own = 0;
 		return k->n / 2;
+	}
+	int at = 0;
+	while (at < k->n && k->base[at] < v)
+		at++;
+	if (at < k->n && k->base[at] == v)
+		return at;
+	if (k->n < CAL_MAX_VALUES) {
+		memmove(&k->base[at + 1], &k->base[at], sizeof(k->base[0]) * (size_t)(k->n - at));
+		memmove(&k->text[at + 1], &k->text[at], sizeof(k->text[0]) * (size_t)(k->n - at));
+		k->base[at] = v;
+		format_value(k->unit, v, k->text[at], sizeof(k->text[0]));
+		k->n++;
+		return at;
+	}
+	*own = 0;
 	int best = 0;
 	double bd = INFINITY;
 	for (int i = 0; i < k->n; i++) {
@@ -932,6 +987,11 @@ static void print_result(const struct cal_ctx *c, const struct cal_outcome *out,
 		fprintf(f, "  %-20s %s  margin %+7.1f %%  binding %s\n", c->labels[s],
 			b->score.scn_pass[s] ? "pass" : "FAIL", 100 * b->score.scn_margin[s],
 			cal_criterion_names[b->score.scn_binding[s]]);
+	const struct cal_point *own = &out->points[0];
+	if (c->own_start && own->score.valid)
+		fprintf(f, "the scenario's own settings: %s, margin %+.1f %% (binding: %s on %s)\n",
+			own->score.pass ? "pass" : "FAIL", 100 * own->score.margin,
+			cal_criterion_names[own->score.binding], c->labels[own->score.binding_scn]);
 	if (out->runner_up >= 0) {
 		const struct cal_point *r = &out->points[out->runner_up];
 		fprintf(f, "runner-up (%s, margin %+.1f %%): ", r->score.pass ? "pass" : "fails",
@@ -939,7 +999,8 @@ static void print_result(const struct cal_ctx *c, const struct cal_outcome *out,
 		print_point(c, r, f);
 		fputc('\n', f);
 	}
-	fprintf(f, "run it: dcqcn-sim run %s", o->scenario ? o->scenario : "");
+	fprintf(f, "run it: dcqcn-sim run%s%s", o->scenario ? " " : "",
+		o->scenario ? o->scenario : "");
 	for (int i = 0; i < o->nsets; i++)
 		fprintf(f, " --set %s", o->sets[i]);
 	for (int k = 0; k < o->nkeys; k++)
@@ -951,11 +1012,16 @@ int calibrate_run(const struct calibrate_opts *o, char (*sets_out)[96], char *er
 		  size_t errlen)
 {
 	struct cal_ctx *c = calloc(1, sizeof(*c));
-	if (!c) {
+	struct calibrate_opts *oc = malloc(sizeof(*oc));
+	if (!c || !oc) {
+		free(c);
+		free(oc);
 		snprintf(err, errlen, "out of memory");
 		return RUN_EIO;
 	}
-	c->o = o;
+	*oc = *o; /* its grids get the scenario's own values */
+	c->o = oc;
+	c->own_start = 1;
 	c->files[c->nscn++] = o->scenario;
 	for (int i = 0; i < o->nstress && c->nscn < CAL_MAX_SCENARIOS; i++)
 		c->files[c->nscn++] = o->stress[i];
@@ -973,6 +1039,7 @@ int calibrate_run(const struct calibrate_opts *o, char (*sets_out)[96], char *er
 		if (!scn) {
 			snprintf(err, errlen, "%s", e.msg);
 			free(c);
+			free(oc);
 			return RUN_EIO;
 		}
 		struct cal_limits *l = &c->limits[s];
@@ -987,7 +1054,7 @@ int calibrate_run(const struct calibrate_opts *o, char (*sets_out)[96], char *er
 		c->busbw_mean[s] = scn->crit_busbw_stat == SCN_BUSBW_MEAN;
 		if (s == 0)
 			for (int k = 0; k < o->nkeys; k++)
-				start[k] = nearest(&o->keys[k], scn);
+				start[k] = own_value(&oc->keys[k], scn, &c->own_start);
 		scenario_free(scn);
 		free(scn);
 	}
@@ -997,8 +1064,10 @@ int calibrate_run(const struct calibrate_opts *o, char (*sets_out)[96], char *er
 		snprintf(err, errlen, "%s: cannot create the output directory: %s", runs_dir,
 			 strerror(errno));
 		free(c);
+		free(oc);
 		return RUN_EIO;
 	}
+	o = oc;
 	struct cal_search s = { .keys = o->keys, .nkeys = o->nkeys, .eval = eval_points,
 				.ctx = c, .log = o->log };
 	memcpy(s.start, start, sizeof(start));
@@ -1051,5 +1120,6 @@ int calibrate_run(const struct calibrate_opts *o, char (*sets_out)[96], char *er
 	}
 	calibrate_outcome_free(&out);
 	free(c);
+	free(oc);
 	return st;
 }

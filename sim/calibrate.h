@@ -17,10 +17,11 @@
  * scenario that give it "bind".
  *
  * The search: coordinate ascent over the value grid of each key.  It starts
- * at the grid value nearest to each key's value in the scenario; a round
+ * at the scenario's own settings (each key's value joins its grid); a round
  * tries every grid value of one key with the others held, key by key, and
  * moves to the best point (a passing point beats a failing one, then the
- * larger margin, then the one found first); rounds repeat until one moves
+ * larger margin, then the larger margin of the other criteria, then the one
+ * found first); rounds repeat until one moves
  * nowhere (at most CAL_MAX_ROUNDS).  A point is run once (a cache of points
  * seen); points the loader rejects (ecn.kmax not above ecn.kmin) are
  * skipped without a run.  Runs spent: sum over rounds of the grid sizes,
@@ -100,9 +101,10 @@ struct cal_limits {
 	double max_retransmitted_pct;
 	int64_t max_lossless_drops, max_drops;
 };
-/* a run's margin and the criterion that sets it */
+/* a run's margin and the criterion that sets it; each (NULL: not wanted)
+ * gets every criterion's margin, INFINITY where one does not apply */
 double calibrate_margin(const struct cal_run *r, const struct cal_limits *l,
-			enum cal_criterion *binding);
+			enum cal_criterion *binding, double *each);
 
 /* a point's evaluation over every scenario and seed */
 struct cal_score {
@@ -114,11 +116,14 @@ struct cal_score {
 	int scn_pass[CAL_MAX_SCENARIOS];
 	double scn_margin[CAL_MAX_SCENARIOS];
 	enum cal_criterion scn_binding[CAL_MAX_SCENARIOS];
+	double crit[CAL_N_CRITERIA];           /* each criterion's smallest margin */
 	long runs;                             /* runs it took (0 when invalid) */
 	char why[256];                         /* invalid: the loader's message */
 };
 
-/* is a better than b (pass first, then margin); ties keep b */
+/* is a better than b: a passing point beats a failing one, then the larger
+ * margin, then (margins equal within 1e-6) the larger next-smallest
+ * criterion margin, and so on; full ties keep b */
 int calibrate_better(const struct cal_score *a, const struct cal_score *b);
 
 /*

@@ -107,44 +107,44 @@ START_TEST(margins)
 	struct cal_run r = { .ran = 1, .judged = 1, .pass = 1, .has_busbw = 1, .busbw_pct = 97,
 			     .ecn_mark_pct = 0.5, .retransmitted_pct = 0 };
 	enum cal_criterion b;
-	double m = calibrate_margin(&r, &l, &b);
+	double m = calibrate_margin(&r, &l, &b, NULL);
 	ck_assert_double_eq_tol(m, 2.0 / 95, 1e-12);
 	ck_assert_int_eq(b, CAL_BUSBW);
 
 	r.ecn_mark_pct = 1.99; /* (2 - 1.99) / 2 = 0.005 binds now */
-	m = calibrate_margin(&r, &l, &b);
+	m = calibrate_margin(&r, &l, &b, NULL);
 	ck_assert_double_eq_tol(m, 0.005, 1e-12);
 	ck_assert_int_eq(b, CAL_ECN);
 
 	l.max_pause_frame_rate = 1000;
 	r.pause_frame_rate = 1500; /* (1000 - 1500) / 1000 */
-	m = calibrate_margin(&r, &l, &b);
+	m = calibrate_margin(&r, &l, &b, NULL);
 	ck_assert_double_eq_tol(m, -0.5, 1e-12);
 	ck_assert_int_eq(b, CAL_PAUSE);
 
 	/* a ceiling of 0 counts in units: 3 frames/s over it is -3 */
 	l.max_pause_frame_rate = 0;
 	r.pause_frame_rate = 3;
-	ck_assert_double_eq_tol(calibrate_margin(&r, &l, &b), -3, 1e-12);
+	ck_assert_double_eq_tol(calibrate_margin(&r, &l, &b, NULL), -3, 1e-12);
 
 	/* drops are hard: within the limit they set no margin; over it, -1 - excess */
 	l.max_pause_frame_rate = -1;
 	r.ecn_mark_pct = 0;
 	r.has_busbw = 0;
 	r.drops_lossless = 0;
-	m = calibrate_margin(&r, &l, &b);
+	m = calibrate_margin(&r, &l, &b, NULL);
 	ck_assert_double_eq_tol(m, 1, 1e-12); /* ECN and retransmission at 0: 100 % */
 	r.drops_lossless = 4;
 	r.drops = 4;
-	m = calibrate_margin(&r, &l, &b);
+	m = calibrate_margin(&r, &l, &b, NULL);
 	ck_assert_double_eq_tol(m, -5, 1e-12);
 	ck_assert_int_eq(b, CAL_LOSSLESS_DROPS);
 
 	r.judged = 0;
-	ck_assert_double_eq(calibrate_margin(&r, &l, &b), -1000);
+	ck_assert_double_eq(calibrate_margin(&r, &l, &b, NULL), -1000);
 	ck_assert_int_eq(b, CAL_UNFINISHED);
 	r.ran = 0;
-	calibrate_margin(&r, &l, &b);
+	calibrate_margin(&r, &l, &b, NULL);
 	ck_assert_int_eq(b, CAL_RUN_FAILED);
 }
 END_TEST
@@ -249,6 +249,32 @@ static int fail_eval(void *ctx, int n, const int (*idx)[CAL_MAX_KEYS], const int
 	return 0;
 }
 
+/* equal smallest margins: the next criterion's margin decides */
+START_TEST(ties_go_to_the_next_margin)
+{
+	struct cal_score a = { .valid = 1, .pass = 1, .margin = 0.03 }, b = a;
+	for (int c = 0; c < CAL_N_CRITERIA; c++)
+		a.crit[c] = b.crit[c] = INFINITY;
+	a.crit[CAL_BUSBW] = b.crit[CAL_BUSBW] = 0.03;
+	a.crit[CAL_ECN] = 0.70;
+	b.crit[CAL_ECN] = 0.75;
+	a.crit[CAL_RETRANS] = b.crit[CAL_RETRANS] = 1;
+	ck_assert(calibrate_better(&b, &a));
+	ck_assert(!calibrate_better(&a, &b));
+	b.crit[CAL_ECN] = 0.70 + 1e-9; /* within rounding: a tie keeps the first */
+	ck_assert(!calibrate_better(&b, &a));
+	ck_assert(!calibrate_better(&a, &b));
+	b.margin = 0.031; /* the smallest margin first */
+	b.crit[CAL_ECN] = 0.1;
+	ck_assert(calibrate_better(&b, &a));
+	b.pass = 0; /* passing first */
+	b.margin = 0.5;
+	ck_assert(calibrate_better(&a, &b));
+	b.valid = 0;
+	ck_assert(!calibrate_better(&b, &a));
+}
+END_TEST
+
 START_TEST(search_reports_no_pass)
 {
 	struct cal_key keys[1] = { tune("ecn.kmin=1KB:16KB:x2") };
@@ -344,7 +370,7 @@ START_TEST(stress_and_seeds)
 	o.sets = sets;
 	o.nsets = 1;
 	char err[1024];
-	o.keys[0] = tune("ecn.kmax=200KB:3.2MB:x4");
+	o.keys[0] = tune("ecn.kmax=400KB:3.2MB:x2");
 	o.nkeys = 1;
 	int st = calibrate_run(&o, NULL, err, sizeof(err));
 	ck_assert_msg(st == 0 || st == CALIBRATE_NONE_PASSES, "calibrate: %d %s", st, err);
@@ -352,13 +378,15 @@ START_TEST(stress_and_seeds)
 	ck_assert_msg(strstr(csv, ",calibrate-incast_pass,calibrate-incast_margin,"
 				  "calibrate-incast_binding,calibrate-incast-2_pass,"),
 		      "%s", csv);
-	/* 3 points x 2 scenarios x 2 seeds, one runs column each: 4 */
+	/* the scenario's own kmax (200KB) joins the grid and starts the search:
+	 * 5 points x 2 scenarios x 2 seeds, 4 runs each */
 	int points = 0;
 	for (const char *p = strchr(csv, '\n'); p && p[1]; p = strchr(p + 1, '\n'))
 		points++;
-	ck_assert_int_eq(points, 3);
+	ck_assert_int_eq(points, 5);
 	ck_assert_msg(strstr(csv, "\n0,0,200KB,"), "%s", csv);
-	ck_assert_msg(strstr(csv, "\n1,1,800KB,"), "%s", csv);
+	ck_assert_msg(strstr(csv, "\n1,1,400KB,"), "%s", csv);
+	ck_assert_msg(strstr(csv, "\n4,1,3.2MB,"), "%s", csv);
 	for (const char *p = strchr(csv, '\n'); p && p[1]; p = strchr(p + 1, '\n')) {
 		/* runs is the 8th column */
 		const char *f = p + 1;
@@ -387,6 +415,7 @@ static Suite *make_calibrate_suite(void)
 	tcase_add_test(tc, grids);
 	tcase_add_test(tc, margins);
 	tcase_add_test(tc, search_finds_the_best);
+	tcase_add_test(tc, ties_go_to_the_next_margin);
 	tcase_add_test(tc, search_reports_no_pass);
 	tcase_add_test(tc, calibrates_a_fabric);
 	tcase_add_test(tc, stress_and_seeds);
