@@ -406,19 +406,22 @@ int calibrate_search(const struct cal_search *s, struct cal_outcome *o, char *er
 	o->runs += sc.runs;
 	int best = 0;
 	for (int round = 1; round <= CAL_MAX_ROUNDS; round++) {
-		int moved = 0;
+		struct cal_score before = o->points[best].score;
 		o->rounds = round;
 		for (int k = 0; k < s->nkeys; k++) {
 			int base[CAL_MAX_KEYS];
 			memcpy(base, o->points[best].idx, sizeof(base));
-			int m = search_line(s, o, base, k, round, &best, err, errlen);
-			if (m < 0) {
+			if (search_line(s, o, base, k, round, &best, err, errlen) < 0) {
 				o->best = best;
 				return -1;
 			}
-			moved |= m;
 		}
-		if (!moved)
+		/* another round only when this one gained: a pass, or 0.1 % of
+		 * margin (a tie decided by the other criteria moves the point
+		 * but is no reason to search again) */
+		const struct cal_score *now = &o->points[best].score;
+		if (now->valid == before.valid && now->pass == before.pass &&
+		    !(now->margin > before.margin + CAL_MIN_GAIN))
 			break;
 	}
 	o->best = best;

@@ -21,8 +21,8 @@
  * tries every grid value of one key with the others held, key by key, and
  * moves to the best point (a passing point beats a failing one, then the
  * larger margin, then the larger margin of the other criteria, then the one
- * found first); rounds repeat until one moves
- * nowhere (at most CAL_MAX_ROUNDS).  A point is run once (a cache of points
+ * found first); rounds repeat while one gains (a pass, or CAL_MIN_GAIN of
+ * margin), at most CAL_MAX_ROUNDS.  A point is run once (a cache of points
  * seen); points the loader rejects (ecn.kmax not above ecn.kmin) are
  * skipped without a run.  Runs spent: sum over rounds of the grid sizes,
  * against the product of all grid sizes for a full grid.
@@ -43,6 +43,7 @@
 #define CAL_MAX_SCENARIOS 9 /* the scenario and up to 8 stress scenarios */
 #define CAL_MAX_ROUNDS 4
 #define CAL_MAX_SEEDS 16
+#define CAL_MIN_GAIN 1e-3 /* a round that gains less margin ends the search */
 
 /* the criteria a margin comes from, in calibrate.csv's words */
 enum cal_criterion {
