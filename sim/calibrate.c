@@ -30,6 +30,7 @@
 
 #define LINE_BYTES 8192
 #define MAX_COLS 160
+#define MAX_SETS 256 /* --set options (as the command line takes) */
 
 const char *const cal_criterion_names[CAL_N_CRITERIA] = {
 	[CAL_NONE] = "none",
@@ -469,32 +470,18 @@ struct cal_ctx {
 	int own_start;                         /* the start is the scenario's own settings */
 };
 
-/* scenario file (NULL: default) with sets and then assigns, finalized;
+/* scenario file (NULL: the default) with sets and then assigns, finalized;
  * NULL with err */
 static struct scenario *load_with(const char *file, const char *const *sets, int nsets,
 				  char (*assigns)[96], int nassigns, struct scn_error *err)
 {
-	struct scenario *s = calloc(1, sizeof(*s));
-	if (!s) {
-		snprintf(err->msg, sizeof(err->msg), "out of memory");
-		return NULL;
-	}
-	scenario_init(s);
-	int rc = file ? scenario_load_file(s, file, err)
-		      : scenario_load_string(s, "scenarios/default.ini (embedded)",
-					     scenario_default_text, err);
-	for (int i = 0; rc == 0 && i < nsets; i++)
-		rc = scenario_set(s, sets[i], err);
-	for (int i = 0; rc == 0 && i < nassigns; i++)
-		rc = scenario_set(s, assigns[i], err);
-	if (rc == 0)
-		rc = scenario_finalize(s, err);
-	if (rc) {
-		scenario_free(s);
-		free(s);
-		return NULL;
-	}
-	return s;
+	const char *all[MAX_SETS + CAL_MAX_KEYS];
+	int n = 0;
+	for (int i = 0; i < nsets && n < MAX_SETS; i++)
+		all[n++] = sets[i];
+	for (int i = 0; i < nassigns; i++)
+		all[n++] = assigns[i];
+	return scenario_open(file, all, n, err);
 }
 
 static void point_assigns(const struct calibrate_opts *o, const int *idx, char (*a)[96])
@@ -626,8 +613,7 @@ static int eval_points(void *ctxp, int n, const int (*idx)[CAL_MAX_KEYS], const 
 					m += 7;
 				snprintf(sc->why, sizeof(sc->why), "%.255s", m);
 			} else {
-				scenario_free(scn);
-				free(scn);
+				scenario_close(scn);
 			}
 		}
 		if (sc->valid)
@@ -1058,8 +1044,7 @@ int calibrate_run(const struct calibrate_opts *o, char (*sets_out)[96], char *er
 		if (s == 0)
 			for (int k = 0; k < o->nkeys; k++)
 				start[k] = own_value(&oc->keys[k], scn, &c->own_start);
-		scenario_free(scn);
-		free(scn);
+		scenario_close(scn);
 	}
 	char runs_dir[4200];
 	snprintf(runs_dir, sizeof(runs_dir), "%s/runs", o->out_dir);

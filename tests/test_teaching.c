@@ -202,20 +202,11 @@ END_TEST
 static struct scenario *load_path(const char *path, char (*sets)[512], int nsets,
 				  struct scn_error *err)
 {
-	struct scenario *s = calloc(1, sizeof(*s));
-	ck_assert_ptr_nonnull(s);
-	scenario_init(s);
-	int rc = scenario_load_file(s, path, err);
-	for (int i = 0; rc == 0 && i < nsets; i++)
-		rc = scenario_set(s, sets[i], err);
-	if (rc == 0)
-		rc = scenario_finalize(s, err);
-	if (rc) {
-		scenario_free(s);
-		free(s);
-		return NULL;
-	}
-	return s;
+	const char *list[64];
+	ck_assert_int_le(nsets, 64);
+	for (int i = 0; i < nsets; i++)
+		list[i] = sets[i];
+	return scenario_open(path, list, nsets, err);
 }
 
 /* the header comment of a scenario file: its leading lines that start with

@@ -550,6 +550,37 @@ int scenario_load_file(struct scenario *s, const char *path,
 	return rc;
 }
 
+struct scenario *scenario_open(const char *path, const char *const *sets, int nsets,
+			       struct scn_error *err)
+{
+	struct scenario *s = calloc(1, sizeof(*s));
+	if (!s) {
+		snprintf(err->msg, sizeof(err->msg), "out of memory");
+		return NULL;
+	}
+	scenario_init(s);
+	int rc = path ? scenario_load_file(s, path, err)
+		      : scenario_load_string(s, SCENARIO_DEFAULT_NAME, scenario_default_text, err);
+	for (int i = 0; rc == 0 && i < nsets; i++)
+		rc = scenario_set(s, sets[i], err);
+	if (rc == 0)
+		rc = scenario_finalize(s, err);
+	if (rc) {
+		scenario_free(s);
+		free(s);
+		return NULL;
+	}
+	return s;
+}
+
+void scenario_close(struct scenario *s)
+{
+	if (s) {
+		scenario_free(s);
+		free(s);
+	}
+}
+
 int scenario_set(struct scenario *s, const char *assignment, struct scn_error *err)
 {
 	struct load *ld = load_new(s, "--set", err);

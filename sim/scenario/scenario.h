@@ -307,6 +307,13 @@ int scenario_load_string(struct scenario *s, const char *name, const char *text,
 /* "section.key=value", as given to --set */
 int scenario_set(struct scenario *s, const char *assignment, struct scn_error *err);
 int scenario_finalize(struct scenario *s, struct scn_error *err);
+/* on the heap: the file at path (NULL: the embedded default, named
+ * SCENARIO_DEFAULT_NAME) loaded, then sets[0..nsets) applied as --set,
+ * then finalized; NULL with the loader's message in err.  Free it with
+ * scenario_close(). */
+struct scenario *scenario_open(const char *path, const char *const *sets, int nsets,
+			       struct scn_error *err);
+void scenario_close(struct scenario *s);
 
 /* derived values */
 uint32_t scenario_hosts(const struct scenario *s);
@@ -349,5 +356,6 @@ void scenario_print_warnings(const struct scenario *s, FILE *out);
 
 /* the embedded default scenario (scenarios/default.ini, compiled in) */
 extern const char scenario_default_text[];
+#define SCENARIO_DEFAULT_NAME "scenarios/default.ini (embedded)"
 
 #endif
