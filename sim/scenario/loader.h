@@ -23,6 +23,8 @@
  *   print.c     scenario_print() and scenario_print_derived()
  *   warnings.c  risky settings (scenario_warnings)
  *   keyhelp.c   what `dcqcn-sim keys` prints
+ *   sonic.c, mlx5.c, export.c   real switch and NIC configurations in and
+ *               out (config.h)
  *
  * The functions and tables shared between the rooms carry the prefix scn_
  * (the public functions scenario_); the rest of each room is static.
