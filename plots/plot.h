@@ -49,6 +49,33 @@
 int plot_run(const char *dir, const char *scripts_dir, const char *format, char *err,
 	     size_t errlen);
 
+/*
+ * The figures of a sweep directory (one that holds sweep.csv) into
+ * DIR/plots/, from sweep.csv alone:
+ *
+ *   sweep_METRIC.png  each metric of `metrics` (comma-separated sweep.csv
+ *                     columns; NULL: busbw_judged_min_pct,ecn_mark_pct)
+ *                     against the first axis with a base-unit column
+ *                     (KEY_B, KEY_ps, ...; the first axis, as categories,
+ *                     when none has one), the values as written (150KB) as
+ *                     the tick labels, one line per combination of the
+ *                     other axes; with --repeat (METRIC_min, METRIC_max
+ *                     there) the mean with min-max bars
+ *   sweep_pass.png    with two or more axes: pass (1), fail (0) or not
+ *                     judged (0.5) over the first two axes; a cell over
+ *                     further axes is the worst of its points (it passes
+ *                     only if all do); a point without a row is blank
+ *
+ * Data: DIR/plots/data/sweep_METRIC.dat (x, xlabel, then one column per
+ * line, titled "KEY=V, ..." or METRIC with no other axis; with repeats
+ * each line's _min and _max columns follow it), sweep_METRIC.vars and
+ * sweep_pass.dat (xi, yi, xlabel, ylabel, pass).  A metric with no number
+ * in any row is skipped, with a note.  Returns 0 with a note for the user
+ * in err, or -1 with the reason.
+ */
+int plot_sweep(const char *dir, const char *scripts_dir, const char *format,
+	       const char *metrics, char *err, size_t errlen);
+
 /* 1 when format is one plot_run draws (figures.h figure_formats: png, svg,
  * pdf; NULL is png).  Figures are named DIR/plots/NAME.FORMAT; drawing one
  * removes that figure in the other formats. */

@@ -3,8 +3,9 @@
 # once in a normal build (build/) and once with AddressSanitizer and
 # UndefinedBehaviorSanitizer (build-asan/); then the comparison of runs on
 # 1, 2 and 3 threads once more under ThreadSanitizer (build-tsan/), on a
-# shorter corpus.  Check prints its summary line per suite ("100%: Checks:
-# N, Failures: 0, Errors: 0").
+# shorter corpus; then the MPI build (build-mpi) and its sweep test under
+# mpirun.  Check prints its summary line per suite ("100%: Checks: N,
+# Failures: 0, Errors: 0").
 set -e
 cd "$(dirname "$0")/.."
 sh scripts/deps.sh
@@ -21,3 +22,10 @@ meson test -C build-asan --verbose --num-processes 2
 ninja -C build-tsan dcqcn-sim
 TSAN_OPTIONS="halt_on_error=1 exitcode=66" \
 	python3 tests/test_threads.py build-tsan/dcqcn-sim . --soak 8
+
+# the optional MPI build (-Dmpi=enabled, Open MPI): sweeps under mpirun give
+# the sweep.csv of a one-machine run
+sh scripts/deps.sh --mpi
+[ -d build-mpi ] || meson setup build-mpi -Dmpi=enabled
+ninja -C build-mpi dcqcn-sim
+meson test -C build-mpi --verbose mpi

@@ -24,6 +24,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#ifdef DCQCN_MPI
+#include <mpi.h>
+#endif
+
 #include "fluidrun.h"
 #include "keyhelp.h"
 #include "nccltests.h"
@@ -39,6 +43,8 @@
 #define EXIT_PLOT 4
 #define EXIT_COLL_FAILED 5 /* nccl-tests: an iteration failed or did not end */
 #define MAX_SETS 256
+#define TABLE_LINE_BYTES 65536 /* a line of sweep.csv */
+#define TABLE_MAX_COLS 512
 #define STR(x) #x
 #define XSTR(x) STR(x) /* a macro's value as text: "8" */
 
@@ -87,8 +93,10 @@ static const char usage[] =
 	"  dcqcn-sim check SCENARIO [--set SECTION.KEY=VALUE]... [--threads N]\n"
 	"  dcqcn-sim sweep SCENARIO --vary SECTION.KEY=V1,V2,... [--vary ...] [-j N]\n"
 	"                [-o DIR] [--set ...] [--seed N] [--threads N] [--quiet] [--plot]\n"
-	"                [--format png|svg|pdf] [--resume]\n"
-	"  dcqcn-sim plot DIR [--format png|svg|pdf]\n"
+	"                [--format png|svg|pdf] [--resume] [--repeat N] [--columns M,...]\n"
+	"                [--shard I/N]\n"
+	"  dcqcn-sim sweep --merge DIR... [-o OUT] [--columns M,...] [--quiet] [--plot]\n"
+	"  dcqcn-sim plot DIR [--format png|svg|pdf] [--columns M,...]\n"
 	"  dcqcn-sim keys [SECTION]\n"
 	"  dcqcn-sim nccl-tests all_reduce_perf|all_to_all_perf [SCENARIO] [-b SIZE] [-e SIZE]\n"
 	"                [-f N | -i SIZE] [-g GPUS] [-n ITERS] [-w WARMUP] [-j N] [--out DIR]\n"
@@ -170,13 +178,17 @@ static const char check_help[] =
 static const char sweep_help[] =
 	"usage: dcqcn-sim sweep SCENARIO --vary SECTION.KEY=V1,V2,... [--vary ...] [-j N]\n"
 	"                       [-o DIR] [--set ...] [--seed N] [--threads N] [--quiet]\n"
-	"                       [--plot] [--format png|svg|pdf] [--resume]\n"
+	"                       [--plot] [--format png|svg|pdf] [--resume] [--repeat N]\n"
+	"                       [--columns M,...] [--shard I/N]\n"
+	"       dcqcn-sim sweep --merge DIR... [-o OUT] [--columns M,...] [--quiet]\n"
+	"                       [--plot] [--format png|svg|pdf]\n"
 	"\n"
 	"One run per combination of the --vary values (the last axis varies fastest),\n"
 	"-j N at a time, into DIR/p000, DIR/p001, ...; DIR/sweep.csv has a row per\n"
-	"point: its axis values, its summary.csv row, and whether it met its own\n"
-	"[criteria] (which may be varied too).  Every point is loaded and checked\n"
-	"before the first one runs.\n"
+	"point: its axis values (a numeric one also in its base unit: KEY_B, KEY_ps,\n"
+	"KEY_bps, KEY_mm, KEY_frac, KEY_n), its summary.csv row, and whether it met\n"
+	"its own [criteria] (which may be varied too).  Every point is loaded and\n"
+	"checked before the first one runs.\n"
 	"\n"
 	"options:\n"
 	"  --vary S.K=V1,V2,...  one axis: a key and its values, comma-separated (a\n"
@@ -188,29 +200,57 @@ static const char sweep_help[] =
 	"  --seed N      same as --set sim.seed=N\n"
 	"  --threads N   same as --set sim.threads=N\n"
 	"  --quiet, -q   no progress lines, no table\n"
-	"  --plot        draw every point's figures when the sweep ends\n"
+	"  --plot        draw the sweep's figures (dcqcn-sim plot DIR) when it ends\n"
 	"  --format F    the figures' format: png (default), svg or pdf; implies --plot\n"
 	"  --resume      run only the points of DIR that did not end (no summary.csv,\n"
 	"                or one that says interrupted or terminated); give the same\n"
 	"                scenario and options as the sweep that was stopped\n"
+	"  --repeat N    run every point N times (1-" XSTR(SWEEP_MAX_REPEAT) "), with sim.seed, sim.seed+1,\n"
+	"                ..., into DIR/pNNN/r0 .. rN-1; sweep.csv has per point the mean\n"
+	"                of each metric and its METRIC_min and METRIC_max; a point passes\n"
+	"                only if every repeat does (criteria_failed: the union)\n"
+	"  --columns M,...  the metrics (summary.csv columns; with --repeat their\n"
+	"                _min and _max too) the table shows, in that order (default:\n"
+	"                busbw, ECN marking, pause rate, drops and the verdict) and,\n"
+	"                with --plot, the metrics drawn\n"
+	"  --shard I/N   run only the points p with p % N == I (I from 0: Slurm's\n"
+	"                SLURM_ARRAY_TASK_ID with --array=0-(N-1)), and write\n"
+	"                DIR/shard-I-of-N.txt instead of sweep.csv; the shards may\n"
+	"                share DIR; --resume resumes a shard\n"
+	"  --merge DIR...  join the shards in the DIRs (one shared folder, or one per\n"
+	"                shard) into OUT/sweep.csv (default: the one DIR), the file a\n"
+	"                single run writes; OUT/pNNN links to points run elsewhere\n"
 	"  --help, -h    this text\n"
 	"\n"
+	"Under mpirun (a build with -Dmpi=enabled), rank r of N runs the points\n"
+	"p % N == r one after another, all into DIR (a shared filesystem); rank 0\n"
+	"writes sweep.csv and prints the table.\n"
+	"\n"
 	"Exit status: 0 every point ran (even when points miss their criteria); 1 a\n"
-	"point broke an invariant; 2 bad usage or a point that does not load (nothing\n"
-	"runs); 3 stopped by SIGINT, SIGTERM or SIGHUP (passed to the workers: each\n"
-	"point ends complete, sweep.csv lists those that finished); 4 a figure failed.\n";
+	"point broke an invariant; 2 bad usage, a point that does not load (nothing\n"
+	"runs), or a merge of shards that do not match or did not all end; 3 stopped\n"
+	"by SIGINT, SIGTERM or SIGHUP (passed to the workers: each point ends\n"
+	"complete, sweep.csv lists those that finished); 4 a figure failed.\n";
 
 static const char plot_help[] =
-	"usage: dcqcn-sim plot DIR [--format png|svg|pdf]\n"
+	"usage: dcqcn-sim plot DIR [--format png|svg|pdf] [--columns M,...]\n"
 	"\n"
 	"Draw the figures of run directory DIR into DIR/plots/ with gnuplot\n"
 	"(apt-get install gnuplot-nox): queues, pause map, pause and ECN rates, DCQCN\n"
 	"rates, collectives; the data each figure uses is kept in DIR/plots/data/.\n"
-	"For a sweep directory (one that holds sweep.csv), the figures of every point.\n"
+	"For a sweep directory (one that holds sweep.csv), the sweep's figures in\n"
+	"DIR/plots/: sweep_METRIC.png, each metric against the first numeric axis\n"
+	"(its values as labels, spaced by their base unit), a line per value of the\n"
+	"other axes (min-max bars with --repeat); and with two or more axes\n"
+	"sweep_pass.png, pass or fail over the first two axes (a cell is the worst\n"
+	"over the other axes: it passes only if every such point does).  A point's\n"
+	"own figures: dcqcn-sim plot DIR/p000 (DIR/p000/r0 with --repeat).\n"
 	"\n"
 	"options:\n"
 	"  --format F    png (default), svg or pdf; drawing a figure removes its files\n"
 	"                in the other formats\n"
+	"  --columns M,...  a sweep: the metrics drawn (sweep.csv columns; default\n"
+	"                busbw_judged_min_pct,ecn_mark_pct)\n"
 	"  --help, -h    this text\n"
 	"\n"
 	"Exit status: 0 drawn; 2 bad usage; 4 a figure failed (the message names it\n"
@@ -303,7 +343,7 @@ static const char fluid_help[] =
 static const struct command {
 	const char *name;
 	const char *help;
-	const char *const options[13];
+	const char *const options[17];
 } commands[] = {
 	{ "run", run_help,
 	  { "-o", "--set", "--seed", "--threads", "--quiet", "-q", "--plot", "--format", "--fluid",
@@ -312,8 +352,9 @@ static const struct command {
 	{ "check", check_help, { "--set", "--threads", "--help", NULL } },
 	{ "sweep", sweep_help,
 	  { "--vary", "-j", "-o", "--set", "--seed", "--threads", "--quiet", "-q", "--plot",
-	    "--format", "--resume", "--help", NULL } },
-	{ "plot", plot_help, { "--format", "--help", NULL } },
+	    "--format", "--resume", "--repeat", "--columns", "--shard", "--merge", "--help",
+	    NULL } },
+	{ "plot", plot_help, { "--format", "--columns", "--help", NULL } },
 	{ "keys", keys_help, { "--help", NULL } },
 	{ "nccl-tests", nccltests_help,
 	  { "-b", "-e", "-f", "-i", "-g", "-n", "-w", "-j", "--out", "--set", "--threads", "--help",
@@ -342,6 +383,12 @@ struct cli {
 	int resume; /* sweep --resume */
 	char *vary[SWEEP_MAX_AXES];
 	int nvary;
+	int repeat; /* sweep --repeat */
+	const char *columns; /* sweep --columns */
+	int shard_index, shard_count; /* sweep --shard I/N; count 0: none */
+	int merge; /* sweep --merge: the arguments are shard folders */
+	const char *args[SWEEP_MAX_MERGE]; /* the arguments that are not options */
+	int nargs;
 };
 
 __attribute__((format(printf, 1, 2))) static int usage_error(const char *fmt, ...)
@@ -473,6 +520,36 @@ static int parse_args(int argc, char **argv, struct cli *c)
 			if (!is_sweep)
 				return usage_error("%s is an option of sweep", a);
 			c->resume = 1;
+		} else if (!strcmp(a, "--repeat") || !strcmp(a, "--columns") ||
+			   !strcmp(a, "--shard")) {
+			if (!has_next)
+				return usage_error("%s needs a value", a);
+			if (!is_sweep)
+				return usage_error("%s is an option of sweep", a);
+			const char *v = argv[++i];
+			char *end;
+			if (!strcmp(a, "--columns")) {
+				c->columns = v;
+			} else if (!strcmp(a, "--repeat")) {
+				long n = strtol(v, &end, 10);
+				if (end == v || *end || n < 1 || n > SWEEP_MAX_REPEAT)
+					return usage_error("--repeat %s: runs per point, 1-%d", v,
+							   SWEEP_MAX_REPEAT);
+				c->repeat = (int)n;
+			} else {
+				int ix, n, used = 0;
+				if (sscanf(v, "%d/%d%n", &ix, &n, &used) != 2 || v[used] || n < 1 ||
+				    n > SWEEP_MAX_POINTS || ix < 0 || ix >= n)
+					return usage_error("--shard %s: I/N, 0 <= I < N (I counts from 0, "
+							   "as SLURM_ARRAY_TASK_ID with --array=0-(N-1))",
+							   v);
+				c->shard_index = ix;
+				c->shard_count = n;
+			}
+		} else if (!strcmp(a, "--merge")) {
+			if (!is_sweep)
+				return usage_error("%s is an option of sweep", a);
+			c->merge = 1;
 		} else if (!strcmp(a, "--plot")) {
 			if (!is_run && !is_sweep)
 				return usage_error("%s is an option of run and sweep", a);
@@ -487,12 +564,27 @@ static int parse_args(int argc, char **argv, struct cli *c)
 			c->quiet = 1;
 		} else if (a[0] == '-' && a[1]) {
 			return unknown_option(a);
-		} else if (c->scenario) {
-			return usage_error("one scenario at a time (extra argument %s)", a);
+		} else if (c->nargs == SWEEP_MAX_MERGE) {
+			return usage_error("too many arguments (at most %d)", SWEEP_MAX_MERGE);
 		} else {
-			c->scenario = a;
+			c->args[c->nargs++] = a;
 		}
 	}
+	if (c->merge) { /* sweep --merge DIR... */
+		const char *not_here = c->nvary ? "--vary" : c->repeat ? "--repeat"
+				       : c->shard_count ? "--shard" : c->resume ? "--resume"
+				       : c->nsets ? "--set, --seed or --threads" : c->jobs > 1 ? "-j" : NULL;
+		if (not_here)
+			return usage_error("--merge joins shards that ran: %s belongs to the shards' "
+					   "sweep command", not_here);
+		if (!c->nargs)
+			return usage_error("--merge needs the shards' folders: dcqcn-sim sweep --merge "
+					   "DIR... [-o OUT]");
+		return 0;
+	}
+	if (c->nargs > 1)
+		return usage_error("one scenario at a time (extra argument %s)", c->args[1]);
+	c->scenario = c->nargs ? c->args[0] : NULL;
 	if (!is_run && !c->scenario)
 		return usage_error("%s needs a SCENARIO file", c->cmd);
 	if (is_sweep && !c->nvary)
@@ -543,14 +635,90 @@ static const char *plots_dir(void)
 	return plot_scripts_dir(dirs);
 }
 
-/* the figures of a run directory, or of every point of a sweep directory
- * (one that holds sweep.csv), in format; 0, or EXIT_PLOT with the reason
- * on stderr */
-static int plot_dir(const char *dir, const char *format, int quiet)
+/* the metrics the table shows without --columns, in the file's order */
+static const char *const table_metrics[] = { "busbw_pct_line", "busbw_judged_min_pct",
+					     "ecn_mark_pct", "pause_frame_rate",
+					     "drops_lossless", "drops_lossy", "criteria_pass",
+					     "criteria_failed", NULL };
+
+/* is name one of the comma-separated fields of list? */
+static int in_list(const char *list, const char *name)
+{
+	size_t n = strlen(name);
+	for (const char *p = list; p && *p;) {
+		size_t l = strcspn(p, ",");
+		if (l == n && !strncmp(p, name, n))
+			return 1;
+		p += l + (p[l] == ',');
+	}
+	return 0;
+}
+
+/* every name of --columns (comma-separated) must be a field of known (a
+ * CSV header line); 0, or the usage error with a guess */
+static int check_columns(const char *opt, const char *list, const char *known)
+{
+	if (!*list)
+		return usage_error("%s: no column names", opt);
+	for (const char *p = list; *p;) {
+		size_t l = strcspn(p, ",");
+		char name[128];
+		snprintf(name, sizeof(name), "%.*s", (int)l, p);
+		p += l + (p[l] == ',');
+		if (!l)
+			return usage_error("%s %s: an empty column name", opt, list);
+		if (in_list(known, name))
+			continue;
+		char *cands = strdup(known), *f[TABLE_MAX_COLS];
+		if (!cands)
+			return usage_error("out of memory");
+		int n = output_split_csv(cands, f, TABLE_MAX_COLS);
+		struct scn_guess g;
+		scn_guess_init(&g, name, strlen(name));
+		for (int i = 0; i < n; i++)
+			scn_guess_add(&g, f[i]);
+		int rc = scn_guess_best(&g)
+				 ? usage_error("%s: %s is not a column of sweep.csv; did you mean %s?",
+					       opt, name, scn_guess_best(&g))
+				 : usage_error("%s: %s is not a column of sweep.csv (the columns of "
+					       "summary.csv: see the README, Outputs)", opt, name);
+		free(cands);
+		return rc;
+	}
+	return 0;
+}
+
+/* the metric columns of sweep.csv: summary.csv's, and with repeats each
+ * numeric one's _min and _max; a comma-separated list */
+static void sweep_metric_names(int repeat, char *buf, size_t len)
+{
+	static struct run_result zero;
+	char header[2048], row[2048];
+	size_t n = 0;
+	run_summary_csv(&zero, header, sizeof(header), row, sizeof(row));
+	buf[0] = '\0';
+	for (char *h = header, *save = NULL, *tok; (tok = strtok_r(h, ",", &save)); h = NULL) {
+		int text = !strcmp(tok, "end") || !strcmp(tok, "criteria_pass") ||
+			   !strcmp(tok, "criteria_failed");
+		if (n < len)
+			n += (size_t)snprintf(buf + n, len - n, "%s%s", n ? "," : "", tok);
+		if (repeat > 1 && !text && n < len)
+			n += (size_t)snprintf(buf + n, len - n, ",%s_min,%s_max", tok, tok);
+	}
+}
+
+/* the figures of a run directory, or of a sweep directory (one that holds
+ * sweep.csv: the metrics of columns, NULL the default ones), in format; 0,
+ * EXIT_USAGE for a column that is not in sweep.csv, or EXIT_PLOT with the
+ * reason on stderr */
+static int plot_dir(const char *dir, const char *format, int quiet, const char *columns)
 {
 	char path[4200], err[2048];
 	snprintf(path, sizeof(path), "%s/sweep.csv", dir);
 	if (access(path, F_OK) != 0) {
+		if (columns)
+			return usage_error("plot --columns: %s has no sweep.csv (--columns picks the "
+					   "metrics of a sweep's figures)", dir);
 		if (plot_run(dir, plots_dir(), format, err, sizeof(err))) {
 			fprintf(stderr, "dcqcn-sim: plot: %s\n", err);
 			return EXIT_PLOT;
@@ -559,31 +727,45 @@ static int plot_dir(const char *dir, const char *format, int quiet)
 			printf("dcqcn-sim: %s\n", err);
 		return 0;
 	}
-	int rc = 0, points = 0;
-	for (int p = 0; p < SWEEP_MAX_POINTS; p++) {
-		snprintf(path, sizeof(path), "%s/p%03d", dir, p);
-		if (access(path, F_OK) != 0)
-			break;
-		points++;
-		if (plot_run(path, plots_dir(), format, err, sizeof(err))) {
-			fprintf(stderr, "dcqcn-sim: plot: %s\n", err);
-			rc = EXIT_PLOT;
+	if (columns) {
+		char header[TABLE_LINE_BYTES / 4] = "";
+		FILE *fp = fopen(path, "r");
+		if (fp) {
+			if (!fgets(header, sizeof(header), fp))
+				header[0] = '\0';
+			fclose(fp);
 		}
+		header[strcspn(header, "\n")] = '\0';
+		int rc = check_columns("--columns", columns, header);
+		if (rc)
+			return rc;
 	}
-	if (!quiet)
-		printf("dcqcn-sim: figures of %d sweep points in %s/pNNN/plots\n", points, dir);
-	return rc;
+	if (plot_sweep(dir, plots_dir(), format, columns, err, sizeof(err))) {
+		fprintf(stderr, "dcqcn-sim: plot: %s\n", err);
+		return EXIT_PLOT;
+	}
+	if (!quiet) {
+		snprintf(path, sizeof(path), "%s/p000/r0", dir);
+		printf("dcqcn-sim: %s (a point's own: dcqcn-sim plot %s/p000%s)\n", err, dir,
+		       access(path, F_OK) == 0 ? "/r0" : "");
+	}
+	return 0;
 }
 
-/* plot DIR [--format F] */
+/* plot DIR [--format F] [--columns M,...] */
 static int cmd_plot(int argc, char **argv)
 {
-	const char *dir = NULL, *format = "png";
+	const char *dir = NULL, *format = "png", *columns = NULL;
 	for (int i = 2; i < argc; i++) {
 		if (!strcmp(argv[i], "--format")) {
 			int rc = take_format(argc, argv, &i, &format);
 			if (rc)
 				return rc;
+		} else if (!strcmp(argv[i], "--columns")) {
+			if (i + 1 == argc)
+				return usage_error("--columns needs a value (sweep.csv columns, e.g. "
+						   "ecn_mark_pct,pause_frame_rate)");
+			columns = argv[++i];
 		} else if (argv[i][0] == '-' && argv[i][1]) {
 			return unknown_option(argv[i]);
 		} else if (dir) {
@@ -599,49 +781,160 @@ static int cmd_plot(int argc, char **argv)
 	struct stat st;
 	if (stat(dir, &st) || !S_ISDIR(st.st_mode))
 		return usage_error("plot: %s is not a run or sweep directory", dir);
-	return plot_dir(dir, format, 0);
+	return plot_dir(dir, format, 0, columns);
 }
 
-/* sweep.csv as a table: point, the axes, and the deployment metrics */
-static void print_sweep(const char *dir, int naxes)
+/* sweep.csv as a table: point, the axes, and the deployment metrics (or
+ * those of columns, in its order).  The axes are the columns between dir
+ * and the summary's first (sim_time_us), but for their base-unit columns
+ * (KEY_B after KEY). */
+static void print_sweep(const char *dir, const char *columns)
 {
-	static const char *const metrics[] = { "busbw_pct_line", "busbw_judged_min_pct",
-					       "ecn_mark_pct", "pause_frame_rate",
-					       "drops_lossless", "drops_lossy", "criteria_pass",
-					       "criteria_failed", NULL };
-	char path[4200], line[4096];
-	char *f[128];
-	int want[128] = {0};
+	char path[4200];
+	char *line = malloc(TABLE_LINE_BYTES);
+	char *f[TABLE_MAX_COLS];
+	int show[TABLE_MAX_COLS], nshow = 0;
 	snprintf(path, sizeof(path), "%s/sweep.csv", dir);
-	FILE *fp = fopen(path, "r");
-	if (!fp)
+	FILE *fp = line ? fopen(path, "r") : NULL;
+	if (!fp) {
+		free(line);
 		return;
-	for (int row = 0; fgets(line, sizeof(line), fp); row++) {
+	}
+	for (int row = 0; fgets(line, TABLE_LINE_BYTES, fp); row++) {
 		line[strcspn(line, "\n")] = '\0';
-		int n = output_split_csv(line, f, 128);
-		for (int col = 0; row == 0 && col < n; col++) {
-			want[col] = col == 0 || (col >= 2 && col < 2 + naxes);
-			for (int k = 0; metrics[k]; k++)
-				want[col] |= !strcmp(f[col], metrics[k]);
+		int n = output_split_csv(line, f, TABLE_MAX_COLS);
+		if (row == 0) {
+			int summary = 0, axis = -1;
+			for (int col = 0; col < n; col++) {
+				size_t al = axis >= 0 ? strlen(f[axis]) : 0;
+				summary |= !strcmp(f[col], "sim_time_us");
+				int want = col == 0;
+				if (col >= 2 && !summary &&
+				    !(axis >= 0 && !strncmp(f[col], f[axis], al) && f[col][al] == '_'))
+					want = 1, axis = col;
+				for (int k = 0; !columns && summary && table_metrics[k]; k++)
+					want |= !strcmp(f[col], table_metrics[k]);
+				if (want)
+					show[nshow++] = col;
+			}
+			for (const char *p = columns; p && *p;) { /* in the order asked */
+				size_t l = strcspn(p, ",");
+				for (int col = 0; col < n; col++)
+					if (strlen(f[col]) == l && !strncmp(f[col], p, l))
+						show[nshow++] = col;
+				p += l + (p[l] == ',');
+			}
 		}
-		for (int col = 0; col < n; col++)
-			if (want[col])
-				printf("  %-*s", col ? 16 : 5, *f[col] ? f[col] : "-");
+		for (int k = 0; k < nshow; k++) {
+			int col = show[k];
+			const char *v = col < n && *f[col] ? f[col] : "-";
+			printf("  %-*s", col ? 16 : 5, v);
+		}
 		printf("\n");
 	}
 	fclose(fp);
+	free(line);
+}
+
+/* what a sweep or a merge prints and returns when sweep_run or
+ * sweep_merge gave st */
+static int sweep_outcome(const struct cli *c, const char *dir,
+			 int st, int failed, int unjudged, const char *err, int rank)
+{
+	const char *what = c->merge ? "sweep --merge" : "sweep";
+	char who[32] = "";
+	if (rank > 0)
+		snprintf(who, sizeof(who), "rank %d: ", rank);
+	if (st == RUN_EIO && !failed && access(dir, F_OK) != 0) {
+		fprintf(stderr, "dcqcn-sim: %s%s: %s\n", who, what, err);
+		return EXIT_USAGE;
+	}
+	if (!c->quiet && rank == 0 && c->shard_count > 0 && st != RUN_EIO) {
+		printf("dcqcn-sim: shard %d/%d of the sweep in %s (shard-%d-of-%d.txt); join the "
+		       "shards with dcqcn-sim sweep --merge DIR...\n", c->shard_index,
+		       c->shard_count, dir, c->shard_index, c->shard_count);
+	} else if (!c->quiet && rank == 0 && (st != RUN_EIO || !c->merge)) {
+		printf("dcqcn-sim: sweep results in %s/sweep.csv (%d point%s missed the criteria",
+		       dir, failed, failed == 1 ? "" : "s");
+		if (unjudged)
+			printf(", %d not judged: %s", unjudged,
+			       "they did not finish their traffic (criteria_failed says why)");
+		printf(")\n");
+		print_sweep(dir, c->columns);
+	}
+	int plot_rc = c->plot && st == RUN_OK && rank == 0 && !c->shard_count
+			      ? plot_dir(dir, c->format, c->quiet, c->columns)
+			      : 0;
+	switch (st) {
+	case RUN_OK:
+		return plot_rc;
+	case RUN_INVARIANT:
+		fprintf(stderr, "dcqcn-sim: %s%s: %s\n", who, what, err);
+		return EXIT_INVARIANT;
+	case RUN_INTERRUPTED:
+		fprintf(stderr, "dcqcn-sim: %s%s %s; finished points in %s/%s\n", who, what,
+			interrupted == SIGINT ? "interrupted" : "terminated", dir,
+			c->shard_count ? "pNNN" : "sweep.csv");
+		return EXIT_INTERRUPTED;
+	default:
+		fprintf(stderr, "dcqcn-sim: %s%s: %s\n", who, what, err);
+		return EXIT_USAGE;
+	}
+}
+
+/* sweep --merge DIR... [-o OUT] */
+static int cmd_merge(const struct cli *c)
+{
+	char err[2048], dir[4096];
+	struct stat st0, st;
+	for (int i = 0; i < c->nargs; i++)
+		if (stat(c->args[i], &st) || !S_ISDIR(st.st_mode))
+			return usage_error("--merge %s: not a folder (the folders of the shards of a "
+					   "sweep --shard I/N)", c->args[i]);
+	if (c->out_dir) {
+		snprintf(dir, sizeof(dir), "%s", c->out_dir);
+	} else {
+		for (int i = 0; i < c->nargs; i++) /* one folder, possibly named twice */
+			if (stat(c->args[i], &st) || (i && (st.st_dev != st0.st_dev ||
+							     st.st_ino != st0.st_ino)))
+				return usage_error("--merge of several folders needs -o OUT (the "
+						   "folder of the joined sweep.csv)");
+			else if (!i)
+				st0 = st;
+		snprintf(dir, sizeof(dir), "%s", c->args[0]);
+	}
+	if (c->columns) {
+		char known[8192];
+		sweep_metric_names(SWEEP_MAX_REPEAT, known, sizeof(known));
+		int rc = check_columns("--columns", c->columns, known);
+		if (rc)
+			return rc;
+	}
+	int failed = 0, unjudged = 0;
+	int rc = sweep_merge(c->args, c->nargs, dir, &failed, &unjudged, err, sizeof(err));
+	return sweep_outcome(c, dir, rc, failed, unjudged, err, 0);
 }
 
 static int cmd_sweep(const struct cli *c)
 {
+	if (c->merge)
+		return cmd_merge(c);
 	struct sweep_opts o = { .scenario = c->scenario, .sets = c->sets, .nsets = c->nsets,
-				.resume = c->resume,
+				.resume = c->resume, .repeat = c->repeat,
+				.shard_index = c->shard_index, .shard_count = c->shard_count,
 				.jobs = c->jobs, .interrupt = &interrupted };
 	char err[2048], dir[4096];
 	for (int i = 0; i < c->nvary; i++) {
 		if (sweep_parse_vary(c->vary[i], &o.axes[i], err, sizeof(err)))
 			return usage_error("%s", err);
 		o.naxes++;
+	}
+	if (c->columns) { /* before an hour of runs, not after */
+		char known[8192];
+		sweep_metric_names(c->repeat, known, sizeof(known));
+		int rc = check_columns("--columns", c->columns, known);
+		if (rc)
+			return rc;
 	}
 	if (c->out_dir) {
 		snprintf(dir, sizeof(dir), "%s", c->out_dir);
@@ -650,39 +943,15 @@ static int cmd_sweep(const struct cli *c)
 		strncat(dir, "-sweep", sizeof(dir) - strlen(dir) - 1);
 	}
 	o.out_dir = dir;
+	int rank, size;
+	int mpi = sweep_mpi_ranks(&rank, &size);
+	(void)size;
 	o.log = c->quiet ? NULL : stderr;
 	install_signals();
 	int failed = 0;
 	int unjudged = 0;
 	int st = sweep_run(&o, &failed, &unjudged, err, sizeof(err));
-	if (st == RUN_EIO && !failed && access(dir, F_OK) != 0) {
-		fprintf(stderr, "dcqcn-sim: sweep: %s\n", err);
-		return EXIT_USAGE;
-	}
-	if (!c->quiet) {
-		printf("dcqcn-sim: sweep results in %s/sweep.csv (%d point%s missed the criteria",
-		       dir, failed, failed == 1 ? "" : "s");
-		if (unjudged)
-			printf(", %d not judged: %s", unjudged,
-			       "they did not finish their traffic (criteria_failed says why)");
-		printf(")\n");
-		print_sweep(dir, o.naxes);
-	}
-	int plot_rc = c->plot && st == RUN_OK ? plot_dir(dir, c->format, c->quiet) : 0;
-	switch (st) {
-	case RUN_OK:
-		return plot_rc;
-	case RUN_INVARIANT:
-		fprintf(stderr, "dcqcn-sim: sweep: %s\n", err);
-		return EXIT_INVARIANT;
-	case RUN_INTERRUPTED:
-		fprintf(stderr, "dcqcn-sim: sweep %s; finished points in %s/sweep.csv\n",
-			interrupted == SIGINT ? "interrupted" : "terminated", dir);
-		return EXIT_INTERRUPTED;
-	default:
-		fprintf(stderr, "dcqcn-sim: sweep: %s\n", err);
-		return EXIT_USAGE;
-	}
+	return sweep_outcome(c, dir, st, failed, unjudged, err, mpi ? rank : 0);
 }
 
 /* the files `run --fluid` writes into DIR/fluid/: removed by a run without
@@ -754,7 +1023,7 @@ static int cmd_run(const struct cli *c)
 	scenario_free(s);
 	free(s);
 	/* the results stand when plotting fails; the exit status says it did */
-	int plot_rc = c->plot && st == RUN_OK ? plot_dir(dir, c->format, c->quiet) : 0;
+	int plot_rc = c->plot && st == RUN_OK ? plot_dir(dir, c->format, c->quiet, NULL) : 0;
 	switch (st) {
 	case RUN_OK:
 		return plot_rc;
@@ -1042,7 +1311,7 @@ static int cmd_fluid(int argc, char **argv)
 	return rc ? EXIT_USAGE : 0;
 }
 
-int main(int argc, char **argv)
+static int cli_main(int argc, char **argv)
 {
 	if (argc < 2) {
 		fputs(usage, stderr);
@@ -1088,4 +1357,28 @@ int main(int argc, char **argv)
 	if (!strcmp(c.cmd, "sweep"))
 		return cmd_sweep(&c);
 	return !strcmp(c.cmd, "run") ? cmd_run(&c) : cmd_check(&c);
+}
+
+#ifdef DCQCN_MPI
+/* launched by mpirun (Open MPI, or a PMI launcher): only then MPI_Init, so
+ * that without mpirun the MPI build is the plain one */
+static int under_mpirun(void)
+{
+	return getenv("OMPI_COMM_WORLD_SIZE") || getenv("PMIX_RANK") || getenv("PMI_RANK");
+}
+#endif
+
+int main(int argc, char **argv)
+{
+#ifdef DCQCN_MPI
+	int mpi = under_mpirun();
+	if (mpi)
+		MPI_Init(&argc, &argv);
+	int rc = cli_main(argc, argv);
+	if (mpi)
+		MPI_Finalize();
+	return rc;
+#else
+	return cli_main(argc, argv);
+#endif
 }

@@ -1,15 +1,35 @@
 /*
  * sweep.h - `dcqcn-sim sweep`: one run per point of the Cartesian product
  * of the --vary axes, each in DIR/pNNN/, and DIR/sweep.csv with one row per
- * point: its axis values, its summary.csv row (criteria_pass and
- * criteria_failed included: the point's own [criteria], which an axis may
- * vary too).
+ * point: its axis values (each numeric one also in its base unit, KEY_B,
+ * KEY_ps, ...: scenario_key_base_value), its summary.csv row (criteria_pass
+ * and criteria_failed included: the point's own [criteria], which an axis
+ * may vary too).
  *
  * Every point is loaded and checked before the first run starts, so a bad
  * value fails the whole sweep at once (exit 2) rather than after an hour.
  * Points run in up to `jobs` child processes; sweep.csv is written in point
  * order once all have finished, so it does not depend on -j.  Nothing here
  * prints except through `log` (progress lines).
+ *
+ * Beyond one run per point and one machine:
+ *   - repeat N runs every point N times, with sim.seed, sim.seed + 1, ...,
+ *     sim.seed + N - 1, into DIR/pNNN/r0 .. rN-1; sweep.csv then has per
+ *     point the mean of each numeric metric and its _min and _max, the
+ *     verdict of all repeats (a point passes only when every repeat does)
+ *     and the union of their criteria_failed.
+ *   - shard I/N (0-based, like SLURM_ARRAY_TASK_ID with --array=0-(N-1))
+ *     runs only the points p with p % N == I and writes, instead of
+ *     sweep.csv, DIR/shard-I-of-N.txt: what the sweep is (a hash of the
+ *     scenario text, the --set and --vary options, repeat) and how each of
+ *     its runs ended.  sweep_merge() joins the shards into the sweep.csv a
+ *     single run writes, byte for byte.
+ *   - In the MPI build, launched by mpirun (main() calls MPI_Init only
+ *     then), sweep_run is collective: rank r of N runs the points p % N ==
+ *     r one after another in its own process (no fork after MPI_Init),
+ *     every rank into the same DIR (a shared filesystem), rank 0 writes
+ *     sweep.csv, and every rank returns after it is written, with the
+ *     same status and counts.
  */
 #ifndef DCQCN_SWEEP_H
 #define DCQCN_SWEEP_H
@@ -39,7 +59,16 @@ struct sweep_opts {
 	volatile sig_atomic_t *interrupt;
 	int resume;                         /* skip the points whose run in out_dir ended
 					     * (summary.csv says done or duration) */
+	/* fields added later: zero keeps the behaviour above */
+	int repeat;                         /* runs per point, seeds sim.seed + 0..N-1;
+					     * 0 or 1: one run in DIR/pNNN */
+	int shard_index, shard_count;       /* shard_count > 0: only the points
+					     * p % shard_count == shard_index, and
+					     * DIR/shard-I-of-N.txt instead of sweep.csv */
 };
+
+#define SWEEP_MAX_REPEAT 1000
+#define SWEEP_MAX_MERGE 1024             /* shard directories of one merge */
 
 /* parse "section.key=V1,V2,..." into axis (pointing into arg, which it
  * edits); 0, or -1 with a reason: the syntax, or a key that does not exist
@@ -54,5 +83,22 @@ int sweep_parse_vary(char *arg, struct sweep_axis *axis, char *err, size_t errle
  * verdict (criteria_pass empty: the run did not finish its traffic). */
 int sweep_run(const struct sweep_opts *o, int *failed, int *unjudged, char *err,
 	      size_t errlen);
+
+/* 1 when this process is one of several MPI ranks (the MPI build under
+ * mpirun), with *rank its rank; else 0 and *rank = 0 */
+int sweep_mpi_ranks(int *rank, int *size);
+
+/*
+ * Join the shards of a sweep (sweep --shard I/N) whose shard-I-of-N.txt
+ * files are in dirs[0..ndirs) (one folder for all, or one per shard) into
+ * out_dir/sweep.csv, the file a single run would have written.  A point
+ * that ran in another folder than out_dir gets a symbolic link
+ * out_dir/pNNN to its run directory.  Checks that the shards describe the
+ * same sweep (scenario text, --set, --vary, --repeat, N) and that every
+ * run of every point ended.  Returns 0 with *failed and *unjudged as
+ * sweep_run sets them, or 2 (RUN_EIO) with the reason in err.
+ */
+int sweep_merge(const char *const *dirs, int ndirs, const char *out_dir, int *failed,
+		int *unjudged, char *err, size_t errlen);
 
 #endif

@@ -266,9 +266,10 @@ INI
 expect 0 "sweep over two axes" "$sim" sweep "$tmp/sweep.ini" -o "$tmp/sw1" --quiet \
 	--vary criteria.max_ecn_mark_pct=0,100 --vary ecn.kmin=50KB,100KB -j 2
 if [ "$(wc -l <"$tmp/sw1/sweep.csv")" -eq 5 ]; then ok "sweep.csv has 4 points"; else bad "sweep.csv rows"; cat "$tmp/sw1/sweep.csv"; fi
-grep_in "$tmp/sw1/sweep.csv" "^point,dir,criteria.max_ecn_mark_pct,ecn.kmin,sim_time_us," "sweep.csv header: axes, then the summary"
-grep_in "$tmp/sw1/sweep.csv" "^0,p000,0,50KB,.*,0,max_ecn_mark_pct,[0-9]*,[0-9.]*,[0-9.]*,[0-9.]*,[0-9.]*,0,,0,,,,,$" "a point over its ECN criterion fails it"
-grep_in "$tmp/sw1/sweep.csv" "^3,p003,100,100KB,.*,1,,[0-9]*,[0-9.]*,[0-9.]*,[0-9.]*,0.000,0,,0,,,,,$" "a point within its criteria passes"
+grep_in "$tmp/sw1/sweep.csv" "^point,dir,criteria.max_ecn_mark_pct,criteria.max_ecn_mark_pct_frac,ecn.kmin,ecn.kmin_B,sim_time_us," \
+	"sweep.csv header: axes, each with its base-unit column, then the summary"
+grep_in "$tmp/sw1/sweep.csv" "^0,p000,0,0,50KB,50000,.*,0,max_ecn_mark_pct,[0-9]*,[0-9.]*,[0-9.]*,[0-9.]*,[0-9.]*,0,,0,,,,,$" "a point over its ECN criterion fails it"
+grep_in "$tmp/sw1/sweep.csv" "^3,p003,100,1,100KB,100000,.*,1,,[0-9]*,[0-9.]*,[0-9.]*,[0-9.]*,0.000,0,,0,,,,,$" "a point within its criteria passes"
 # a fabric that drops RoCE in a lossy queue fails (criteria.max_drops), and
 # a run cut short by sim.duration gets no verdict
 expect 0 "run the DSCP mismatch" "$sim" run "$root/scenarios/dscp-mismatch.ini" -o "$tmp/dm" --quiet

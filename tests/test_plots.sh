@@ -394,4 +394,38 @@ grep_in "$tmp/err" "apt-get install gnuplot-nox" "the error says how to install 
 # 9. not a run directory
 expect nonzero "plot of a missing directory fails" "$sim" plot "$tmp/nope"
 
+# 10. a sweep directory: the sweep's figures (a metric against the first
+# numeric axis, a line per value of the second; pass or fail over both),
+# drawn from sweep.csv; a point's own figures stay available
+cat >"$tmp/sweep.ini" <<'INI'
+[topology]
+kind = star
+hosts = 5
+host_link = 100Gbps
+[job.incast]
+pattern = incast
+dst = 0
+size = 2MB
+INI
+expect 0 "sweep --plot" "$sim" sweep "$tmp/sweep.ini" -o "$tmp/sw" -q --plot \
+	--vary ecn.kmin=100KB,50KB --vary ecn.pmax=10%,0.5
+png_ok "$tmp/sw/plots/sweep_ecn_mark_pct.png" "the sweep's ECN marking against ecn.kmin"
+png_ok "$tmp/sw/plots/sweep_pass.png" "the sweep's pass/fail map"
+if [ ! -e "$tmp/sw/p000/plots" ]; then ok "sweep --plot draws the sweep, not every point"
+else bad "sweep --plot drew the points"; fi
+# the metric of the row with kmin $1 and pmax $2, by column name
+mark() { awk -F, -v k="$1" -v p="$2" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+	$c["ecn.kmin"] == k && $c["ecn.pmax"] == p { print $c["ecn_mark_pct"] }' "$tmp/sw/sweep.csv"; }
+printf 'x\txlabel\tecn.pmax=10%%\tecn.pmax=0.5\n50000\t50KB\t%s\t%s\n100000\t100KB\t%s\t%s\n' \
+	"$(mark 50KB 10%)" "$(mark 50KB 0.5)" "$(mark 100KB 10%)" "$(mark 100KB 0.5)" >"$tmp/want.dat"
+if cmp -s "$tmp/want.dat" "$tmp/sw/plots/data/sweep_ecn_mark_pct.dat"; then
+	ok "sweep_ecn_mark_pct.dat: x in bytes, sorted, a column per ecn.pmax, sweep.csv's values"
+else bad "sweep_ecn_mark_pct.dat"; cat "$tmp/want.dat" "$tmp/sw/plots/data/sweep_ecn_mark_pct.dat"; fi
+expect 0 "plot a sweep as svg" "$sim" plot "$tmp/sw" --format svg
+if [ -s "$tmp/sw/plots/sweep_pass.svg" ] && [ ! -e "$tmp/sw/plots/sweep_pass.png" ]; then
+	ok "the sweep's figures in svg replace the png"
+else bad "sweep figures in svg"; fi
+expect 0 "plot a point of the sweep" "$sim" plot "$tmp/sw/p000"
+png_ok "$tmp/sw/p000/plots/queues.png" "a point's own figures"
+
 finish plots

@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "loader.h"
+#include "units.h"
 
 /* ---- the meanings ---- */
 
@@ -483,6 +484,161 @@ int scenario_key_known(const char *key, char *err, size_t errlen)
 	scn_key_suggestion(sec, secname, last + 1, hint, sizeof(hint));
 	snprintf(err, errlen, "%s: unknown key%s", key, hint);
 	return -1;
+}
+
+/* ---- base units (sweep.csv) ---- */
+
+/* v parts per 1e9 as a plain decimal fraction, exactly: 100000000 is "0.1" */
+static void ppb_text(int64_t v, char *buf, size_t len)
+{
+	int64_t whole = v / UNITS_PPB_ONE, frac = v % UNITS_PPB_ONE;
+	char digits[16];
+	int n = 9;
+
+	if (frac == 0) {
+		snprintf(buf, len, "%" PRId64, whole);
+		return;
+	}
+	snprintf(digits, sizeof(digits), "%09" PRId64, frac);
+	while (n > 1 && digits[n - 1] == '0')
+		n--;
+	snprintf(buf, len, "%" PRId64 ".%.*s", whole, n, digits);
+}
+
+/*
+ * A [dcqcn] knob's value (KT_FW_*): a bare number is in the firmware unit
+ * (us, Mbps, 64-byte units), as the loader reads it (values.c parse_fw).
+ */
+static int fw_value(enum key_type type, const char *text, int64_t *v)
+{
+	char buf[80], e[128];
+	int bare = *text != '\0';
+
+	for (const char *p = text; *p; p++)
+		if (!strchr("0123456789.+- \t", *p))
+			bare = 0;
+	if (bare && strlen(text) > 40)
+		return -1;
+	switch (type) {
+	case KT_FW_TIME:
+		snprintf(buf, sizeof(buf), bare ? "%sus" : "%s", text);
+		return units_parse_time(buf, v, e, sizeof(e)) ? -1 : 0;
+	case KT_FW_RATE:
+		snprintf(buf, sizeof(buf), bare ? "%sMbps" : "%s", text);
+		switch (units_parse_rate(buf, v, e, sizeof(e))) {
+		case UNITS_OK:
+			return 0;
+		case UNITS_ERANGE: /* the rate parser refuses 0, which a knob may be */
+			*v = 0;
+			return !strchr(buf, '-') && strspn(buf, "0.+ ") > 0 &&
+					       !strchr("123456789", buf[strspn(buf, "0.+ ")])
+				       ? 0
+				       : -1;
+		default:
+			return -1;
+		}
+	default:
+		if (!bare)
+			return units_parse_size(text, v, e, sizeof(e)) ? -1 : 0;
+		snprintf(buf, sizeof(buf), "%sKiB", text); /* n x 64 B = n KiB / 16 */
+		if (units_parse_size(buf, v, e, sizeof(e)) || *v % 16)
+			return -1;
+		*v /= 16;
+		return 0;
+	}
+}
+
+int scenario_key_base_value(const char *key, const char *text, char *num, size_t numlen,
+			    const char **unit)
+{
+	const char *dot = strchr(key, '.'), *last = strrchr(key, '.');
+	char e[128];
+	int64_t v = 0;
+	int rc = 0, sec, idx;
+
+	*unit = NULL;
+	if (numlen)
+		num[0] = '\0';
+	if (!dot || dot == key || !last[1])
+		return -1;
+	sec = section_of(key, (size_t)(dot - key));
+	if (sec < 0 || (idx = scn_find_key((enum sec_id)sec, last + 1)) < 0)
+		return -1;
+	const struct key_def *k = &scn_key_defs[idx];
+	switch (k->type) {
+	case KT_SIZE: case KT_MTU: case KT_SIZE_AUTO: case KT_FW_BYTES:
+		*unit = "B";
+		break;
+	case KT_TIME: case KT_TIME_AUTO: case KT_FW_TIME:
+		*unit = "ps";
+		break;
+	case KT_RATE: case KT_FW_RATE:
+		*unit = "bps";
+		break;
+	case KT_LENGTH:
+		*unit = "mm";
+		break;
+	case KT_FRACTION: case KT_PERCENT:
+		*unit = "frac";
+		break;
+	case KT_INT: case KT_INT_AUTO: case KT_INT_NONE: case KT_TC:
+		*unit = "n";
+		break;
+	default: /* enums, lists, names, files: no number */
+		return 0;
+	}
+	if (((k->flags & KF_ZERO) && strcmp(text, "0") == 0) ||
+	    ((k->type == KT_SIZE_AUTO || k->type == KT_TIME_AUTO || k->type == KT_INT_AUTO) &&
+	     strcmp(text, "auto") == 0) ||
+	    (k->type == KT_INT_NONE && strcmp(text, "none") == 0)) {
+		if (strcmp(text, "0") == 0)
+			snprintf(num, numlen, "0");
+		return 0; /* auto, none: no number, an empty cell */
+	}
+	switch (k->type) {
+	case KT_SIZE: case KT_SIZE_AUTO:
+		rc = units_parse_size(text, &v, e, sizeof(e));
+		break;
+	case KT_MTU:
+		rc = strspn(text, "0123456789") == strlen(text) && *text
+			     ? units_parse_int(text, 0, INT64_MAX, &v, e, sizeof(e))
+			     : units_parse_size(text, &v, e, sizeof(e));
+		break;
+	case KT_TIME: case KT_TIME_AUTO:
+		rc = units_parse_time(text, &v, e, sizeof(e));
+		break;
+	case KT_RATE:
+		rc = units_parse_rate(text, &v, e, sizeof(e));
+		break;
+	case KT_LENGTH:
+		rc = units_parse_length(text, &v, e, sizeof(e));
+		break;
+	case KT_FRACTION:
+		rc = units_parse_fraction(text, &v, e, sizeof(e));
+		break;
+	case KT_PERCENT: {
+		char pct[64];
+		size_t n = strlen(text);
+		if (n + 2 > sizeof(pct))
+			return -1;
+		snprintf(pct, sizeof(pct), "%s%s", text, n && text[n - 1] == '%' ? "" : "%");
+		rc = units_parse_fraction(pct, &v, e, sizeof(e));
+		break;
+	}
+	case KT_FW_TIME: case KT_FW_RATE: case KT_FW_BYTES:
+		rc = fw_value(k->type, text, &v);
+		break;
+	default: /* the integers */
+		rc = units_parse_int(text, INT64_MIN, INT64_MAX, &v, e, sizeof(e));
+		break;
+	}
+	if (rc)
+		return -1;
+	if (k->type == KT_FRACTION || k->type == KT_PERCENT)
+		ppb_text(v, num, numlen);
+	else
+		snprintf(num, numlen, "%" PRId64, v);
+	return 0;
 }
 
 /* ---- dcqcn-sim keys ---- */

@@ -70,6 +70,19 @@ int scenario_print_keys(FILE *out, const char *section, char *err, size_t errlen
  */
 int scenario_key_known(const char *key, char *err, size_t errlen);
 
+/*
+ * The value `text` of key "section.key" ("job.NAME.size") as a number in
+ * the key's base unit, for a column that sorts: *unit is "B" (sizes), "ps"
+ * (times), "bps" (rates), "mm" (lengths), "frac" (fractions and
+ * percentages, as a plain fraction: 10% is 0.1), "n" (integers, as
+ * themselves), or NULL for a key without one (enums, lists, names, files;
+ * num is then empty).  Exact: integers printed from the parsed integer,
+ * never through a float; "auto" and "none" give an empty num.  Returns 0,
+ * or -1 for an unknown key or a value that does not parse.
+ */
+int scenario_key_base_value(const char *key, const char *text, char *num, size_t numlen,
+			    const char **unit);
+
 /* the meaning of key "section.key" ("job.size"), or NULL */
 const char *scenario_key_meaning(const char *key);
 
