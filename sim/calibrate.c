@@ -13,6 +13,10 @@
  *   key printed in another unit than its grid's starts mid-grid.
  * - The seeds are the sweep's last axis (sim.seed = 1..N); with one seed
  *   each scenario keeps its own sim.seed.
+ * - Under mpirun (the MPI build) every rank runs the same search: each
+ *   sweep spreads its points over the ranks and every rank reads the
+ *   sweep.csv rank 0 wrote, so all take the same steps; rank 0 alone writes
+ *   calibrate.csv, plane.csv and recommended.ini.
  */
 #include "calibrate.h"
 
@@ -21,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "config.h"
 #include "keyhelp.h"
 #include "output.h"
 #include "run.h"
@@ -941,6 +946,25 @@ static int write_recommended(const struct cal_ctx *c, const struct cal_outcome *
 	return 0;
 }
 
+/* DIR/export/: the recommendation for switches and NICs (config.h) */
+static int export_best(const struct cal_ctx *c, const struct cal_outcome *out, char *err,
+		       size_t errlen)
+{
+	const struct calibrate_opts *o = c->o;
+	char a[CAL_MAX_KEYS][96], dir[4200];
+	point_assigns(o, out->points[out->best].idx, a);
+	struct scn_error e;
+	struct scenario *s = load_with(o->scenario, o->sets, o->nsets, a, o->nkeys, &e);
+	if (!s) {
+		snprintf(err, errlen, "%s", e.msg);
+		return -1;
+	}
+	snprintf(dir, sizeof(dir), "%s/export", o->out_dir);
+	int rc = scenario_export(s, dir, NULL, err, errlen);
+	scenario_close(s);
+	return rc;
+}
+
 static void print_point(const struct cal_ctx *c, const struct cal_point *p, FILE *f)
 {
 	for (int k = 0; k < c->o->nkeys; k++)
@@ -994,7 +1018,8 @@ static void print_result(const struct cal_ctx *c, const struct cal_outcome *out,
 		fprintf(f, " --set %s", o->sets[i]);
 	for (int k = 0; k < o->nkeys; k++)
 		fprintf(f, " --set %s=%s", o->keys[k].key, o->keys[k].text[b->idx[k]]);
-	fprintf(f, "\nresults: %s/calibrate.csv (every point), recommended.ini\n", o->out_dir);
+	fprintf(f, "\nresults: %s/calibrate.csv (every point), recommended.ini, export/ (SONiC "
+		"config_db.json, mlx5 cc_params, NCCL environment)\n", o->out_dir);
 }
 
 int calibrate_run(const struct calibrate_opts *o, char (*sets_out)[96], char *err,
@@ -1086,11 +1111,14 @@ int calibrate_run(const struct calibrate_opts *o, char (*sets_out)[96], char *er
 	int st = RUN_OK;
 	if (rc && !c->interrupted)
 		st = RUN_EIO;
-	if (out.npoints) {
+	int rank, size;
+	sweep_mpi_ranks(&rank, &size); /* under mpirun every rank searched alike */
+	if (out.npoints && rank == 0) {
 		char werr[4300];
 		if (write_points(c, &out, werr, sizeof(werr)) ||
 		    write_recommended(c, &out, werr, sizeof(werr)) ||
-		    (b >= 0 && !o->no_plane && write_plane(c, &out, a, b, werr, sizeof(werr)))) {
+		    (b >= 0 && !o->no_plane && write_plane(c, &out, a, b, werr, sizeof(werr))) ||
+		    export_best(c, &out, werr, sizeof(werr))) {
 			snprintf(err, errlen, "%s", werr);
 			st = RUN_EIO;
 		}

@@ -192,7 +192,9 @@ struct calibrate_opts {
  * Run the calibration into out_dir: runs/ (one sweep directory per line and
  * scenario), calibrate.csv (every point evaluated), plane.csv (the margin
  * over the two most influential keys, the other keys at the recommendation),
- * recommended.ini (the settings as scenario keys).  Returns 0 when a passing
+ * recommended.ini (the settings as scenario keys), export/ (the
+ * recommendation as scenario_export() writes it: config_db.json,
+ * cc_params.txt, nic-setup.sh, nccl.env).  Returns 0 when a passing
  * point was found, CALIBRATE_NONE_PASSES (5) when none passes (the best is still written), 2 on bad
  * input or I/O (err), 3 when interrupted.  The best point's settings go to
  * sets_out as --set assignments, one per key ("ecn.kmin=600KB"), and the

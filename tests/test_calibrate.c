@@ -318,6 +318,17 @@ START_TEST(calibrates_a_fabric)
 	char *rec = tl_slurp(dir, "recommended.ini");
 	ck_assert_msg(strstr(rec, "[ecn]\nkmin = "), "%s", rec);
 	free(rec);
+	/* the recommendation for the switches: its WRED profile's thresholds */
+	char export_dir[256], want[96];
+	snprintf(export_dir, sizeof(export_dir), "%s/export", dir);
+	char *db = tl_slurp(export_dir, "config_db.json");
+	int64_t kmin;
+	char why[128];
+	ck_assert(!strncmp(sets[0], "ecn.kmin=", 9));
+	ck_assert_int_eq(units_parse_size(sets[0] + 9, &kmin, why, sizeof(why)), 0);
+	snprintf(want, sizeof(want), "\"green_min_threshold\": \"%lld\"", (long long)kmin);
+	ck_assert_msg(strstr(db, want), "%s not in %s", want, db);
+	free(db);
 	char *plane = tl_slurp(dir, "plane.csv");
 	ck_assert_msg(!strncmp(plane, "ecn.kmin,ecn.kmin_B,ecn.kmax,ecn.kmax_B,pass,margin,binding\n",
 			       60) ||
