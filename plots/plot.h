@@ -76,6 +76,20 @@ int plot_run(const char *dir, const char *scripts_dir, const char *format, char 
 int plot_sweep(const char *dir, const char *scripts_dir, const char *format,
 	       const char *metrics, char *err, size_t errlen);
 
+/*
+ * The figure of a calibrate directory (`dcqcn-sim calibrate`): from
+ * DIR/plane.csv, DIR/plots/calibrate.FORMAT, the margin of each point over
+ * the two keys of the plane (a cell per pair of values, coloured from red,
+ * failing, through white to green, its margin written in it, the failing
+ * ones hatched, the recommendation framed).  Data: DIR/plots/data/
+ * calibrate.dat (ia, ib, margin_pct clamped to +-100, pass, label,
+ * binding) and calibrate.vars (the keys, the grid sizes and values, the
+ * recommendation's cell).  Returns 0 with a note for the user in err, or
+ * -1 with the reason.
+ */
+int plot_calibrate(const char *dir, const char *scripts_dir, const char *format, char *err,
+		   size_t errlen);
+
 /* 1 when format is one plot_run draws (figures.h figure_formats: png, svg,
  * pdf; NULL is png).  Figures are named DIR/plots/NAME.FORMAT; drawing one
  * removes that figure in the other formats. */

@@ -475,18 +475,20 @@ struct cal_ctx {
 	int own_start;                         /* the start is the scenario's own settings */
 };
 
-/* scenario file (NULL: the default) with sets and then assigns, finalized;
- * NULL with err */
-static struct scenario *load_with(const char *file, const char *const *sets, int nsets,
+/* scenario file (NULL: the default) with the configurations, sets and then
+ * assigns, finalized; NULL with err */
+static struct scenario *load_with(const struct calibrate_opts *o, const char *file,
 				  char (*assigns)[96], int nassigns, struct scn_error *err)
 {
 	const char *all[MAX_SETS + CAL_MAX_KEYS];
 	int n = 0;
-	for (int i = 0; i < nsets && n < MAX_SETS; i++)
-		all[n++] = sets[i];
+	for (int i = 0; i < o->nsets && n < MAX_SETS; i++)
+		all[n++] = o->sets[i];
 	for (int i = 0; i < nassigns; i++)
 		all[n++] = assigns[i];
-	return scenario_open(file, all, n, err);
+	struct scenario_inputs in = { .path = file, .switch_config = o->switch_config,
+				      .nic_config = o->nic_config, .sets = all, .nsets = n };
+	return scenario_open(&in, err);
 }
 
 static void point_assigns(const struct calibrate_opts *o, const int *idx, char (*a)[96])
@@ -609,8 +611,7 @@ static int eval_points(void *ctxp, int n, const int (*idx)[CAL_MAX_KEYS], const 
 		point_assigns(o, idx[i], a);
 		for (int s = 0; s < c->nscn && sc->valid; s++) {
 			struct scn_error e;
-			struct scenario *scn = load_with(c->files[s], o->sets, o->nsets, a, o->nkeys,
-							 &e);
+			struct scenario *scn = load_with(o, c->files[s], a, o->nkeys, &e);
 			if (!scn) {
 				sc->valid = 0;
 				const char *m = e.msg;
@@ -642,7 +643,8 @@ static int eval_points(void *ctxp, int n, const int (*idx)[CAL_MAX_KEYS], const 
 		if (j != k || nvalid == 1)
 			sets[nsets++] = fixed[j];
 	struct sweep_opts so = { .sets = sets, .nsets = nsets, .jobs = o->jobs,
-				 .interrupt = o->interrupt };
+				 .interrupt = o->interrupt, .switch_config = o->switch_config,
+				 .nic_config = o->nic_config };
 	if (k >= 0 && nvalid > 1) {
 		so.axes[so.naxes].key = o->keys[k].key;
 		for (int i = 0; i < nvalid; i++)
@@ -865,12 +867,12 @@ static int write_points(const struct cal_ctx *c, const struct cal_outcome *out, 
 	return 0;
 }
 
-/* plane.csv: the margin over keys a (x) and b (y), the others at the best */
+/* plane.csv: the margin over keys a (x) and b (y), the others at the best;
+ * a row per pair of values, a's outer, in grid order */
 static int write_plane(const struct cal_ctx *c, const struct cal_outcome *out, int a, int b,
 		       char *err, size_t errlen)
 {
 	const struct calibrate_opts *o = c->o;
-	const char *unit[] = { "B", "ps", "bps", "ppb", "" };
 	char path[4200];
 	snprintf(path, sizeof(path), "%s/plane.csv", o->out_dir);
 	FILE *fp = fopen(path, "w");
@@ -879,9 +881,7 @@ static int write_plane(const struct cal_ctx *c, const struct cal_outcome *out, i
 		return -1;
 	}
 	const struct cal_key *ka = &o->keys[a], *kb = &o->keys[b];
-	fprintf(fp, "%s,%s%s%s,%s,%s%s%s,pass,margin,binding\n", ka->key, ka->key,
-		*unit[ka->unit] ? "_" : "_value", unit[ka->unit], kb->key, kb->key,
-		*unit[kb->unit] ? "_" : "_value", unit[kb->unit]);
+	fputs("key_a,a,a_base,key_b,b,b_base,pass,margin,binding,recommended\n", fp);
 	for (int i = 0; i < ka->n; i++)
 		for (int j = 0; j < kb->n; j++) {
 			int at[CAL_MAX_KEYS];
@@ -890,15 +890,16 @@ static int write_plane(const struct cal_ctx *c, const struct cal_outcome *out, i
 			at[b] = j;
 			int p = find_point(out, at, o->nkeys);
 			const struct cal_score *sc = p >= 0 ? &out->points[p].score : NULL;
-			fprintf(fp, "%s,%lld,%s,%lld,", ka->text[i], (long long)ka->base[i],
-				kb->text[j], (long long)kb->base[j]);
+			fprintf(fp, "%s,%s,%lld,%s,%s,%lld,", ka->key, ka->text[i],
+				(long long)ka->base[i], kb->key, kb->text[j], (long long)kb->base[j]);
 			if (sc && sc->valid) {
 				fprintf(fp, "%d,", sc->pass);
 				put_margin(fp, sc, sc->margin);
-				fprintf(fp, ",%s\n", cal_criterion_names[sc->binding]);
+				fprintf(fp, ",%s", cal_criterion_names[sc->binding]);
 			} else {
-				fprintf(fp, "0,,%s\n", sc ? "invalid" : "not run");
+				fprintf(fp, "0,,%s", sc ? "invalid" : "not run");
 			}
+			fprintf(fp, ",%d\n", p == out->best);
 		}
 	int bad = ferror(fp);
 	if (fclose(fp) || bad) {
@@ -954,7 +955,7 @@ static int export_best(const struct cal_ctx *c, const struct cal_outcome *out, c
 	char a[CAL_MAX_KEYS][96], dir[4200];
 	point_assigns(o, out->points[out->best].idx, a);
 	struct scn_error e;
-	struct scenario *s = load_with(o->scenario, o->sets, o->nsets, a, o->nkeys, &e);
+	struct scenario *s = load_with(o, o->scenario, a, o->nkeys, &e);
 	if (!s) {
 		snprintf(err, errlen, "%s", e.msg);
 		return -1;
@@ -1049,7 +1050,7 @@ int calibrate_run(const struct calibrate_opts *o, char (*sets_out)[96], char *er
 				snprintf(c->labels[s], sizeof(c->labels[s]), "%.36s-%d", base,
 					 ++dup % 1000);
 		struct scn_error e;
-		struct scenario *scn = load_with(c->files[s], o->sets, o->nsets, NULL, 0, &e);
+		struct scenario *scn = load_with(oc, c->files[s], NULL, 0, &e);
 		if (!scn) {
 			snprintf(err, errlen, "%s", e.msg);
 			free(c);

@@ -41,6 +41,7 @@
 #define CAL_MAX_KEYS 8
 #define CAL_MAX_VALUES 32
 #define CAL_MAX_SCENARIOS 9 /* the scenario and up to 8 stress scenarios */
+#define CAL_MAX_STRESS (CAL_MAX_SCENARIOS - 1)
 #define CAL_MAX_ROUNDS 4
 #define CAL_MAX_SEEDS 16
 #define CAL_MIN_GAIN 1e-3 /* a round that gains less margin ends the search */
@@ -171,8 +172,11 @@ double calibrate_grid_points(const struct cal_key *keys, int nkeys);
 
 struct calibrate_opts {
 	const char *scenario;                  /* NULL: the embedded default */
-	const char *stress[CAL_MAX_SCENARIOS - 1];
+	const char *stress[CAL_MAX_STRESS];
 	int nstress;
+	const char *switch_config;             /* --switch-config, --nic-config of every
+						* run (config.h); NULL: none */
+	const char *nic_config;
 	const char *const *sets;               /* --set of every run */
 	int nsets;
 	struct cal_key keys[CAL_MAX_KEYS];
@@ -191,7 +195,9 @@ struct calibrate_opts {
 /*
  * Run the calibration into out_dir: runs/ (one sweep directory per line and
  * scenario), calibrate.csv (every point evaluated), plane.csv (the margin
- * over the two most influential keys, the other keys at the recommendation),
+ * over the two most influential keys, the other keys at the recommendation:
+ * key_a,a,a_base,key_b,b,b_base,pass,margin,binding,recommended, the base
+ * values in bytes, ps, bps, ppb or as the plain number),
  * recommended.ini (the settings as scenario keys), export/ (the
  * recommendation as scenario_export() writes it: config_db.json,
  * cc_params.txt, nic-setup.sh, nccl.env).  Returns 0 when a passing

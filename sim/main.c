@@ -28,6 +28,8 @@
 #include <mpi.h>
 #endif
 
+#include "calibrate.h"
+#include "config.h"
 #include "fluidrun.h"
 #include "keyhelp.h"
 #include "nccltests.h"
@@ -42,6 +44,7 @@
 #define EXIT_INTERRUPTED 3
 #define EXIT_PLOT 4
 #define EXIT_COLL_FAILED 5 /* nccl-tests: an iteration failed or did not end */
+#define EXIT_NO_PASS 5 /* calibrate: no setting passes */
 #define MAX_SETS 256
 #define TABLE_LINE_BYTES 65536 /* a line of sweep.csv */
 #define TABLE_MAX_COLS 512
@@ -90,12 +93,17 @@ static const char usage[] =
 	"usage:\n"
 	"  dcqcn-sim run [SCENARIO] [-o DIR] [--set SECTION.KEY=VALUE]... [--seed N]\n"
 	"                [--threads N] [--quiet] [--plot] [--format png|svg|pdf] [--fluid]\n"
+	"                [--switch-config FILE] [--nic-config FILE]\n"
 	"  dcqcn-sim check SCENARIO [--set SECTION.KEY=VALUE]... [--threads N]\n"
+	"                [--switch-config FILE] [--nic-config FILE] [--export DIR]\n"
 	"  dcqcn-sim sweep SCENARIO --vary SECTION.KEY=V1,V2,... [--vary ...] [-j N]\n"
 	"                [-o DIR] [--set ...] [--seed N] [--threads N] [--quiet] [--plot]\n"
 	"                [--format png|svg|pdf] [--resume] [--repeat N] [--columns M,...]\n"
-	"                [--shard I/N]\n"
+	"                [--shard I/N] [--switch-config FILE] [--nic-config FILE]\n"
 	"  dcqcn-sim sweep --merge DIR... [-o OUT] [--columns M,...] [--quiet] [--plot]\n"
+	"  dcqcn-sim calibrate [SCENARIO] [--stress FILE]... [--tune SECTION.KEY=LO:HI[:STEP]]...\n"
+	"                [--seeds N] [-j N] [-o DIR] [--set ...] [--switch-config FILE]\n"
+	"                [--nic-config FILE] [--no-plane] [--format png|svg|pdf] [--quiet]\n"
 	"  dcqcn-sim plot DIR [--format png|svg|pdf] [--columns M,...]\n"
 	"  dcqcn-sim keys [SECTION]\n"
 	"  dcqcn-sim nccl-tests all_reduce_perf|all_to_all_perf [SCENARIO] [-b SIZE] [-e SIZE]\n"
@@ -111,7 +119,9 @@ static const char usage[] =
 	"        partitions of a run on N threads and warnings\n"
 	"sweep   one run per combination of the --vary values, -j N at a time, and\n"
 	"        DIR/sweep.csv: a row per point, with whether it met its [criteria]\n"
-	"plot    draw the figures of a run or sweep directory with gnuplot\n"
+	"calibrate  search ECN and DCQCN settings that pass [criteria] on SCENARIO and\n"
+	"        stress scenarios with the largest margin; SONiC and NIC settings out\n"
+	"plot    draw the figures of a run, sweep or calibrate directory with gnuplot\n"
 	"keys    every scenario key: its default, meaning, values, where it applies\n"
 	"nccl-tests  nccl-tests' all_reduce_perf or all_to_all_perf, simulated: one run\n"
 	"        of SCENARIO per size with the collective added; nccl-tests' table\n"
@@ -121,13 +131,13 @@ static const char usage[] =
 	"dcqcn-sim COMMAND --help (or -h) shows the options of COMMAND.\n"
 	"Exit status: 0 success; 1 a broken invariant; 2 bad usage or a bad scenario;\n"
 	"3 stopped by SIGINT, SIGTERM or SIGHUP; 4 a figure failed (the results are written);\n"
-	"5 nccl-tests: an iteration failed or did not end.\n";
+	"5 nccl-tests: an iteration failed or did not end; calibrate: no setting passes.\n";
 
 /* the help of each command: `dcqcn-sim COMMAND --help` */
 static const char run_help[] =
 	"usage: dcqcn-sim run [SCENARIO] [-o DIR] [--set SECTION.KEY=VALUE]... [--seed N]\n"
 	"                     [--threads N] [--quiet] [--plot] [--format png|svg|pdf]\n"
-	"                     [--fluid]\n"
+	"                     [--fluid] [--switch-config FILE] [--nic-config FILE]\n"
 	"\n"
 	"Simulate SCENARIO (without one, the embedded scenarios/default.ini) and write\n"
 	"the run directory DIR: scenario.ini, summary.csv, stats.csv, warnings.txt and\n"
@@ -144,6 +154,12 @@ static const char run_help[] =
 	"  --quiet, -q   no summary table, no progress bar\n"
 	"  --plot        draw the figures (dcqcn-sim plot DIR) when the run ends\n"
 	"  --format F    the figures' format: png (default), svg or pdf; implies --plot\n"
+	"  --switch-config FILE  the QoS of a SONiC config_db.json (buffer, PFC,\n"
+	"                watchdog, WRED/ECN, DSCP map), after the scenario file and\n"
+	"                before --set; every port must agree (docs/configs.md)\n"
+	"  --nic-config FILE  NVIDIA mlx5 cc_params, one \"name value\" per line\n"
+	"                (rp_ai_rate 5 ...): the [dcqcn] knobs and qos.cnp_dscp, after\n"
+	"                --switch-config and before --set (docs/configs.md)\n"
 	"  --fluid       also DCQCN's fluid model of the scenario's incast over the run's\n"
 	"                time (dcqcn-sim fluid) into DIR/fluid/; queues.png and\n"
 	"                dcqcn.png draw it beside the packets.  A scenario that is not\n"
@@ -160,6 +176,7 @@ static const char run_help[] =
 
 static const char check_help[] =
 	"usage: dcqcn-sim check SCENARIO [--set SECTION.KEY=VALUE]... [--threads N]\n"
+	"                       [--switch-config FILE] [--nic-config FILE] [--export DIR]\n"
 	"\n"
 	"Validate SCENARIO and print it fully resolved (every key with its value, in a\n"
 	"form that loads back), then as comments: derived values (hosts, switches,\n"
@@ -170,16 +187,28 @@ static const char check_help[] =
 	"options:\n"
 	"  --set S.K=V   override one key (repeatable; dcqcn-sim keys lists the keys)\n"
 	"  --threads N   same as --set sim.threads=N: the partitions of N threads\n"
+	"  --switch-config FILE  the QoS of a SONiC config_db.json (buffer, PFC,\n"
+	"                watchdog, WRED/ECN, DSCP map), after the scenario file and\n"
+	"                before --set; every port must agree (docs/configs.md)\n"
+	"  --nic-config FILE  NVIDIA mlx5 cc_params, one \"name value\" per line\n"
+	"                (rp_ai_rate 5 ...): the [dcqcn] knobs and qos.cnp_dscp, after\n"
+	"                --switch-config and before --set (docs/configs.md)\n"
+	"  --export DIR  also write the scenario for real equipment: DIR/config_db.json\n"
+	"                (a SONiC fragment), DIR/cc_params.txt, DIR/nic-setup.sh (loads\n"
+	"                them into mlx5 NICs; -n: dry run) and DIR/nccl.env; what they\n"
+	"                cannot express exactly is said on stderr (docs/configs.md)\n"
 	"  --help, -h    this text\n"
 	"\n"
 	"Exit status: 0 valid (with or without warnings); 2 not valid (the message\n"
-	"names FILE:LINE and the key).\n";
+	"names FILE:LINE and the key, or the configuration file and the place in\n"
+	"it), or an export that could not be written.\n";
 
 static const char sweep_help[] =
 	"usage: dcqcn-sim sweep SCENARIO --vary SECTION.KEY=V1,V2,... [--vary ...] [-j N]\n"
 	"                       [-o DIR] [--set ...] [--seed N] [--threads N] [--quiet]\n"
 	"                       [--plot] [--format png|svg|pdf] [--resume] [--repeat N]\n"
-	"                       [--columns M,...] [--shard I/N]\n"
+	"                       [--columns M,...] [--shard I/N] [--switch-config FILE]\n"
+	"                       [--nic-config FILE]\n"
 	"       dcqcn-sim sweep --merge DIR... [-o OUT] [--columns M,...] [--quiet]\n"
 	"                       [--plot] [--format png|svg|pdf]\n"
 	"\n"
@@ -199,6 +228,7 @@ static const char sweep_help[] =
 	"  --set S.K=V   override one key in every point (repeatable)\n"
 	"  --seed N      same as --set sim.seed=N\n"
 	"  --threads N   same as --set sim.threads=N\n"
+	"  --switch-config FILE, --nic-config FILE  as for run, in every point\n"
 	"  --quiet, -q   no progress lines, no table\n"
 	"  --plot        draw the sweep's figures (dcqcn-sim plot DIR) when it ends\n"
 	"  --format F    the figures' format: png (default), svg or pdf; implies --plot\n"
@@ -231,6 +261,51 @@ static const char sweep_help[] =
 	"runs), or a merge of shards that do not match or did not all end; 3 stopped\n"
 	"by SIGINT, SIGTERM or SIGHUP (passed to the workers: each point ends\n"
 	"complete, sweep.csv lists those that finished); 4 a figure failed.\n";
+
+static const char calibrate_help[] =
+	"usage: dcqcn-sim calibrate [SCENARIO] [--stress FILE]... [--tune SECTION.KEY=LO:HI[:STEP]]...\n"
+	"                           [--seeds N] [-j N] [-o DIR] [--set SECTION.KEY=VALUE]...\n"
+	"                           [--threads N] [--switch-config FILE] [--nic-config FILE]\n"
+	"                           [--no-plane] [--format png|svg|pdf] [--quiet]\n"
+	"\n"
+	"Search the tuned keys for the settings that pass the [criteria] of SCENARIO\n"
+	"(the embedded default without one) and of every --stress scenario, for every\n"
+	"seed, with the largest margin (the tightest criterion's room, relative to its\n"
+	"limit).  Coordinate ascent from the scenario's own settings: a round tries\n"
+	"every value of one key with the others held, key by key; every point runs once.\n"
+	"Prints the recommendation, its margin per scenario and the criterion that\n"
+	"binds, the scenario's own settings and the runner-up, and the runs spent\n"
+	"against a full grid of the same values.  DIR (default results/NAME-calibrate)\n"
+	"gets calibrate.csv (every point), recommended.ini, plane.csv and\n"
+	"plots/calibrate.png (the margin over the two most influential keys), export/\n"
+	"(SONiC config_db.json, mlx5 cc_params, nic-setup.sh, nccl.env) and runs/.\n"
+	"\n"
+	"options:\n"
+	"  --stress FILE  a scenario every setting must pass too (repeatable, at most "
+	XSTR(CAL_MAX_STRESS) ")\n"
+	"  --tune S.K=LO:HI[:STEP]  a key to search and its grid (repeatable, at most\n"
+	"                " XSTR(CAL_MAX_KEYS) "; replaces the default keys): STEP xF multiplies (default x2,\n"
+	"                3 digits), an amount in the values' unit adds; a plain number\n"
+	"                is the key's bare unit.  Default: ecn.kmin=50KB:3.2MB:x2\n"
+	"                ecn.kmax=400KB:12.8MB:x2 ecn.pmax=1%:32%:x2\n"
+	"                dcqcn.rpg_ai_rate=5:1280:x4 dcqcn.rpg_time_reset=25:800:x2\n"
+	"                dcqcn.min_time_between_cnps=1:64:x4\n"
+	"  --seeds N     run every point with sim.seed = 1..N (1-" XSTR(CAL_MAX_SEEDS) "; default 1: each\n"
+	"                scenario's own seed)\n"
+	"  -j N          runs at a time, 1-256 (default 1)\n"
+	"  -o DIR        the calibrate directory (default results/NAME-calibrate)\n"
+	"  --set S.K=V   override one key in every scenario (repeatable)\n"
+	"  --threads N   same as --set sim.threads=N\n"
+	"  --switch-config FILE, --nic-config FILE  as for run, in every scenario\n"
+	"  --no-plane    no margin plane (fewer runs) and no figure\n"
+	"  --format F    the figure's format: png (default), svg or pdf\n"
+	"  --quiet, -q   no progress lines, no report\n"
+	"  --help, -h    this text\n"
+	"\n"
+	"Exit status: 0 a setting passes everywhere; 5 none does (the closest is\n"
+	"reported and written); 2 bad usage, a scenario that does not load, or a\n"
+	"write that failed; 3 stopped by SIGINT, SIGTERM or SIGHUP (calibrate.csv has\n"
+	"the points evaluated); 4 the figure failed.\n";
 
 static const char plot_help[] =
 	"usage: dcqcn-sim plot DIR [--format png|svg|pdf] [--columns M,...]\n"
@@ -343,17 +418,20 @@ static const char fluid_help[] =
 static const struct command {
 	const char *name;
 	const char *help;
-	const char *const options[17];
+	const char *const options[20];
 } commands[] = {
 	{ "run", run_help,
 	  { "-o", "--set", "--seed", "--threads", "--quiet", "-q", "--plot", "--format", "--fluid",
-	    "--help",
-	    NULL } },
-	{ "check", check_help, { "--set", "--threads", "--help", NULL } },
+	    "--switch-config", "--nic-config", "--help", NULL } },
+	{ "check", check_help,
+	  { "--set", "--threads", "--switch-config", "--nic-config", "--export", "--help", NULL } },
 	{ "sweep", sweep_help,
 	  { "--vary", "-j", "-o", "--set", "--seed", "--threads", "--quiet", "-q", "--plot",
-	    "--format", "--resume", "--repeat", "--columns", "--shard", "--merge", "--help",
-	    NULL } },
+	    "--format", "--resume", "--repeat", "--columns", "--shard", "--merge",
+	    "--switch-config", "--nic-config", "--help", NULL } },
+	{ "calibrate", calibrate_help,
+	  { "--stress", "--tune", "--seeds", "-j", "-o", "--set", "--threads", "--switch-config",
+	    "--nic-config", "--no-plane", "--format", "--quiet", "-q", "--help", NULL } },
 	{ "plot", plot_help, { "--format", "--columns", "--help", NULL } },
 	{ "keys", keys_help, { "--help", NULL } },
 	{ "nccl-tests", nccltests_help,
@@ -387,6 +465,8 @@ struct cli {
 	const char *columns; /* sweep --columns */
 	int shard_index, shard_count; /* sweep --shard I/N; count 0: none */
 	int merge; /* sweep --merge: the arguments are shard folders */
+	const char *switch_config, *nic_config; /* --switch-config, --nic-config */
+	const char *export_dir; /* check --export */
 	const char *args[SWEEP_MAX_MERGE]; /* the arguments that are not options */
 	int nargs;
 };
@@ -546,6 +626,20 @@ static int parse_args(int argc, char **argv, struct cli *c)
 				c->shard_index = ix;
 				c->shard_count = n;
 			}
+		} else if (!strcmp(a, "--switch-config") || !strcmp(a, "--nic-config") ||
+			   !strcmp(a, "--export")) {
+			if (!has_next)
+				return usage_error("%s needs a %s", a,
+						   strcmp(a, "--export") ? "file" : "directory");
+			int is_export = !strcmp(a, "--export");
+			if (is_export && strcmp(c->cmd, "check"))
+				return usage_error("%s is an option of check", a);
+			const char **slot = is_export	      ? &c->export_dir
+					    : a[2] == 's' ? &c->switch_config
+							  : &c->nic_config;
+			if (*slot)
+				return usage_error("%s given twice", a);
+			*slot = argv[++i];
 		} else if (!strcmp(a, "--merge")) {
 			if (!is_sweep)
 				return usage_error("%s is an option of sweep", a);
@@ -601,11 +695,12 @@ static struct scenario *load(const struct cli *c)
 		return NULL;
 	}
 	scenario_init(s);
-	int rc = c->scenario ? scenario_load_file(s, c->scenario, &err)
-			     : scenario_load_string(s, "scenarios/default.ini (embedded)",
-						    scenario_default_text, &err);
-	for (int i = 0; rc == 0 && i < c->nsets; i++)
-		rc = scenario_set(s, c->sets[i], &err);
+	/* the configurations say what they set on stderr: check's stdout
+	 * stays a scenario that loads back */
+	struct scenario_inputs in = { .path = c->scenario, .switch_config = c->switch_config,
+				      .nic_config = c->nic_config, .sets = c->sets,
+				      .nsets = c->nsets, .log = c->quiet ? NULL : stderr };
+	int rc = scenario_load_inputs(s, &in, &err);
 	if (rc == 0)
 		rc = scenario_finalize(s, &err);
 	if (rc) {
@@ -714,6 +809,19 @@ static void sweep_metric_names(int repeat, char *buf, size_t len)
 static int plot_dir(const char *dir, const char *format, int quiet, const char *columns)
 {
 	char path[4200], err[2048];
+	snprintf(path, sizeof(path), "%s/plane.csv", dir);
+	if (access(path, F_OK) == 0) { /* a calibrate directory */
+		if (columns)
+			return usage_error("plot --columns: %s is a calibrate directory (--columns "
+					   "picks the metrics of a sweep's figures)", dir);
+		if (plot_calibrate(dir, plots_dir(), format, err, sizeof(err))) {
+			fprintf(stderr, "dcqcn-sim: plot: %s\n", err);
+			return EXIT_PLOT;
+		}
+		if (!quiet)
+			printf("dcqcn-sim: %s\n", err);
+		return 0;
+	}
 	snprintf(path, sizeof(path), "%s/sweep.csv", dir);
 	if (access(path, F_OK) != 0) {
 		if (columns)
@@ -922,6 +1030,7 @@ static int cmd_sweep(const struct cli *c)
 	struct sweep_opts o = { .scenario = c->scenario, .sets = c->sets, .nsets = c->nsets,
 				.resume = c->resume, .repeat = c->repeat,
 				.shard_index = c->shard_index, .shard_count = c->shard_count,
+				.switch_config = c->switch_config, .nic_config = c->nic_config,
 				.jobs = c->jobs, .interrupt = &interrupted };
 	char err[2048], dir[4096];
 	for (int i = 0; i < c->nvary; i++) {
@@ -947,6 +1056,14 @@ static int cmd_sweep(const struct cli *c)
 	int mpi = sweep_mpi_ranks(&rank, &size);
 	(void)size;
 	o.log = c->quiet ? NULL : stderr;
+	if ((c->switch_config || c->nic_config) && !c->quiet && (!mpi || rank == 0)) {
+		/* what the configurations set, once (the points load them quietly) */
+		struct scenario_inputs in = { .path = c->scenario, .switch_config = c->switch_config,
+					      .nic_config = c->nic_config, .log = stderr };
+		struct scn_error e;
+		struct scenario *base = scenario_open(&in, &e);
+		scenario_close(base); /* a failure is reported with the points */
+	}
 	install_signals();
 	int failed = 0;
 	int unjudged = 0;
@@ -956,6 +1073,138 @@ static int cmd_sweep(const struct cli *c)
 
 /* the files `run --fluid` writes into DIR/fluid/: removed by a run without
  * it, so that the figures never draw an older run's fluid model */
+/* calibrate [SCENARIO] [--stress F]... [--tune K=LO:HI[:STEP]]... [--seeds N]
+ * [-j N] [-o DIR] [--set ...] [--threads N] [--switch-config F] [--nic-config F]
+ * [--no-plane] [--format F] [--quiet] */
+static int cmd_calibrate(int argc, char **argv)
+{
+	struct calibrate_opts *o = calloc(1, sizeof(*o));
+	const char **sets = calloc(MAX_SETS, sizeof(*sets));
+	char threads_set[64], err[4400], dir[4096];
+	const char *format = NULL;
+	int quiet = 0, have_seeds = 0, have_jobs = 0, rc = 0;
+	if (!o || !sets) {
+		free(o);
+		free(sets);
+		fprintf(stderr, "dcqcn-sim: out of memory\n");
+		return EXIT_USAGE;
+	}
+	o->seeds = o->jobs = 1;
+	for (int i = 2; i < argc && rc == 0; i++) {
+		const char *a = argv[i];
+		int valued = !strcmp(a, "--stress") || !strcmp(a, "--tune") || !strcmp(a, "--seeds") ||
+			     !strcmp(a, "-j") || !strcmp(a, "-o") || !strcmp(a, "--set") ||
+			     !strcmp(a, "--threads") || !strcmp(a, "--switch-config") ||
+			     !strcmp(a, "--nic-config");
+		if (valued && i + 1 == argc) {
+			rc = usage_error("%s needs a value", a);
+			break;
+		}
+		const char *v = valued ? argv[++i] : NULL;
+		char *end;
+		if (!strcmp(a, "--stress")) {
+			if (o->nstress == CAL_MAX_STRESS)
+				rc = usage_error("at most %d --stress scenarios", CAL_MAX_STRESS);
+			else
+				o->stress[o->nstress++] = v;
+		} else if (!strcmp(a, "--tune")) {
+			if (o->nkeys == CAL_MAX_KEYS)
+				rc = usage_error("at most %d --tune keys", CAL_MAX_KEYS);
+			else if (calibrate_parse_tune(v, &o->keys[o->nkeys++], err, sizeof(err)))
+				rc = usage_error("%s", err);
+			for (int k = 0; rc == 0 && k < o->nkeys - 1; k++)
+				if (!strcmp(o->keys[k].key, o->keys[o->nkeys - 1].key))
+					rc = usage_error("--tune %s given twice", o->keys[k].key);
+		} else if (!strcmp(a, "--seeds") || !strcmp(a, "-j")) {
+			long n = strtol(v, &end, 10);
+			int seeds = a[1] == '-';
+			long max = seeds ? CAL_MAX_SEEDS : 256;
+			if (end == v || *end || n < 1 || n > max)
+				rc = usage_error("%s %s: %s, 1-%ld", a, v,
+						 seeds ? "seeds per point" : "runs at a time", max);
+			else if (seeds ? have_seeds++ : have_jobs++)
+				rc = usage_error("%s given twice", a);
+			else if (seeds)
+				o->seeds = (int)n;
+			else
+				o->jobs = (int)n;
+		} else if (!strcmp(a, "-o")) {
+			o->out_dir = v;
+		} else if (!strcmp(a, "--set") || !strcmp(a, "--threads")) {
+			if (!strcmp(a, "--set") && !strchr(v, '='))
+				rc = assignment_error(a, v, i + 1 < argc ? argv[i + 1] : NULL);
+			else if (o->nsets == MAX_SETS)
+				rc = usage_error("too many --set options (at most %d)", MAX_SETS);
+			else if (!strcmp(a, "--set"))
+				sets[o->nsets++] = v;
+			else {
+				snprintf(threads_set, sizeof(threads_set), "sim.threads=%s", v);
+				sets[o->nsets++] = threads_set;
+			}
+		} else if (!strcmp(a, "--switch-config") || !strcmp(a, "--nic-config")) {
+			const char **slot = a[2] == 's' ? &o->switch_config : &o->nic_config;
+			if (*slot)
+				rc = usage_error("%s given twice", a);
+			*slot = v;
+		} else if (!strcmp(a, "--no-plane")) {
+			o->no_plane = 1;
+		} else if (!strcmp(a, "--format")) {
+			rc = take_format(argc, argv, &i, &format);
+		} else if (!strcmp(a, "--quiet") || !strcmp(a, "-q")) {
+			quiet = 1;
+		} else if (a[0] == '-' && a[1]) {
+			rc = unknown_option(a);
+		} else if (o->scenario) {
+			rc = usage_error("one scenario at a time (extra argument %s; a stress "
+					 "scenario is --stress %s)", a, a);
+		} else {
+			o->scenario = a;
+		}
+	}
+	if (rc == 0 && !o->nkeys)
+		o->nkeys = calibrate_default_keys(o->keys);
+	if (rc) {
+		free(sets);
+		free(o);
+		return rc;
+	}
+	o->sets = sets;
+	if (o->out_dir) {
+		snprintf(dir, sizeof(dir), "%s", o->out_dir);
+	} else {
+		default_out_dir(o->scenario, dir, sizeof(dir));
+		strncat(dir, "-calibrate", sizeof(dir) - strlen(dir) - 1);
+	}
+	o->out_dir = dir;
+	int rank = 0, size;
+	sweep_mpi_ranks(&rank, &size);
+	o->log = quiet || rank ? NULL : stderr;
+	o->out = quiet || rank ? NULL : stdout;
+	o->interrupt = &interrupted;
+	install_signals();
+	int st = calibrate_run(o, NULL, err, sizeof(err));
+	int plot_rc = 0;
+	if ((st == RUN_OK || st == CALIBRATE_NONE_PASSES) && !o->no_plane && o->nkeys > 1 &&
+	    rank == 0)
+		plot_rc = plot_dir(dir, format, quiet, NULL);
+	free(sets);
+	free(o);
+	switch (st) {
+	case RUN_OK:
+		return plot_rc;
+	case CALIBRATE_NONE_PASSES:
+		return EXIT_NO_PASS;
+	case RUN_INTERRUPTED:
+		fprintf(stderr, "dcqcn-sim: calibrate %s; the points evaluated are in "
+			"%s/calibrate.csv\n", interrupted == SIGINT ? "interrupted" : "terminated",
+			dir);
+		return EXIT_INTERRUPTED;
+	default:
+		fprintf(stderr, "dcqcn-sim: calibrate: %s\n", err);
+		return EXIT_USAGE;
+	}
+}
+
 static const char *const fluid_files[] = { "queues.csv", "rates.csv", "summary.csv", NULL };
 
 static void remove_fluid(const char *dir)
@@ -1049,9 +1298,20 @@ static int cmd_check(const struct cli *c)
 	scenario_print_derived(s, stdout);
 	run_print_plan(s, stdout);
 	scenario_print_warnings(s, stdout);
-	scenario_free(s);
-	free(s);
-	return 0;
+	int rc = 0;
+	if (c->export_dir) {
+		char err[4400];
+		fflush(stdout);
+		if (scenario_export(s, c->export_dir, stderr, err, sizeof(err))) {
+			fprintf(stderr, "dcqcn-sim: check --export: %s\n", err);
+			rc = EXIT_USAGE;
+		} else {
+			fprintf(stderr, "dcqcn-sim: exported to %s/: config_db.json, cc_params.txt, "
+				"nic-setup.sh, nccl.env\n", c->export_dir);
+		}
+	}
+	scenario_close(s);
+	return rc;
 }
 
 /* keys [SECTION] */
@@ -1350,6 +1610,8 @@ static int cli_main(int argc, char **argv)
 		return cmd_nccltests(argc, argv);
 	if (!strcmp(argv[1], "fluid"))
 		return cmd_fluid(argc, argv);
+	if (!strcmp(argv[1], "calibrate"))
+		return cmd_calibrate(argc, argv);
 	struct cli c = {0};
 	int rc = parse_args(argc, argv, &c);
 	if (rc)

@@ -23,8 +23,9 @@
  *     ends (a shard killed outright keeps what it finished) and when it
  *     stops, with the exit status of each of its runs that ended.  The scenario
  *     is identified by a 64-bit FNV-1a hash of its text (the file's bytes,
- *     or the embedded default's), not by its path, which may differ
- *     between machines.
+ *     or the embedded default's, then those of --switch-config and
+ *     --nic-config files), not by its path, which may differ between
+ *     machines.
  *   - Under MPI the runs of a rank go in its own process one after
  *     another: fork after MPI_Init is unsafe with some transports, and -j
  *     is ignored (start more ranks instead); sim.threads = auto is 1
@@ -141,11 +142,10 @@ static struct scenario *load_point(const struct sweep_opts *o, int p, int k,
 		return NULL;
 	}
 	scenario_init(s);
-	int rc = o->scenario ? scenario_load_file(s, o->scenario, err)
-			     : scenario_load_string(s, "scenarios/default.ini (embedded)",
-						    scenario_default_text, err);
-	for (int i = 0; rc == 0 && i < o->nsets; i++)
-		rc = scenario_set(s, o->sets[i], err);
+	struct scenario_inputs in = { .path = o->scenario, .switch_config = o->switch_config,
+				      .nic_config = o->nic_config, .sets = o->sets,
+				      .nsets = o->nsets };
+	int rc = scenario_load_inputs(s, &in, err);
 	point_index(o, p, idx);
 	for (int a = 0; rc == 0 && a < o->naxes; a++) {
 		char assign[512];
@@ -542,17 +542,12 @@ static uint64_t fnv1a_bytes(uint64_t h, const char *s, size_t n)
 
 #define FNV_OFFSET UINT64_C(14695981039346656037)
 
-/* the hash of the scenario's text; 0, or -1 with err */
-static int scenario_hash(const struct sweep_opts *o, uint64_t *h, char *err, size_t errlen)
+/* h with the bytes of the file at path; 0, or -1 with err */
+static int hash_file(const char *path, uint64_t *h, char *err, size_t errlen)
 {
-	*h = FNV_OFFSET;
-	if (!o->scenario) {
-		*h = fnv1a_bytes(*h, scenario_default_text, strlen(scenario_default_text));
-		return 0;
-	}
-	FILE *fp = fopen(o->scenario, "rb");
+	FILE *fp = fopen(path, "rb");
 	if (!fp) {
-		snprintf(err, errlen, "%s: %s", o->scenario, strerror(errno));
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
 		return -1;
 	}
 	char buf[8192];
@@ -560,6 +555,26 @@ static int scenario_hash(const struct sweep_opts *o, uint64_t *h, char *err, siz
 	while ((n = fread(buf, 1, sizeof(buf), fp)) > 0)
 		*h = fnv1a_bytes(*h, buf, n);
 	fclose(fp);
+	return 0;
+}
+
+/* the hash of the scenario's text, then of the configuration files it is
+ * given (none: the scenario's alone); 0, or -1 with err */
+static int scenario_hash(const struct sweep_opts *o, uint64_t *h, char *err, size_t errlen)
+{
+	*h = FNV_OFFSET;
+	if (!o->scenario)
+		*h = fnv1a_bytes(*h, scenario_default_text, strlen(scenario_default_text));
+	else if (hash_file(o->scenario, h, err, errlen))
+		return -1;
+	const char *configs[] = { o->switch_config, o->nic_config };
+	for (int i = 0; i < 2; i++) {
+		if (!configs[i])
+			continue;
+		*h = fnv1a_bytes(*h, i ? "\0nic" : "\0switch", i ? 4 : 7);
+		if (hash_file(configs[i], h, err, errlen))
+			return -1;
+	}
 	return 0;
 }
 

@@ -62,6 +62,9 @@ struct sweep_opts {
 	/* fields added later: zero keeps the behaviour above */
 	int repeat;                         /* runs per point, seeds sim.seed + 0..N-1;
 					     * 0 or 1: one run in DIR/pNNN */
+	const char *switch_config;          /* applied to every point after the scenario
+					     * and before sets (config.h); NULL: none */
+	const char *nic_config;
 	int shard_index, shard_count;       /* shard_count > 0: only the points
 					     * p % shard_count == shard_index, and
 					     * DIR/shard-I-of-N.txt instead of sweep.csv */

@@ -330,15 +330,19 @@ START_TEST(calibrates_a_fabric)
 	ck_assert_msg(strstr(db, want), "%s not in %s", want, db);
 	free(db);
 	char *plane = tl_slurp(dir, "plane.csv");
-	ck_assert_msg(!strncmp(plane, "ecn.kmin,ecn.kmin_B,ecn.kmax,ecn.kmax_B,pass,margin,binding\n",
-			       60) ||
-		      !strncmp(plane, "ecn.kmax,ecn.kmax_B,ecn.kmin,ecn.kmin_B,pass,margin,binding\n",
-			       60),
-		      "%s", plane);
-	int rows = 0;
-	for (const char *p = plane; (p = strchr(p, '\n')); p++)
+	ck_assert_msg(!strncmp(plane, "key_a,a,a_base,key_b,b,b_base,pass,margin,binding,"
+				      "recommended\n", 62), "%s", plane);
+	/* every pair of the two keys' values, one of them the recommendation */
+	int rows = 0, recommended = 0;
+	for (const char *p = plane; (p = strchr(p, '\n')); p++) {
 		rows++;
+		recommended += !strncmp(p - 2, ",1", 2);
+	}
 	ck_assert_int_eq(rows, 1 + 4 * 4);
+	ck_assert_int_eq(recommended, 1);
+	ck_assert_msg(strstr(plane, "ecn.kmin,320KB,320000,ecn.kmax,200KB,200000,0,,invalid,0\n") ||
+		      strstr(plane, "ecn.kmax,200KB,200000,ecn.kmin,320KB,320000,0,,invalid,0\n"),
+		      "%s", plane);
 	free(plane);
 
 	/* a plain run with the recommendation passes */

@@ -206,7 +206,8 @@ static struct scenario *load_path(const char *path, char (*sets)[512], int nsets
 	ck_assert_int_le(nsets, 64);
 	for (int i = 0; i < nsets; i++)
 		list[i] = sets[i];
-	return scenario_open(path, list, nsets, err);
+	struct scenario_inputs in = { .path = path, .sets = list, .nsets = nsets };
+	return scenario_open(&in, err);
 }
 
 /* the header comment of a scenario file: its leading lines that start with

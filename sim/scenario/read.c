@@ -32,6 +32,7 @@
  */
 #include "loader.h"
 #include "keyhelp.h"
+#include "config.h"
 
 #include <errno.h>
 #include <ini.h>
@@ -550,8 +551,22 @@ int scenario_load_file(struct scenario *s, const char *path,
 	return rc;
 }
 
-struct scenario *scenario_open(const char *path, const char *const *sets, int nsets,
-			       struct scn_error *err)
+int scenario_load_inputs(struct scenario *s, const struct scenario_inputs *in,
+			 struct scn_error *err)
+{
+	int rc = in->path ? scenario_load_file(s, in->path, err)
+			  : scenario_load_string(s, SCENARIO_DEFAULT_NAME, scenario_default_text,
+						 err);
+	if (rc == 0 && in->switch_config)
+		rc = scenario_import_sonic(s, in->switch_config, in->log, err);
+	if (rc == 0 && in->nic_config)
+		rc = scenario_import_mlx5(s, in->nic_config, in->log, err);
+	for (int i = 0; rc == 0 && i < in->nsets; i++)
+		rc = scenario_set(s, in->sets[i], err);
+	return rc;
+}
+
+struct scenario *scenario_open(const struct scenario_inputs *in, struct scn_error *err)
 {
 	struct scenario *s = calloc(1, sizeof(*s));
 	if (!s) {
@@ -559,15 +574,11 @@ struct scenario *scenario_open(const char *path, const char *const *sets, int ns
 		return NULL;
 	}
 	scenario_init(s);
-	int rc = path ? scenario_load_file(s, path, err)
-		      : scenario_load_string(s, SCENARIO_DEFAULT_NAME, scenario_default_text, err);
-	for (int i = 0; rc == 0 && i < nsets; i++)
-		rc = scenario_set(s, sets[i], err);
+	int rc = scenario_load_inputs(s, in, err);
 	if (rc == 0)
 		rc = scenario_finalize(s, err);
 	if (rc) {
-		scenario_free(s);
-		free(s);
+		scenario_close(s);
 		return NULL;
 	}
 	return s;

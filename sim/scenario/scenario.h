@@ -307,12 +307,23 @@ int scenario_load_string(struct scenario *s, const char *name, const char *text,
 /* "section.key=value", as given to --set */
 int scenario_set(struct scenario *s, const char *assignment, struct scn_error *err);
 int scenario_finalize(struct scenario *s, struct scn_error *err);
-/* on the heap: the file at path (NULL: the embedded default, named
- * SCENARIO_DEFAULT_NAME) loaded, then sets[0..nsets) applied as --set,
- * then finalized; NULL with the loader's message in err.  Free it with
- * scenario_close(). */
-struct scenario *scenario_open(const char *path, const char *const *sets, int nsets,
-			       struct scn_error *err);
+/* what a scenario is made of, in the order it is applied */
+struct scenario_inputs {
+	const char *path;            /* the scenario file; NULL: the embedded
+				      * default, named SCENARIO_DEFAULT_NAME */
+	const char *switch_config;   /* a SONiC config_db.json (config.h); NULL: none */
+	const char *nic_config;      /* mlx5 cc_params (config.h); NULL: none */
+	const char *const *sets;     /* --set assignments, sets[0..nsets) */
+	int nsets;
+	FILE *log;                   /* the configurations' lines (what they set and
+				      * where from); NULL: none */
+};
+/* the inputs into s (scenario_init'ed), not finalized; 0 or -1 with err */
+int scenario_load_inputs(struct scenario *s, const struct scenario_inputs *in,
+			 struct scn_error *err);
+/* the same on the heap, finalized; NULL with the loader's message in err.
+ * Free it with scenario_close(). */
+struct scenario *scenario_open(const struct scenario_inputs *in, struct scn_error *err);
 void scenario_close(struct scenario *s);
 
 /* derived values */
