@@ -688,27 +688,15 @@ static int parse_args(int argc, char **argv, struct cli *c)
 
 static struct scenario *load(const struct cli *c)
 {
-	struct scenario *s = calloc(1, sizeof(*s));
-	struct scn_error err = {{0}};
-	if (!s) {
-		fprintf(stderr, "dcqcn-sim: out of memory\n");
-		return NULL;
-	}
-	scenario_init(s);
 	/* the configurations say what they set on stderr: check's stdout
 	 * stays a scenario that loads back */
 	struct scenario_inputs in = { .path = c->scenario, .switch_config = c->switch_config,
 				      .nic_config = c->nic_config, .sets = c->sets,
 				      .nsets = c->nsets, .log = c->quiet ? NULL : stderr };
-	int rc = scenario_load_inputs(s, &in, &err);
-	if (rc == 0)
-		rc = scenario_finalize(s, &err);
-	if (rc) {
+	struct scn_error err = {{0}};
+	struct scenario *s = scenario_open(&in, &err);
+	if (!s)
 		fprintf(stderr, "%s\n", err.msg);
-		scenario_free(s);
-		free(s);
-		return NULL;
-	}
 	return s;
 }
 
@@ -1269,8 +1257,7 @@ static int cmd_run(const struct cli *c)
 	if (c->fluid && st == RUN_OK &&
 	    run_fluid(s, dir, r.sim_time_ps, c->quiet, r.err, sizeof(r.err)))
 		st = RUN_EIO;
-	scenario_free(s);
-	free(s);
+	scenario_close(s);
 	/* the results stand when plotting fails; the exit status says it did */
 	int plot_rc = c->plot && st == RUN_OK ? plot_dir(dir, c->format, c->quiet, NULL) : 0;
 	switch (st) {

@@ -2,8 +2,9 @@
 # test_mpi.sh DCQCN_SIM SOURCE_ROOT - sweeps under mpirun (a build with
 # -Dmpi=enabled): `mpirun -np 2 dcqcn-sim sweep` writes the sweep.csv of a
 # one-machine run (-j 1), byte for byte, with and without --repeat; the
-# ranks split the points (p % 2); only rank 0 prints the table; without
-# mpirun the MPI build is the plain one.  Registered by tests/meson.build
+# ranks split the points (p % 2); only rank 0 prints the table; calibrate
+# under mpirun writes the calibrate.csv of one machine; without mpirun the
+# MPI build is the plain one.  Registered by tests/meson.build
 # only in the MPI build; scripts/test.sh runs it in build-mpi.
 sim="$1"
 root="$2"
@@ -60,6 +61,21 @@ grep_in "$tmp/err" "point 1 (ecn.kmin=5MB)" "the bad point is named"
 if [ ! -d "$tmp/bad" ]; then ok "nothing ran"; else bad "a bad sweep left $tmp/bad"; fi
 expect 2 "--shard under mpirun" $mpi "$sim" sweep "$tmp/star.ini" -o "$tmp/sh" -q --vary ecn.kmin=50KB --shard 0/2
 grep_in "$tmp/err" "shard under mpirun: give one or the other" "--shard and mpirun: one or the other"
+
+# calibrate under mpirun: every rank runs the same search over collective
+# sweeps; rank 0 writes calibrate.csv, the same as one machine's
+cal="$root/tests/data/calibrate-incast.ini"
+tune="--tune ecn.kmin=20KB:1.28MB:x4 --tune ecn.kmax=200KB:12.8MB:x4 --no-plane"
+# shellcheck disable=SC2086
+expect 0 "calibrate, one machine" "$sim" calibrate "$cal" $tune -o "$tmp/cal1" -q
+# shellcheck disable=SC2086
+expect 0 "mpirun -np 2 dcqcn-sim calibrate" $mpi "$sim" calibrate "$cal" $tune -o "$tmp/cal2"
+if cmp -s "$tmp/cal1/calibrate.csv" "$tmp/cal2/calibrate.csv" &&
+	cmp -s "$tmp/cal1/recommended.ini" "$tmp/cal2/recommended.ini"; then
+	ok "calibrate under mpirun: the same calibrate.csv and recommended.ini"
+else bad "calibrate under mpirun differs"; diff "$tmp/cal1/calibrate.csv" "$tmp/cal2/calibrate.csv" | head -5; fi
+n=$(grep -c "^recommended (passes everywhere" "$tmp/out")
+if [ "$n" -eq 1 ]; then ok "only rank 0 reports the recommendation"; else bad "the recommendation printed $n times"; fi
 
 # without mpirun the MPI build is the plain one (no MPI_Init, fork pool)
 # shellcheck disable=SC2086
