@@ -790,6 +790,19 @@ static void sweep_metric_names(int repeat, char *buf, size_t len)
 	}
 }
 
+/* what a plot_* call ended with: its note on stdout (unless quiet) and 0,
+ * or its failure on stderr and EXIT_PLOT */
+static int drawn(int failed, const char *note, int quiet)
+{
+	if (failed) {
+		fprintf(stderr, "dcqcn-sim: plot: %s\n", note);
+		return EXIT_PLOT;
+	}
+	if (!quiet)
+		printf("dcqcn-sim: %s\n", note);
+	return 0;
+}
+
 /* the figures of a run directory, or of a sweep directory (one that holds
  * sweep.csv: the metrics of columns, NULL the default ones), in format; 0,
  * EXIT_USAGE for a column that is not in sweep.csv, or EXIT_PLOT with the
@@ -802,26 +815,14 @@ static int plot_dir(const char *dir, const char *format, int quiet, const char *
 		if (columns)
 			return usage_error("plot --columns: %s is a calibrate directory (--columns "
 					   "picks the metrics of a sweep's figures)", dir);
-		if (plot_calibrate(dir, plots_dir(), format, err, sizeof(err))) {
-			fprintf(stderr, "dcqcn-sim: plot: %s\n", err);
-			return EXIT_PLOT;
-		}
-		if (!quiet)
-			printf("dcqcn-sim: %s\n", err);
-		return 0;
+		return drawn(plot_calibrate(dir, plots_dir(), format, err, sizeof(err)), err, quiet);
 	}
 	snprintf(path, sizeof(path), "%s/sweep.csv", dir);
 	if (access(path, F_OK) != 0) {
 		if (columns)
 			return usage_error("plot --columns: %s has no sweep.csv (--columns picks the "
 					   "metrics of a sweep's figures)", dir);
-		if (plot_run(dir, plots_dir(), format, err, sizeof(err))) {
-			fprintf(stderr, "dcqcn-sim: plot: %s\n", err);
-			return EXIT_PLOT;
-		}
-		if (!quiet)
-			printf("dcqcn-sim: %s\n", err);
-		return 0;
+		return drawn(plot_run(dir, plots_dir(), format, err, sizeof(err)), err, quiet);
 	}
 	if (columns) {
 		char header[TABLE_LINE_BYTES / 4] = "";

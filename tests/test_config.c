@@ -328,18 +328,24 @@ static const struct bad_file sonic_bad_cases[] = {
 	{ "no_such_file.json", ": cannot open (No such file or directory)" },
 };
 
-START_TEST(sonic_bad)
+/* the file of case c fails import with the case's message after its path */
+static void check_bad(const struct bad_file *c,
+		      int (*import)(struct scenario *, const char *, FILE *, struct scn_error *))
 {
-	const struct bad_file *c = &sonic_bad_cases[_i];
 	struct scenario *s = tl_scn_new();
 	struct scn_error err = { "" };
 	char path[512], want[1024];
 
 	snprintf(path, sizeof(path), CFG "%s", c->file);
 	snprintf(want, sizeof(want), "%s%s", path, c->msg);
-	ck_assert_int_eq(scenario_import_sonic(s, path, NULL, &err), -1);
+	ck_assert_int_eq(import(s, path, NULL, &err), -1);
 	ck_assert_str_eq(err.msg, want);
 	tl_unload(s);
+}
+
+START_TEST(sonic_bad)
+{
+	check_bad(&sonic_bad_cases[_i], scenario_import_sonic);
 }
 END_TEST
 
@@ -505,16 +511,7 @@ static const struct bad_file mlx5_bad_cases[] = {
 
 START_TEST(mlx5_bad)
 {
-	const struct bad_file *c = &mlx5_bad_cases[_i];
-	struct scenario *s = tl_scn_new();
-	struct scn_error err = { "" };
-	char path[512], want[1024];
-
-	snprintf(path, sizeof(path), CFG "%s", c->file);
-	snprintf(want, sizeof(want), "%s%s", path, c->msg);
-	ck_assert_int_eq(scenario_import_mlx5(s, path, NULL, &err), -1);
-	ck_assert_str_eq(err.msg, want);
-	tl_unload(s);
+	check_bad(&mlx5_bad_cases[_i], scenario_import_mlx5);
 }
 END_TEST
 

@@ -61,17 +61,6 @@
 #include <string.h>
 #include <sys/stat.h>
 
-/* snprintf that truncates silently (paths and messages are bounded) */
-SCN_PRINTF(3, 4) static int sfmt(char *buf, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = vsnprintf(buf, len, fmt, ap);
-	va_end(ap);
-	return n;
-}
 
 #define MAX_EXPORT_PORTS 4096
 #define PS_PER_MS INT64_C(1000000000)
@@ -148,7 +137,7 @@ static FILE *open_out(struct out *o, const char *name, char *path, size_t len)
 {
 	FILE *f;
 
-	sfmt(path, len, "%s/%s", o->dir, name);
+	scn_sfmt(path, len, "%s/%s", o->dir, name);
 	f = fopen(path, "w");
 	if (!f)
 		fail(o, "%s: cannot write (%s)", path, strerror(errno));
@@ -217,9 +206,9 @@ static int next_range(uint8_t mask, int *from, char *buf, size_t len)
 	for (b = a; b + 1 < 8 && (mask & (1u << (b + 1))); b++)
 		;
 	if (a == b)
-		sfmt(buf, len, "%d", a);
+		scn_sfmt(buf, len, "%d", a);
 	else
-		sfmt(buf, len, "%d-%d", a, b);
+		scn_sfmt(buf, len, "%d-%d", a, b);
 	*from = b + 1;
 	return 1;
 }
@@ -247,7 +236,7 @@ static int64_t headroom(struct out *o)
 			if (h > best)
 				best = h;
 			if (n < sizeof(text))
-				n += (size_t)sfmt(text + n, sizeof(text) - n,
+				n += (size_t)scn_sfmt(text + n, sizeof(text) - n,
 						  "%s%s ports to %s %" PRId64 "B", n ? ", " : "",
 						  t[i].name, pc->peers, h);
 		}
@@ -292,9 +281,9 @@ static struct json_object *config_db(struct out *o)
 	}
 	t = add_obj(root, "BUFFER_PG");
 	for (p = 0; p < nports && s->pfc_prios; p++) {
-		sfmt(port, sizeof(port), "Ethernet%" PRIu32, p * 8);
+		scn_sfmt(port, sizeof(port), "Ethernet%" PRIu32, p * 8);
 		for (from = 0; next_range(s->pfc_prios, &from, r, sizeof(r));) {
-			sfmt(key, sizeof(key), "%s|%s", port, r);
+			scn_sfmt(key, sizeof(key), "%s|%s", port, r);
 			add_str(add_obj(t, key), "profile", "pg_lossless_profile");
 		}
 	}
@@ -324,9 +313,9 @@ static struct json_object *config_db(struct out *o)
 	}
 	t = add_obj(root, "QUEUE");
 	for (p = 0; p < nports && s->ecn_queues; p++) {
-		sfmt(port, sizeof(port), "Ethernet%" PRIu32, p * 8);
+		scn_sfmt(port, sizeof(port), "Ethernet%" PRIu32, p * 8);
 		for (from = 0; next_range(s->ecn_queues, &from, r, sizeof(r));) {
-			sfmt(key, sizeof(key), "%s|%s", port, r);
+			scn_sfmt(key, sizeof(key), "%s|%s", port, r);
 			add_str(add_obj(t, key), "wred_profile", "AZURE_LOSSLESS");
 		}
 	}
@@ -334,7 +323,7 @@ static struct json_object *config_db(struct out *o)
 	/* PORT_QOS_MAP and the maps it names */
 	t = add_obj(root, "PORT_QOS_MAP");
 	for (p = 0; p < nports; p++) {
-		sfmt(port, sizeof(port), "Ethernet%" PRIu32, p * 8);
+		scn_sfmt(port, sizeof(port), "Ethernet%" PRIu32, p * 8);
 		e = add_obj(t, port);
 		add_str(e, "dscp_to_tc_map", "AZURE");
 		if (s->pfc_prios)
@@ -345,7 +334,7 @@ static struct json_object *config_db(struct out *o)
 	}
 	m = add_obj(add_obj(root, "DSCP_TO_TC_MAP"), "AZURE");
 	for (d = 0; d < 64; d++) {
-		sfmt(key, sizeof(key), "%d", d);
+		scn_sfmt(key, sizeof(key), "%d", d);
 		add_str(m, key, "%u", s->dscp_to_prio[d]);
 	}
 	{
@@ -356,7 +345,7 @@ static struct json_object *config_db(struct out *o)
 		for (i = 0; i < N_OF(idmaps); i++) {
 			m = add_obj(add_obj(root, idmaps[i]), "AZURE");
 			for (d = 0; d < 8; d++) {
-				sfmt(key, sizeof(key), "%d", d);
+				scn_sfmt(key, sizeof(key), "%d", d);
 				add_str(m, key, "%d", d);
 			}
 		}
@@ -372,7 +361,7 @@ static struct json_object *config_db(struct out *o)
 				      "ms", 1);
 
 		for (p = 0; p < nports; p++) {
-			sfmt(port, sizeof(port), "Ethernet%" PRIu32, p * 8);
+			scn_sfmt(port, sizeof(port), "Ethernet%" PRIu32, p * 8);
 			e = add_obj(t, port);
 			add_str(e, "action", "%s", act[s->pfcwd_action]);
 			add_str(e, "detection_time", "%" PRId64, det);
@@ -629,7 +618,7 @@ int scenario_export(const struct scenario *s, const char *dir, FILE *log, char *
 
 	if (errlen)
 		err[0] = '\0';
-	sfmt(o.source, sizeof(o.source), "%s", s->source);
+	scn_sfmt(o.source, sizeof(o.source), "%s", s->source);
 	scn_one_line(o.source);
 	if (make_dir(&o, dir) || write_config_db(&o) || write_nic(&o) || write_nccl(&o))
 		return -1;

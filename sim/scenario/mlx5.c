@@ -33,6 +33,7 @@
 
 #include <errno.h>
 #include <stddef.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -103,6 +104,15 @@ static const struct mlx5_param *guess_param(const char *name)
 			return p;
 	}
 	return NULL;
+}
+
+int scn_sfmt(char *buf, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(buf, len, fmt, ap);
+	va_end(ap);
+	return n;
 }
 
 char *scn_read_text(const char *path, size_t max, size_t *len, char *why, size_t wlen)

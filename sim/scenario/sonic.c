@@ -82,17 +82,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* snprintf that truncates silently (paths and messages are bounded) */
-SCN_PRINTF(3, 4) static int sfmt(char *buf, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = vsnprintf(buf, len, fmt, ap);
-	va_end(ap);
-	return n;
-}
 
 #define MAX_JSON_BYTES ((size_t)64 << 20)
 #define PATH_LEN 256
@@ -175,7 +164,7 @@ static int first_use(struct sonic *sn, const char *table, const char *name)
 		if (strcmp(sn->used[i], p) == 0)
 			return 0;
 	if (sn->nused < MAX_USED)
-		sfmt(sn->used[sn->nused++], PATH_LEN, "%s", p);
+		scn_sfmt(sn->used[sn->nused++], PATH_LEN, "%s", p);
 	return 1;
 }
 
@@ -206,7 +195,7 @@ SCN_PRINTF(3, 4) static int fail(struct sonic *sn, const char *path, const char 
 static const char *pkey(const char *key, char *buf, size_t len)
 {
 	if (strpbrk(key, "|. \t")) {
-		sfmt(buf, len, "\"%s\"", key);
+		scn_sfmt(buf, len, "\"%s\"", key);
 		return buf;
 	}
 	return key;
@@ -217,14 +206,14 @@ static void path2(char *out, const char *table, const char *key)
 {
 	char q[PATH_LEN];
 
-	sfmt(out, PATH_LEN, "%s.%s", table, pkey(key, q, sizeof(q)));
+	scn_sfmt(out, PATH_LEN, "%s.%s", table, pkey(key, q, sizeof(q)));
 }
 
 static void path3(char *out, const char *table, const char *key, const char *field)
 {
 	char q[PATH_LEN], r[PATH_LEN];
 
-	sfmt(out, PATH_LEN, "%s.%s.%s", table, pkey(key, q, sizeof(q)), pkey(field, r, sizeof(r)));
+	scn_sfmt(out, PATH_LEN, "%s.%s.%s", table, pkey(key, q, sizeof(q)), pkey(field, r, sizeof(r)));
 }
 
 static void note(struct sonic *sn, const char *fmt, ...) SCN_PRINTF(2, 3);
@@ -249,9 +238,9 @@ static void not_read(struct sonic *sn, const char *what)
 	if (n >= 5 && strcmp(sn->not_read + n - 5, ", ...") == 0)
 		return;
 	if (n + strlen(what) + 8 < sizeof(sn->not_read))
-		sfmt(sn->not_read + n, sizeof(sn->not_read) - n, "%s%s", n ? ", " : "", what);
+		scn_sfmt(sn->not_read + n, sizeof(sn->not_read) - n, "%s%s", n ? ", " : "", what);
 	else
-		sfmt(sn->not_read + n, sizeof(sn->not_read) - n, ", ...");
+		scn_sfmt(sn->not_read + n, sizeof(sn->not_read) - n, ", ...");
 }
 
 /* ---- values ---- */
@@ -262,14 +251,14 @@ static int value_text(struct sonic *sn, struct json_object *o, const char *path,
 {
 	switch (json_object_get_type(o)) {
 	case json_type_string:
-		sfmt(buf, len, "%s", json_object_get_string(o));
+		scn_sfmt(buf, len, "%s", json_object_get_string(o));
 		scn_one_line(buf);
 		return 0;
 	case json_type_int:
-		sfmt(buf, len, "%lld", (long long)json_object_get_int64(o));
+		scn_sfmt(buf, len, "%lld", (long long)json_object_get_int64(o));
 		return 0;
 	case json_type_boolean:
-		sfmt(buf, len, "%s", json_object_get_boolean(o) ? "true" : "false");
+		scn_sfmt(buf, len, "%s", json_object_get_boolean(o) ? "true" : "false");
 		return 0;
 	default:
 		return fail(sn, path, "expected a string or an integer");
@@ -358,7 +347,7 @@ static const char *ref_name(const char *text, const char *table, char *buf, size
 
 	if (text[0] == '[' && n > tl + 3 && strncmp(text + 1, table, tl) == 0 &&
 	    text[tl + 1] == '|' && text[n - 1] == ']') {
-		sfmt(buf, len, "%.*s", (int)(n - tl - 3), text + tl + 2);
+		scn_sfmt(buf, len, "%.*s", (int)(n - tl - 3), text + tl + 2);
 		return buf;
 	}
 	return text;
@@ -373,7 +362,7 @@ static struct json_object *deref(struct sonic *sn, const char *table, struct jso
 
 	if (value_text(sn, ref, path, text, sizeof(text)))
 		return NULL;
-	sfmt(name, len, "%s", ref_name(text, table, buf, sizeof(buf)));
+	scn_sfmt(name, len, "%s", ref_name(text, table, buf, sizeof(buf)));
 	if (!json_object_object_get_ex(sn->root, table, &t) ||
 	    !json_object_object_get_ex(t, name, &e)) {
 		fail(sn, path, "%s: no such %s", name, table);
@@ -401,13 +390,13 @@ static int agree(struct sonic *sn, enum skey k, const char *value, const char *p
 	char full[PATH_LEN];
 
 	if (via)
-		sfmt(full, sizeof(full), "%s (via %s)", path, via);
+		scn_sfmt(full, sizeof(full), "%s (via %s)", path, via);
 	else
-		sfmt(full, sizeof(full), "%s", path);
+		scn_sfmt(full, sizeof(full), "%s", path);
 	if (!a->set) {
 		a->set = 1;
-		sfmt(a->value, sizeof(a->value), "%s", value);
-		sfmt(a->path, sizeof(a->path), "%s", full);
+		scn_sfmt(a->value, sizeof(a->value), "%s", value);
+		scn_sfmt(a->path, sizeof(a->path), "%s", full);
 		return 0;
 	}
 	if (strcmp(a->value, value) == 0)
@@ -432,7 +421,7 @@ static struct port *port_of(struct sonic *sn, const char *name, const char *path
 		return NULL;
 	}
 	memset(&sn->ports[sn->nports], 0, sizeof(sn->ports[0]));
-	sfmt(sn->ports[sn->nports].name, sizeof(sn->ports[0].name), "%s", name);
+	scn_sfmt(sn->ports[sn->nports].name, sizeof(sn->ports[0].name), "%s", name);
 	return &sn->ports[sn->nports++];
 }
 
@@ -457,7 +446,7 @@ static int next_port(const char **p, char *buf, size_t len)
 	e = strchr(b, ',');
 	if (!e)
 		e = b + strlen(b);
-	sfmt(buf, len, "%.*s", (int)(e - b), b);
+	scn_sfmt(buf, len, "%.*s", (int)(e - b), b);
 	*p = *e ? e + 1 : e;
 	return 1;
 }
@@ -470,7 +459,7 @@ static int split_port_key(struct sonic *sn, const char *key, const char *path, c
 
 	if (!bar || bar == key || (size_t)(bar - key) >= len)
 		return fail(sn, path, "expected \"<port>|<list>\", e.g. \"Ethernet0|3-4\"");
-	sfmt(port, len, "%.*s", (int)(bar - key), key);
+	scn_sfmt(port, len, "%.*s", (int)(bar - key), key);
 	return prio_list(sn, bar + 1, path, mask);
 }
 
@@ -492,7 +481,7 @@ static int check_identity(struct sonic *sn, const char *table, struct json_objec
 	for (p = 0; p < 8; p++) {
 		if (!(lossless & (1u << p)))
 			continue;
-		sfmt(key, sizeof(key), "%d", p);
+		scn_sfmt(key, sizeof(key), "%d", p);
 		path3(path, table, name, key);
 		if (!json_object_object_get_ex(m, key, &e))
 			return fail(sn, path, "missing: lossless TC %d must map to %d (the model "
@@ -537,7 +526,7 @@ static int read_dscp_map(struct sonic *sn, struct json_object *ref, const char *
 	}
 	text[0] = '\0';
 	for (d = 0; d < 64; d++)
-		n += (size_t)sfmt(text + n, sizeof(text) - n, "%s%d:%d", d ? "," : "", d, map[d]);
+		n += (size_t)scn_sfmt(text + n, sizeof(text) - n, "%s%d:%d", d ? "," : "", d, map[d]);
 	return agree(sn, K_DSCP_MAP, text, mpath, refpath);
 }
 
@@ -639,7 +628,7 @@ static int read_pool(struct sonic *sn, struct json_object *ref, const char *refp
 		if (strcmp(field, "size") == 0) {
 			if (int_value(sn, val, path, 0, "bytes", &v))
 				return -1;
-			sfmt(text, sizeof(text), "%lldB", v);
+			scn_sfmt(text, sizeof(text), "%lldB", v);
 			if (agree(sn, K_BUF_SIZE, text, path, via))
 				return -1;
 		} else if (strcmp(field, "type") == 0) {
@@ -693,13 +682,13 @@ static int read_profile(struct sonic *sn, struct json_object *ref, const char *r
 		if (i < N_OF(bytes)) {
 			if (int_value(sn, val, path, 0, "bytes", &v))
 				return -1;
-			sfmt(text, sizeof(text), "%lldB", v);
+			scn_sfmt(text, sizeof(text), "%lldB", v);
 			if (agree(sn, bytes[i].k, text, path, refpath))
 				return -1;
 		} else if (strcmp(field, "dynamic_th") == 0) {
 			if (int_value(sn, val, path, 1, "alpha = 2^dynamic_th", &v))
 				return -1;
-			sfmt(text, sizeof(text), "%lld", v);
+			scn_sfmt(text, sizeof(text), "%lld", v);
 			if (agree(sn, K_DYN_TH, text, path, refpath))
 				return -1;
 		} else if (strcmp(field, "pool") == 0) {
@@ -802,7 +791,7 @@ static int read_wred(struct sonic *sn, struct json_object *ref, const char *refp
 			return -1;
 	}
 	for (c = 0; c < 2; c++) {
-		sfmt(field, sizeof(field), "wred_%s_enable", colors[c]);
+		scn_sfmt(field, sizeof(field), "wred_%s_enable", colors[c]);
 		if (json_object_object_get_ex(w, field, &f)) {
 			path3(path, "WRED_PROFILE", name, field);
 			if (bool_value(sn, f, path, &en[c]))
@@ -836,12 +825,12 @@ static int read_wred(struct sonic *sn, struct json_object *ref, const char *refp
 		if (!en[c])
 			continue;
 		for (i = 0; i < 3; i++) {
-			sfmt(field, sizeof(field), "%s_%s", colors[c], th[i]);
+			scn_sfmt(field, sizeof(field), "%s_%s", colors[c], th[i]);
 			if (json_object_object_get_ex(w, field, &f))
 				break;
 		}
 		if (i == 3)
-			sfmt(field, sizeof(field), "wred_%s_enable", colors[c]);
+			scn_sfmt(field, sizeof(field), "wred_%s_enable", colors[c]);
 		path3(path, "WRED_PROFILE", name, field);
 		return fail(sn, path, "not modelled (the model marks green traffic only)");
 	}
@@ -869,7 +858,7 @@ static int read_wred(struct sonic *sn, struct json_object *ref, const char *refp
 			}
 			if (int_value(sn, val, path, 0, i == 2 ? "percent" : "bytes", &v))
 				return -1;
-			sfmt(text, sizeof(text), i == 2 ? "%lld%%" : "%lldB", v);
+			scn_sfmt(text, sizeof(text), i == 2 ? "%lld%%" : "%lldB", v);
 			if (agree(sn, green_th[i].k, text, path, refpath))
 				return -1;
 			continue;
@@ -910,7 +899,7 @@ static int read_queue(struct sonic *sn, struct json_object *t)
 			if (!pt)
 				return -1;
 			if (!pt->qpath[0])
-				sfmt(pt->qpath, sizeof(pt->qpath), "%s", path);
+				scn_sfmt(pt->qpath, sizeof(pt->qpath), "%s", path);
 		}
 		json_object_object_foreach(entry, field, val)
 		{
@@ -935,7 +924,7 @@ static int read_queue(struct sonic *sn, struct json_object *t)
 				if (on)
 					pt->ecn |= queues;
 				if (on || !pt->wpath[0]) /* the last that adds queues */
-					sfmt(pt->wpath, sizeof(pt->wpath), "%s", path);
+					scn_sfmt(pt->wpath, sizeof(pt->wpath), "%s", path);
 			}
 		}
 	}
@@ -975,7 +964,7 @@ static int read_pfc_wd(struct sonic *sn, struct json_object *t)
 				path3(path, "PFC_WD", key, field);
 				if (strcmp(field, "POLL_INTERVAL") == 0) {
 					poll = val;
-					sfmt(ppath, sizeof(ppath), "%s", path);
+					scn_sfmt(ppath, sizeof(ppath), "%s", path);
 				} else if (strcmp(field, "BIG_RED_SWITCH") == 0) {
 					if (value_text(sn, val, path, text, sizeof(text)))
 						return -1;
@@ -989,7 +978,7 @@ static int read_pfc_wd(struct sonic *sn, struct json_object *t)
 			continue;
 		}
 		if (!ports++)
-			sfmt(first, sizeof(first), "%s", path);
+			scn_sfmt(first, sizeof(first), "%s", path);
 		json_object_object_foreach(entry, field, val)
 		{
 			static const struct {
@@ -1009,7 +998,7 @@ static int read_pfc_wd(struct sonic *sn, struct json_object *t)
 			if (i < N_OF(ms)) {
 				if (int_value(sn, val, path, 0, "ms", &v))
 					return -1;
-				sfmt(text, sizeof(text), "%lldms", v);
+				scn_sfmt(text, sizeof(text), "%lldms", v);
 				if (agree(sn, ms[i].k, text, path, NULL))
 					return -1;
 			} else if (strcmp(field, "action") == 0) {
@@ -1033,7 +1022,7 @@ static int read_pfc_wd(struct sonic *sn, struct json_object *t)
 
 		if (int_value(sn, poll, ppath, 0, "ms", &v))
 			return -1;
-		sfmt(text, sizeof(text), "%lldms", v);
+		scn_sfmt(text, sizeof(text), "%lldms", v);
 		agree(sn, K_WD_POLL, text, ppath, NULL);
 	} else if (poll) {
 		note(sn, "%s: not read (no port has a watchdog)", ppath);
@@ -1125,7 +1114,7 @@ static int apply(struct sonic *sn, struct scenario *s)
 
 		if (!a->set)
 			continue;
-		sfmt(set, sizeof(set), "%s=%s", skey_names[k], a->value);
+		scn_sfmt(set, sizeof(set), "%s=%s", skey_names[k], a->value);
 		if (scenario_set(s, set, &serr))
 			return fail(sn, a->path, "%s", loader_words(serr.msg));
 		if (sn->log)
@@ -1210,7 +1199,7 @@ int scenario_import_sonic(struct scenario *s, const char *path, FILE *log,
 				break;
 		if (i == N_OF(tables)) {
 			if (n + strlen(tname) + 3 < sizeof(others))
-				n += (size_t)sfmt(others + n, sizeof(others) - n, "%s%s",
+				n += (size_t)scn_sfmt(others + n, sizeof(others) - n, "%s%s",
 						  n ? ", " : "", tname);
 			continue;
 		}
