@@ -2888,8 +2888,8 @@ int plot_calibrate(const char *dir, const char *scripts_dir, const char *format,
 		rc = fp ? 0 : -1;
 		if (fp) {
 			char qa[200], qb[200], qt[400], title[300];
-			snprintf(title, sizeof(title), "calibrate: the margin over %s and %s, the "
-				 "other keys at the recommendation", pl->key_a, pl->key_b);
+			snprintf(title, sizeof(title), "calibrate: the margin of each setting, the "
+				 "other keys at the recommendation");
 			gp_quote(qa, sizeof(qa), pl->key_a);
 			gp_quote(qb, sizeof(qb), pl->key_b);
 			gp_quote(qt, sizeof(qt), title);
