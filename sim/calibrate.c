@@ -333,49 +333,67 @@ static int add_point(struct cal_outcome *o, const int *idx, int round)
 	return o->npoints++;
 }
 
+static const char *const phase_names[] = { [CAL_MAX_ROUNDS + 1] = "plane",
+					    [CAL_MAX_ROUNDS + 2] = "neighbours" };
+
 /*
- * The points of key k's line through base that have not been seen,
- * evaluated; then *best moves to the best point of the whole line.
- * Returns 1 when it moved, 0 when not, -1 on an error.
+ * The values vals[0..nv) of key k through base that have not been seen,
+ * evaluated as one line (round: the search's round, or a later phase).
+ * 0, or -1 on an error.
  */
-static int search_line(const struct cal_search *s, struct cal_outcome *o, const int *base, int k,
-		       int round, int *best, char *err, size_t errlen)
+static int eval_values(const struct cal_search *s, struct cal_outcome *o, const int *base, int k,
+		       const int *vals, int nv, int round, char *err, size_t errlen)
 {
 	int idx[CAL_MAX_VALUES][CAL_MAX_KEYS];
-	int slot[CAL_MAX_VALUES];
 	int n = 0;
 	int varying[CAL_MAX_KEYS] = {0};
 	varying[k] = 1;
-	for (int v = 0; v < s->keys[k].n; v++) {
+	for (int i = 0; i < nv; i++) {
 		int at[CAL_MAX_KEYS];
 		memcpy(at, base, sizeof(at));
-		at[k] = v;
+		at[k] = vals[i];
 		if (find_point(o, at, s->nkeys) >= 0)
 			continue;
 		memcpy(idx[n], at, sizeof(at));
 		n++;
 	}
-	if (n) {
-		struct cal_score sc[CAL_MAX_VALUES];
-		memset(sc, 0, sizeof(sc));
-		if (s->log && round <= CAL_MAX_ROUNDS)
-			fprintf(s->log, "calibrate: round %d, %s: %d value%s\n", round, s->keys[k].key,
-				n, n == 1 ? "" : "s");
-		else if (s->log)
-			fprintf(s->log, "calibrate: plane, %s: %d value%s\n", s->keys[k].key, n,
-				n == 1 ? "" : "s");
-		if (s->eval(s->ctx, n, (const int(*)[CAL_MAX_KEYS])idx, varying, sc, err, errlen))
+	if (!n)
+		return 0;
+	struct cal_score sc[CAL_MAX_VALUES];
+	memset(sc, 0, sizeof(sc));
+	if (s->log && round <= CAL_MAX_ROUNDS)
+		fprintf(s->log, "calibrate: round %d, %s: %d value%s\n", round, s->keys[k].key, n,
+			n == 1 ? "" : "s");
+	else if (s->log)
+		fprintf(s->log, "calibrate: %s, %s: %d value%s\n", phase_names[round],
+			s->keys[k].key, n, n == 1 ? "" : "s");
+	if (s->eval(s->ctx, n, (const int(*)[CAL_MAX_KEYS])idx, varying, sc, err, errlen))
+		return -1;
+	for (int i = 0; i < n; i++) {
+		int slot = add_point(o, idx[i], round);
+		if (slot < 0) {
+			snprintf(err, errlen, "out of memory");
 			return -1;
-		for (int i = 0; i < n; i++) {
-			slot[i] = add_point(o, idx[i], round);
-			if (slot[i] < 0) {
-				snprintf(err, errlen, "out of memory");
-				return -1;
-			}
-			o->points[slot[i]].score = sc[i];
-			o->runs += sc[i].runs;
 		}
+		o->points[slot].score = sc[i];
+		o->runs += sc[i].runs;
 	}
+	return 0;
+}
+
+/*
+ * Every value of key k through base, the ones not seen evaluated; then
+ * *best moves to the best point of the line.  Returns 1 when it moved, 0
+ * when not, -1 on an error.
+ */
+static int search_line(const struct cal_search *s, struct cal_outcome *o, const int *base, int k,
+		       int round, int *best, char *err, size_t errlen)
+{
+	int vals[CAL_MAX_VALUES];
+	for (int v = 0; v < s->keys[k].n; v++)
+		vals[v] = v;
+	if (eval_values(s, o, base, k, vals, s->keys[k].n, round, err, errlen))
+		return -1;
 	int moved = 0;
 	for (int v = 0; v < s->keys[k].n; v++) {
 		int at[CAL_MAX_KEYS];
@@ -389,6 +407,145 @@ static int search_line(const struct cal_search *s, struct cal_outcome *o, const 
 		}
 	}
 	return moved;
+}
+
+/*
+ * The one-step neighbours of point c (each key one grid value up and down)
+ * evaluated; their count (those the loader takes), how many pass, and the
+ * weakest of them into *weakest (-1: none).  -1 on an error.
+ */
+static int neighbours(const struct cal_search *s, struct cal_outcome *o, int c, int *npass,
+		      int *weakest, char *err, size_t errlen)
+{
+	int base[CAL_MAX_KEYS];
+	memcpy(base, o->points[c].idx, sizeof(base));
+	for (int k = 0; k < s->nkeys; k++) {
+		int vals[2], nv = 0;
+		if (base[k] > 0)
+			vals[nv++] = base[k] - 1;
+		if (base[k] + 1 < s->keys[k].n)
+			vals[nv++] = base[k] + 1;
+		if (eval_values(s, o, base, k, vals, nv, CAL_MAX_ROUNDS + 2, err, errlen))
+			return -1;
+	}
+	int n = 0;
+	*npass = 0;
+	*weakest = -1;
+	for (int k = 0; k < s->nkeys; k++)
+		for (int d = -1; d <= 1; d += 2) {
+			int at[CAL_MAX_KEYS];
+			memcpy(at, base, sizeof(at));
+			at[k] += d;
+			if (at[k] < 0 || at[k] >= s->keys[k].n)
+				continue;
+			int p = find_point(o, at, s->nkeys);
+			if (p < 0 || !o->points[p].score.valid)
+				continue;
+			n++;
+			*npass += o->points[p].score.pass;
+			if (*weakest < 0 ||
+			    calibrate_better(&o->points[*weakest].score, &o->points[p].score))
+				*weakest = p;
+		}
+	return n;
+}
+
+/* the passing points, best first (at most max), into c; how many */
+static int top_passing(const struct cal_outcome *o, int *c, int max)
+{
+	int n = 0;
+	for (int i = 0; i < o->npoints; i++) {
+		if (!o->points[i].score.valid || !o->points[i].score.pass)
+			continue;
+		int at = n < max ? n++ : max;
+		while (at > 0 && calibrate_better(&o->points[i].score, &o->points[c[at - 1]].score)) {
+			if (at < max)
+				c[at] = c[at - 1];
+			at--;
+		}
+		if (at < max)
+			c[at] = i;
+	}
+	return n;
+}
+
+/* a one-step neighbour of point c already run fails */
+static int known_fragile(const struct cal_search *s, const struct cal_outcome *o, int c)
+{
+	for (int k = 0; k < s->nkeys; k++)
+		for (int d = -1; d <= 1; d += 2) {
+			int at[CAL_MAX_KEYS];
+			memcpy(at, o->points[c].idx, sizeof(at));
+			at[k] += d;
+			if (at[k] < 0 || at[k] >= s->keys[k].n)
+				continue;
+			int p = find_point(o, at, s->nkeys);
+			if (p >= 0 && o->points[p].score.valid && !o->points[p].score.pass)
+				return 1;
+		}
+	return 0;
+}
+
+/*
+ * The best (c[0]) fails one step along key k toward the point weak: the
+ * other candidates c[1..nc) that stand on the far side of the best along
+ * k come first (in their order), then the rest: the cliff is nearest to
+ * those that share the best's value of k.
+ */
+static void away_from(const struct cal_search *s, const struct cal_outcome *o, int *c, int nc,
+		      int weak)
+{
+	const int *b = o->points[c[0]].idx, *w = o->points[weak].idx;
+	int k = 0;
+	while (k < s->nkeys - 1 && w[k] == b[k])
+		k++;
+	int toward = w[k] > b[k] ? 1 : -1;
+	int sorted[CAL_ROBUST_TOP], n = 0;
+	for (int pass = 0; pass < 2; pass++)
+		for (int i = 1; i < nc; i++) {
+			int d = o->points[c[i]].idx[k] - b[k];
+			if ((d * toward < 0) == !pass)
+				sorted[n++] = c[i];
+		}
+	memcpy(c + 1, sorted, sizeof(int) * (size_t)n);
+}
+
+/*
+ * Robustness: the recommendation is the best passing point whose every
+ * one-step neighbour passes.  The best's neighbours are always run (it is
+ * the answer when no candidate is robust); of the next best (up to
+ * CAL_ROBUST_TOP), those on the far side of the best's failing neighbour
+ * come first, those with a neighbour already seen failing are passed over
+ * without a run, and the others' neighbours run, at most
+ * CAL_ROBUST_CANDIDATES candidates in all.  0, or -1 on an error.
+ */
+static int choose_robust(const struct cal_search *s, struct cal_outcome *o, int *best, char *err,
+			 size_t errlen)
+{
+	int c[CAL_ROBUST_TOP];
+	int nc = top_passing(o, c, CAL_ROBUST_TOP);
+	o->neighbours = o->neighbours_pass = 0;
+	o->weakest = -1;
+	for (int i = 0, tried = 0; i < nc && tried < CAL_ROBUST_CANDIDATES; i++) {
+		if (i > 0 && known_fragile(s, o, c[i]))
+			continue;
+		tried++;
+		int npass, weakest;
+		int n = neighbours(s, o, c[i], &npass, &weakest, err, errlen);
+		if (n < 0)
+			return -1;
+		if (i == 0 || npass == n) {
+			*best = c[i];
+			o->neighbours = n;
+			o->neighbours_pass = npass;
+			o->weakest = weakest;
+		}
+		if (npass == n)
+			break;
+		if (i == 0 && weakest >= 0)
+			away_from(s, o, c, nc, weakest);
+	}
+	return 0;
 }
 
 int calibrate_search(const struct cal_search *s, struct cal_outcome *o, char *err,
@@ -429,6 +586,10 @@ int calibrate_search(const struct cal_search *s, struct cal_outcome *o, char *er
 		if (now->valid == before.valid && now->pass == before.pass &&
 		    !(now->margin > before.margin + CAL_MIN_GAIN))
 			break;
+	}
+	if (choose_robust(s, o, &best, err, errlen)) {
+		o->best = best;
+		return -1;
 	}
 	o->best = best;
 	for (int i = 0; i < o->npoints; i++)
@@ -838,7 +999,7 @@ static int write_points(const struct cal_ctx *c, const struct cal_outcome *out, 
 		const struct cal_score *sc = &p->score;
 		fprintf(fp, "%d,", i);
 		if (p->round > CAL_MAX_ROUNDS)
-			fputs("plane", fp);
+			fputs(phase_names[p->round], fp);
 		else
 			fprintf(fp, "%d", p->round);
 		for (int k = 0; k < o->nkeys; k++)
@@ -925,6 +1086,9 @@ static int write_recommended(const struct cal_ctx *c, const struct cal_outcome *
 		"binding: %s on %s)\n", p->score.pass ? "pass" : "NO SETTING PASSES",
 		100 * p->score.margin, cal_criterion_names[p->score.binding],
 		c->labels[p->score.binding_scn]);
+	if (p->score.pass && out->neighbours)
+		fprintf(fp, "# %d of its %d one-step neighbours pass\n", out->neighbours_pass,
+			out->neighbours);
 	int done[CAL_MAX_KEYS] = {0};
 	for (int k = 0; k < o->nkeys; k++) {
 		if (done[k])
@@ -996,6 +1160,18 @@ static void print_result(const struct cal_ctx *c, const struct cal_outcome *out,
 			c->labels[b->score.binding_scn]);
 	for (int k = 0; k < o->nkeys; k++)
 		fprintf(f, "  %-28s = %s\n", o->keys[k].key, o->keys[k].text[b->idx[k]]);
+	if (b->score.pass && out->neighbours) {
+		const struct cal_point *w = &out->points[out->weakest];
+		int k = 0;
+		while (k < o->nkeys - 1 && w->idx[k] == b->idx[k])
+			k++;
+		fprintf(f, "%s: %d of its %d one-step neighbours pass; the weakest, %s = %s, %s "
+			"(margin %+.1f %%)\n", out->neighbours_pass == out->neighbours ? "robust"
+										: "FRAGILE",
+			out->neighbours_pass, out->neighbours, o->keys[k].key,
+			o->keys[k].text[w->idx[k]], w->score.pass ? "passes" : "fails",
+			100 * w->score.margin);
+	}
 	fprintf(f, "per scenario:\n");
 	for (int s = 0; s < c->nscn; s++)
 		fprintf(f, "  %-20s %s  margin %+7.1f %%  binding %s\n", c->labels[s],

@@ -24,7 +24,15 @@
  * found first); rounds repeat while one gains (a pass, or CAL_MIN_GAIN of
  * margin), at most CAL_MAX_ROUNDS.  A point is run once (a cache of points
  * seen); points the loader rejects (ecn.kmax not above ecn.kmin) are
- * skipped without a run.  Runs spent: sum over rounds of the grid sizes,
+ * skipped without a run.
+ *
+ * Robustness: a setting deployed is never exactly the one simulated, so
+ * the one-step neighbours (each key one grid value up and down) of the best
+ * passing point are run too; when one of them fails, those of the next
+ * best (among CAL_ROBUST_TOP, passing over those with a neighbour already
+ * seen failing, at most CAL_ROBUST_CANDIDATES in all), and the
+ * recommendation is the best point whose every neighbour passes, or the
+ * best when none does ("FRAGILE" in the report).  Runs spent: sum over rounds of the grid sizes,
  * against the product of all grid sizes for a full grid.
  *
  * The search core takes its evaluator as a callback, so it is tested alone
@@ -45,6 +53,8 @@
 #define CAL_MAX_ROUNDS 4
 #define CAL_MAX_SEEDS 16
 #define CAL_MIN_GAIN 1e-3 /* a round that gains less margin ends the search */
+#define CAL_ROBUST_TOP 16       /* the best passing points a robust one is sought among */
+#define CAL_ROBUST_CANDIDATES 4 /* of them, those whose neighbours may be run */
 
 /* the criteria a margin comes from, in calibrate.csv's words */
 enum cal_criterion {
@@ -157,6 +167,9 @@ struct cal_outcome {
 	struct cal_point *points;              /* every point seen, in order */
 	int npoints, cap;
 	int best, runner_up;                   /* indices in points; runner_up -1: none */
+	int neighbours, neighbours_pass;       /* the best's one-step neighbours (those the
+						* loader takes) and how many pass */
+	int weakest;                           /* the weakest of them, -1: none */
 	int rounds;
 	long runs;                             /* runs the search took */
 	double influence[CAL_MAX_KEYS];        /* the margin's spread along each key's

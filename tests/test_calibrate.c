@@ -249,6 +249,77 @@ static int fail_eval(void *ctx, int n, const int (*idx)[CAL_MAX_KEYS], const int
 	return 0;
 }
 
+/* margin 1 - (|i-2| + |j-2|) / 10, a peak at (2, 2); failing (margin -0.5):
+ * (2, 3) beside the peak, with cliff 1 also (2, 0), (0, 2) and (4, 2), the
+ * failing neighbours of the three points at 0.9; with cliff 2 every point
+ * where i + j is odd (a checkerboard: no passing point has a passing
+ * neighbour) */
+static int cliff;
+
+static int cliff_eval(void *ctx, int n, const int (*idx)[CAL_MAX_KEYS], const int *varying,
+		      struct cal_score *out, char *err, size_t errlen)
+{
+	(void)ctx;
+	(void)varying;
+	(void)err;
+	(void)errlen;
+	for (int i = 0; i < n; i++) {
+		int a = idx[i][0], b = idx[i][1];
+		memset(&out[i], 0, sizeof(out[i]));
+		out[i].valid = 1;
+		out[i].runs = 1;
+		out[i].margin = 1 - (abs(a - 2) + abs(b - 2)) / 10.0;
+		out[i].pass = !(a == 2 && b == 3);
+		if (cliff == 1)
+			out[i].pass &= !((a == 2 && b == 0) || (a == 0 && b == 2) || (a == 4 && b == 2));
+		if (cliff == 2)
+			out[i].pass = (a + b) % 2 == 0;
+		if (!out[i].pass)
+			out[i].margin = -0.5;
+	}
+	return 0;
+}
+
+START_TEST(robust_recommendation)
+{
+	struct cal_key keys[2] = { tune("ecn.kmin=1KB:16KB:x2"), tune("ecn.kmax=1MB:5MB:1MB") };
+	struct cal_search s = { .keys = keys, .nkeys = 2, .start = { 0, 0 }, .eval = cliff_eval };
+	struct cal_outcome out;
+	char err[256];
+	cliff = 0;
+	ck_assert_int_eq(calibrate_search(&s, &out, err, sizeof(err)), 0);
+	/* the peak has a failing neighbour: the next best, whose 4 neighbours pass */
+	const struct cal_point *b = &out.points[out.best];
+	ck_assert(b->score.pass);
+	ck_assert_double_eq_tol(b->score.margin, 0.9, 1e-12);
+	ck_assert(!(b->idx[0] == 2 && b->idx[1] == 2));
+	ck_assert_int_eq(out.neighbours, 4);
+	ck_assert_int_eq(out.neighbours_pass, 4);
+	ck_assert_int_eq(out.points[out.runner_up].idx[0], 2); /* the peak: still reported */
+	ck_assert_int_eq(out.points[out.runner_up].idx[1], 2);
+	calibrate_outcome_free(&out);
+
+	/* the three at 0.9 have a failing neighbour each: a robust one at 0.8 */
+	cliff = 1;
+	ck_assert_int_eq(calibrate_search(&s, &out, err, sizeof(err)), 0);
+	b = &out.points[out.best];
+	ck_assert_double_eq_tol(b->score.margin, 0.8, 1e-12);
+	ck_assert_int_eq(out.neighbours_pass, out.neighbours);
+	calibrate_outcome_free(&out);
+
+	/* no passing point has a passing neighbour: the peak, fragile */
+	cliff = 2;
+	ck_assert_int_eq(calibrate_search(&s, &out, err, sizeof(err)), 0);
+	b = &out.points[out.best];
+	ck_assert_int_eq(b->idx[0], 2);
+	ck_assert_int_eq(b->idx[1], 2);
+	ck_assert_int_eq(out.neighbours, 4);
+	ck_assert_int_eq(out.neighbours_pass, 0);
+	ck_assert(!out.points[out.weakest].score.pass);
+	calibrate_outcome_free(&out);
+}
+END_TEST
+
 /* equal smallest margins: the next criterion's margin decides */
 START_TEST(ties_go_to_the_next_margin)
 {
@@ -431,6 +502,7 @@ static Suite *make_calibrate_suite(void)
 	tcase_add_test(tc, margins);
 	tcase_add_test(tc, search_finds_the_best);
 	tcase_add_test(tc, ties_go_to_the_next_margin);
+	tcase_add_test(tc, robust_recommendation);
 	tcase_add_test(tc, search_reports_no_pass);
 	tcase_add_test(tc, calibrates_a_fabric);
 	tcase_add_test(tc, stress_and_seeds);
