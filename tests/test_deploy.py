@@ -82,6 +82,14 @@ def calibrate_passes(tmp):
         best = [row for row in rows if row['note'] == 'recommended']
         check(len(best) == 1 and best[0]['pass'] == '1', 'calibrate.csv: one recommendation')
     check("the scenario's own settings: FAIL" in r.stdout, "calibrate: reports the own settings")
+    m = re.search(r'^(robust|FRAGILE): (\d+) of its (\d+) one-step neighbours pass; the weakest, ',
+                  r.stdout, re.M)
+    check(m is not None and (m.group(1) == 'robust') == (m.group(2) == m.group(3)),
+          "calibrate: reports the recommendation's neighbours", r.stdout)
+    with open(os.path.join(out, 'calibrate.csv')) as f:
+        phases = set(row['round'] for row in csv.DictReader(f))
+    check('neighbours' in phases and 'plane' in phases and '0' in phases,
+          'calibrate.csv: the phases of each point', phases)
     m = re.search(r'^run it: dcqcn-sim run (.*)$', r.stdout, re.M)
     check(m is not None, 'calibrate: the run line', r.stdout)
     if not m:
