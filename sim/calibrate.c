@@ -1248,6 +1248,22 @@ int calibrate_run(const struct calibrate_opts *o, char (*sets_out)[96], char *er
 				start[k] = own_value(&oc->keys[k], scn, &c->own_start);
 		scenario_close(scn);
 	}
+	/* the start must load everywhere (a tuned key that does not apply,
+	 * e.g. a [dcqcn] knob with nic.cc = none, fails here, before any run) */
+	for (int s = 0; s < c->nscn; s++) {
+		char a[CAL_MAX_KEYS][96];
+		struct scn_error e;
+		point_assigns(oc, start, a);
+		struct scenario *scn = load_with(oc, c->files[s], a, oc->nkeys, &e);
+		if (!scn) {
+			snprintf(err, errlen, "the tuned keys at the scenario's own values: %s",
+				 strncmp(e.msg, "--set: ", 7) ? e.msg : e.msg + 7);
+			free(c);
+			free(oc);
+			return RUN_EIO;
+		}
+		scenario_close(scn);
+	}
 	char runs_dir[4200];
 	snprintf(runs_dir, sizeof(runs_dir), "%s/runs", o->out_dir);
 	if (output_mkdir_p(runs_dir)) {

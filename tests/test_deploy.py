@@ -140,6 +140,10 @@ def calibrate_errors(tmp):
          '--stress b.ini)'),
         (['calibrate', '--stress', os.path.join(tmp, 'missing.ini'), '-o', os.path.join(tmp, 'e')],
          2, 'missing.ini: cannot open'),
+        (['calibrate', os.path.join(DATA, 'calibrate-incast.ini'), '--set', 'nic.cc=none',
+          '--tune', 'dcqcn.rpg_ai_rate=5:80:x4', '-o', os.path.join(tmp, 'e2')], 2,
+         "dcqcn-sim: calibrate: the tuned keys at the scenario's own values: "
+         "dcqcn.rpg_ai_rate: only for nic.cc = dcqcn (nic.cc is none; set nic.cc first)"),
     ]
     for args, code, want in cases:
         r = sim(*args)
