@@ -229,7 +229,8 @@ enum run_status run_scenario(const struct scenario *scn, const struct run_opts *
 			     struct run_result *res)
 {
 	struct run_ctx c = {0};
-	*res = (struct run_result){ .fct_p50_ps = -1, .fct_p99_ps = -1, .collective_time_ps = -1 };
+	*res = (struct run_result){ .fct_p50_ps = -1, .fct_p99_ps = -1, .collective_time_ps = -1,
+				    .credit_stall_ps = -1 };
 	const char *why;
 	struct fabric *f = fabric_create(scn, opts->threads, &why);
 	if (!f) {
@@ -350,6 +351,9 @@ enum run_status run_scenario(const struct scenario *scn, const struct run_opts *
 	res->peak_headroom_bytes = ns.peak_headroom_bytes;
 	res->pause_frames = ns.pause_frames;
 	res->max_paused_ppm = fabric_max_paused_ppm(f);
+	res->credit_stall_ps = scn->fabric_type == SCN_FABRIC_IB
+				       ? fabric_paused_ps(f, res->sim_time_ps)
+				       : -1;
 	res->pfcwd_storms = ns.pfcwd_storms;
 	res->flows_total = fabric_flows_total(f);
 	res->flows_completed = fabric_flows_done(f);
@@ -481,7 +485,9 @@ void run_summary_csv(const struct run_result *r, char *header, size_t hlen, char
 		     size_t rlen)
 {
 	char t[32], p50[32] = "", p99[32] = "", ct[32] = "", bw[32] = "", pct[32] = "";
-	char judged[80] = "", verdict[16] = "", failure[32] = "";
+	char judged[80] = "", verdict[16] = "", failure[32] = "", stall[32] = "";
+	if (r->credit_stall_ps >= 0) /* empty on roce: no credits there */
+		units_format_us(r->credit_stall_ps, stall, sizeof(stall));
 	if (r->jobs_failed)
 		units_format_us(r->first_failure_ps, failure, sizeof(failure));
 	if (r->collectives_completed) {
@@ -528,11 +534,11 @@ void run_summary_csv(const struct run_result *r, char *header, size_t hlen, char
 		 "judged_iterations,busbw_judged_min_pct,busbw_judged_mean_pct,"
 		 "busbw_judged_max_pct,retransmitted_pct,jobs_failed,first_failure_us,"
 		 "nvlink_bytes,storage_iops,storage_bw_MiBps,storage_clat_p50_us,"
-		 "storage_clat_p99_us,storage_clat_p999_us");
+		 "storage_clat_p99_us,storage_clat_p999_us,credit_stall_us");
 	snprintf(row, rlen,
 		 "%s,%s,%llu,%llu,%llu,%llu,%llu,%llu,%d,%llu,%.3f,%llu,%llu,%llu,%llu,"
 		 "%lld,%llu,%.3f,%u.%06u,%llu,%llu,%llu,%llu,%s,%s,%u,%s,%s,%s,%s,%s,%u,%s,%.3f,%u,%s,"
-		 "%llu,%s",
+		 "%llu,%s,%s",
 		 units_format_us(r->sim_time_ps, t, sizeof(t)), end_name(r->end),
 		 (unsigned long long)r->data_bytes_delivered,
 		 (unsigned long long)r->data_bytes_in_flight,
@@ -550,7 +556,7 @@ void run_summary_csv(const struct run_result *r, char *header, size_t hlen, char
 		 r->collectives_completed, ct, bw,
 		 pct, verdict, r->criteria_failed, r->judged_iterations, judged,
 		 retransmitted_pct_of(r), r->jobs_failed, failure,
-		 (unsigned long long)r->nvlink_bytes, storage);
+		 (unsigned long long)r->nvlink_bytes, storage, stall);
 }
 
 void run_print_summary(const struct run_result *r, FILE *out)

@@ -65,6 +65,8 @@ struct run_result {
 	int64_t peak_headroom_bytes;           /* largest headroom use of any PG */
 	uint64_t pause_frames;                 /* XOFF frames sent, refreshes included */
 	uint32_t max_paused_ppm;               /* worst paused fraction of a sample interval */
+	sim_time_ps credit_stall_ps;           /* InfiniBand: credit-stalled time of all
+						* transmitters and VLs; -1 on roce */
 	uint64_t pfcwd_storms;
 	uint64_t flows_completed, flows_total;
 	uint32_t collectives_completed;        /* ring-allreduce and alltoall iterations */

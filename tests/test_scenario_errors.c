@@ -42,7 +42,7 @@ static const struct tl_case file_cases[] = {
 	{ "[sim]\nseed = 1\n  continued\n", NULL, "x.ini:3: continued: expected key = value" },
 	/* sections */
 	{ "[sim]\nseed = 2\n\n[foo]\n", NULL,
-	  "x.ini:4: [foo]: unknown section (sim, topology, qos, nic, job.NAME, buffer, pfc, pfcwd, ecn, dcqcn, fault.NAME, output, criteria)" },
+	  "x.ini:4: [foo]: unknown section (sim, topology, qos, nic, job.NAME, buffer, pfc, pfcwd, ecn, dcqcn, fault.NAME, output, criteria, fabric, ib)" },
 	{ "[Sim]\n", NULL, "x.ini:1: [Sim]: unknown section" },
 	{ "[sim.x]\n", NULL, "x.ini:1: [sim.x]: unknown section" },
 	{ "[]\n", NULL, "x.ini:1: []: unknown section" },
@@ -502,7 +502,9 @@ END_TEST
 
 /* ---- did you mean ---- */
 
-#define SECTIONS "(sim, topology, qos, nic, job.NAME, buffer, pfc, pfcwd, ecn, dcqcn, fault.NAME, output, criteria)"
+/* the reader's list, and the one scenario_key_known() and `keys` build from the section table */
+#define SECTIONS "(sim, topology, qos, nic, job.NAME, buffer, pfc, pfcwd, ecn, dcqcn, fault.NAME, output, criteria, fabric, ib)"
+#define SECTIONS_ALL SECTIONS
 
 /* whole messages: what follows the name must be exactly this (or nothing) */
 static const struct tl_case guess_cases[] = {
@@ -610,9 +612,9 @@ static const struct {
 	{ "nic.ccc", "nic.ccc: unknown key; did you mean nic.cc?" },
 	{ "job.a.sizes", "job.a.sizes: unknown key; did you mean job.a.size?" },
 	{ "ecn.kmix", "ecn.kmix: unknown key" },
-	{ "topolgy.spines", "topolgy.spines: unknown section " SECTIONS "; did you mean topology.spines?" },
+	{ "topolgy.spines", "topolgy.spines: unknown section " SECTIONS_ALL "; did you mean topology.spines?" },
 	{ "job.size", "job.size: needs a name: job.NAME.size" },
-	{ "sim.x.seed", "sim.x.seed: unknown section " SECTIONS },
+	{ "sim.x.seed", "sim.x.seed: unknown section " SECTIONS_ALL },
 	{ "spines", "spines: expected section.key" },
 	{ "topology.", "topology.: expected section.key" },
 };
@@ -660,9 +662,9 @@ START_TEST(test_keys_section)
 	ck_assert_ptr_null(strstr(text, "\npfc."));
 	free(text);
 	ck_assert_int_eq(scenario_print_keys(stdout, "topolgy", err, sizeof(err)), -1);
-	ck_assert_str_eq(err, "no section topolgy " SECTIONS "; did you mean topology?");
+	ck_assert_str_eq(err, "no section topolgy " SECTIONS_ALL "; did you mean topology?");
 	ck_assert_int_eq(scenario_print_keys(stdout, "sim.x", err, sizeof(err)), -1);
-	ck_assert_str_eq(err, "no section sim.x " SECTIONS);
+	ck_assert_str_eq(err, "no section sim.x " SECTIONS_ALL);
 }
 END_TEST
 

@@ -231,6 +231,16 @@ static const struct print_case {
 	int derived; /* scenario_print_derived(), else scenario_print() */
 	const char *has[16], *lacks[12];
 } print_cases[] = {
+	/* infiniband: its section printed, [ib]'s unbuilt keys named, no PFC */
+	{ "[fabric]\ntype = infiniband\n[job.in]\npattern = incast\n", 0,
+	  {
+		"# nor the keys ib.sl_to_vl, ib.vl_arbitration, ib.cc\n",
+		"\n[fabric]\ntype = infiniband\n",
+		"\n[ib]\nvl_buffer = 128KiB\ncredit_update_delay = 100ns\n",
+		"\n[pfc]\npriorities =\n",
+		"\ncc = none\n",
+	  },
+	  { "not implemented in this version" } },
 	/* the scenario as INI: every section, the keys in DESIGN A2's order */
 	{ "[qos]\ndscp_to_priority = 26:4,48:7,8:1\n"
 	  "[job.in]\npattern = incast\n", 0,

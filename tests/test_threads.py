@@ -6,7 +6,8 @@ file byte for byte as the run on one thread does: the teaching scenarios
 (and the tutorial's variants), a fat-tree with a failed link, a leaf-spine
 ring all-reduce whose link between partitions fails and comes back, an
 all-to-all cut by sim.duration, jobs failed by QPs whose retries ran out,
-and a subset of the soak scenarios.
+an InfiniBand leaf-spine (credits across partitions, a link that fails and
+comes back), and a subset of the soak scenarios.
 --soak N takes the first N soak seeds (default 40; the stars among them
 are left out).  stats.csv (wall-clock) is left out, but its threads column must show that
 the run used the partitions `check --threads N` plans (N, or fewer when the
@@ -132,6 +133,45 @@ pattern = alltoall
 size = 2MB
 """
 
+# InfiniBand: credits between partitions, a small vl_buffer that stalls
+# every hop, a fabric link between partitions that fails and comes back
+# (its credits start again), a host under a slow-receiver fault
+INFINIBAND = """[sim]
+duration = 20ms
+[topology]
+spines = 2
+leaves = 3
+hosts_per_leaf = 4
+fabric_link = 100Gbps
+[fabric]
+type = infiniband
+[ib]
+vl_buffer = 12KiB
+credit_update_delay = 250ns
+[qos]
+scheduler = dwrr
+[job.train]
+pattern = ring-allreduce
+ranks = 1-11
+size = 16MB
+[job.incast]
+pattern = incast
+dst = 0
+senders = 4-11
+size = 2MB
+[fault.cut]
+kind = link-down
+link = leaf0-spine1
+start = 100us
+duration = 300us
+[fault.slow]
+kind = slow-receiver
+node = h5
+rate = 40Gbps
+start = 50us
+duration = 500us
+"""
+
 # the tutorial's variants of the teaching scenarios (README)
 VARIANTS = {
     'rail-optimized.ini': ['--set', 'job.allreduce.algorithm=tree', '--set',
@@ -156,7 +196,8 @@ def runs(src, tmp, nsoak):
             if f in VARIANTS:
                 out.append((f[:-4] + '-variant', os.path.join(scen, f), VARIANTS[f]))
     for name, text in (('fat-tree', FAT_TREE), ('ring', RING), ('alltoall', ALLTOALL),
-                       ('qp-error', QP_ERROR), ('rails', RAILS)):
+                       ('qp-error', QP_ERROR), ('rails', RAILS),
+                       ('infiniband', INFINIBAND)):
         path = os.path.join(tmp, name + '.ini')
         with open(path, 'w') as f:
             f.write(text)

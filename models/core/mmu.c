@@ -54,3 +54,17 @@ int mmu_may_xon(const struct mmu_params *p, const struct mmu_pool *pool, const s
 	return pg->shared == 0 ||
 	       pg->shared + p->xon_offset_bytes < mmu_threshold(p, pool, p->dynamic_th);
 }
+
+enum mmu_verdict mmu_admit_credit(struct mmu_pool *pool, struct mmu_pg *pg,
+				  const struct mmu_params *p, int64_t b)
+{
+	if (pg->reserved + b <= p->reserved_bytes) {
+		pg->reserved += b;
+		return MMU_RESERVED;
+	}
+	pg->shared += b;
+	pool->used += b;
+	if (pg->shared > pg->peak_shared)
+		pg->peak_shared = pg->shared;
+	return MMU_SHARED;
+}

@@ -98,6 +98,10 @@ enum mmu_verdict mmu_admit(const struct mmu_params *p, struct mmu_pool *pool, st
 			   int64_t b, int lossless, int64_t egress_bytes);
 /* give back b bytes of pg: headroom first, then shared, then reserved */
 void mmu_release(struct mmu_pool *pool, struct mmu_pg *pg, int64_t b);
+/* InfiniBand: credits bound each ingress VL, so a packet is always
+ * admitted: reserved first, then shared (never dropped) */
+enum mmu_verdict mmu_admit_credit(struct mmu_pool *pool, struct mmu_pg *pg,
+				  const struct mmu_params *p, int64_t b);
 /* lossless PG above its XOFF point */
 int mmu_wants_xoff(const struct mmu_params *p, const struct mmu_pool *pool,
 		   const struct mmu_pg *pg);

@@ -43,6 +43,7 @@ static void unpause(struct pause_rx *pr, unsigned prio)
 	struct pause_env *env = pr->env;
 	sim_time_ps from = pr->since[prio] > env->sample_start ? pr->since[prio] : env->sample_start;
 	pr->acc[prio] += env->eng->now - from;
+	env->paused_ps += env->eng->now - pr->since[prio];
 	pr->paused &= (uint8_t)~(1u << prio);
 }
 
@@ -121,6 +122,32 @@ void pause_receive(struct pause_rx *pr, struct pkt *p)
 		mark_dirty(pr);
 	}
 	link_push(pr->env->eng, &pr->delay, p);
+}
+
+void pause_stall(struct pause_rx *pr, unsigned prio)
+{
+	if (pr->paused & (1u << prio))
+		return;
+	pr->paused |= (uint8_t)(1u << prio);
+	pr->since[prio] = pr->env->eng->now;
+	pr->until[prio] = INT64_MAX; /* never expires: credits end it */
+	mark_dirty(pr);
+}
+
+void pause_unstall(struct pause_rx *pr, unsigned prio)
+{
+	if (pr->paused & (1u << prio))
+		unpause(pr, prio);
+}
+
+sim_time_ps pause_total_ps(const struct pause_env *env, sim_time_ps t)
+{
+	sim_time_ps sum = env->paused_ps;
+	for (const struct pause_rx *pr = env->dirty; pr; pr = pr->next_dirty)
+		for (unsigned p = 0; p < PKT_PRIOS; p++)
+			if (pr->paused & (1u << p))
+				sum += t - pr->since[p];
+	return sum;
 }
 
 void pause_clear(struct pause_rx *pr, unsigned prio)
@@ -206,6 +233,7 @@ void pause_env_init(struct pause_env *env, uint64_t key)
 	env->dirty = NULL;
 	env->sample_start = 0;
 	env->max_paused_ppm = 0;
+	env->paused_ps = 0;
 	sim_event_init(&env->sample_ev, sample_fire, key);
 }
 

@@ -51,6 +51,7 @@ struct pause_env {
 	struct pause_rx **order;       /* scratch: them in order */
 	uint32_t order_cap;
 	uint32_t max_paused_ppm;       /* largest paused fraction of any interval */
+	sim_time_ps paused_ps;         /* paused (or stalled) time of pauses that ended */
 	void *ctx;
 	/* a PFC frame took effect or a pause expired (NULL: not observed) */
 	void (*on_event)(void *ctx, const struct pause_rx *pr, unsigned prio,
@@ -98,6 +99,17 @@ static inline uint8_t pause_open(const struct pause_rx *pr)
 {
 	return (uint8_t)~pr->paused;
 }
+/*
+ * InfiniBand credit stalls: a transmitter whose priority (VL) has a frame
+ * ready but not the credits for it holds that priority "paused" from now
+ * until pause_unstall(), so pause_open() keeps it from starting and the
+ * sampler reports the stalled fraction in pause.csv (no PFC events).
+ */
+void pause_stall(struct pause_rx *pr, unsigned prio);
+void pause_unstall(struct pause_rx *pr, unsigned prio);
+/* paused or stalled time of all transmitters and priorities up to t (the
+ * engine's time or later; pauses still on count up to t) */
+sim_time_ps pause_total_ps(const struct pause_env *env, sim_time_ps t);
 /* end a pause now (watchdog, failed link), as if an XON had arrived */
 void pause_clear(struct pause_rx *pr, unsigned prio);
 /* close the last sample interval at time t >= the engine's (end of run) */

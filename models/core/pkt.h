@@ -9,7 +9,7 @@
  *
  * Wire model (DESIGN B1): a data packet is `payload` bytes of RoCE payload
  * plus 62 B of RoCEv2 headers (Eth 14, IPv4 20, UDP 8, BTH 12, ICRC 4, FCS 4);
- * control frames (CNP, PFC) are 64 B.  Serialization adds 20 B of preamble
+ * control frames (CNP, PFC, InfiniBand credit updates) are 64 B.  Serialization adds 20 B of preamble
  * and inter-frame gap to either.
  */
 #ifndef DCQCN_PKT_H
@@ -26,7 +26,17 @@
 
 /* CNP, ACK and NAK are 64 B control frames of a QP: `psn` is the
  * (cumulative, next expected) sequence number */
-enum pkt_type { PKT_DATA = 0, PKT_PFC = 1, PKT_CNP = 2, PKT_ACK = 3, PKT_NAK = 4 };
+enum pkt_type { PKT_DATA = 0, PKT_PFC = 1, PKT_CNP = 2, PKT_ACK = 3, PKT_NAK = 4,
+		PKT_CREDIT = 5 };
+
+/* InfiniBand link-level flow control: credits count 64-byte blocks */
+#define PKT_CREDIT_BLOCK_BYTES 64
+
+/* blocks of receive buffer a frame needs */
+static inline uint32_t pkt_credit_blocks(uint32_t frame_bytes)
+{
+	return (frame_bytes + PKT_CREDIT_BLOCK_BYTES - 1) / PKT_CREDIT_BLOCK_BYTES;
+}
 
 enum pkt_flags {
 	PKT_F_ECT = 1u << 0, /* ECN-capable transport (ECT(0)) */
@@ -42,7 +52,8 @@ struct pkt {
 	uint32_t qp;       /* data, CNP, ACK, NAK: the QP */
 	union {
 		uint32_t psn;    /* data, ACK, NAK: sequence number within its QP */
-		uint32_t quanta; /* PFC: pause time in 512-bit-time quanta, 0 = XON */
+		uint32_t quanta; /* PFC: pause time in 512-bit-time quanta, 0 = XON;
+				  * CREDIT: the 64-byte blocks it returns */
 	};
 	uint16_t src, dst; /* host indices */
 	uint16_t sport;    /* UDP source port of the QP: the ECMP entropy */

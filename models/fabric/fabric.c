@@ -24,6 +24,9 @@ static struct net_qos qos_of(const struct scenario *scn)
 		.cnp_dscp = scn->cnp_dscp, .cnp_strict = (uint8_t)(scn->cnp_priority_strict != 0),
 		.dwrr = scn->scheduler == SCN_SCHED_DWRR, .mtu_bytes = scn->mtu_bytes,
 		.pause_quanta = scn->pause_quanta, .xon_offset_bytes = scn->xon_offset_bytes,
+		.ib = scn->fabric_type == SCN_FABRIC_IB,
+		.ib_credits = (int32_t)(scn->ib_vl_buffer_bytes / PKT_CREDIT_BLOCK_BYTES),
+		.ib_credit_delay_ps = scn->ib_credit_delay_ps,
 	};
 	memcpy(q.dscp_to_prio, scn->dscp_to_prio, sizeof(q.dscp_to_prio));
 	memcpy(q.dwrr_weights, scn->dwrr_weights, sizeof(q.dwrr_weights));
@@ -401,6 +404,14 @@ void fabric_stats(const struct fabric *f, struct net_stats *out)
 	*out = (struct net_stats){0};
 	for (uint32_t p = 0; p < f->nparts; p++)
 		add_stats(out, &f->parts[p].net.st);
+}
+
+sim_time_ps fabric_paused_ps(const struct fabric *f, sim_time_ps t)
+{
+	sim_time_ps sum = 0;
+	for (uint32_t p = 0; p < f->nparts; p++)
+		sum += pause_total_ps(&f->parts[p].net.pause, t);
+	return sum;
 }
 
 uint32_t fabric_max_paused_ppm(const struct fabric *f)

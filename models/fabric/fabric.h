@@ -193,6 +193,9 @@ struct fabric_tag fabric_tag(const struct fabric *f, unsigned part);
 
 /* the counters of the whole fabric */
 void fabric_stats(const struct fabric *f, struct net_stats *out);
+/* paused (InfiniBand: credit-stalled) time of all transmitters and
+ * priorities up to t, the end of the run */
+sim_time_ps fabric_paused_ps(const struct fabric *f, sim_time_ps t);
 /* the largest paused fraction of any transmitter in one sample interval, ppm */
 uint32_t fabric_max_paused_ppm(const struct fabric *f);
 

@@ -108,3 +108,10 @@ struct pkt *net_pfc_frame(struct net *net, unsigned prio, uint32_t quanta)
 		net->st.pause_frames++;
 	return p;
 }
+
+struct pkt *net_credit_frame(struct net *net, unsigned prio, uint32_t blocks)
+{
+	struct pkt *p = net_pkt(net);
+	*p = (struct pkt){ .type = PKT_CREDIT, .prio = (uint8_t)prio, .quanta = blocks };
+	return p;
+}

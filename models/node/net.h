@@ -43,6 +43,10 @@ struct net_qos {
 	uint32_t mtu_bytes;            /* RoCE payload per data packet */
 	uint32_t pause_quanta;         /* quanta of every XOFF sent */
 	int64_t xon_offset_bytes;
+	/* fabric.type = infiniband: credit-based flow control instead of PFC */
+	uint8_t ib;
+	int32_t ib_credits;            /* initial credits per VL: ib.vl_buffer / 64 */
+	sim_time_ps ib_credit_delay_ps;/* buffer freed to credit update sent */
 };
 
 /* drops by cause (DESIGN B2-B4) */
@@ -173,6 +177,8 @@ void net_drop(struct net *net, struct pkt *p, uint64_t *cause);
 void net_lost(struct net *net, struct pkt *p);
 /* a packet from the pool (a broken invariant when memory runs out) */
 struct pkt *net_pkt(struct net *net);
+/* a new InfiniBand credit update returning `blocks` 64-byte blocks of VL prio */
+struct pkt *net_credit_frame(struct net *net, unsigned prio, uint32_t blocks);
 /* a new PFC frame for prio (quanta 0 = XON), counted in pause_frames if XOFF */
 struct pkt *net_pfc_frame(struct net *net, unsigned prio, uint32_t quanta);
 

@@ -38,6 +38,15 @@
  * ahead of data.  A NIC pauses its ToR only under a fault: `slow-receiver`
  * (below) or `pause-storm` (fault.c).
  *
+ * InfiniBand (fabric.type = infiniband, switch.c): the NIC holds credits
+ * per VL toward its ToR and starts a frame (control or data) of a VL only
+ * with credits for all of it; a VL whose next frame does not fit is
+ * stalled (pause_stall) until a credit update brings enough.  A frame it
+ * receives frees its blocks when accepted (or discarded; under a
+ * slow-receiver fault when drained, with no drop and no PFC: credits bound
+ * the receive buffer); they go back to the ToR credit_update_delay later,
+ * batched, as a credit update ahead of everything (like PFC frames).
+ *
  * Receive: payload bytes are credited to the packet's flow; the flow
  * completes when all its bytes have arrived (packets may arrive out of
  * order with ecmp = packet).  Under a slow-receiver fault, received frames
@@ -103,6 +112,8 @@ static struct qp *ready_pop(struct nic *n, unsigned prio)
 static void start_tx(struct nic *n, struct pkt *p)
 {
 	struct sim_engine *eng = &n->net->eng;
+	if (n->net->qos.ib && p->type != PKT_PFC && p->type != PKT_CREDIT)
+		n->credits[p->prio] -= (int32_t)pkt_credit_blocks(pkt_frame_bytes(p));
 	n->tx = p;
 	sim_schedule(eng, &n->tx_ev, eng->now + ser_time(&n->ser, pkt_wire_bytes(p)));
 }
@@ -226,6 +237,73 @@ static void requeue(struct nic *n, struct qp *q, uint32_t wire)
 	ready_push(n, q);
 }
 
+static struct qp *ready_pop(struct nic *n, unsigned prio);
+
+/* InfiniBand: blocks the next frame of VL p needs (control frames first),
+ * 0 when it has none; drops QPs with nothing to send from the ring head */
+static uint32_t next_blocks(struct nic *n, unsigned p)
+{
+	if (n->ctrlq[p].n)
+		return pkt_credit_blocks(PKT_CTRL_FRAME_BYTES);
+	while (n->ready_head[p] && !n->ready_head[p]->snd)
+		ready_pop(n, p);
+	const struct qp *q = n->ready_head[p];
+	if (!q)
+		return 0;
+	int64_t left = q->snd->bytes - q->snd_off;
+	uint32_t mtu = n->net->qos.mtu_bytes;
+	uint32_t payload = left < mtu ? (uint32_t)left : mtu;
+	return pkt_credit_blocks(payload + PKT_ROCE_HDR_BYTES);
+}
+
+/* InfiniBand: stall the VLs whose next frame lacks credits */
+static void credit_gate(struct nic *n)
+{
+	for (uint8_t open = (n->ctrl_mask | n->ready_mask) & pause_open(&n->pause); open;
+	     open &= open - 1) {
+		unsigned p = (unsigned)__builtin_ctz(open);
+		uint32_t need = next_blocks(n, p);
+		if (need && n->credits[p] < (int32_t)need)
+			pause_stall(&n->pause, p);
+	}
+}
+
+static void credit_fire(struct sim_engine *eng, struct sim_event *ev)
+{
+	struct nic *n = container_of(ev, struct nic, credit_ev);
+	(void)eng;
+	for (unsigned p = 0; p < PKT_PRIOS; p++)
+		if (n->credit_pend[p]) {
+			pktq_push(&n->pfcq, net_credit_frame(n->net, p, (uint32_t)n->credit_pend[p]));
+			n->credit_pend[p] = 0;
+		}
+	nic_kick(n);
+}
+
+/* InfiniBand: a received frame of VL p freed its blocks */
+static void credit_return(struct nic *n, unsigned p, uint32_t blocks)
+{
+	struct net *net = n->net;
+	if (!net->qos.ib || n->down)
+		return;
+	n->credit_pend[p] += (int32_t)blocks;
+	if (!sim_event_pending(&n->credit_ev))
+		sim_schedule(&net->eng, &n->credit_ev, net->eng.now + net->qos.ib_credit_delay_ps);
+}
+
+static void credit_receive(struct nic *n, struct pkt *p)
+{
+	unsigned v = p->prio;
+	n->credits[v] += (int32_t)p->quanta;
+	pkt_release(&n->net->pool, p);
+	SIM_INVARIANT(n->credits[v] <= n->net->qos.ib_credits,
+		      "h%u holds more credits than its ToR's buffer", n->id);
+	if (n->pause.paused >> v & 1u && n->credits[v] >= (int32_t)next_blocks(n, v)) {
+		pause_unstall(&n->pause, v);
+		nic_kick(n);
+	}
+}
+
 static void nic_kick(struct nic *n)
 {
 	if (n->tx || n->down)
@@ -234,6 +312,8 @@ static void nic_kick(struct nic *n)
 		start_tx(n, pktq_pop(&n->pfcq));
 		return;
 	}
+	if (n->net->qos.ib)
+		credit_gate(n);
 	uint8_t ctrl = n->ctrl_mask & pause_open(&n->pause);
 	if (ctrl) {
 		unsigned prio = 31u - (unsigned)__builtin_clz(ctrl);
@@ -457,6 +537,7 @@ static void deliver(struct nic *n, struct pkt *p)
 {
 	struct net *net = n->net;
 	struct qp *q = &net->qps[p->qp];
+	credit_return(n, p->prio, pkt_credit_blocks(pkt_frame_bytes(p)));
 	if (p->psn != q->rx.nxt) { /* go-back-N: only the next PSN is accepted;
 				     * p->fl may be released already: not read */
 		if (p->psn > q->rx.nxt && !q->rx.nak_sent) {
@@ -565,6 +646,11 @@ static void rx_buffered(struct nic *n, struct pkt *p)
 	struct net *net = n->net;
 	int64_t limit = xoff_bytes(net) + n->cfg->rx_headroom_bytes;
 	int ll = net_lossless(net, p->prio);
+	if (net->qos.ib) { /* credits bound the buffer: no drop, no PFC */
+		pktq_push(&n->rxq, p);
+		drain_arm(n);
+		return;
+	}
 	if ((int64_t)(n->rxq.bytes + pkt_frame_bytes(p)) > limit) {
 		net_drop(net, p, ll ? &net->st.drops.lossless : &net->st.drops.lossy);
 		return;
@@ -592,10 +678,15 @@ void nic_rx(void *to, uint16_t port, struct pkt *p)
 		pause_receive(&n->pause, p);
 		return;
 	}
+	if (p->type == PKT_CREDIT) {
+		credit_receive(n, p);
+		return;
+	}
 	SIM_INVARIANT(p->dst == n->id, "h%u received a packet for h%u", n->id,
 		      (unsigned)p->dst);
 	if (p->type != PKT_DATA) {
 		struct qp *q = &net->qps[p->qp];
+		credit_return(n, p->prio, pkt_credit_blocks(pkt_frame_bytes(p)));
 		switch (p->type) {
 		case PKT_CNP:
 			net->st.cc.cnps_received++;
@@ -628,6 +719,13 @@ void nic_set_down(struct nic *n, int down)
 {
 	struct net *net = n->net;
 	n->down = (uint8_t)down;
+	if (net->qos.ib) { /* the link's credits are void; training restores them */
+		sim_cancel(&net->eng, &n->credit_ev);
+		for (unsigned p = 0; p < PKT_PRIOS; p++) {
+			n->credit_pend[p] = 0;
+			n->credits[p] = net->qos.ib_credits;
+		}
+	}
 	if (down) {
 		while (n->pfcq.n)
 			pkt_release(&net->pool, pktq_pop(&n->pfcq));
@@ -829,6 +927,9 @@ void nic_init(struct net *net, struct nic *n, uint32_t id, const struct nic_conf
 	sim_event_init(&n->drain_ev, drain_fire, SIM_KEY(EVKEY_NIC, id, EVKEY_NIC_DRAIN));
 	sim_event_init(&n->refresh_ev, rx_refresh, SIM_KEY(EVKEY_NIC, id, EVKEY_NIC_REFRESH));
 	sim_event_init(&n->post_ev, post_fire, SIM_KEY(EVKEY_NIC, id, EVKEY_NIC_POST));
+	sim_event_init(&n->credit_ev, credit_fire, SIM_KEY(EVKEY_NIC, id, EVKEY_NIC_CREDIT));
+	for (unsigned p = 0; p < PKT_PRIOS; p++)
+		n->credits[p] = net->qos.ib_credits;
 	pause_init(&net->pause, &n->pause, 1, id, 0, cfg->rate_bps, cfg->response_ps,
 		   nic_pause_kick, SIM_KEY(EVKEY_NIC, id, EVKEY_NIC_PAUSE),
 		   SIM_KEY(EVKEY_NIC, id, EVKEY_NIC_PAUSE_DELAY));

@@ -32,6 +32,20 @@
  * length (wred.h): at dequeue, the bytes left behind it; at enqueue, the
  * bytes ahead of it.  Each switch draws from its own random stream.
  *
+ * InfiniBand (fabric.type = infiniband; no PFC, ECN or watchdog then):
+ * credit-based link-level flow control.  Every transmitter holds credits
+ * per VL (= priority) in 64-byte blocks, initially ib.vl_buffer / 64, the
+ * receiver's buffer for that VL.  A frame of F bytes needs ceil(F / 64)
+ * blocks; a VL whose head frame does not fit is stalled (pause.h
+ * pause_stall: skipped by the scheduler, reported like a pause) until
+ * credits arrive.  The switch frees a packet's blocks when the packet has
+ * left it (release); they go back to the upstream transmitter as a 64 B
+ * credit update on the ingress port's control queue, credit_update_delay
+ * after the first block freed since the last update (the blocks freed in
+ * between ride along).  Admission never drops (mmu_admit_credit): credits
+ * bound each ingress VL to vl_buffer.  A failed link's credits are void:
+ * a restored link starts again from vl_buffer (IB link training).
+ *
  * PFC watchdog (DESIGN B4, SONiC semantics): every poll_interval each
  * lossless queue that has been paused by received PFC for detection_time
  * (continuously, so without transmitting, even if empty) is in a storm.
@@ -106,6 +120,16 @@ static void ecn_mark(struct sw *s, struct pkt *p, uint64_t qlen)
 	}
 }
 
+/* InfiniBand: stall the VLs whose head frame lacks credits */
+static void credit_gate(struct port *pt)
+{
+	for (uint8_t open = pt->nonempty & pause_open(&pt->pause); open; open &= open - 1) {
+		unsigned q = (unsigned)__builtin_ctz(open);
+		if (pt->credits[q] < (int32_t)pkt_credit_blocks(pkt_frame_bytes(pt->q[q].head)))
+			pause_stall(&pt->pause, q);
+	}
+}
+
 static void port_kick(struct port *pt)
 {
 	if (pt->tx || pt->down)
@@ -114,6 +138,8 @@ static void port_kick(struct port *pt)
 	const struct net_qos *qos = &net->qos;
 	struct pkt *p = pktq_pop(&pt->ctrl);
 	if (!p) {
+		if (qos->ib)
+			credit_gate(pt);
 		uint8_t eligible = pt->nonempty & pause_open(&pt->pause);
 		if (!eligible)
 			return;
@@ -125,6 +151,8 @@ static void port_kick(struct port *pt)
 		else
 			q = (unsigned)dwrr_pick(qos, pt, eligible);
 		p = take(pt, q);
+		if (qos->ib)
+			pt->credits[q] -= (int32_t)pkt_credit_blocks(pkt_frame_bytes(p));
 		if (!qos->ecn_at_enqueue)
 			ecn_mark(pt->sw, p, pt->q[q].bytes);
 	}
@@ -177,6 +205,49 @@ static void pg_refresh(struct sim_engine *eng, struct sim_event *ev)
 	sim_schedule(eng, ev, eng->now + refresh_period(s->net, pt));
 }
 
+/* InfiniBand: the credit update of a port leaves, returning what its
+ * ingress freed since the last one */
+static void credit_fire(struct sim_engine *eng, struct sim_event *ev)
+{
+	struct port *pt = container_of(ev, struct port, credit_ev);
+	struct net *net = pt->sw->net;
+	(void)eng;
+	for (unsigned q = 0; q < PKT_PRIOS; q++)
+		if (pt->credit_pend[q]) {
+			pktq_push(&pt->ctrl, net_credit_frame(net, q, (uint32_t)pt->credit_pend[q]));
+			pt->credit_pend[q] = 0;
+		}
+	port_kick(pt);
+}
+
+/* InfiniBand: blocks of VL q freed at port pt's ingress */
+static void credit_return(struct port *pt, unsigned q, uint32_t blocks)
+{
+	struct net *net = pt->sw->net;
+	if (pt->down)
+		return; /* void: the restored link starts from vl_buffer */
+	pt->credit_pend[q] += (int32_t)blocks;
+	if (!sim_event_pending(&pt->credit_ev))
+		sim_schedule(&net->eng, &pt->credit_ev, net->eng.now + net->qos.ib_credit_delay_ps);
+}
+
+/* InfiniBand: a credit update from the peer arrived on port pt */
+static void credit_receive(struct port *pt, struct pkt *p)
+{
+	unsigned q = p->prio;
+	pt->credits[q] += (int32_t)p->quanta;
+	pkt_release(&pt->sw->net->pool, p);
+	SIM_INVARIANT(pt->credits[q] <= pt->sw->net->qos.ib_credits,
+		      "switch %u port %u holds more credits than the peer's buffer",
+		      pt->sw->id, (unsigned)pt->idx);
+	if (pt->pause.paused >> q & 1u &&
+	    (!pt->q[q].n ||
+	     pt->credits[q] >= (int32_t)pkt_credit_blocks(pkt_frame_bytes(pt->q[q].head)))) {
+		pause_unstall(&pt->pause, q);
+		port_kick(pt);
+	}
+}
+
 /* give back a packet's buffer; XON its PG when it has drained enough */
 static void release(struct sw *s, struct pkt *p)
 {
@@ -187,6 +258,8 @@ static void release(struct sw *s, struct pkt *p)
 	SIM_INVARIANT(g->mmu.reserved >= 0 && s->pool.used >= 0 &&
 			      s->ports[p->out_port].egress_bytes[p->prio] >= 0,
 		      "switch %u: buffer accounting went negative", s->id);
+	if (s->net->qos.ib)
+		credit_return(&s->ports[p->in_port], p->prio, pkt_credit_blocks(pkt_frame_bytes(p)));
 	if (g->xoff && mmu_may_xon(&s->mmu, &s->pool, &g->mmu))
 		pg_xon(g);
 }
@@ -198,7 +271,7 @@ static void port_tx_done(struct sim_engine *eng, struct sim_event *ev)
 	pt->tx = NULL;
 	pt->tx_pkts++;
 	pt->tx_bytes += pkt_frame_bytes(p);
-	if (p->type != PKT_PFC) /* PFC frames are never charged to the buffer */
+	if (p->type != PKT_PFC && p->type != PKT_CREDIT) /* link-local: never charged */
 		release(pt->sw, p);
 	link_push(eng, &pt->link, p);
 	port_kick(pt);
@@ -263,6 +336,10 @@ void switch_rx(void *to, uint16_t in_port, struct pkt *p)
 		pause_receive(&s->ports[in_port].pause, p);
 		return;
 	}
+	if (p->type == PKT_CREDIT) {
+		credit_receive(&s->ports[in_port], p);
+		return;
+	}
 	p->in_port = in_port;
 	p->prio = net->qos.dscp_to_prio[p->dscp];
 	uint32_t psn = s->cfg->ecmp_packet ? p->psn : 0;
@@ -271,6 +348,9 @@ void switch_rx(void *to, uint16_t in_port, struct pkt *p)
 			      ? topo_route_avoiding(net->topo, s->id, p->dst, h, port_down, net)
 			      : topo_route(net->topo, s->id, p->dst, h);
 	if (p->out_port == TOPO_NO_ROUTE) {
+		if (net->qos.ib) /* its buffer is free at once */
+			credit_return(&s->ports[in_port], p->prio,
+				      pkt_credit_blocks(pkt_frame_bytes(p)));
 		net_drop(net, p, &net->st.drops.link_down);
 		return;
 	}
@@ -286,7 +366,8 @@ void switch_rx(void *to, uint16_t in_port, struct pkt *p)
 	struct pg *g = pg_of(s, in_port, p->prio);
 	int ll = net_lossless(net, p->prio);
 	int64_t b = charge_of(s, p);
-	switch (mmu_admit(&s->mmu, &s->pool, &g->mmu, b, ll, out->egress_bytes[p->prio])) {
+	switch (net->qos.ib ? mmu_admit_credit(&s->pool, &g->mmu, &s->mmu, b)
+			    : mmu_admit(&s->mmu, &s->pool, &g->mmu, b, ll, out->egress_bytes[p->prio])) {
 	case MMU_DROP_HEADROOM:
 		net_drop(net, p, &net->st.drops.lossless);
 		return;
@@ -408,8 +489,16 @@ void switch_port_set_down(struct sw *s, uint16_t port, int down)
 	struct port *pt = &s->ports[port];
 	pt->down = (uint8_t)down;
 	if (!down) {
+		if (net->qos.ib) /* link training: credits start again */
+			for (unsigned p = 0; p < PKT_PRIOS; p++)
+				pt->credits[p] = net->qos.ib_credits;
 		port_kick(pt);
 		return;
+	}
+	if (net->qos.ib) {
+		sim_cancel(&net->eng, &pt->credit_ev);
+		for (unsigned p = 0; p < PKT_PRIOS; p++)
+			pt->credit_pend[p] = 0;
 	}
 	/* what waits for this port is lost; PFC state toward the dead peer
 	 * is void: its pauses end, and ours to it stop refreshing */
@@ -472,6 +561,10 @@ void switch_init(struct net *net, struct sw *s, uint32_t id, const struct switch
 		*pt = (struct port){ .idx = i, .gid = gid, .sw = s };
 		sim_event_init(&pt->tx_ev, port_tx_done, SIM_KEY(EVKEY_PORT, gid, EVKEY_PORT_TX));
 		pt->ser.rate_bps = pc->rate_bps;
+		sim_event_init(&pt->credit_ev, credit_fire,
+			       SIM_KEY(EVKEY_PORT, gid, EVKEY_PORT_CREDIT));
+		for (unsigned p = 0; p < PKT_PRIOS; p++)
+			pt->credits[p] = net->qos.ib_credits;
 		pause_init(&net->pause, &pt->pause, 0, id, i, pc->rate_bps, pc->response_ps,
 			   port_pause_kick, SIM_KEY(EVKEY_PORT, gid, EVKEY_PORT_PAUSE),
 			   SIM_KEY(EVKEY_PORT, gid, EVKEY_PORT_PAUSE_DELAY));

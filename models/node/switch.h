@@ -63,6 +63,12 @@ struct port {
 	uint64_t queued_bytes;         /* frame bytes in all queues */
 	uint64_t max_queued_bytes;
 	uint64_t tx_pkts, tx_bytes;    /* frames and frame bytes sent */
+	/* InfiniBand (net qos.ib): credits toward the peer's receive buffer,
+	 * per VL in 64-byte blocks, and the blocks this port's ingress freed
+	 * that the next credit update returns to the peer */
+	int32_t credits[PKT_PRIOS];
+	int32_t credit_pend[PKT_PRIOS];
+	struct sim_event credit_ev;    /* the next credit update leaves */
 };
 
 /* an ingress priority group: MMU accounting and the XOFF it sent upstream */

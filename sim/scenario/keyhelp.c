@@ -225,6 +225,16 @@ static const struct key_doc key_docs[] = {
 	  "acceptance: payload sent again at most this % of the payload delivered", NULL },
 	{ "criteria.busbw_stat",
 	  "which busbw of the judged iterations min_busbw_pct_line applies to: min or mean", NULL },
+
+	{ "fabric.type",
+	  "roce (PFC, ECN, DCQCN) or infiniband (credit-based link-level flow control; its "
+	  "defaults: PFC, ECN, DCQCN and the PFC watchdog off); ethernet-tcp is not built yet",
+	  NULL },
+	{ "ib.vl_buffer",
+	  "infiniband: receive buffer per port and virtual lane (VL = priority); every "
+	  "transmitter starts with vl_buffer/64 credits of 64 B", NULL },
+	{ "ib.credit_update_delay",
+	  "infiniband: from the receiver freeing buffer to its credit update leaving", NULL },
 };
 
 /* "pfc.headroom", "job.size" */

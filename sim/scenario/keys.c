@@ -70,6 +70,8 @@ const struct section_def scn_section_defs[SEC_COUNT] = {
 	[SEC_FAULT] = { "fault", 1, 1, "kind" },
 	[SEC_OUTPUT] = { "output", 0, 1, NULL },
 	[SEC_CRITERIA] = { "criteria", 0, 1, NULL },
+	[SEC_FABRIC] = { "fabric", 0, 1, NULL },
+	[SEC_IB] = { "ib", 0, 1, NULL },
 };
 
 #define SF(f) offsetof(struct scenario, f), sizeof(((struct scenario *)0)->f)
@@ -89,6 +91,7 @@ static const char *const queues_names[] = { "switches", "all", "none", NULL };
 static const char *const flows_names[] = { "none", "all", NULL }; /* output_flows 0, 1 */
 const char *const scn_profile_names[] = { "nvidia", "paper", "hpcc", NULL };
 static const char *const cnp_scope_names[] = { "qp", "port", NULL };
+static const char *const fabric_names[] = { "roce", "infiniband", NULL };
 static const char *const busbw_stat_names[] = { "min", "mean", NULL };
 static const char *const pattern_names[] = { "trace", "incast", "permutation", "ring-allreduce",
 					     "alltoall", "storage", NULL };
@@ -110,6 +113,7 @@ _Static_assert(SCN_QUEUES_SWITCHES == 0 && SCN_QUEUES_ALL == 1 && SCN_QUEUES_NON
 	       "queues_names[] order");
 _Static_assert(SCN_DCQCN_NVIDIA == 0 && SCN_DCQCN_PAPER == 1 && SCN_DCQCN_HPCC == 2,
 	       "scn_profile_names[] order");
+_Static_assert(SCN_FABRIC_ROCE == 0 && SCN_FABRIC_IB == 1, "fabric_names[] order");
 _Static_assert(SCN_CNP_SCOPE_QP == 0 && SCN_CNP_SCOPE_PORT == 1, "cnp_scope_names[] order");
 _Static_assert(SCN_JOB_TRACE == 0 && SCN_JOB_INCAST == 1 && SCN_JOB_PERMUTATION == 2 &&
 		       SCN_JOB_RING_ALLREDUCE == 3 && SCN_JOB_ALLTOALL == 4 && SCN_JOB_STORAGE == 5,
@@ -460,6 +464,21 @@ const struct key_def scn_key_defs[N_KEYS] = {
 	{ SEC_CRITERIA, "max_retransmitted_pct", KT_PERCENT, SF(crit_max_retransmitted_ppb), 0,
 	  UNITS_PPB_ONE, "0-100 (percent)", NULL, NULL, NULL, 0, 0,
 	  { UNITS_PPB_ONE / 100 } },
+
+	/* the fabric type; [ib] applies to infiniband only (see scn_apply_fabric) */
+	{ SEC_FABRIC, "type", KT_ENUM, SF(fabric_type), 0, 0, NULL, fabric_names, NULL,
+	  NULL, 0, 0, { SCN_FABRIC_ROCE } },
+	{ SEC_IB, "vl_buffer", KT_SIZE, SF(ib_vl_buffer_bytes), 256, MAX_BUFFER_BYTES,
+	  "256B-64GiB", NULL, NULL, "fabric.type", 1u << SCN_FABRIC_IB, 0,
+	  { 128 * 1024 } },
+	{ SEC_IB, "credit_update_delay", KT_TIME, SF(ib_credit_delay_ps), 0, UNITS_PS_PER_MS,
+	  "0-1ms", NULL, NULL, "fabric.type", 1u << SCN_FABRIC_IB, 0,
+	  { 100 * UNITS_PS_PER_NS } },
+	/* every VL follows its priority, with the priority's scheduling; IB
+	 * congestion control (FECN/BECN) is not modelled */
+	TODO(SEC_IB, "sl_to_vl"),
+	TODO(SEC_IB, "vl_arbitration"),
+	TODO(SEC_IB, "cc"),
 };
 
 _Static_assert(N_OF(scn_key_defs) == N_KEYS, "N_KEYS (loader.h) counts scn_key_defs[]");
@@ -760,6 +779,46 @@ void scenario_free(struct scenario *s)
 	}
 	for (i = 0; i < s->njobs && i < SCN_MAX_JOBS; i++)
 		job_free(&s->jobs[i]);
+}
+
+/*
+ * fabric.type = infiniband has no PFC, no ECN marking, no DCQCN and no PFC
+ * watchdog: credits keep it lossless.  Like a [dcqcn] profile, the type
+ * sets the defaults of pfc.priorities, ecn.queues, nic.cc and pfcwd.enable
+ * (roce: the table's; infiniband: empty, empty, none, false); a key given
+ * explicitly keeps its value (given earlier in the file, or holding a value
+ * other than the old type's default), and validate.c rejects a given value
+ * that contradicts infiniband.
+ */
+int scn_fabric_default(const struct key_def *k, enum scn_fabric f, int64_t *def)
+{
+	if (k == scn_key_def_of(SEC_PFC, "priorities") || k == scn_key_def_of(SEC_ECN, "queues") ||
+	    k == scn_key_def_of(SEC_PFCWD, "enable")) {
+		*def = f == SCN_FABRIC_IB ? 0 : k->def[0];
+		return 1;
+	}
+	if (k == scn_key_def_of(SEC_NIC, "cc")) {
+		*def = f == SCN_FABRIC_IB ? SCN_CC_NONE : k->def[0];
+		return 1;
+	}
+	return 0;
+}
+
+void scn_apply_fabric(struct load *ld, enum scn_fabric old)
+{
+	struct scenario *s = ld->s;
+	int64_t was, now;
+
+	for (size_t i = 0; i < N_KEYS; i++) {
+		const struct key_def *k = &scn_key_defs[i];
+
+		if (!scn_fabric_default(k, old, &was) || (ld->line > 0 && ld->key_line[i] > 0))
+			continue;
+		if (scn_load_int(s, k) != was)
+			continue;
+		scn_fabric_default(k, s->fabric_type, &now);
+		scn_store_int(s, k, now);
+	}
 }
 
 /*

@@ -77,6 +77,8 @@ enum sec_id {
 	SEC_FAULT,
 	SEC_OUTPUT,
 	SEC_CRITERIA,
+	SEC_FABRIC,
+	SEC_IB,
 	SEC_COUNT
 };
 
@@ -153,7 +155,7 @@ struct key_def {
 };
 
 /* every key of DESIGN A2 (keys.c checks the count) */
-#define N_KEYS 120
+#define N_KEYS 126
 extern const struct key_def scn_key_defs[N_KEYS];
 
 /* value names that messages and the printer use besides the table */
@@ -307,6 +309,12 @@ static inline int hdr_at(const struct load *ld, int sec, int j)
 /* the first error of ld, at its current place; returns -1 */
 SCN_PRINTF(2, 3)
 __attribute__((format(printf, 2, 3))) int scn_fail(struct load *ld, const char *fmt, ...);
+
+/* fabric.type changed from `old` (keys.c): the keys it sets the default of
+ * (pfc.priorities, pfcwd.enable, ecn.queues, nic.cc) follow it unless given */
+void scn_apply_fabric(struct load *ld, enum scn_fabric old);
+/* the default of key k on fabric type f (k one of those keys) */
+int scn_fabric_default(const struct key_def *k, enum scn_fabric f, int64_t *def);
 
 /* dcqcn.profile changed from `old` (keys.c) */
 void scn_apply_profile(struct load *ld, enum scn_dcqcn_profile old);

@@ -88,8 +88,8 @@ void scenario_print(const struct scenario *s, FILE *out)
 	scn_one_line(src);
 	fprintf(out, "# dcqcn-sim scenario, resolved from %s, seed %" PRIu64 "\n", src,
 		s->seed);
-	/* what this version does not implement (nothing, today: the lines
-	 * come back when the contract grows ahead of the code) */
+	/* what this version does not implement: sections, then keys ([ib]'s
+	 * only on an InfiniBand fabric, where they apply) */
 	for (sec = 0; sec < SEC_COUNT; sec++)
 		if (!scn_section_defs[sec].implemented) {
 			fprintf(out, "%s [%s%s]", *sep ? "" : "# not implemented in this version:",
@@ -100,7 +100,8 @@ void scenario_print(const struct scenario *s, FILE *out)
 		fprintf(out, "\n");
 	sep = "";
 	for (i = 0; i < N_KEYS; i++)
-		if (scn_key_defs[i].type == KT_TODO && scn_section_defs[scn_key_defs[i].sec].implemented) {
+		if (scn_key_defs[i].type == KT_TODO && scn_section_defs[scn_key_defs[i].sec].implemented &&
+		    (scn_key_defs[i].sec != SEC_IB || s->fabric_type == SCN_FABRIC_IB)) {
 			fprintf(out, "%s %s%s.%s", *sep ? sep : "# nor the keys",
 				scn_section_defs[scn_key_defs[i].sec].name,
 				scn_section_defs[scn_key_defs[i].sec].named ? ".*" : "",
@@ -124,6 +125,8 @@ void scenario_print(const struct scenario *s, FILE *out)
 	for (sec = 0; sec < SEC_COUNT; sec++) {
 		if (!scn_section_defs[sec].implemented || scn_section_defs[sec].named)
 			continue;
+		if ((sec == SEC_FABRIC || sec == SEC_IB) && s->fabric_type == SCN_FABRIC_ROCE)
+			continue; /* roce, the default: the file reads as before [fabric] existed */
 		if (sec == SEC_DCQCN && s->cc != SCN_CC_DCQCN) {
 			/* every [dcqcn] key needs nic.cc = dcqcn */
 			fprintf(out, "\n# [dcqcn] omitted: nic.cc = %s\n",
@@ -245,6 +248,25 @@ static void print_pfc_derived(const struct scenario *s, FILE *out)
 			s->cell_bytes, scn_data_frames(s, 1), mmu_charge(s->cell_bytes, scn_data_frames(s, 1)));
 	else
 		fprintf(out, ", byte exact accounting\n");
+	if (s->fabric_type == SCN_FABRIC_IB) {
+		/* one frame's credit round trip on a host link (README, Model notes) */
+		int64_t frame = scn_data_frames(s, 1), r = s->host_link_bps;
+		double ser = (double)(frame + 20) * 8e12 / (double)r, sc = 84 * 8e12 / (double)r;
+		double prop = (double)s->host_cable_mm * 5, lat = (double)s->switch_latency_ps;
+		double rt = 2 * ser + 2 * prop + lat + (double)s->ib_credit_delay_ps + sc;
+		int64_t per = (frame + 63) / 64, credits = s->ib_vl_buffer_bytes / 64;
+		int64_t frames = credits / per;
+		double ceil_gbs = (double)frames * (double)s->mtu_bytes / rt * 1e3;
+		double line_gbs = (double)r / 8e9 * (double)s->mtu_bytes / (double)(frame + 20);
+		fprintf(out,
+			"# InfiniBand: credits, not PFC: %" PRId64 " credits of 64 B per VL and port "
+			"(ib.vl_buffer), %" PRId64 " per data frame: %" PRId64 " frames in flight per VL\n"
+			"# credit round trip of a frame from a host to its switch: %.2fns; a flow's "
+			"ceiling there %.2f GB/s (%s)\n",
+			credits, per, frames, rt / 1e3, ceil_gbs < line_gbs ? ceil_gbs : line_gbs,
+			ceil_gbs < line_gbs ? "vl_buffer per round trip: below line rate"
+					    : "vl_buffer covers the round trip: line rate");
+	}
 	if (!s->pfc_prios) {
 		fprintf(out, "# PFC off (pfc.priorities is empty): no headroom, no pause frames\n");
 	} else {

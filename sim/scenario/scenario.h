@@ -46,6 +46,8 @@ enum scn_cc { SCN_CC_NONE, SCN_CC_DCQCN };
 enum scn_mark_point { SCN_MARK_DEQUEUE, SCN_MARK_ENQUEUE };
 enum scn_dcqcn_profile { SCN_DCQCN_NVIDIA, SCN_DCQCN_PAPER, SCN_DCQCN_HPCC };
 enum scn_cnp_scope { SCN_CNP_SCOPE_QP, SCN_CNP_SCOPE_PORT };
+/* fabric.type: lossless RoCEv2 (PFC, ECN, DCQCN) or InfiniBand (credits) */
+enum scn_fabric { SCN_FABRIC_ROCE, SCN_FABRIC_IB };
 
 /*
  * [dcqcn] knobs (DESIGN B6) by their NVIDIA firmware names, converted to
@@ -185,6 +187,9 @@ struct scn_fault {
 };
 
 struct scenario {
+	enum scn_fabric fabric_type;  /* roce */
+	int64_t ib_vl_buffer_bytes;  /* receive buffer per port and VL (128KiB) */
+	sim_time_ps ib_credit_delay_ps; /* buffer freed to credit update sent (100ns) */
 	char source[4096]; /* file path, or "<embedded default>" */
 
 	/* [sim] */

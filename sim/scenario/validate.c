@@ -711,7 +711,9 @@ static int check_fault(struct scenario *s, const struct load *ld, int f,
 			return scn_set_error(err, FPLACE("node"),
 					     "fault.%s.node: h%" PRIu32 " out of range (h0-h%" PRIu32 ")",
 					     ft->name, ft->host, nhosts - 1);
-		if (!s->pfc_prios)
+		/* infiniband: a slow receiver holds back credits, not pause frames */
+		if (!s->pfc_prios &&
+		    !(s->fabric_type == SCN_FABRIC_IB && ft->kind == SCN_FAULT_SLOW_RECEIVER))
 			return scn_set_error(err, FPLACE("kind"),
 					     "fault.%s.kind: %s needs PFC on (pfc.priorities is empty)",
 					     ft->name, kind);
@@ -926,6 +928,88 @@ static int check_plot_qps(const struct scenario *s, const struct load *ld,
 }
 
 /*
+ * fabric.type = infiniband: no PFC, ECN, DCQCN or PFC watchdog (keys.c,
+ * scn_apply_fabric).  Why a key of theirs does not belong, NULL when it
+ * does: a key of [pfc], [pfcwd], [ecn], [dcqcn], nic.cc or
+ * nic.pause_watchdog, unless it holds infiniband's own default (an empty
+ * list, false, none, 0).
+ */
+static const char *ib_conflict(const struct scenario *s, const struct key_def *k)
+{
+	int64_t def;
+
+	if (scn_fabric_default(k, SCN_FABRIC_IB, &def) && scn_load_int(s, k) == def)
+		return NULL;
+	if (k == scn_key_def_of(SEC_NIC, "pause_watchdog") && !s->nic_pause_watchdog_ps)
+		return NULL;
+	switch (k->sec) {
+	case SEC_PFC:
+		return "credits, not pause frames, keep it lossless";
+	case SEC_PFCWD:
+		return "no pause frames to watch: credits keep it lossless";
+	case SEC_ECN:
+		return "no ECN marking: credits, not congestion control, keep it lossless";
+	case SEC_DCQCN:
+		return "no DCQCN: credits, not congestion control, keep it lossless";
+	case SEC_NIC:
+		if (k == scn_key_def_of(SEC_NIC, "cc"))
+			return "no DCQCN: credits, not congestion control, keep it lossless";
+		if (k == scn_key_def_of(SEC_NIC, "pause_watchdog"))
+			return "no pause frames: credits keep it lossless";
+		return NULL;
+	default:
+		return NULL;
+	}
+}
+
+/* a key given in the file ld reads (the earliest), or at finalize any
+ * value, that contradicts fabric.type = infiniband; a pause-storm fault */
+static int check_fabric(const struct scenario *s, const struct load *ld, struct scn_error *err)
+{
+	int best = INT_MAX, best_k = -1, fk = scn_find_key(SEC_FAULT, "kind");
+	const char *why = NULL;
+
+	if (s->fabric_type != SCN_FABRIC_IB)
+		return 0;
+	for (int ki = 0; ki < N_KEYS; ki++) {
+		const struct key_def *k = &scn_key_defs[ki];
+		const char *w = ib_conflict(s, k);
+		int line = ld ? ld->key_line[ki] : 0;
+
+		if (!w || (ld && (line <= 0 || line >= best)))
+			continue;
+		/* at finalize only the on/off values themselves can contradict */
+		if (!ld && !scn_fabric_default(k, SCN_FABRIC_IB, &(int64_t){ 0 }) &&
+		    k != scn_key_def_of(SEC_NIC, "pause_watchdog"))
+			continue;
+		best = ld ? line : 0;
+		best_k = ki;
+		why = w;
+		if (!ld)
+			break;
+	}
+	if (best_k >= 0)
+		return scn_set_error(err, key_place(s, ld, (int)scn_key_defs[best_k].sec, best_k, -1),
+				     "%s.%s: not on fabric.type = infiniband (%s)",
+				     scn_section_defs[scn_key_defs[best_k].sec].name,
+				     scn_key_defs[best_k].name, why);
+	int64_t frame = (s->mtu_bytes + 62 + 63) / 64 * 64; /* a data frame in 64-byte blocks */
+	if (s->ib_vl_buffer_bytes < frame)
+		return scn_set_error(err, key_place(s, ld, SEC_IB, scn_find_key(SEC_IB, "vl_buffer"), -1),
+				     "ib.vl_buffer: %" PRId64 "B holds no data frame (at least %" PRId64
+				     "B: mtu + 62 B of headers, in 64-byte credit blocks)",
+				     s->ib_vl_buffer_bytes, frame);
+	for (int j = 0; j < (int)s->nfaults; j++)
+		if ((!ld || hdr_at(ld, SEC_FAULT, j)) && s->faults[j].kind == SCN_FAULT_PAUSE_STORM &&
+		    (!ld || line_at(ld, SEC_FAULT, j, fk)))
+			return scn_set_error(err, key_place(s, ld, SEC_FAULT, fk, j),
+					     "fault.%s.kind: pause-storm: not on fabric.type = "
+					     "infiniband (no pause frames)",
+					     s->faults[j].name);
+	return 0;
+}
+
+/*
  * What the end of a file (ld) and finalize (ld NULL) both check, in this
  * order: ECN thresholds, the CNP DSCP, the host count, the jobs (of that
  * file), the flows of all jobs, the faults (of that file), the shared pool.
@@ -935,7 +1019,8 @@ static int check_scenario(struct scenario *s, const struct load *ld, struct scn_
 {
 	int resolve = ld == NULL, j;
 
-	if (check_ecn(s, ld, err) || check_cnp(s, ld, err) || check_plot_qps(s, ld, err))
+	if (check_fabric(s, ld, err) || check_ecn(s, ld, err) || check_cnp(s, ld, err) ||
+	    check_plot_qps(s, ld, err))
 		return -1;
 	if (load_topology_file(s, ld, err) || check_topology(s, ld, err))
 		return -1;
@@ -968,6 +1053,8 @@ int scn_check_file(struct load *ld)
 	struct place pl;
 	size_t n;
 
+	if (check_fabric(s, ld, ld->err))
+		return -1;
 	for (n = 0; n < N_OF(named); n++) {
 		int sec = named[n], sel_k = scn_find_key((enum sec_id)sec, scn_section_defs[sec].selector);
 
