@@ -2912,3 +2912,106 @@ int plot_calibrate(const char *dir, const char *scripts_dir, const char *format,
 	free(g);
 	return rc < 0 ? -1 : rc;
 }
+
+/* ---- a compare directory: the fabrics side by side ------------------- */
+
+static const char *const compare_cols[] = { "fabric", "end", "collective_time_us",
+					    "busbw_pct_line", "probe_p99_us", "fct_p99_us",
+					    "retransmitted_bytes", "drops", NULL };
+
+#define COMPARE_PANELS 6 /* compare.csv columns 2.. drawn */
+
+struct cmp_plot {
+	FILE *dat;
+	int has[COMPARE_PANELS]; /* a panel has at least one value */
+};
+
+/* a number cell of compare.csv for compare.dat: empty (a dash there) or
+ * the value divided by `div`; -1 when it is not a number */
+static int compare_cell(struct scan *sc, char *const *f, size_t k, double div)
+{
+	struct cmp_plot *cp = sc->ctx;
+	double v;
+	if (!f[k][0]) {
+		fprintf(cp->dat, "\t-");
+		return 0;
+	}
+	if (scan_num(sc, f, k, &v))
+		return -1;
+	cp->has[k - 2] = 1;
+	fprintf(cp->dat, "\t%.6g", v / div);
+	return 0;
+}
+
+static int compare_row(struct scan *sc, char *const *f)
+{
+	struct cmp_plot *cp = sc->ctx;
+	fprintf(cp->dat, "%s%s", f[0], strcmp(f[1], "done") ? "*" : "");
+	if (compare_cell(sc, f, 2, 1e3) || compare_cell(sc, f, 3, 1) || compare_cell(sc, f, 4, 1) ||
+	    compare_cell(sc, f, 5, 1) || compare_cell(sc, f, 6, 1e6) || compare_cell(sc, f, 7, 1))
+		return -1;
+	fprintf(cp->dat, "\n");
+	return 0;
+}
+
+int plot_compare(const char *dir, const char *scripts_dir, const char *format, char *err,
+		 size_t errlen)
+{
+	if (!format)
+		format = "png";
+	if (!plot_format_valid(format))
+		return fail(err, errlen, "--format %s: not a figure format (png, svg, pdf)", format);
+	if (!scripts_dir)
+		return fail(err, errlen, "the plot scripts (plots/*.gp) were not found; set "
+			    "DCQCN_SIM_PLOTS to their folder");
+	char gnuplot[PLOT_PATH_MAX], plots[PLOT_PATH_MAX];
+	if (find_gnuplot(gnuplot, sizeof(gnuplot)))
+		return fail(err, errlen, "gnuplot not found on PATH: install it "
+			    "(apt-get install gnuplot-nox) to draw plots");
+	struct fig *g = calloc(1, sizeof(*g));
+	if (!g)
+		return fail(err, errlen, "out of memory");
+	int rc = 0;
+	if (join(plots, sizeof(plots), dir, "plots", err, errlen) || make_dir(plots, err, errlen) ||
+	    join(g->data, sizeof(g->data), plots, "data", err, errlen) ||
+	    make_dir(g->data, err, errlen))
+		rc = -1;
+	struct cmp_plot cp = { 0 };
+	long rows = 0;
+	if (rc == 0) {
+		snprintf(g->dir, sizeof(g->dir), "%s", dir);
+		g->ext = format;
+		g->name = "compare";
+		cp.dat = data_open(g, "compare.dat", err, errlen);
+		rc = cp.dat ? 0 : -1;
+	}
+	if (rc == 0) {
+		fprintf(cp.dat, "fabric\tcollective_ms\tbusbw_pct\tprobe_p99_us\tfct_p99_us\t"
+				"retransmitted_MB\tdrops\n");
+		rows = scan_csv(dir, "compare.csv", compare_cols, compare_row, &cp, err, errlen);
+		int crc = data_close(cp.dat, g, "compare.dat", err, errlen);
+		if (rows < 0 || crc)
+			rc = -1;
+		else if (rows == 0)
+			rc = fail(err, errlen, "%s/compare.csv: no fabric", dir);
+	}
+	if (rc == 0) { /* the fabrics, and which panels have a value */
+		FILE *fp = data_open(g, "compare.vars", err, errlen);
+		rc = fp ? 0 : -1;
+		if (fp) {
+			fprintf(fp, "# written by dcqcn-sim plot for compare.gp\nn = %ld\nhas = \"", rows);
+			for (int k = 0; k < COMPARE_PANELS; k++)
+				fprintf(fp, "%d", cp.has[k]);
+			fprintf(fp, "\"\n");
+			rc = data_close(fp, g, "compare.vars", err, errlen);
+		}
+	}
+	if (rc == 0) {
+		rc = run_gnuplot(gnuplot, g, scripts_dir, err, errlen);
+		remove_figure(plots, "compare", rc == 0 ? format : NULL);
+	}
+	if (rc == 0)
+		snprintf(err, errlen, "compare figure in %s: compare.%s", plots, format);
+	free(g);
+	return rc < 0 ? -1 : rc;
+}

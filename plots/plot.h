@@ -90,6 +90,17 @@ int plot_sweep(const char *dir, const char *scripts_dir, const char *format,
 int plot_calibrate(const char *dir, const char *scripts_dir, const char *format, char *err,
 		   size_t errlen);
 
+/*
+ * The figure of a compare directory (`dcqcn-sim compare`): from
+ * DIR/compare.csv, DIR/plots/compare.FORMAT, a bar per fabric in six
+ * panels: collective time, bus bandwidth (% of line), 4 KB latency p99,
+ * flow completion p99, bytes retransmitted and drops (a fabric whose run
+ * did not finish is starred).  Data: DIR/plots/data/compare.dat.  Returns
+ * 0 with a note for the user in err, or -1 with the reason.
+ */
+int plot_compare(const char *dir, const char *scripts_dir, const char *format, char *err,
+		 size_t errlen);
+
 /* 1 when format is one plot_run draws (figures.h figure_formats: png, svg,
  * pdf; NULL is png).  Figures are named DIR/plots/NAME.FORMAT; drawing one
  * removes that figure in the other formats. */

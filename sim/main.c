@@ -29,6 +29,7 @@
 #endif
 
 #include "calibrate.h"
+#include "compare.h"
 #include "config.h"
 #include "fluidrun.h"
 #include "keyhelp.h"
@@ -104,6 +105,8 @@ static const char usage[] =
 	"  dcqcn-sim calibrate [SCENARIO] [--stress FILE]... [--tune SECTION.KEY=LO:HI[:STEP]]...\n"
 	"                [--seeds N] [-j N] [-o DIR] [--set ...] [--switch-config FILE]\n"
 	"                [--nic-config FILE] [--no-plane] [--format png|svg|pdf] [--quiet]\n"
+	"  dcqcn-sim compare [SCENARIO] [--fabrics LIST] [--probe N] [-o DIR] [--set ...]\n"
+	"                [--threads N] [--format png|svg|pdf] [--quiet]\n"
 	"  dcqcn-sim plot DIR [--format png|svg|pdf] [--columns M,...]\n"
 	"  dcqcn-sim keys [SECTION]\n"
 	"  dcqcn-sim nccl-tests all_reduce_perf|all_to_all_perf [SCENARIO] [-b SIZE] [-e SIZE]\n"
@@ -121,7 +124,9 @@ static const char usage[] =
 	"        DIR/sweep.csv: a row per point, with whether it met its [criteria]\n"
 	"calibrate  search ECN and DCQCN settings that pass [criteria] on SCENARIO and\n"
 	"        stress scenarios with the largest margin; SONiC and NIC settings out\n"
-	"plot    draw the figures of a run, sweep or calibrate directory with gnuplot\n"
+	"compare  SCENARIO on lossless RoCEv2, InfiniBand and lossy TCP Ethernet: loss,\n"
+	"        latency, collective time, flow control side by side\n"
+	"plot    draw the figures of a run, sweep, calibrate or compare directory\n"
 	"keys    every scenario key: its default, meaning, values, where it applies\n"
 	"nccl-tests  nccl-tests' all_reduce_perf or all_to_all_perf, simulated: one run\n"
 	"        of SCENARIO per size with the collective added; nccl-tests' table\n"
@@ -307,6 +312,42 @@ static const char calibrate_help[] =
 	"write that failed; 3 stopped by SIGINT, SIGTERM or SIGHUP (calibrate.csv has\n"
 	"the points evaluated); 4 the figure failed.\n";
 
+static const char compare_help[] =
+	"usage: dcqcn-sim compare [SCENARIO] [--fabrics LIST] [--probe N] [-o DIR]\n"
+	"                         [--set SECTION.KEY=VALUE]... [--threads N]\n"
+	"                         [--format png|svg|pdf] [--quiet]\n"
+	"\n"
+	"Run SCENARIO (the embedded default without one) on each fabric type with that\n"
+	"fabric's defaults: lossless RoCEv2 (roce: PFC, ECN, DCQCN), InfiniBand\n"
+	"(infiniband: credit-based flow control) and lossy TCP Ethernet (ethernet-tcp).\n"
+	"Keys of the scenario (and --set) that do not apply to a fabric are skipped for\n"
+	"it, each named on stderr (on InfiniBand: [pfc], [pfcwd], [ecn], [dcqcn],\n"
+	"nic.cc).  Every run gets a background ping-pong of 4 KB messages between the\n"
+	"first and the last host (a trace job, " COMPARE_PROBE_JOB "): message i starts\n"
+	"when message i-1 has arrived, and not before i x 20 us; those that started\n"
+	"while the other jobs ran give the latency rows.  sim.duration is raised to 10s\n"
+	"unless --set gives it, so that a fabric slowed by timeouts still finishes.\n"
+	"Prints the matrix: drops, retransmitted bytes, timeouts, 4 KB latency p50 and\n"
+	"p99, collective time and bus bandwidth, flow completion p99 (the probe left\n"
+	"out), pause frames or credit stall time, and [criteria].  DIR (default\n"
+	"results/NAME-compare) gets compare.csv, probe.csv, a run directory per fabric\n"
+	"and plots/compare.png.\n"
+	"\n"
+	"options:\n"
+	"  --fabrics LIST  the fabrics, comma-separated, in order (default\n"
+	"                roce,infiniband,ethernet-tcp)\n"
+	"  --probe N     probe messages (default " XSTR(COMPARE_PROBE_DEFAULT) "; 0: no probe)\n"
+	"  -o DIR        the compare directory (default results/NAME-compare)\n"
+	"  --set S.K=V   override one key on every fabric where it applies (repeatable)\n"
+	"  --threads N   same as --set sim.threads=N\n"
+	"  --format F    the figure's format: png (default), svg or pdf\n"
+	"  --quiet, -q   no progress, no skipped keys, no matrix\n"
+	"  --help, -h    this text\n"
+	"\n"
+	"Exit status: 0 every fabric ran (whatever its criteria); 1 a run broke an\n"
+	"invariant; 2 bad usage, a scenario that does not load on a fabric, or a write\n"
+	"that failed; 3 stopped by SIGINT, SIGTERM or SIGHUP; 4 the figure failed.\n";
+
 static const char plot_help[] =
 	"usage: dcqcn-sim plot DIR [--format png|svg|pdf] [--columns M,...]\n"
 	"\n"
@@ -432,6 +473,9 @@ static const struct command {
 	{ "calibrate", calibrate_help,
 	  { "--stress", "--tune", "--seeds", "-j", "-o", "--set", "--threads", "--switch-config",
 	    "--nic-config", "--no-plane", "--format", "--quiet", "-q", "--help", NULL } },
+	{ "compare", compare_help,
+	  { "--fabrics", "--probe", "-o", "--set", "--threads", "--format", "--quiet", "-q",
+	    "--help", NULL } },
 	{ "plot", plot_help, { "--format", "--columns", "--help", NULL } },
 	{ "keys", keys_help, { "--help", NULL } },
 	{ "nccl-tests", nccltests_help,
@@ -810,6 +854,13 @@ static int drawn(int failed, const char *note, int quiet)
 static int plot_dir(const char *dir, const char *format, int quiet, const char *columns)
 {
 	char path[4200], err[2048];
+	snprintf(path, sizeof(path), "%s/compare.csv", dir);
+	if (access(path, F_OK) == 0) { /* a compare directory */
+		if (columns)
+			return usage_error("plot --columns: %s is a compare directory (--columns "
+					   "picks the metrics of a sweep's figures)", dir);
+		return drawn(plot_compare(dir, plots_dir(), format, err, sizeof(err)), err, quiet);
+	}
 	snprintf(path, sizeof(path), "%s/plane.csv", dir);
 	if (access(path, F_OK) == 0) { /* a calibrate directory */
 		if (columns)
@@ -1190,6 +1241,122 @@ static int cmd_calibrate(int argc, char **argv)
 		return EXIT_INTERRUPTED;
 	default:
 		fprintf(stderr, "dcqcn-sim: calibrate: %s\n", err);
+		return EXIT_USAGE;
+	}
+}
+
+/* compare --fabrics LIST into o; 0 or a usage error */
+static int parse_fabrics(const char *list, struct compare_opts *o)
+{
+	static const char *const known[] = { "roce", "infiniband", "ethernet-tcp" };
+	char buf[128];
+	snprintf(buf, sizeof(buf), "%s", list);
+	o->nfabrics = 0;
+	for (char *save = NULL, *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+		int k = -1;
+		for (int i = 0; i < COMPARE_MAX_FABRICS; i++)
+			if (!strcmp(t, known[i]))
+				k = i;
+		if (k < 0)
+			return usage_error("--fabrics: %s is not a fabric (roce, infiniband, "
+					   "ethernet-tcp)", t);
+		for (int i = 0; i < o->nfabrics; i++)
+			if (o->fabrics[i] == known[k])
+				return usage_error("--fabrics: %s given twice", t);
+		o->fabrics[o->nfabrics++] = known[k];
+	}
+	if (!o->nfabrics)
+		return usage_error("--fabrics: no fabric given");
+	return 0;
+}
+
+static int cmd_compare(int argc, char **argv)
+{
+	struct compare_opts o = { .fabrics = { "roce", "infiniband", "ethernet-tcp" },
+				  .nfabrics = 3, .probe_msgs = COMPARE_PROBE_DEFAULT };
+	const char **sets = calloc(MAX_SETS, sizeof(*sets));
+	char threads_set[64], err[4400], dir[4096];
+	const char *format = NULL;
+	int quiet = 0, rc = sets ? 0 : usage_error("out of memory");
+	for (int i = 2; i < argc && rc == 0; i++) {
+		const char *a = argv[i];
+		int valued = !strcmp(a, "--fabrics") || !strcmp(a, "--probe") || !strcmp(a, "-o") ||
+			     !strcmp(a, "--set") || !strcmp(a, "--threads");
+		if (valued && i + 1 == argc) {
+			rc = usage_error("%s needs a value", a);
+			break;
+		}
+		const char *v = valued ? argv[++i] : NULL;
+		char *end;
+		if (!strcmp(a, "--fabrics")) {
+			rc = parse_fabrics(v, &o);
+		} else if (!strcmp(a, "--probe")) {
+			long n = strtol(v, &end, 10);
+			if (end == v || *end || n < 0 || n > 100000)
+				rc = usage_error("--probe %s: probe messages, 0-100000", v);
+			o.probe_msgs = (unsigned)n;
+		} else if (!strcmp(a, "-o")) {
+			o.out_dir = v;
+		} else if (!strcmp(a, "--set") || !strcmp(a, "--threads")) {
+			if (!strcmp(a, "--set") && !strchr(v, '='))
+				rc = assignment_error(a, v, i + 1 < argc ? argv[i + 1] : NULL);
+			else if (o.nsets == MAX_SETS)
+				rc = usage_error("too many --set options (at most %d)", MAX_SETS);
+			else if (!strcmp(a, "--set"))
+				sets[o.nsets++] = v;
+			else {
+				snprintf(threads_set, sizeof(threads_set), "sim.threads=%s", v);
+				sets[o.nsets++] = threads_set;
+			}
+		} else if (!strcmp(a, "--format")) {
+			rc = take_format(argc, argv, &i, &format);
+		} else if (!strcmp(a, "--quiet") || !strcmp(a, "-q")) {
+			quiet = 1;
+		} else if (a[0] == '-' && a[1]) {
+			rc = unknown_option(a);
+		} else if (o.scenario) {
+			rc = usage_error("one scenario at a time (extra argument %s)", a);
+		} else {
+			o.scenario = a;
+		}
+	}
+	if (rc) {
+		free(sets);
+		return rc;
+	}
+	o.sets = sets;
+	if (o.out_dir) {
+		snprintf(dir, sizeof(dir), "%s", o.out_dir);
+	} else {
+		default_out_dir(o.scenario, dir, sizeof(dir));
+		strncat(dir, "-compare", sizeof(dir) - strlen(dir) - 1);
+	}
+	o.out_dir = dir;
+	o.log = quiet ? NULL : stderr;
+	o.progress = !quiet && isatty(STDERR_FILENO) ? stderr : NULL;
+	o.interrupt = &interrupted;
+	install_signals();
+	struct compare_row rows[COMPARE_MAX_FABRICS] = { 0 };
+	enum run_status st = compare_run(&o, rows, err, sizeof(err));
+	free(sets);
+	if (st == RUN_OK && compare_write_csv(dir, rows, o.nfabrics, err, sizeof(err)))
+		st = RUN_EIO;
+	if (st == RUN_OK && !quiet) {
+		printf("dcqcn-sim: compare: results in %s/\n", dir);
+		compare_print(&o, rows, stdout);
+	}
+	switch (st) {
+	case RUN_OK:
+		return plot_dir(dir, format, quiet, NULL);
+	case RUN_INVARIANT:
+		fprintf(stderr, "dcqcn-sim: invariant broken: %s\n", err);
+		return EXIT_INVARIANT;
+	case RUN_INTERRUPTED:
+		fprintf(stderr, "dcqcn-sim: compare %s; the runs so far are in %s/\n",
+			interrupted == SIGINT ? "interrupted" : "terminated", dir);
+		return EXIT_INTERRUPTED;
+	default:
+		fprintf(stderr, "dcqcn-sim: compare: %s\n", err);
 		return EXIT_USAGE;
 	}
 }
@@ -1600,6 +1767,8 @@ static int cli_main(int argc, char **argv)
 		return cmd_fluid(argc, argv);
 	if (!strcmp(argv[1], "calibrate"))
 		return cmd_calibrate(argc, argv);
+	if (!strcmp(argv[1], "compare"))
+		return cmd_compare(argc, argv);
 	struct cli c = {0};
 	int rc = parse_args(argc, argv, &c);
 	if (rc)

@@ -37,9 +37,13 @@ struct run_ctx {
 	sim_time_ps first_failure_ps;
 	double jmin, jmax, jsum; /* their % of line: least, most, total */
 	struct iostats *io;    /* storage jobs' I/Os; NULL: none */
+	uint32_t probe_job;    /* run_opts.probe_job's index; UINT32_MAX: none */
 	struct part_ctx {      /* what each partition's thread counts */
 		struct hist fct; /* completion times of the messages */
 		int oom;       /* the histogram ran out of memory */
+		sim_time_ps last_end; /* the last completion, the probe's aside */
+		struct probe_msg { sim_time_ps start, fct; } *probe;
+		uint32_t nprobe, probe_cap;
 	} *part;               /* by partition */
 };
 
@@ -58,10 +62,33 @@ static double peak_rss_mb(void)
 	return (double)ru.ru_maxrss / 1024.0; /* Linux: kilobytes */
 }
 
+/* a message of the probe job: kept with its start, judged at the end */
+static void probe_add(struct part_ctx *pc, const struct flow *fl)
+{
+	if (pc->nprobe == pc->probe_cap) {
+		uint32_t cap = pc->probe_cap ? 2 * pc->probe_cap : 256;
+		struct probe_msg *np = realloc(pc->probe, cap * sizeof(*np));
+		if (!np) {
+			pc->oom = 1;
+			return;
+		}
+		pc->probe = np;
+		pc->probe_cap = cap;
+	}
+	pc->probe[pc->nprobe++] = (struct probe_msg){ fl->start_ps, fl->end_ps - fl->start_ps };
+}
+
 static void on_flow_done(void *ctx, const struct fabric *f, unsigned part, const struct flow *fl)
 {
 	struct run_ctx *c = ctx;
-	c->part[part].oom |= hist_add(&c->part[part].fct, fl->end_ps - fl->start_ps);
+	struct part_ctx *pc = &c->part[part];
+	if (fl->job == c->probe_job)
+		probe_add(pc, fl);
+	else {
+		pc->oom |= hist_add(&pc->fct, fl->end_ps - fl->start_ps);
+		if (fl->end_ps > pc->last_end)
+			pc->last_end = fl->end_ps;
+	}
 	if (c->has_out && f->scn->output_flows)
 		output_flow(&c->out, f, (int)part, fl);
 }
@@ -210,9 +237,33 @@ static int write_summary(struct run_ctx *c, const struct run_result *r)
 
 static void free_parts(struct run_ctx *c, uint32_t n)
 {
-	for (uint32_t p = 0; c->part && p < n; p++)
+	for (uint32_t p = 0; c->part && p < n; p++) {
 		hist_free(&c->part[p].fct);
+		free(c->part[p].probe);
+	}
 	free(c->part);
+}
+
+/* the probe's messages that started before the other jobs' last
+ * completion, in one histogram: their count and percentiles */
+static int probe_result(struct run_ctx *c, uint32_t n, struct run_result *res)
+{
+	struct hist h;
+	sim_time_ps end = 0;
+	int oom = 0;
+	hist_init(&h);
+	for (uint32_t p = 0; p < n; p++)
+		if (c->part[p].last_end > end)
+			end = c->part[p].last_end;
+	for (uint32_t p = 0; p < n; p++)
+		for (uint32_t i = 0; i < c->part[p].nprobe; i++)
+			if (c->part[p].probe[i].start < end)
+				oom |= hist_add(&h, c->part[p].probe[i].fct);
+	res->probe_msgs = (uint32_t)h.n;
+	res->probe_p50_ps = hist_percentile(&h, 50);
+	res->probe_p99_ps = hist_percentile(&h, 99);
+	hist_free(&h);
+	return oom;
 }
 
 /* the completion times of every partition's messages, in one histogram */
@@ -230,7 +281,7 @@ enum run_status run_scenario(const struct scenario *scn, const struct run_opts *
 {
 	struct run_ctx c = {0};
 	*res = (struct run_result){ .fct_p50_ps = -1, .fct_p99_ps = -1, .collective_time_ps = -1,
-				    .credit_stall_ps = -1 };
+				    .credit_stall_ps = -1, .probe_p50_ps = -1, .probe_p99_ps = -1 };
 	const char *why;
 	struct fabric *f = fabric_create(scn, opts->threads, &why);
 	if (!f) {
@@ -247,6 +298,10 @@ enum run_status run_scenario(const struct scenario *scn, const struct run_opts *
 	for (uint32_t p = 0; p < nparts; p++)
 		hist_init(&c.part[p].fct);
 	c.fabric = f;
+	c.probe_job = UINT32_MAX;
+	for (uint32_t j = 0; opts->probe_job && j < scn->njobs; j++)
+		if (strcmp(scn->jobs[j].name, opts->probe_job) == 0)
+			c.probe_job = j;
 	res->warnings = scenario_warnings(scn, NULL, NULL);
 	if (opts->out_dir) {
 		if (output_open(&c.out, opts->out_dir, scn, nparts, res->err, sizeof(res->err))) {
@@ -373,6 +428,8 @@ enum run_status run_scenario(const struct scenario *scn, const struct run_opts *
 	res->fct_p50_ps = hist_percentile(&fct, 50);
 	res->fct_p99_ps = hist_percentile(&fct, 99);
 	hist_free(&fct);
+	if (c.probe_job != UINT32_MAX)
+		oom |= probe_result(&c, nparts, res);
 	char ioerr[480] = "";
 	int io_bad = c.io && iostats_finish(c.io, res, ioerr, sizeof(ioerr));
 	iostats_free(c.io);

@@ -38,6 +38,10 @@ struct run_opts {
 						* none (SIGINT: interrupted, any
 						* other: terminated) */
 	unsigned threads;                      /* 0: sim.threads */
+	const char *probe_job;                 /* a job measured apart (compare's
+						* latency probe): its messages are left
+						* out of fct_p50/p99 and give probe_*;
+						* NULL: none */
 };
 
 /* a storage job's I/Os (iostats.h): fio's figures */
@@ -77,6 +81,11 @@ struct run_result {
 	uint32_t judged_iterations;
 	double judged_min_pct, judged_mean_pct, judged_max_pct;
 	sim_time_ps fct_p50_ps, fct_p99_ps;    /* -1 when no flow completed */
+	/* run_opts.probe_job: its messages that started before the last
+	 * message of the other jobs completed (under load), how many, and
+	 * their completion times; -1 when none */
+	uint32_t probe_msgs;
+	sim_time_ps probe_p50_ps, probe_p99_ps;
 	uint32_t nstorage;                     /* storage jobs; storage[nstorage]: all of them */
 	struct run_storage storage[65];
 	uint32_t jobs_failed;                  /* jobs a QP in the error state failed */

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "fabric.h"
 #include "run.h"
@@ -109,6 +110,66 @@ START_TEST(ib_prints_and_loads_back)
 	ck_assert_ptr_null(strstr(text, "[ib]"));
 	free(text);
 	tl_unload(d);
+}
+END_TEST
+
+/* scenario_inputs.fabric (compare): a scenario written for roce loads as
+ * infiniband with its PFC, ECN, DCQCN and watchdog keys skipped, each
+ * named with its line; a --set skipped likewise; an infiniband scenario
+ * loads as roce without its [ib] keys */
+START_TEST(forced_fabric_skips_foreign_keys)
+{
+	char path[] = "/tmp/dcqcn-ib-XXXXXX", *logbuf = NULL;
+	size_t loglen = 0;
+	int fd = mkstemp(path);
+	ck_assert_int_ge(fd, 0);
+	FILE *fp = fdopen(fd, "w");
+	fputs("[pfc]\npriorities = 3\n[ecn]\nqueues = 3\nkmin = 50KB\n[nic]\ncc = dcqcn\n"
+	      "[dcqcn]\nrpg_gd = 9\n[fabric]\ntype = roce\n[job.a]\npattern = incast\ndst = 0\n",
+	      fp);
+	fclose(fp);
+	FILE *log = open_memstream(&logbuf, &loglen);
+	const char *sets[] = { "ecn.kmax=900KB", "topology.spines=3" };
+	struct scn_error e;
+	struct scenario *s = scenario_open(&(struct scenario_inputs){ .path = path, .sets = sets,
+								     .nsets = 2, .log = log,
+								     .fabric = "infiniband" },
+					   &e);
+	fclose(log);
+	ck_assert_msg(s != NULL, "%s", e.msg);
+	ck_assert_int_eq(s->fabric_type, SCN_FABRIC_IB);
+	ck_assert_int_eq(s->pfc_prios, 0);
+	ck_assert_int_eq(s->ecn_queues, 0);
+	ck_assert_int_eq(s->cc, SCN_CC_NONE);
+	ck_assert_int_eq(s->spines, 3);
+	char want[512];
+	snprintf(want, sizeof(want),
+		 "infiniband: %s:2: pfc.priorities skipped (credits, not pause frames, keep it "
+		 "lossless)\n", path);
+	ck_assert_msg(strstr(logbuf, want) != NULL, "%s", logbuf);
+	snprintf(want, sizeof(want), "infiniband: %s:11: fabric.type skipped (the fabric is chosen "
+		 "for the comparison)\n", path);
+	ck_assert_msg(strstr(logbuf, want) != NULL, "%s", logbuf);
+	ck_assert_msg(strstr(logbuf, "infiniband: --set ecn.kmax skipped (no ECN marking") != NULL,
+		      "%s", logbuf);
+	int lines = 0;
+	for (const char *c = logbuf; *c; c++)
+		lines += *c == '\n';
+	ck_assert_int_eq(lines, 7); /* 6 keys of the file, one --set */
+	free(logbuf);
+	scenario_close(s);
+
+	fp = fopen(path, "w");
+	fputs("[fabric]\ntype = infiniband\n[ib]\nvl_buffer = 16KiB\n[job.a]\npattern = incast\n"
+	      "dst = 0\n", fp);
+	fclose(fp);
+	s = scenario_open(&(struct scenario_inputs){ .path = path, .fabric = "roce" }, &e);
+	ck_assert_msg(s != NULL, "%s", e.msg);
+	ck_assert_int_eq(s->fabric_type, SCN_FABRIC_ROCE);
+	ck_assert_int_eq(s->pfc_prios, 1 << 3);
+	ck_assert_int_eq(s->ib_vl_buffer_bytes, 131072);
+	scenario_close(s);
+	unlink(path);
 }
 END_TEST
 
@@ -369,6 +430,7 @@ static Suite *make_ib_suite(void)
 	TL_ADD_CASES(tc, ib_defaults);
 	TL_ADD_CASES(tc, ib_errors);
 	tcase_add_test(tc, ib_prints_and_loads_back);
+	tcase_add_test(tc, forced_fabric_skips_foreign_keys);
 	tcase_add_test(tc, incast_never_drops);
 	tcase_add_test(tc, throughput_is_buffer_per_credit_round_trip);
 	tcase_add_test(tc, victim_flow_is_slowed_by_credit_back_pressure);

@@ -25,7 +25,8 @@ LAYERS = {
     'run': (['sim/run.c', 'sim/run.h', 'sim/output.c', 'sim/output.h', 'sim/sweep.c',
              'sim/sweep.h', 'sim/nccltests.c', 'sim/nccltests.h', 'sim/workers.c',
              'sim/workers.h', 'sim/fluidrun.c', 'sim/fluidrun.h', 'sim/iostats.c',
-             'sim/iostats.h', 'sim/calibrate.c', 'sim/calibrate.h'], ['base', 'core', 'loader', 'node', 'workload', 'fabric']),
+             'sim/iostats.h', 'sim/calibrate.c', 'sim/calibrate.h',
+             'sim/compare.c', 'sim/compare.h'], ['base', 'core', 'loader', 'node', 'workload', 'fabric']),
     'cli': (['sim/main.c'], ['base', 'core', 'loader', 'node', 'workload', 'fabric',
                              'plots', 'run']),
 }

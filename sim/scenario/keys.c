@@ -804,6 +804,39 @@ int scn_fabric_default(const struct key_def *k, enum scn_fabric f, int64_t *def)
 	return 0;
 }
 
+/*
+ * Why key k does not belong on fabric f whatever its value, NULL when it
+ * does: a key selected by fabric.type ([ib]) on another fabric; on
+ * infiniband any key of [pfc], [pfcwd], [ecn] and [dcqcn], nic.cc and
+ * nic.pause_watchdog.  validate.c rejects such a key unless it holds the
+ * fabric's own default; `compare` skips it.
+ */
+const char *scn_fabric_foreign(const struct key_def *k, enum scn_fabric f)
+{
+	if (k->dep && strcmp(k->dep, "fabric.type") == 0 && !(k->mask >> f & 1u))
+		return "a key of another fabric.type";
+	if (f != SCN_FABRIC_IB)
+		return NULL;
+	switch (k->sec) {
+	case SEC_PFC:
+		return "credits, not pause frames, keep it lossless";
+	case SEC_PFCWD:
+		return "no pause frames to watch: credits keep it lossless";
+	case SEC_ECN:
+		return "no ECN marking: credits, not congestion control, keep it lossless";
+	case SEC_DCQCN:
+		return "no DCQCN: credits, not congestion control, keep it lossless";
+	case SEC_NIC:
+		if (k == scn_key_def_of(SEC_NIC, "cc"))
+			return "no DCQCN: credits, not congestion control, keep it lossless";
+		if (k == scn_key_def_of(SEC_NIC, "pause_watchdog"))
+			return "no pause frames: credits keep it lossless";
+		return NULL;
+	default:
+		return NULL;
+	}
+}
+
 void scn_apply_fabric(struct load *ld, enum scn_fabric old)
 {
 	struct scenario *s = ld->s;

@@ -283,6 +283,10 @@ struct load {
 	/* the same for each job ([0]) and fault ([1]), and their header lines */
 	int item_key_line[2][MAX_ITEMS][N_KEYS];
 	int item_hdr_line[2][MAX_ITEMS];
+	/* scenario_inputs.fabric: the type forced (-1: none), and where the
+	 * keys skipped for it are named */
+	int forced_fabric;
+	FILE *skip_log;
 };
 
 /* the line of key ki: of item j of named section sec, or (j < 0) unnamed */
@@ -315,6 +319,9 @@ __attribute__((format(printf, 2, 3))) int scn_fail(struct load *ld, const char *
 void scn_apply_fabric(struct load *ld, enum scn_fabric old);
 /* the default of key k on fabric type f (k one of those keys) */
 int scn_fabric_default(const struct key_def *k, enum scn_fabric f, int64_t *def);
+/* why key k does not belong on fabric f whatever its value, NULL when it
+ * does (keys.c) */
+const char *scn_fabric_foreign(const struct key_def *k, enum scn_fabric f);
 
 /* dcqcn.profile changed from `old` (keys.c) */
 void scn_apply_profile(struct load *ld, enum scn_dcqcn_profile old);

@@ -132,6 +132,7 @@ static struct load *load_new(struct scenario *s, const char *src,
 	ld->src = src;
 	ld->sec = -1;
 	ld->item = -1;
+	ld->forced_fabric = -1;
 	if (err)
 		err->msg[0] = '\0';
 	return ld;
@@ -295,7 +296,41 @@ static void enum_suggestion(struct load *ld, const struct key_def *k, const char
 		snprintf(ld->err->msg + n, sizeof(ld->err->msg) - n, "; did you mean %s?", near);
 }
 
-/* `name = value` in the current section: the handler's and --set's work */
+/* scenario_inputs.fabric: the fabric the scenario loads as, and where
+ * the keys skipped for it are named */
+static void force_fabric(struct load *ld, const struct scenario_inputs *in)
+{
+	if (!in || !in->fabric)
+		return;
+	ld->forced_fabric = ld->s->fabric_type;
+	ld->skip_log = in->log;
+}
+
+/* a key the forced fabric skips (1), named on the log; 0: not skipped */
+static int skip_foreign(struct load *ld, const char *full, const struct key_def *k)
+{
+	const char *why;
+
+	if (ld->forced_fabric < 0)
+		return 0;
+	if (k == scn_key_def_of(SEC_FABRIC, "type"))
+		why = "the fabric is chosen for the comparison";
+	else if (!(why = scn_fabric_foreign(k, (enum scn_fabric)ld->forced_fabric)))
+		return 0;
+	if (ld->skip_log) {
+		const char *const *names = scn_key_def_of(SEC_FABRIC, "type")->names;
+		if (ld->line > 0)
+			fprintf(ld->skip_log, "%s: %s:%d: %s skipped (%s)\n", names[ld->forced_fabric],
+				ld->src, ld->line, full, why);
+		else
+			fprintf(ld->skip_log, "%s: --set %s skipped (%s)\n", names[ld->forced_fabric],
+				full, why);
+	}
+	return 1;
+}
+
+/* `name = value` in the current section: the handler's and --set's work;
+ * 1 when the forced fabric skips it */
 static int apply_key(struct load *ld, const char *name, const char *value)
 {
 	const struct section_def *sd = &scn_section_defs[ld->sec];
@@ -314,6 +349,8 @@ static int apply_key(struct load *ld, const char *name, const char *value)
 	}
 	if (!sd->implemented || scn_key_defs[ki].type == KT_TODO)
 		return scn_fail(ld, "%s: not implemented yet", full);
+	if (skip_foreign(ld, full, &scn_key_defs[ki]))
+		return 1;
 
 	slot = line_slot(ld, ld->sec, ld->item, ki);
 	if (ld->line > 0 && *slot)
@@ -458,8 +495,8 @@ static int on_key(void *user, const char *section, const char *name,
 	return 1; /* errors are kept in ld; the reader then stops the parse */
 }
 
-int scenario_load_string(struct scenario *s, const char *name, const char *text,
-			 struct scn_error *err)
+static int load_text(struct scenario *s, const char *name, const char *text,
+		     struct scn_error *err, const struct scenario_inputs *in)
 {
 	struct load *ld;
 	int rc;
@@ -469,6 +506,7 @@ int scenario_load_string(struct scenario *s, const char *name, const char *text,
 	ld = load_new(s, name, err);
 	if (!ld)
 		return -1;
+	force_fabric(ld, in);
 	if (set_dir(ld, name) || strlen(name) >= sizeof(s->source)) {
 		scn_fail(ld, "file name too long");
 		free(ld);
@@ -490,8 +528,14 @@ int scenario_load_string(struct scenario *s, const char *name, const char *text,
 	return rc;
 }
 
-int scenario_load_file(struct scenario *s, const char *path,
-		       struct scn_error *err)
+int scenario_load_string(struct scenario *s, const char *name, const char *text,
+			 struct scn_error *err)
+{
+	return load_text(s, name, text, err, NULL);
+}
+
+static int load_path(struct scenario *s, const char *path, struct scn_error *err,
+		     const struct scenario_inputs *in)
 {
 	struct place pl = { path, 0 };
 	FILE *f = fopen(path, "rb");
@@ -546,23 +590,38 @@ int scenario_load_file(struct scenario *s, const char *path,
 		free(buf);
 		return scn_set_error(err, pl, "NUL byte in the file (not a text file)");
 	}
-	rc = scenario_load_string(s, path, buf, err);
+	rc = load_text(s, path, buf, err, in);
 	free(buf);
 	return rc;
 }
 
+int scenario_load_file(struct scenario *s, const char *path, struct scn_error *err)
+{
+	return load_path(s, path, err, NULL);
+}
+
+static int set_one(struct scenario *s, const char *assignment, struct scn_error *err,
+		   const struct scenario_inputs *in);
+
 int scenario_load_inputs(struct scenario *s, const struct scenario_inputs *in,
 			 struct scn_error *err)
 {
-	int rc = in->path ? scenario_load_file(s, in->path, err)
-			  : scenario_load_string(s, SCENARIO_DEFAULT_NAME, scenario_default_text,
-						 err);
+	int rc = 0;
+
+	if (in->fabric) {
+		char set[64];
+		snprintf(set, sizeof(set), "fabric.type=%s", in->fabric);
+		rc = scenario_set(s, set, err);
+	}
+	if (rc == 0)
+		rc = in->path ? load_path(s, in->path, err, in)
+			      : load_text(s, SCENARIO_DEFAULT_NAME, scenario_default_text, err, in);
 	if (rc == 0 && in->switch_config)
 		rc = scenario_import_sonic(s, in->switch_config, in->log, err);
 	if (rc == 0 && in->nic_config)
 		rc = scenario_import_mlx5(s, in->nic_config, in->log, err);
 	for (int i = 0; rc == 0 && i < in->nsets; i++)
-		rc = scenario_set(s, in->sets[i], err);
+		rc = set_one(s, in->sets[i], err, in);
 	return rc;
 }
 
@@ -594,14 +653,22 @@ void scenario_close(struct scenario *s)
 
 int scenario_set(struct scenario *s, const char *assignment, struct scn_error *err)
 {
+	return set_one(s, assignment, err, NULL);
+}
+
+static int set_one(struct scenario *s, const char *assignment, struct scn_error *err,
+		   const struct scenario_inputs *in)
+{
 	struct load *ld = load_new(s, "--set", err);
 	const char *eq, *kb, *ke, *vb, *ve;
 	char *key = NULL, *value = NULL, *dot;
 	uint32_t njobs = s->njobs, nfaults = s->nfaults;
+	int skipped;
 	int rc = -1;
 
 	if (!ld)
 		return -1;
+	force_fabric(ld, in);
 	if (!assignment)
 		assignment = "";
 	eq = strchr(assignment, '=');
@@ -636,8 +703,13 @@ int scenario_set(struct scenario *s, const char *assignment, struct scn_error *e
 		char want[128], dep[80];
 
 		snprintf(label, sizeof(label), "%s.%s", key, dot + 1);
-		if (enter_section(ld, key, label, dot + 1) || apply_key(ld, dot + 1, value))
+		if (enter_section(ld, key, label, dot + 1) ||
+		    (skipped = apply_key(ld, dot + 1, value)) < 0)
 			goto out;
+		if (skipped) {
+			rc = 0;
+			goto out;
+		}
 		k = &scn_key_defs[scn_find_key((enum sec_id)ld->sec, dot + 1)];
 		if (!scn_key_applies(k, ld->item >= 0 ? item_cbase(s, ld->sec, ld->item) : (void *)s,
 				     &cur)) {

@@ -322,6 +322,10 @@ struct scenario_inputs {
 	int nsets;
 	FILE *log;                   /* the configurations' lines (what they set and
 				      * where from); NULL: none */
+	const char *fabric;          /* `compare`: the fabric.type to load the scenario
+				      * as (set before the file); keys of the file and
+				      * of sets that do not apply to it are skipped,
+				      * each named on log.  NULL: the file's. */
 };
 /* the inputs into s (scenario_init'ed), not finalized; 0 or -1 with err */
 int scenario_load_inputs(struct scenario *s, const struct scenario_inputs *in,

@@ -942,24 +942,7 @@ static const char *ib_conflict(const struct scenario *s, const struct key_def *k
 		return NULL;
 	if (k == scn_key_def_of(SEC_NIC, "pause_watchdog") && !s->nic_pause_watchdog_ps)
 		return NULL;
-	switch (k->sec) {
-	case SEC_PFC:
-		return "credits, not pause frames, keep it lossless";
-	case SEC_PFCWD:
-		return "no pause frames to watch: credits keep it lossless";
-	case SEC_ECN:
-		return "no ECN marking: credits, not congestion control, keep it lossless";
-	case SEC_DCQCN:
-		return "no DCQCN: credits, not congestion control, keep it lossless";
-	case SEC_NIC:
-		if (k == scn_key_def_of(SEC_NIC, "cc"))
-			return "no DCQCN: credits, not congestion control, keep it lossless";
-		if (k == scn_key_def_of(SEC_NIC, "pause_watchdog"))
-			return "no pause frames: credits keep it lossless";
-		return NULL;
-	default:
-		return NULL;
-	}
+	return scn_fabric_foreign(k, SCN_FABRIC_IB);
 }
 
 /* a key given in the file ld reads (the earliest), or at finalize any
