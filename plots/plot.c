@@ -2774,6 +2774,35 @@ int plot_sweep(const char *dir, const char *scripts_dir, const char *format,
 	return 0;
 }
 
+/* ---- one figure of a directory (calibrate, compare) ------------------- */
+
+/* what drawing figure `name` of dir needs: the format (NULL: png) valid,
+ * the scripts, gnuplot (into gnuplot), dir/plots (into plots) and its
+ * data folder; g set up for it.  0, or -1 with err. */
+static int fig_begin(struct fig *g, const char *dir, const char *scripts_dir, const char *format,
+		     const char *name, char *gnuplot, char *plots, char *err, size_t errlen)
+{
+	if (!format)
+		format = "png";
+	if (!plot_format_valid(format))
+		return fail(err, errlen, "--format %s: not a figure format (png, svg, pdf)", format);
+	if (!scripts_dir)
+		return fail(err, errlen, "the plot scripts (plots/*.gp) were not found; set "
+			    "DCQCN_SIM_PLOTS to their folder");
+	if (find_gnuplot(gnuplot, PLOT_PATH_MAX))
+		return fail(err, errlen, "gnuplot not found on PATH: install it "
+			    "(apt-get install gnuplot-nox) to draw plots");
+	if (join(plots, PLOT_PATH_MAX, dir, "plots", err, errlen) ||
+	    make_dir(plots, err, errlen) ||
+	    join(g->data, sizeof(g->data), plots, "data", err, errlen) ||
+	    make_dir(g->data, err, errlen))
+		return -1;
+	snprintf(g->dir, sizeof(g->dir), "%s", dir);
+	g->ext = format;
+	g->name = name;
+	return 0;
+}
+
 /* ---- a calibrate directory: the margin plane ------------------------- */
 
 #define CAL_PLANE_MAX 64 /* values per key (calibrate.h: CAL_MAX_VALUES) */
@@ -2847,29 +2876,13 @@ static void gp_labels(FILE *fp, const char *name, char (*vals)[32], int n)
 int plot_calibrate(const char *dir, const char *scripts_dir, const char *format, char *err,
 		   size_t errlen)
 {
-	if (!format)
-		format = "png";
-	if (!plot_format_valid(format))
-		return fail(err, errlen, "--format %s: not a figure format (png, svg, pdf)", format);
-	if (!scripts_dir)
-		return fail(err, errlen, "the plot scripts (plots/*.gp) were not found; set "
-			    "DCQCN_SIM_PLOTS to their folder");
 	char gnuplot[PLOT_PATH_MAX], plots[PLOT_PATH_MAX];
-	if (find_gnuplot(gnuplot, sizeof(gnuplot)))
-		return fail(err, errlen, "gnuplot not found on PATH: install it "
-			    "(apt-get install gnuplot-nox) to draw plots");
 	struct cal_plane *pl = calloc(1, sizeof(*pl));
 	struct fig *g = calloc(1, sizeof(*g));
 	int rc = pl && g ? 0 : fail(err, errlen, "out of memory");
-	if (rc == 0 && (join(plots, sizeof(plots), dir, "plots", err, errlen) ||
-			make_dir(plots, err, errlen) ||
-			join(g->data, sizeof(g->data), plots, "data", err, errlen) ||
-			make_dir(g->data, err, errlen)))
-		rc = -1;
+	if (rc == 0)
+		rc = fig_begin(g, dir, scripts_dir, format, "calibrate", gnuplot, plots, err, errlen);
 	if (rc == 0) {
-		snprintf(g->dir, sizeof(g->dir), "%s", dir);
-		g->ext = format;
-		g->name = "calibrate";
 		pl->best_a = pl->best_b = -1;
 		pl->dat = data_open(g, "calibrate.dat", err, errlen);
 		rc = pl->dat ? 0 : -1;
@@ -2904,10 +2917,10 @@ int plot_calibrate(const char *dir, const char *scripts_dir, const char *format,
 	}
 	if (rc == 0) {
 		rc = run_gnuplot(gnuplot, g, scripts_dir, err, errlen);
-		remove_figure(plots, "calibrate", rc == 0 ? format : NULL);
+		remove_figure(plots, "calibrate", rc == 0 ? g->ext : NULL);
 	}
 	if (rc == 0)
-		snprintf(err, errlen, "calibrate figure in %s: calibrate.%s", plots, format);
+		snprintf(err, errlen, "calibrate figure in %s: calibrate.%s", plots, g->ext);
 	free(pl);
 	free(g);
 	return rc < 0 ? -1 : rc;
@@ -2957,31 +2970,14 @@ static int compare_row(struct scan *sc, char *const *f)
 int plot_compare(const char *dir, const char *scripts_dir, const char *format, char *err,
 		 size_t errlen)
 {
-	if (!format)
-		format = "png";
-	if (!plot_format_valid(format))
-		return fail(err, errlen, "--format %s: not a figure format (png, svg, pdf)", format);
-	if (!scripts_dir)
-		return fail(err, errlen, "the plot scripts (plots/*.gp) were not found; set "
-			    "DCQCN_SIM_PLOTS to their folder");
 	char gnuplot[PLOT_PATH_MAX], plots[PLOT_PATH_MAX];
-	if (find_gnuplot(gnuplot, sizeof(gnuplot)))
-		return fail(err, errlen, "gnuplot not found on PATH: install it "
-			    "(apt-get install gnuplot-nox) to draw plots");
 	struct fig *g = calloc(1, sizeof(*g));
 	if (!g)
 		return fail(err, errlen, "out of memory");
-	int rc = 0;
-	if (join(plots, sizeof(plots), dir, "plots", err, errlen) || make_dir(plots, err, errlen) ||
-	    join(g->data, sizeof(g->data), plots, "data", err, errlen) ||
-	    make_dir(g->data, err, errlen))
-		rc = -1;
+	int rc = fig_begin(g, dir, scripts_dir, format, "compare", gnuplot, plots, err, errlen);
 	struct cmp_plot cp = { 0 };
 	long rows = 0;
 	if (rc == 0) {
-		snprintf(g->dir, sizeof(g->dir), "%s", dir);
-		g->ext = format;
-		g->name = "compare";
 		cp.dat = data_open(g, "compare.dat", err, errlen);
 		rc = cp.dat ? 0 : -1;
 	}
@@ -3008,10 +3004,10 @@ int plot_compare(const char *dir, const char *scripts_dir, const char *format, c
 	}
 	if (rc == 0) {
 		rc = run_gnuplot(gnuplot, g, scripts_dir, err, errlen);
-		remove_figure(plots, "compare", rc == 0 ? format : NULL);
+		remove_figure(plots, "compare", rc == 0 ? g->ext : NULL);
 	}
 	if (rc == 0)
-		snprintf(err, errlen, "compare figure in %s: compare.%s", plots, format);
+		snprintf(err, errlen, "compare figure in %s: compare.%s", plots, g->ext);
 	free(g);
 	return rc < 0 ? -1 : rc;
 }

@@ -1116,6 +1116,25 @@ static int cmd_sweep(const struct cli *c)
 /* calibrate [SCENARIO] [--stress F]... [--tune K=LO:HI[:STEP]]... [--seeds N]
  * [-j N] [-o DIR] [--set ...] [--threads N] [--switch-config F] [--nic-config F]
  * [--no-plane] [--format F] [--quiet] */
+/* calibrate's and compare's --set V or --threads V (option a) into
+ * sets[*n]; next: the argument after v, for a hint; threads_set (64
+ * bytes) holds the sim.threads assignment.  0 or a usage error. */
+static int take_set(const char *a, const char *v, const char *next, const char **sets, int *n,
+		    char *threads_set)
+{
+	if (!strcmp(a, "--set") && !strchr(v, '='))
+		return assignment_error(a, v, next);
+	if (*n == MAX_SETS)
+		return usage_error("too many --set options (at most %d)", MAX_SETS);
+	if (!strcmp(a, "--set")) {
+		sets[(*n)++] = v;
+		return 0;
+	}
+	snprintf(threads_set, 64, "sim.threads=%s", v);
+	sets[(*n)++] = threads_set;
+	return 0;
+}
+
 static int cmd_calibrate(int argc, char **argv)
 {
 	struct calibrate_opts *o = calloc(1, sizeof(*o));
@@ -1171,16 +1190,8 @@ static int cmd_calibrate(int argc, char **argv)
 		} else if (!strcmp(a, "-o")) {
 			o->out_dir = v;
 		} else if (!strcmp(a, "--set") || !strcmp(a, "--threads")) {
-			if (!strcmp(a, "--set") && !strchr(v, '='))
-				rc = assignment_error(a, v, i + 1 < argc ? argv[i + 1] : NULL);
-			else if (o->nsets == MAX_SETS)
-				rc = usage_error("too many --set options (at most %d)", MAX_SETS);
-			else if (!strcmp(a, "--set"))
-				sets[o->nsets++] = v;
-			else {
-				snprintf(threads_set, sizeof(threads_set), "sim.threads=%s", v);
-				sets[o->nsets++] = threads_set;
-			}
+			rc = take_set(a, v, i + 1 < argc ? argv[i + 1] : NULL, sets, &o->nsets,
+				      threads_set);
 		} else if (!strcmp(a, "--switch-config") || !strcmp(a, "--nic-config")) {
 			const char **slot = a[2] == 's' ? &o->switch_config : &o->nic_config;
 			if (*slot)
@@ -1298,16 +1309,8 @@ static int cmd_compare(int argc, char **argv)
 		} else if (!strcmp(a, "-o")) {
 			o.out_dir = v;
 		} else if (!strcmp(a, "--set") || !strcmp(a, "--threads")) {
-			if (!strcmp(a, "--set") && !strchr(v, '='))
-				rc = assignment_error(a, v, i + 1 < argc ? argv[i + 1] : NULL);
-			else if (o.nsets == MAX_SETS)
-				rc = usage_error("too many --set options (at most %d)", MAX_SETS);
-			else if (!strcmp(a, "--set"))
-				sets[o.nsets++] = v;
-			else {
-				snprintf(threads_set, sizeof(threads_set), "sim.threads=%s", v);
-				sets[o.nsets++] = threads_set;
-			}
+			rc = take_set(a, v, i + 1 < argc ? argv[i + 1] : NULL, sets, &o.nsets,
+				      threads_set);
 		} else if (!strcmp(a, "--format")) {
 			rc = take_format(argc, argv, &i, &format);
 		} else if (!strcmp(a, "--quiet") || !strcmp(a, "-q")) {
