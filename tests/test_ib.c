@@ -6,6 +6,7 @@
  * to a victim flow, and the same outputs on 1, 2 and 3 threads.
  */
 #include <check.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,8 +34,10 @@ static const struct tl_values ib_defaults_cases[] = {
 	    TL_FIELD(ib_credit_delay_ps, 100 * UNITS_PS_PER_NS) } },
 	/* its own defaults given explicitly are consistent */
 	{ "[pfc]\npriorities =\n[ecn]\nqueues =\n[pfcwd]\nenable = false\n[nic]\ncc = none\n"
-	  "[fabric]\ntype = infiniband\n[ib]\nvl_buffer = 8KiB\ncredit_update_delay = 0ns\n",
-	  { TL_FIELD(fabric_type, SCN_FABRIC_IB), TL_FIELD(pfc_prios, 0), TL_FIELD(ecn_queues, 0),
+	  "[fabric]\ntype = infiniband\n[ib]\nvl_buffer = 8KiB\ncredit_update_delay = 0ns\n"
+	  "sl_to_vl = 5:1,3:1\nvl_arbitration = 2,2,2,9,2,2,2,255\n",
+	  { TL_FIELD(ib_sl_to_vl[5], 1), TL_FIELD(ib_sl_to_vl[3], 1), TL_FIELD(ib_sl_to_vl[4], 4),
+	    TL_FIELD(ib_vl_arb[3], 9), TL_FIELD(ib_vl_arb[7], 255), TL_FIELD(fabric_type, SCN_FABRIC_IB), TL_FIELD(pfc_prios, 0), TL_FIELD(ecn_queues, 0),
 	    TL_FIELD(cc, SCN_CC_NONE), TL_FIELD(pfcwd_enable, 0),
 	    TL_FIELD(ib_vl_buffer_bytes, 8192), TL_FIELD(ib_credit_delay_ps, 0) } },
 };
@@ -77,6 +80,23 @@ static const struct tl_case ib_errors_cases[] = {
 	  "keep it lossless)" },
 	{ "[fabric]\ntype = infiniband\n[fault.x]\nkind = pause-storm\nnode = h1\n", NULL,
 	  "x.ini:4: fault.x.kind: pause-storm: not on fabric.type = infiniband (no pause frames)" },
+	{ "[fabric]\ntype = infiniband\n[ib]\nsl_to_vl = 3:8\n", NULL,
+	  "x.ini:4: ib.sl_to_vl: vl 8 out of range (0-7)" },
+	{ "[fabric]\ntype = infiniband\n[ib]\nsl_to_vl = 9:1\n", NULL,
+	  "x.ini:4: ib.sl_to_vl: sl 9 out of range (0-7)" },
+	{ "[fabric]\ntype = infiniband\n[ib]\nsl_to_vl = 3\n", NULL,
+	  "x.ini:4: ib.sl_to_vl: 3: expected sl:vl pairs, e.g. 3:1,5:1" },
+	{ "[fabric]\ntype = infiniband\n[ib]\nvl_arbitration = 1,1,1,0,1,1,1,1\n", NULL,
+	  "x.ini:4: ib.vl_arbitration: a VL with weight 0 would never send: give every VL a "
+	  "weight of 1-255, or all 0 (off)" },
+	{ "[fabric]\ntype = infiniband\n[ib]\nvl_arbitration = 1,1,1,256,1,1,1,1\n", NULL,
+	  "x.ini:4: ib.vl_arbitration: weight 3: 256 out of range (0-255)" },
+	{ "[fabric]\ntype = infiniband\n[qos]\nscheduler = dwrr\n[ib]\n"
+	  "vl_arbitration = 1,1,1,1,1,1,1,1\n", NULL,
+	  "x.ini:6: ib.vl_arbitration: switch ports arbitrate VLs by these weights, so "
+	  "qos.scheduler stays strict (one arbitration at a time)" },
+	{ "[ib]\nsl_to_vl = 3:1\n", NULL,
+	  "x.ini:2: ib.sl_to_vl: only for fabric.type = infiniband (fabric.type is roce)" },
 	{ "[fabric]\ntype = infiniband\n", "pfc.priorities=3",
 	  "--set: pfc.priorities: not on fabric.type = infiniband (credits, not pause frames" },
 	/* --set of the type itself: the defaults follow it */
@@ -332,6 +352,55 @@ static double victim_gbs(int with_incast)
 	return gbs;
 }
 
+/*
+ * VLs at a congested port: h0 (DSCP 26, SL 3) and h1 (DSCP 40, SL 5) each
+ * send 8 MB to h2 across a 100G star.  Returns the completion times of
+ * h0's and h1's flows in units of T = 8 MB / goodput (0.653 ms).
+ */
+static void two_vls(const char *ib_keys, double *t_a, double *t_b)
+{
+	char text[1024];
+	snprintf(text, sizeof(text),
+		 "[fabric]\ntype = infiniband\n[ib]\n%s\n"
+		 "[topology]\nkind = star\nhosts = 3\nhost_link = 100Gbps\n"
+		 "[job.a]\npattern = incast\ndst = 2\nsenders = 0\nsize = 8MB\n"
+		 "[job.b]\npattern = incast\ndst = 2\nsenders = 1\nsize = 8MB\ndscp = 40\n",
+		 ib_keys);
+	struct scenario *s = tl_load(text);
+	struct fabric *f = tl_build(s);
+	struct tl_log log;
+	tl_log_attach(f, &log);
+	run_to_end(f);
+	no_drops(f);
+	const double T = 8e6 / (100e9 / 8 * 4096.0 / 4178.0) * 1e12; /* ps */
+	const struct tl_flow *a = tl_log_flow(&log, 0), *b = tl_log_flow(&log, 1);
+	*t_a = (double)(a->end_ps - a->start_ps) / T;
+	*t_b = (double)(b->end_ps - b->start_ps) / T;
+	tl_log_free(&log);
+	fabric_destroy(f);
+	tl_unload(s);
+}
+
+/*
+ * Strict priority between VLs (qos.scheduler's default): VL 5 leaves first,
+ * h1's flow ends at T and h0's at 2T.  ib.sl_to_vl = 5:3 puts both on VL 3,
+ * one FIFO: both end near 2T.  ib.vl_arbitration with VL 3 at 64 (4 KB:
+ * one frame of 4158 B per turn) and VL 5 at 192 (12 KB: three frames, the
+ * third overdrawing) gives h1 3/4 of the link: it ends at 4T/3, h0 at 2T.
+ */
+START_TEST(sl_to_vl_and_vl_arbitration)
+{
+	double a, b;
+	two_vls("vl_buffer = 128KiB", &a, &b);
+	ck_assert_msg(fabs(b - 1) < 0.02 && fabs(a - 2) < 0.02, "strict: a %.4f T, b %.4f T", a, b);
+	two_vls("sl_to_vl = 5:3", &a, &b);
+	ck_assert_msg(b > 1.9 && fabs(a - 2) < 0.02, "one VL: a %.4f T, b %.4f T", a, b);
+	two_vls("vl_arbitration = 1,1,1,64,1,192,1,1", &a, &b);
+	ck_assert_msg(fabs(b - 4.0 / 3) < 0.02 && fabs(a - 2) < 0.02,
+		      "arbitration 1:3: a %.4f T, b %.4f T", a, b);
+}
+END_TEST
+
 START_TEST(victim_flow_is_slowed_by_credit_back_pressure)
 {
 	const double goodput = 100e9 / 8 * 4096.0 / 4178.0 / 1e9; /* 12.255 GB/s */
@@ -434,6 +503,7 @@ static Suite *make_ib_suite(void)
 	tcase_add_test(tc, incast_never_drops);
 	tcase_add_test(tc, throughput_is_buffer_per_credit_round_trip);
 	tcase_add_test(tc, victim_flow_is_slowed_by_credit_back_pressure);
+	tcase_add_test(tc, sl_to_vl_and_vl_arbitration);
 	tcase_add_test(tc, slow_receiver_holds_back_credits);
 	tcase_add_test(tc, link_down_leaks_no_credits);
 	tcase_add_test(tc, threads_agree);

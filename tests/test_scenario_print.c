@@ -234,9 +234,10 @@ static const struct print_case {
 	/* infiniband: its section printed, [ib]'s unbuilt keys named, no PFC */
 	{ "[fabric]\ntype = infiniband\n[job.in]\npattern = incast\n", 0,
 	  {
-		"# nor the keys ib.sl_to_vl, ib.vl_arbitration, ib.cc\n",
+		"# nor the keys ib.cc\n",
 		"\n[fabric]\ntype = infiniband\n",
-		"\n[ib]\nvl_buffer = 128KiB\ncredit_update_delay = 100ns\n",
+		"\n[ib]\nvl_buffer = 128KiB\ncredit_update_delay = 100ns\nsl_to_vl =\n"
+		"vl_arbitration = 0,0,0,0,0,0,0,0\n",
 		"\n[pfc]\npriorities =\n",
 		"\ncc = none\n",
 	  },

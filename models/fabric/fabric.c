@@ -30,6 +30,14 @@ static struct net_qos qos_of(const struct scenario *scn)
 	};
 	memcpy(q.dscp_to_prio, scn->dscp_to_prio, sizeof(q.dscp_to_prio));
 	memcpy(q.dwrr_weights, scn->dwrr_weights, sizeof(q.dwrr_weights));
+	if (q.ib) { /* the VL of a packet: its SL (the priority) through ib.sl_to_vl */
+		for (unsigned d = 0; d < 64; d++)
+			q.dscp_to_prio[d] = scn->ib_sl_to_vl[scn->dscp_to_prio[d]];
+		q.vlarb = scn->ib_vl_arb[0] != 0; /* all or none (validate.c) */
+		if (q.vlarb)
+			for (unsigned v = 0; v < PKT_PRIOS; v++)
+				q.dwrr_weights[v] = scn->ib_vl_arb[v];
+	}
 	return q;
 }
 

@@ -47,6 +47,8 @@ struct net_qos {
 	uint8_t ib;
 	int32_t ib_credits;            /* initial credits per VL: ib.vl_buffer / 64 */
 	sim_time_ps ib_credit_delay_ps;/* buffer freed to credit update sent */
+	uint8_t vlarb;                 /* ib.vl_arbitration: switch ports arbitrate VLs by
+					* weight x 64 B per turn (dwrr_weights) */
 };
 
 /* drops by cause (DESIGN B2-B4) */

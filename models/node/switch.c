@@ -44,7 +44,9 @@
  * after the first block freed since the last update (the blocks freed in
  * between ride along).  Admission never drops (mmu_admit_credit): credits
  * bound each ingress VL to vl_buffer.  A failed link's credits are void:
- * a restored link starts again from vl_buffer (IB link training).
+ * a restored link starts again from vl_buffer (IB link training).  A
+ * packet's VL is its priority mapped by ib.sl_to_vl (fabric.c); ports
+ * arbitrate VLs by qos.scheduler, or by ib.vl_arbitration (vlarb_pick).
  *
  * PFC watchdog (DESIGN B4, SONiC semantics): every poll_interval each
  * lossless queue that has been paused by received PFC for detection_time
@@ -99,6 +101,32 @@ static int dwrr_pick(const struct net_qos *qos, struct port *pt, uint8_t eligibl
 	}
 }
 
+/*
+ * InfiniBand VL arbitration (ib.vl_arbitration): the current VL sends while
+ * its turn's weight x 64 B is not used up (a packet that starts with some
+ * left may overdraw it), then the turn passes to the next VL that may send;
+ * nothing carries over.  With equal frames F a VL sends ceil(w x 64 / F)
+ * frames per turn.
+ */
+static int vlarb_pick(const struct net_qos *qos, struct port *pt, uint8_t eligible)
+{
+	for (;;) {
+		unsigned q = pt->dwrr_cur;
+		if (eligible & (1u << q)) {
+			if (!pt->dwrr_fresh) {
+				pt->dwrr_deficit[q] = (int64_t)qos->dwrr_weights[q] * PKT_CREDIT_BLOCK_BYTES;
+				pt->dwrr_fresh = 1;
+			}
+			if (pt->dwrr_deficit[q] > 0) {
+				pt->dwrr_deficit[q] -= pkt_frame_bytes(pt->q[q].head);
+				return (int)q;
+			}
+		}
+		pt->dwrr_cur = (uint8_t)((q + 1) % PKT_PRIOS);
+		pt->dwrr_fresh = 0;
+	}
+}
+
 static struct pkt *take(struct port *pt, unsigned q)
 {
 	struct pkt *p = pktq_pop(&pt->q[q]);
@@ -146,6 +174,8 @@ static void port_kick(struct port *pt)
 		unsigned cnp = qos->dscp_to_prio[qos->cnp_dscp], q;
 		if (qos->cnp_strict && eligible >> cnp & 1u)
 			q = cnp;
+		else if (qos->vlarb)
+			q = (unsigned)vlarb_pick(qos, pt, eligible);
 		else if (!qos->dwrr)
 			q = 31u - (unsigned)__builtin_clz(eligible);
 		else

@@ -235,6 +235,13 @@ static const struct key_doc key_docs[] = {
 	  "transmitter starts with vl_buffer/64 credits of 64 B", NULL },
 	{ "ib.credit_update_delay",
 	  "infiniband: from the receiver freeing buffer to its credit update leaving", NULL },
+	{ "ib.sl_to_vl",
+	  "infiniband: the VL of each SL (the SL is the priority qos.dscp_to_priority gives); "
+	  "overrides of VL = SL", NULL },
+	{ "ib.vl_arbitration",
+	  "infiniband: VL arbitration weights of switch ports, in 64 B units: a VL sends while "
+	  "its turn's weight is not used up (its last packet may overdraw it), then the next VL "
+	  "with packets; all 0: qos.scheduler", NULL },
 };
 
 /* "pfc.headroom", "job.size" */
@@ -679,6 +686,9 @@ static void values_text(const struct key_def *k, char *buf, size_t len)
 		return;
 	case KT_DSCP_MAP:
 		snprintf(buf, len, "dscp:priority pairs, e.g. 26:3,48:6; empty = none");
+		return;
+	case KT_SL_MAP:
+		snprintf(buf, len, "sl:vl pairs (0-7), e.g. 3:1,5:1; empty = none");
 		return;
 	default:
 		break;

@@ -474,10 +474,12 @@ const struct key_def scn_key_defs[N_KEYS] = {
 	{ SEC_IB, "credit_update_delay", KT_TIME, SF(ib_credit_delay_ps), 0, UNITS_PS_PER_MS,
 	  "0-1ms", NULL, NULL, "fabric.type", 1u << SCN_FABRIC_IB, 0,
 	  { 100 * UNITS_PS_PER_NS } },
-	/* every VL follows its priority, with the priority's scheduling; IB
-	 * congestion control (FECN/BECN) is not modelled */
-	TODO(SEC_IB, "sl_to_vl"),
-	TODO(SEC_IB, "vl_arbitration"),
+	{ SEC_IB, "sl_to_vl", KT_SL_MAP, SF(ib_sl_to_vl), 0, SCN_PRIOS - 1, NULL, NULL, NULL,
+	  "fabric.type", 1u << SCN_FABRIC_IB, 0, { 0 } },
+	{ SEC_IB, "vl_arbitration", KT_WEIGHTS, SF(ib_vl_arb), 0, 255,
+	  "8 weights 0-255 (64 B units), for VLs 0-7; all 0: off", NULL, NULL, "fabric.type",
+	  1u << SCN_FABRIC_IB, 0, { 0 } },
+	/* IB congestion control (FECN/BECN) is not modelled */
 	TODO(SEC_IB, "cc"),
 };
 
@@ -716,6 +718,10 @@ static void init_keys(void *base, int sec)
 		case KT_DSCP_MAP:
 			for (d = 0; d < 64; d++)
 				((uint8_t *)p)[d] = (uint8_t)(d >> 3);
+			break;
+		case KT_SL_MAP:
+			for (d = 0; d < SCN_PRIOS; d++)
+				((uint8_t *)p)[d] = (uint8_t)d;
 			break;
 		case KT_WEIGHTS:
 			for (d = 0; d < SCN_PRIOS; d++)

@@ -105,6 +105,7 @@ enum key_type {
 	KT_ENUM,     /* one of names[]; later[] known but not implemented */
 	KT_TC,       /* qos.nccl_ib_tc: TOS byte into data_dscp */
 	KT_DSCP_MAP, /* qos.dscp_to_priority */
+	KT_SL_MAP,   /* ib.sl_to_vl */
 	KT_WEIGHTS,  /* qos.dwrr_weights */
 	KT_HOSTSET,  /* struct scn_hostset: text only, resolved at finalize */
 	KT_FILE,     /* job file path */

@@ -190,6 +190,8 @@ struct scenario {
 	enum scn_fabric fabric_type;  /* roce */
 	int64_t ib_vl_buffer_bytes;  /* receive buffer per port and VL (128KiB) */
 	sim_time_ps ib_credit_delay_ps; /* buffer freed to credit update sent (100ns) */
+	uint8_t ib_sl_to_vl[SCN_PRIOS];   /* VL of each SL (= priority); identity */
+	uint32_t ib_vl_arb[SCN_PRIOS];    /* VL arbitration weights, 64 B units; all 0: off */
 	char source[4096]; /* file path, or "<embedded default>" */
 
 	/* [sim] */

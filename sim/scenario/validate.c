@@ -982,6 +982,18 @@ static int check_fabric(const struct scenario *s, const struct load *ld, struct 
 				     "ib.vl_buffer: %" PRId64 "B holds no data frame (at least %" PRId64
 				     "B: mtu + 62 B of headers, in 64-byte credit blocks)",
 				     s->ib_vl_buffer_bytes, frame);
+	int zeros = 0, va = scn_find_key(SEC_IB, "vl_arbitration");
+	for (int v = 0; v < SCN_PRIOS; v++)
+		zeros += s->ib_vl_arb[v] == 0;
+	if (zeros && zeros < SCN_PRIOS)
+		return scn_set_error(err, key_place(s, ld, SEC_IB, va, -1),
+				     "ib.vl_arbitration: a VL with weight 0 would never send: give "
+				     "every VL a weight of 1-255, or all 0 (off)");
+	if (!zeros && s->scheduler != SCN_SCHED_STRICT)
+		return scn_set_error(err, key_place(s, ld, SEC_IB, va, -1),
+				     "ib.vl_arbitration: switch ports arbitrate VLs by these "
+				     "weights, so qos.scheduler stays strict (one arbitration at a "
+				     "time)");
 	for (int j = 0; j < (int)s->nfaults; j++)
 		if ((!ld || hdr_at(ld, SEC_FAULT, j)) && s->faults[j].kind == SCN_FAULT_PAUSE_STORM &&
 		    (!ld || line_at(ld, SEC_FAULT, j, fk)))

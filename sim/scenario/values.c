@@ -63,34 +63,37 @@ static int next_item(const char **pp, char *buf, size_t len, int *too_long)
 	return 1;
 }
 
-static int parse_dscp_map(struct load *ld, const char *full, const char *value,
-			  uint8_t map[64])
+/* qos.dscp_to_priority (n 64: dscp -> priority, default dscp >> 3) or
+ * ib.sl_to_vl (n 8: SL -> VL, default the SL): "from:to" overrides */
+static int parse_pair_map(struct load *ld, const char *full, const char *value, uint8_t *map,
+			  int n)
 {
+	const char *from = n == 64 ? "dscp" : "sl", *to = n == 64 ? "priority" : "vl";
 	uint8_t seen[64] = { 0 };
 	const char *p = value;
 	char item[64], e[128];
 	int d, too_long;
 
-	for (d = 0; d < 64; d++)
-		map[d] = (uint8_t)(d >> 3);
+	for (d = 0; d < n; d++)
+		map[d] = (uint8_t)(n == 64 ? d >> 3 : d);
 	if (*value == '\0')
 		return 0; /* no overrides */
 	while (next_item(&p, item, sizeof(item), &too_long)) {
 		char *colon = too_long ? NULL : strchr(item, ':');
-		int64_t dscp, prio;
+		int64_t a, b;
 
 		if (!colon)
-			return scn_fail(ld, "%s: %s: expected dscp:priority pairs, e.g. 26:3,48:6",
-					full, value);
+			return scn_fail(ld, "%s: %s: expected %s:%s pairs, e.g. %s", full, value, from,
+					to, n == 64 ? "26:3,48:6" : "3:1,5:1");
 		*colon = '\0';
-		if (units_parse_int(item, 0, 63, &dscp, e, sizeof(e)))
-			return scn_fail(ld, "%s: dscp %s", full, e);
-		if (units_parse_int(colon + 1, 0, SCN_PRIOS - 1, &prio, e, sizeof(e)))
-			return scn_fail(ld, "%s: priority %s", full, e);
-		if (seen[dscp])
-			return scn_fail(ld, "%s: dscp %" PRId64 " given twice", full, dscp);
-		seen[dscp] = 1;
-		map[dscp] = (uint8_t)prio;
+		if (units_parse_int(item, 0, n - 1, &a, e, sizeof(e)))
+			return scn_fail(ld, "%s: %s %s", full, from, e);
+		if (units_parse_int(colon + 1, 0, SCN_PRIOS - 1, &b, e, sizeof(e)))
+			return scn_fail(ld, "%s: %s %s", full, to, e);
+		if (seen[a])
+			return scn_fail(ld, "%s: %s %" PRId64 " given twice", full, from, a);
+		seen[a] = 1;
+		map[a] = (uint8_t)b;
 	}
 	return 0;
 }
@@ -535,7 +538,9 @@ int scn_parse_value(struct load *ld, const char *full, const struct key_def *k,
 		scn_store_int(base, k, v);
 		return 0;
 	case KT_DSCP_MAP:
-		return parse_dscp_map(ld, full, value, (uint8_t *)((char *)base + k->off));
+	case KT_SL_MAP:
+		return parse_pair_map(ld, full, value, (uint8_t *)((char *)base + k->off),
+				      k->type == KT_DSCP_MAP ? 64 : SCN_PRIOS);
 	case KT_WEIGHTS:
 		return parse_weights(ld, full, k, value, (uint32_t *)((char *)base + k->off));
 	case KT_HOSTSET: {
@@ -677,10 +682,11 @@ void scn_format_value(const struct key_def *k, const void *base, char *buf,
 			 v >= 0 && (size_t)v < scn_count_names(k->names) ? k->names[v] : "?");
 		break;
 	case KT_DSCP_MAP:
-		for (i = 0; i < 64; i++) {
+	case KT_SL_MAP:
+		for (i = 0; i < (k->type == KT_DSCP_MAP ? 64 : SCN_PRIOS); i++) {
 			uint8_t prio = (uint8_t)p[i];
 			int w;
-			if (prio == (uint8_t)(i >> 3))
+			if (prio == (uint8_t)(k->type == KT_DSCP_MAP ? i >> 3 : i))
 				continue;
 			w = snprintf(buf + n, len - n, "%s%d:%u", n ? "," : "", i, prio);
 			if (w < 0 || (size_t)w >= len - n)
