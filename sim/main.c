@@ -52,6 +52,19 @@
 #define STR(x) #x
 #define XSTR(x) STR(x) /* a macro's value as text: "8" */
 
+/* the fabric types run --fabric and compare --fabrics name */
+static const char *const fabric_names[COMPARE_MAX_FABRICS] = { "roce", "infiniband",
+							       "ethernet-tcp" };
+
+/* index of fabric type `name` in fabric_names, or -1 */
+static int fabric_name(const char *name)
+{
+	for (int i = 0; i < COMPARE_MAX_FABRICS; i++)
+		if (!strcmp(name, fabric_names[i]))
+			return i;
+	return -1;
+}
+
 /* the signal that stops the run (SIGINT, SIGTERM or SIGHUP), 0 while none */
 static volatile sig_atomic_t interrupted;
 static volatile sig_atomic_t signals_seen;
@@ -143,6 +156,7 @@ static const char run_help[] =
 	"usage: dcqcn-sim run [SCENARIO] [-o DIR] [--set SECTION.KEY=VALUE]... [--seed N]\n"
 	"                     [--threads N] [--quiet] [--plot] [--format png|svg|pdf]\n"
 	"                     [--fluid] [--switch-config FILE] [--nic-config FILE]\n"
+	"                     [--fabric roce|infiniband|ethernet-tcp]\n"
 	"\n"
 	"Simulate SCENARIO (without one, the embedded scenarios/default.ini) and write\n"
 	"the run directory DIR: scenario.ini, summary.csv, stats.csv, warnings.txt and\n"
@@ -169,6 +183,9 @@ static const char run_help[] =
 	"                time (dcqcn-sim fluid) into DIR/fluid/; queues.png and\n"
 	"                dcqcn.png draw it beside the packets.  A scenario that is not\n"
 	"                one incast is refused before anything runs\n"
+	"  --fabric F    run SCENARIO as fabric.type F with F's defaults: its keys that\n"
+	"                do not apply to F (on infiniband: [pfc], [pfcwd], [ecn],\n"
+	"                [dcqcn], nic.cc) are skipped, each named on stderr\n"
 	"  --help, -h    this text\n"
 	"\n"
 	"Exit status: 0 success; 1 a broken invariant (the message names the check);\n"
@@ -182,6 +199,7 @@ static const char run_help[] =
 static const char check_help[] =
 	"usage: dcqcn-sim check SCENARIO [--set SECTION.KEY=VALUE]... [--threads N]\n"
 	"                       [--switch-config FILE] [--nic-config FILE] [--export DIR]\n"
+	"                       [--fabric roce|infiniband|ethernet-tcp]\n"
 	"\n"
 	"Validate SCENARIO and print it fully resolved (every key with its value, in a\n"
 	"form that loads back), then as comments: derived values (hosts, switches,\n"
@@ -202,6 +220,9 @@ static const char check_help[] =
 	"                (a SONiC fragment), DIR/cc_params.txt, DIR/nic-setup.sh (loads\n"
 	"                them into mlx5 NICs; -n: dry run) and DIR/nccl.env; what they\n"
 	"                cannot express exactly is said on stderr (docs/configs.md)\n"
+	"  --fabric F    run SCENARIO as fabric.type F with F's defaults: its keys that\n"
+	"                do not apply to F (on infiniband: [pfc], [pfcwd], [ecn],\n"
+	"                [dcqcn], nic.cc) are skipped, each named on stderr\n"
 	"  --help, -h    this text\n"
 	"\n"
 	"Exit status: 0 valid (with or without warnings); 2 not valid (the message\n"
@@ -463,9 +484,10 @@ static const struct command {
 } commands[] = {
 	{ "run", run_help,
 	  { "-o", "--set", "--seed", "--threads", "--quiet", "-q", "--plot", "--format", "--fluid",
-	    "--switch-config", "--nic-config", "--help", NULL } },
+	    "--switch-config", "--nic-config", "--fabric", "--help", NULL } },
 	{ "check", check_help,
-	  { "--set", "--threads", "--switch-config", "--nic-config", "--export", "--help", NULL } },
+	  { "--set", "--threads", "--switch-config", "--nic-config", "--export", "--fabric",
+	    "--help", NULL } },
 	{ "sweep", sweep_help,
 	  { "--vary", "-j", "-o", "--set", "--seed", "--threads", "--quiet", "-q", "--plot",
 	    "--format", "--resume", "--repeat", "--columns", "--shard", "--merge",
@@ -511,6 +533,7 @@ struct cli {
 	int merge; /* sweep --merge: the arguments are shard folders */
 	const char *switch_config, *nic_config; /* --switch-config, --nic-config */
 	const char *export_dir; /* check --export */
+	const char *fabric; /* run, check --fabric */
 	const char *args[SWEEP_MAX_MERGE]; /* the arguments that are not options */
 	int nargs;
 };
@@ -684,6 +707,19 @@ static int parse_args(int argc, char **argv, struct cli *c)
 			if (*slot)
 				return usage_error("%s given twice", a);
 			*slot = argv[++i];
+		} else if (!strcmp(a, "--fabric")) {
+			if (is_sweep)
+				return usage_error("--fabric is an option of run and check (compare "
+						   "runs a scenario on every fabric)");
+			if (!has_next)
+				return usage_error("--fabric needs a fabric (roce, infiniband, "
+						   "ethernet-tcp)");
+			if (c->fabric)
+				return usage_error("--fabric given twice");
+			c->fabric = argv[++i];
+			if (fabric_name(c->fabric) < 0)
+				return usage_error("--fabric %s: not a fabric (roce, infiniband, "
+						   "ethernet-tcp)", c->fabric);
 		} else if (!strcmp(a, "--merge")) {
 			if (!is_sweep)
 				return usage_error("%s is an option of sweep", a);
@@ -736,7 +772,8 @@ static struct scenario *load(const struct cli *c)
 	 * stays a scenario that loads back */
 	struct scenario_inputs in = { .path = c->scenario, .switch_config = c->switch_config,
 				      .nic_config = c->nic_config, .sets = c->sets,
-				      .nsets = c->nsets, .log = c->quiet ? NULL : stderr };
+				      .nsets = c->nsets, .log = c->quiet ? NULL : stderr,
+				      .fabric = c->fabric };
 	struct scn_error err = {{0}};
 	struct scenario *s = scenario_open(&in, &err);
 	if (!s)
@@ -1259,22 +1296,18 @@ static int cmd_calibrate(int argc, char **argv)
 /* compare --fabrics LIST into o; 0 or a usage error */
 static int parse_fabrics(const char *list, struct compare_opts *o)
 {
-	static const char *const known[] = { "roce", "infiniband", "ethernet-tcp" };
 	char buf[128];
 	snprintf(buf, sizeof(buf), "%s", list);
 	o->nfabrics = 0;
 	for (char *save = NULL, *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-		int k = -1;
-		for (int i = 0; i < COMPARE_MAX_FABRICS; i++)
-			if (!strcmp(t, known[i]))
-				k = i;
+		int k = fabric_name(t);
 		if (k < 0)
 			return usage_error("--fabrics: %s is not a fabric (roce, infiniband, "
 					   "ethernet-tcp)", t);
 		for (int i = 0; i < o->nfabrics; i++)
-			if (o->fabrics[i] == known[k])
+			if (o->fabrics[i] == fabric_names[k])
 				return usage_error("--fabrics: %s given twice", t);
-		o->fabrics[o->nfabrics++] = known[k];
+		o->fabrics[o->nfabrics++] = fabric_names[k];
 	}
 	if (!o->nfabrics)
 		return usage_error("--fabrics: no fabric given");

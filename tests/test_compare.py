@@ -13,6 +13,7 @@ one scenario on each fabric type, side by side.
     out of the flow completion times, and the skipped keys are named
   - one and two threads write the same compare.csv
   - usage errors and scenarios that cannot be compared
+  - run and check --fabric: one scenario as another fabric
 Prints one line per check; exit 1 when any fails.
 """
 import csv
@@ -190,6 +191,32 @@ def errors(tmp):
           '--probe 0: no probe', rows)
 
 
+def run_as_fabric(tmp):
+    """run and check --fabric: a scenario as another fabric, its foreign keys skipped"""
+    vf = os.path.join(ROOT, 'scenarios', 'victim-flow.ini')
+    out = os.path.join(tmp, 'vf-ib')
+    r = sim('run', vf, '--fabric', 'infiniband', '--set', 'sim.duration=2ms', '-o', out)
+    check(r.returncode == 0, 'run --fabric infiniband of a RoCE scenario', r.stderr)
+    check(re.search(r'^infiniband: \S*victim-flow.ini:\d+: nic.cc skipped', r.stderr,
+                    re.M) is not None, 'run --fabric names the keys it skips', r.stderr)
+    with open(os.path.join(out, 'scenario.ini')) as f:
+        text = f.read()
+    check('[fabric]\ntype = infiniband\n' in text, "run --fabric: the run's scenario.ini says so")
+    s = rows_of(os.path.join(out, 'summary.csv'))[0]
+    check(s['pause_frames'] == '0' and s['credit_stall_us'] != '',
+          'run --fabric infiniband: credits, no pause frame', s)
+    r = sim('check', os.path.join(ROOT, 'scenarios', 'ib-victim-flow.ini'), '--fabric', 'roce')
+    check(r.returncode == 0 and '\n[ib]\n' not in r.stdout and 'ib.vl_buffer skipped' in r.stderr,
+          'check --fabric roce of an InfiniBand scenario: its [ib] keys skipped',
+          r.stderr[:500])
+    r = sim('sweep', vf, '--fabric', 'roce', '--vary', 'sim.seed=1,2')
+    check(r.returncode == 2 and 'an option of run and check' in r.stderr,
+          'sweep --fabric: refused, naming where it applies', r.stderr)
+    r = sim('run', vf, '--fabric', 'ib')
+    check(r.returncode == 2 and '--fabric ib: not a fabric (roce, infiniband, ethernet-tcp)'
+          in r.stderr, 'run --fabric: an unknown fabric', r.stderr)
+
+
 def main():
     tmp = tempfile.mkdtemp(prefix='dcqcn-compare-')
     try:
@@ -197,6 +224,7 @@ def main():
         default_physics(tmp)
         threads_agree(tmp)
         errors(tmp)
+        run_as_fabric(tmp)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     print('%d failed' % len(FAILED))
