@@ -1,8 +1,8 @@
 # compare.gp - `dcqcn-sim compare`: one scenario on each fabric, side by side.
 #
 # From compare.csv of a compare directory, shaped by `dcqcn-sim plot`
-# (plots/plot.c) into plots/data/compare.dat: fabric (starred when its run
-# did not finish), collective_ms, busbw_pct, probe_p99_us, fct_p99_us,
+# (plots/plot.c) into plots/data/compare.dat: i (the row, from 0), fabric
+# (starred when its run did not finish), collective_ms, busbw_pct, probe_p99_us, fct_p99_us,
 # retransmitted_MB, drops; "-" where a fabric has no value.
 # Draws six panels of one bar per fabric: collective time, bus bandwidth
 # (% of line), 4 KB ping-pong latency p99, flow completion p99, bytes
@@ -34,12 +34,12 @@ do for [k=1:6] {
     set title word(titles, k)
     if (has[k:k] eq "1") {
         unset label 1
-        plot f using 0:(column(k + 1)):($0 + 1):xtic(1) with boxes lc variable, \
-             '' using 0:(column(k + 1)):(sprintf("%.4g", column(k + 1))) with labels offset 0,0.7
+        plot f using 1:(column(k + 2)):($1 + 1):xtic(2) with boxes lc variable, \
+             '' using 1:(column(k + 2)):(sprintf("%.4g", column(k + 2))) with labels offset 0,0.7
     } else {
         set label 1 "none on any fabric" at graph 0.5, 0.5 center
         set yrange [0:1]
-        plot f using 0:(0):xtic(1) with points ps 0 notitle
+        plot f using 1:(0):xtic(2) with points ps 0 notitle
         set yrange [0:*]
     }
 }

@@ -2937,6 +2937,7 @@ static const char *const compare_cols[] = { "fabric", "end", "collective_time_us
 struct cmp_plot {
 	FILE *dat;
 	int has[COMPARE_PANELS]; /* a panel has at least one value */
+	int rows;
 };
 
 /* a number cell of compare.csv for compare.dat: empty (a dash there) or
@@ -2959,7 +2960,7 @@ static int compare_cell(struct scan *sc, char *const *f, size_t k, double div)
 static int compare_row(struct scan *sc, char *const *f)
 {
 	struct cmp_plot *cp = sc->ctx;
-	fprintf(cp->dat, "%s%s", f[0], strcmp(f[1], "done") ? "*" : "");
+	fprintf(cp->dat, "%d\t%s%s", cp->rows++, f[0], strcmp(f[1], "done") ? "*" : "");
 	if (compare_cell(sc, f, 2, 1e3) || compare_cell(sc, f, 3, 1) || compare_cell(sc, f, 4, 1) ||
 	    compare_cell(sc, f, 5, 1) || compare_cell(sc, f, 6, 1e6) || compare_cell(sc, f, 7, 1))
 		return -1;
@@ -2982,7 +2983,7 @@ int plot_compare(const char *dir, const char *scripts_dir, const char *format, c
 		rc = cp.dat ? 0 : -1;
 	}
 	if (rc == 0) {
-		fprintf(cp.dat, "fabric\tcollective_ms\tbusbw_pct\tprobe_p99_us\tfct_p99_us\t"
+		fprintf(cp.dat, "i\tfabric\tcollective_ms\tbusbw_pct\tprobe_p99_us\tfct_p99_us\t"
 				"retransmitted_MB\tdrops\n");
 		rows = scan_csv(dir, "compare.csv", compare_cols, compare_row, &cp, err, errlen);
 		int crc = data_close(cp.dat, g, "compare.dat", err, errlen);

@@ -168,12 +168,15 @@ static const char *end_text(const struct run_result *r)
 	}
 }
 
+/* a time as the matrix shows it: us below 10 ms, ms above */
 static char *us_or_dash(sim_time_ps ps, char *buf, size_t len)
 {
 	if (ps < 0)
 		snprintf(buf, len, "-");
-	else
+	else if (ps < 10 * UNITS_PS_PER_MS)
 		snprintf(buf, len, "%.1f us", (double)ps / UNITS_PS_PER_US);
+	else
+		snprintf(buf, len, "%.1f ms", (double)ps / UNITS_PS_PER_MS);
 	return buf;
 }
 
@@ -184,12 +187,12 @@ static uint64_t drops_of(const struct run_result *r)
 
 /* one cell of measure m for row r */
 enum measure {
-	M_END, M_DROPS, M_RESENT, M_TIMEOUTS, M_P50, M_P99, M_COLL, M_BUSBW, M_FCT, M_FLOWCTL,
+	M_END, M_LAST, M_DROPS, M_RESENT, M_TIMEOUTS, M_P50, M_P99, M_COLL, M_BUSBW, M_FCT, M_FLOWCTL,
 	M_CRITERIA, M_COUNT
 };
 
 static const char *const measure_names[M_COUNT] = {
-	"run", "packets dropped", "bytes retransmitted", "timeouts",
+	"run", "last message done", "packets dropped", "bytes retransmitted", "timeouts",
 	"4 KB latency p50", "4 KB latency p99", "collective time", "bus bandwidth",
 	"flow completion p99", "flow control", "criteria",
 };
@@ -201,11 +204,17 @@ static void cell(enum measure m, const struct compare_row *row, char *buf, size_
 	case M_END:
 		snprintf(buf, len, "%s", end_text(r));
 		return;
+	case M_LAST:
+		us_or_dash(r->end == RUN_END_DONE ? r->sim_time_ps : -1, buf, len);
+		return;
 	case M_DROPS:
 		snprintf(buf, len, "%" PRIu64, drops_of(r));
 		return;
 	case M_RESENT:
-		units_format_size((int64_t)r->retransmitted_bytes, buf, len);
+		if (r->retransmitted_bytes >= 1000000)
+			snprintf(buf, len, "%.1f MB", (double)r->retransmitted_bytes / 1e6);
+		else
+			snprintf(buf, len, "%" PRIu64 " B", r->retransmitted_bytes);
 		return;
 	case M_TIMEOUTS:
 		snprintf(buf, len, "%" PRIu64, r->rto_timeouts);
@@ -294,16 +303,18 @@ int compare_write_csv(const char *dir, const struct compare_row *rows, int n, ch
 	FILE *fp = fopen(path, "w");
 	if (!fp)
 		return fail(err, errlen, "%s: %s", path, strerror(errno));
-	fprintf(fp, "fabric,end,drops,retransmitted_bytes,rto_timeouts,probe_msgs,probe_p50_us,"
+	fprintf(fp, "fabric,end,sim_time_us,drops,retransmitted_bytes,rto_timeouts,probe_msgs,probe_p50_us,"
 		    "probe_p99_us,collective_time_us,busbw_GBps,busbw_pct_line,fct_p99_us,"
 		    "pause_frames,credit_stall_us,max_paused_fraction,criteria_pass,"
 		    "criteria_failed\n");
 	for (int i = 0; i < n; i++) {
 		const struct run_result *r = &rows[i].r;
-		fprintf(fp, "%s,%s,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu32, rows[i].fabric,
+		fprintf(fp, "%s,%s", rows[i].fabric,
 			r->end == RUN_END_DONE ? "done" : r->end == RUN_END_DURATION ? "duration"
-										    : "interrupted",
-			drops_of(r), r->retransmitted_bytes, r->rto_timeouts, r->probe_msgs);
+										    : "interrupted");
+		put_us(fp, r->sim_time_ps);
+		fprintf(fp, ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu32, drops_of(r),
+			r->retransmitted_bytes, r->rto_timeouts, r->probe_msgs);
 		put_us(fp, r->probe_p50_ps);
 		put_us(fp, r->probe_p99_ps);
 		put_us(fp, r->collective_time_ps);

@@ -141,7 +141,7 @@ grep_in "$tmp/out" "^ecn.pmax = 10%$" "keys ecn lists ecn.pmax"
 expect 0 "keys job" "$sim" keys job
 grep_in "$tmp/out" "^job.NAME.slice = 512KiB$" "keys job lists the job keys"
 expect 2 "keys of an unknown section" "$sim" keys topolgy
-grep_in "$tmp/err" "^dcqcn-sim: keys: no section topolgy (sim, topology, qos, nic, job.NAME, buffer, pfc, pfcwd, ecn, dcqcn, fault.NAME, output, criteria, fabric, ib); did you mean topology?$" \
+grep_in "$tmp/err" "^dcqcn-sim: keys: no section topolgy (sim, topology, qos, nic, job.NAME, buffer, pfc, pfcwd, ecn, dcqcn, fault.NAME, output, criteria, fabric, ib, tcp); did you mean topology?$" \
 	"an unknown section is listed against the sections, with a guess"
 expect 2 "keys with two sections" "$sim" keys ecn pfc
 

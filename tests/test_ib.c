@@ -44,9 +44,8 @@ static const struct tl_values ib_defaults_cases[] = {
 TL_VALUES_TEST(ib_defaults)
 
 static const struct tl_case ib_errors_cases[] = {
-	{ "[fabric]\ntype = ethernet-tcp\n", NULL,
-	  "x.ini:2: fabric.type = ethernet-tcp: not implemented yet; roce or infiniband" },
-	{ "[fabric]\ntype = ib\n", NULL, "x.ini:2: fabric.type: ib is not valid (roce, infiniband)" },
+	{ "[fabric]\ntype = ib\n", NULL,
+	  "x.ini:2: fabric.type: ib is not valid (roce, infiniband, ethernet-tcp)" },
 	{ "[ib]\nvl_buffer = 1MB\n", NULL,
 	  "x.ini:2: ib.vl_buffer: only for fabric.type = infiniband (fabric.type is roce)" },
 	{ "[ib]\ncredit_update_delay = 1us\n", NULL,

@@ -42,7 +42,7 @@ static const struct tl_case file_cases[] = {
 	{ "[sim]\nseed = 1\n  continued\n", NULL, "x.ini:3: continued: expected key = value" },
 	/* sections */
 	{ "[sim]\nseed = 2\n\n[foo]\n", NULL,
-	  "x.ini:4: [foo]: unknown section (sim, topology, qos, nic, job.NAME, buffer, pfc, pfcwd, ecn, dcqcn, fault.NAME, output, criteria, fabric, ib)" },
+	  "x.ini:4: [foo]: unknown section (sim, topology, qos, nic, job.NAME, buffer, pfc, pfcwd, ecn, dcqcn, fault.NAME, output, criteria, fabric, ib, tcp)" },
 	{ "[Sim]\n", NULL, "x.ini:1: [Sim]: unknown section" },
 	{ "[sim.x]\n", NULL, "x.ini:1: [sim.x]: unknown section" },
 	{ "[]\n", NULL, "x.ini:1: []: unknown section" },
@@ -503,7 +503,7 @@ END_TEST
 /* ---- did you mean ---- */
 
 /* the reader's list, and the one scenario_key_known() and `keys` build from the section table */
-#define SECTIONS "(sim, topology, qos, nic, job.NAME, buffer, pfc, pfcwd, ecn, dcqcn, fault.NAME, output, criteria, fabric, ib)"
+#define SECTIONS "(sim, topology, qos, nic, job.NAME, buffer, pfc, pfcwd, ecn, dcqcn, fault.NAME, output, criteria, fabric, ib, tcp)"
 #define SECTIONS_ALL SECTIONS
 
 /* whole messages: what follows the name must be exactly this (or nothing) */

@@ -7,7 +7,8 @@ file byte for byte as the run on one thread does: the teaching scenarios
 ring all-reduce whose link between partitions fails and comes back, an
 all-to-all cut by sim.duration, jobs failed by QPs whose retries ran out,
 an InfiniBand leaf-spine (credits across partitions, a link that fails and
-comes back), and a subset of the soak scenarios.
+comes back), a lossy TCP leaf-spine with DCTCP (drops, fast retransmits and
+timeouts across partitions), and a subset of the soak scenarios.
 --soak N takes the first N soak seeds (default 40; the stars among them
 are left out).  stats.csv (wall-clock) is left out, but its threads column must show that
 the run used the partitions `check --threads N` plans (N, or fewer when the
@@ -172,6 +173,43 @@ start = 50us
 duration = 500us
 """
 
+# lossy TCP: drops and fast retransmits across partitions, DCTCP marks,
+# delayed-ACK timers on receivers, timeouts after a fabric link fails
+TCP = """[sim]
+duration = 200ms
+[topology]
+spines = 2
+leaves = 3
+hosts_per_leaf = 4
+fabric_link = 100Gbps
+[buffer]
+size = 2MB
+[fabric]
+type = ethernet-tcp
+[ecn]
+queues = 3
+kmin = 200KB
+kmax = 201KB
+pmax = 100%
+[tcp]
+cc = dctcp
+rto_min = 1ms
+[job.train]
+pattern = ring-allreduce
+ranks = 1-11
+size = 16MB
+[job.incast]
+pattern = incast
+dst = 0
+senders = 4-11
+size = 2MB
+[fault.cut]
+kind = link-down
+link = leaf0-spine1
+start = 100us
+duration = 300us
+"""
+
 # the tutorial's variants of the teaching scenarios (README)
 VARIANTS = {
     'rail-optimized.ini': ['--set', 'job.allreduce.algorithm=tree', '--set',
@@ -197,7 +235,7 @@ def runs(src, tmp, nsoak):
                 out.append((f[:-4] + '-variant', os.path.join(scen, f), VARIANTS[f]))
     for name, text in (('fat-tree', FAT_TREE), ('ring', RING), ('alltoall', ALLTOALL),
                        ('qp-error', QP_ERROR), ('rails', RAILS),
-                       ('infiniband', INFINIBAND)):
+                       ('infiniband', INFINIBAND), ('tcp', TCP)):
         path = os.path.join(tmp, name + '.ini')
         with open(path, 'w') as f:
             f.write(text)

@@ -48,7 +48,11 @@ struct flow;
 struct pkt {
 	struct pkt *next;
 	sim_time_ps t;     /* when it leaves the delay line it sits in */
-	struct flow *fl;   /* data: its message (nic.h), until the receiver accepts it */
+	union {
+		struct flow *fl; /* data: its message (nic.h), until the receiver accepts it */
+		uint32_t sack;   /* a TCP ACK: the segment (PSN + 1) whose arrival it answers
+				  * out of order, 0 none: one SACK block */
+	};
 	uint32_t qp;       /* data, CNP, ACK, NAK: the QP */
 	union {
 		uint32_t psn;    /* data, ACK, NAK: sequence number within its QP */

@@ -22,7 +22,10 @@ static struct net_qos qos_of(const struct scenario *scn)
 		.lossless = scn->pfc_prios, .ecn_queues = scn->ecn_queues,
 		.ecn_at_enqueue = scn->ecn_mark_point == SCN_MARK_ENQUEUE,
 		.cnp_dscp = scn->cnp_dscp, .cnp_strict = (uint8_t)(scn->cnp_priority_strict != 0),
-		.dwrr = scn->scheduler == SCN_SCHED_DWRR, .mtu_bytes = scn->mtu_bytes,
+		.dwrr = scn->scheduler == SCN_SCHED_DWRR,
+		/* ethernet-tcp: a packet carries one TCP segment */
+		.mtu_bytes = scn->fabric_type == SCN_FABRIC_TCP ? (uint32_t)scn->tcp_mss_bytes
+								 : scn->mtu_bytes,
 		.pause_quanta = scn->pause_quanta, .xon_offset_bytes = scn->xon_offset_bytes,
 		.ib = scn->fabric_type == SCN_FABRIC_IB,
 		.ib_credits = (int32_t)(scn->ib_vl_buffer_bytes / PKT_CREDIT_BLOCK_BYTES),
@@ -114,7 +117,12 @@ static struct nic_config nic_config_of(const struct scenario *scn,
 		.dcqcn = scn->cc == SCN_CC_DCQCN,
 		.cnp_per_port = scn->dcqcn.cnp_scope == SCN_CNP_SCOPE_PORT,
 		.min_time_between_cnps_ps = scn->dcqcn.min_time_between_cnps_ps,
-		.rto_ps = scenario_rto_ps(scn), .retry_cnt = (uint32_t)scn->nic_ib_retry_cnt,
+		.rto_ps = scenario_rto_ps(scn),
+		/* TCP gives up after Linux's tcp_retries2 = 15 timeouts in a row */
+		.retry_cnt = scn->fabric_type == SCN_FABRIC_TCP ? 15 : (uint32_t)scn->nic_ib_retry_cnt,
+		.tcp = scn->fabric_type == SCN_FABRIC_TCP, .dctcp = scn->tcp_cc == SCN_TCP_DCTCP,
+		.tcp_init_cwnd = (uint32_t)scn->tcp_init_cwnd, .tcp_rto_min_ps = scn->tcp_rto_min_ps,
+		.tcp_delack_ps = scn->tcp_delack_ps, .tcp_stack_ps = scn->tcp_stack_latency_ps,
 		.dcqcn_params = dcqcn_params_of(scn), .seed = scn->seed,
 		.nvlink_bps = scn->nvlink_bps, .nvlink_latency_ps = scn->nvlink_latency_ps,
 	};

@@ -33,6 +33,11 @@ int net_ports(struct net *net, struct port *ports, size_t nports)
 
 void net_free(struct net *net)
 {
+	for (uint32_t i = 0; net->qps && i < net->nqps; i++)
+	{
+		free(net->qps[i].rx.ooo); /* TCP's out-of-order and SACK maps */
+		free(net->qps[i].tcp.sacked);
+	}
 	free(net->qps);
 	net->qps = NULL;
 	net->nqps = net->qps_cap = 0;

@@ -72,6 +72,7 @@
 #include "nic.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #include "evkey.h"
 #include "invariant.h"
@@ -141,33 +142,98 @@ static void next_message(struct qp *q, struct flow *fl)
 		fl->first_psn = q->psn_nxt;
 }
 
+/* the retransmission timeout of q: go-back-N's fixed one, or TCP's */
+static sim_time_ps rto_of(const struct nic *n, const struct qp *q)
+{
+	return n->cfg->tcp ? q->tcp.rto : n->cfg->rto_ps;
+}
+
 static void rto_arm(struct nic *n, struct qp *q)
 {
 	struct sim_engine *eng = &n->net->eng;
-	q->rto_at_ps = eng->now + n->cfg->rto_ps;
+	q->rto_at_ps = eng->now + rto_of(n, q);
 	if (!sim_event_pending(&q->rto_ev))
 		sim_schedule(eng, &q->rto_ev, q->rto_at_ps);
 }
+
+static void count_resent(struct net *net, const struct qp *q, uint32_t payload)
+{
+	net->st.cc.retransmitted_bytes += payload;
+	struct net_job_stats *js = net_job(net, q->job);
+	if (js)
+		js->retransmitted_bytes += payload;
+}
+
+static void count_sent(struct nic *n, uint32_t payload)
+{
+	n->tx_pkts++;
+	n->tx_payload_bytes += payload;
+	n->net->st.payload_injected += payload;
+	n->net->st.data_pkts_sent++;
+}
+
+/* a data packet of message fl at byte off, PSN psn */
+static struct pkt *data_packet(struct nic *n, struct qp *q, struct flow *fl, int64_t off,
+			       uint32_t psn)
+{
+	int64_t left = fl->bytes - off;
+	uint32_t mtu = n->net->qos.mtu_bytes;
+	uint32_t payload = left < mtu ? (uint32_t)left : mtu;
+	struct pkt *p = net_pkt(n->net);
+	/* TCP NewReno is not ECN-capable; DCTCP and RoCE are */
+	uint8_t ect = n->cfg->tcp && !n->cfg->dctcp ? 0 : PKT_F_ECT;
+	*p = (struct pkt){
+		.fl = fl, .qp = q->id, .psn = psn, .src = q->src, .dst = q->dst,
+		.sport = q->sport, .payload = (uint16_t)payload, .prio = q->prio,
+		.dscp = q->dscp, .type = PKT_DATA, .flags = ect,
+	};
+	count_sent(n, payload);
+	return p;
+}
+
+/* TCP: the one segment fast retransmit or a partial ACK resends,
+ * without moving psn_nxt */
+static struct pkt *take_rexmit(struct nic *n, struct qp *q)
+{
+	uint32_t r = q->tcp.rexmit;
+	struct flow *fl = q->head;
+	q->tcp.rexmit = UINT32_MAX;
+	while (fl && r >= fl->first_psn + fl->npkts)
+		fl = fl->next;
+	SIM_INVARIANT(fl && fl->first_psn != UINT32_MAX && r >= fl->first_psn,
+		      "QP %u cannot resend PSN %u", q->id, r);
+	struct pkt *p = data_packet(n, q, fl, (int64_t)(r - fl->first_psn) * n->net->qos.mtu_bytes,
+				    r);
+	count_resent(n->net, q, p->payload);
+	if (q->tcp.rtt_psn != UINT32_MAX && q->tcp.rtt_psn >= r)
+		q->tcp.rtt_psn = UINT32_MAX; /* Karn: no sample across a resend */
+	return p;
+}
+
+static uint32_t tcp_next_hole(struct qp *q);
 
 /* build the next data packet of q; the QP stays out of the ready ring */
 static struct pkt *take_packet(struct nic *n, struct qp *q)
 {
 	struct net *net = n->net;
+	if (n->cfg->tcp && q->tcp.in_recovery && q->tcp.rexmit == UINT32_MAX) {
+		uint32_t hole = tcp_next_hole(q);
+		if (hole != UINT32_MAX) { /* SACK: resend a hole before new data */
+			q->tcp.rexmit = hole;
+			q->tcp.rtx_next = hole + 1;
+			q->tcp.retx_out++;
+		}
+	}
+	if (n->cfg->tcp && q->tcp.rexmit != UINT32_MAX)
+		return take_rexmit(n, q);
 	struct flow *fl = q->snd;
-	int64_t left = fl->bytes - q->snd_off;
-	uint32_t mtu = net->qos.mtu_bytes;
-	uint32_t payload = left < mtu ? (uint32_t)left : mtu;
-	struct pkt *p = net_pkt(net);
-	*p = (struct pkt){
-		.fl = fl, .qp = q->id, .psn = q->psn_nxt, .src = q->src, .dst = q->dst,
-		.sport = q->sport, .payload = (uint16_t)payload, .prio = q->prio,
-		.dscp = q->dscp, .type = PKT_DATA, .flags = PKT_F_ECT,
-	};
-	if (q->psn_nxt < q->psn_max) {
-		net->st.cc.retransmitted_bytes += payload;
-		struct net_job_stats *js = net_job(net, q->job);
-		if (js)
-			js->retransmitted_bytes += payload;
+	struct pkt *p = data_packet(n, q, fl, q->snd_off, q->psn_nxt);
+	uint32_t payload = p->payload;
+	if (q->psn_nxt < q->psn_max)
+		count_resent(net, q, payload);
+	else if (n->cfg->tcp && q->tcp.rtt_psn == UINT32_MAX) { /* time a new segment */
+		q->tcp.rtt_psn = q->psn_nxt;
+		q->tcp.rtt_start = net->eng.now;
 	}
 	q->psn_nxt++;
 	if (q->psn_nxt > q->psn_max)
@@ -180,11 +246,339 @@ static struct pkt *take_packet(struct nic *n, struct qp *q)
 		q->progress_ps = net->eng.now;
 		rto_arm(n, q);
 	}
-	n->tx_pkts++;
-	n->tx_payload_bytes += payload;
-	net->st.payload_injected += payload;
-	net->st.data_pkts_sent++;
 	return p;
+}
+
+/* ---- TCP (fabric.type = ethernet-tcp) ---- */
+
+/* the segments a receiver takes beyond its next expected one: Linux's
+ * default largest receive buffer (tcp_rmem), 6 MiB */
+#define TCP_RWND_BYTES (6 << 20)
+#define TCP_RTO_MAX_PS (120 * UNITS_PS_PER_S)
+#define DCTCP_G (1.0 / 16)
+
+static uint32_t tcp_rwnd(const struct net *net)
+{
+	return TCP_RWND_BYTES / net->qos.mtu_bytes;
+}
+
+/* a map of the segments of a receive window (the receiver's out of
+ * order, the sender's SACKed): bit psn % bits, bits a power of two above
+ * the window, allocated on first use */
+static int seg_test(const uint64_t *map, uint32_t bits, uint32_t psn)
+{
+	return map && (map[(psn % bits) / 64] >> (psn % 64) & 1u);
+}
+
+static void seg_clear(uint64_t *map, uint32_t bits, uint32_t psn)
+{
+	map[(psn % bits) / 64] &= ~(1ull << (psn % 64));
+}
+
+/* 1 when the bit was not set */
+static int seg_set(const struct net *net, uint64_t **map, uint32_t *bits, uint32_t psn)
+{
+	if (!*map) {
+		uint32_t b = 64;
+		while (b <= tcp_rwnd(net) + 1)
+			b *= 2;
+		*map = calloc(b / 64, sizeof(**map));
+		SIM_INVARIANT(*map, "out of memory for a TCP window map");
+		*bits = b;
+	}
+	if (seg_test(*map, *bits, psn))
+		return 0;
+	(*map)[(psn % *bits) / 64] |= 1ull << (psn % 64);
+	return 1;
+}
+
+/* SACK: the next hole (below the highest SACKed segment, not SACKed, not
+ * resent in this recovery), UINT32_MAX when none; rtx_next skips past the
+ * SACKed ones on the way */
+static uint32_t tcp_next_hole(struct qp *q)
+{
+	struct qp_tcp *t = &q->tcp;
+	uint32_t p = t->rtx_next > q->psn_una ? t->rtx_next : q->psn_una;
+	while (p < t->high_sack && seg_test(t->sacked, t->sack_bits, p))
+		p++;
+	t->rtx_next = p;
+	return p < t->high_sack ? p : UINT32_MAX;
+}
+
+/* RFC 6675's pipe: the segments sent above the highest SACKed one (in
+ * flight or lost, not known yet; after a timeout's go-back, those sent
+ * again) and the holes resent in this recovery; the holes below it are
+ * deemed lost */
+static uint32_t tcp_pipe(const struct qp *q)
+{
+	const struct qp_tcp *t = &q->tcp;
+	uint32_t from = t->high_sack > q->psn_una ? t->high_sack : q->psn_una;
+	return (q->psn_nxt > from ? q->psn_nxt - from : 0) + t->retx_out;
+}
+
+/* may q send a segment now: a resend, or new data within the window whose
+ * message the stack has handed over; in recovery, while the pipe is below
+ * cwnd, a hole first */
+static int tcp_can_send(const struct nic *n, const struct qp *q)
+{
+	if (q->failed)
+		return 0;
+	if (q->tcp.rexmit != UINT32_MAX)
+		return 1;
+	int data = q->snd && q->snd->due_ps <= n->net->eng.now &&
+		   q->psn_nxt - q->psn_una < tcp_rwnd(n->net);
+	if (q->tcp.in_recovery)
+		return (double)tcp_pipe(q) < q->tcp.cwnd &&
+		       (data || tcp_next_hole((struct qp *)q) != UINT32_MAX);
+	return data && (double)(q->psn_nxt - q->psn_una) < q->tcp.cwnd;
+}
+
+/*
+ * Into the ready ring if q may send; else wait for its message's due time,
+ * or, in recovery with resent holes outstanding, for two round trips (at
+ * least 10 us): a resent hole that has not arrived by then is deemed lost
+ * again and resent (RACK's time-based loss detection, simplified).
+ */
+static void tcp_try(struct nic *n, struct qp *q)
+{
+	struct sim_engine *eng = &n->net->eng;
+	if (q->ready)
+		return;
+	if (tcp_can_send(n, q)) {
+		ready_push(n, q);
+		nic_kick(n);
+	} else if (sim_event_pending(&q->pace_ev) || q->failed) {
+		return;
+	} else if (q->tcp.in_recovery && q->tcp.retx_out) {
+		sim_time_ps wait = 2 * q->tcp.srtt > 10 * UNITS_PS_PER_US ? 2 * q->tcp.srtt
+									   : 10 * UNITS_PS_PER_US;
+		q->tcp.rack_una = q->psn_una;
+		sim_schedule(eng, &q->pace_ev, eng->now + wait);
+	} else if (q->snd && q->snd->due_ps > eng->now) {
+		sim_schedule(eng, &q->pace_ev, q->snd->due_ps);
+	}
+}
+
+static void tcp_wake(struct sim_engine *eng, struct sim_event *ev)
+{
+	struct qp *q = container_of(ev, struct qp, pace_ev);
+	struct net *net = container_of(eng, struct net, eng);
+	struct qp_tcp *t = &q->tcp;
+	if (t->in_recovery && t->retx_out && t->rack_una == q->psn_una) {
+		t->retx_out = 0; /* no progress: the resent holes are lost again */
+		t->rtx_next = q->psn_una;
+	}
+	tcp_try(&net->nics[q->src], q);
+}
+
+/* RFC 6298: a round-trip sample r */
+static void tcp_rtt_sample(struct qp_tcp *t, sim_time_ps r, sim_time_ps rto_min)
+{
+	if (!t->srtt) {
+		t->srtt = r;
+		t->rttvar = r / 2;
+	} else {
+		sim_time_ps d = t->srtt > r ? t->srtt - r : r - t->srtt;
+		t->rttvar = (3 * t->rttvar + d) / 4;
+		t->srtt = (7 * t->srtt + r) / 8;
+	}
+	sim_time_ps rto = t->srtt + 4 * t->rttvar;
+	t->rto = rto < rto_min ? rto_min : rto > TCP_RTO_MAX_PS ? TCP_RTO_MAX_PS : rto;
+}
+
+/* a loss: ssthresh to half the data in flight (at least 2 segments) */
+static void tcp_halve(struct qp_tcp *t, const struct qp *q)
+{
+	double half = (double)(q->psn_max - q->psn_una) / 2;
+	t->ssthresh = half > 2 ? half : 2;
+}
+
+/* DCTCP: alpha once per window of data; one cut per window while marked */
+static void dctcp_ack(struct qp *q, uint32_t newly, int ece)
+{
+	struct qp_tcp *t = &q->tcp;
+	t->win_acked += newly;
+	if (ece)
+		t->win_marked += newly;
+	if (q->psn_una >= t->win_end) {
+		double f = t->win_acked ? (double)t->win_marked / t->win_acked : 0;
+		t->alpha = (1 - DCTCP_G) * t->alpha + DCTCP_G * f;
+		t->win_acked = t->win_marked = 0;
+		t->win_end = q->psn_max;
+	}
+	if (ece && q->psn_una >= t->cwr_end) {
+		double c = t->cwnd * (1 - t->alpha / 2);
+		t->cwnd = t->ssthresh = c > 1 ? c : 1;
+		t->cwr_end = q->psn_max;
+	}
+}
+
+static void acked(struct net *net, struct qp *q, uint32_t a);
+
+/* SACK: the scoreboard forgets what the cumulative ACK a now covers; the
+ * holes resent among it are no longer in the pipe */
+static void sack_advance(struct qp *q, uint32_t a)
+{
+	struct qp_tcp *t = &q->tcp;
+	for (uint32_t p = q->psn_una; p < a; p++) {
+		if (seg_test(t->sacked, t->sack_bits, p)) {
+			seg_clear(t->sacked, t->sack_bits, p);
+			t->sacked_cnt--;
+		} else if (t->in_recovery && p < t->rtx_next && t->retx_out) {
+			t->retx_out--;
+		}
+	}
+}
+
+/*
+ * An ACK of everything below a (ece: the receiver echoes CE; sack: the
+ * segment PSN + 1 it answers out of order, 0 none).  New data acknowledged:
+ * an RTT sample, the window grows (slow start below ssthresh, else one
+ * segment per window) outside recovery, and recovery ends once `recover`
+ * is acknowledged.  The third duplicate ACK: fast retransmit of psn_una,
+ * ssthresh and cwnd to half the flight, recovery until psn_max is
+ * acknowledged, in which SACKed holes are resent while the pipe is below
+ * cwnd (RFC 6675).
+ */
+static void tcp_ack(struct net *net, struct qp *q, uint32_t a, int ece, uint32_t sack)
+{
+	struct nic *n = &net->nics[q->src];
+	struct qp_tcp *t = &q->tcp;
+	if (sack && sack - 1 >= q->psn_una && sack <= q->psn_max &&
+	    seg_set(net, &t->sacked, &t->sack_bits, sack - 1)) {
+		t->sacked_cnt++;
+		if (sack > t->high_sack)
+			t->high_sack = sack;
+		if (t->in_recovery && sack - 1 < t->rtx_next && t->retx_out)
+			t->retx_out--; /* a resent hole arrived */
+	}
+	if (a > q->psn_una) {
+		uint32_t newly = a - q->psn_una;
+		if (t->rtt_psn != UINT32_MAX && a > t->rtt_psn) {
+			tcp_rtt_sample(t, net->eng.now - t->rtt_start, n->cfg->tcp_rto_min_ps);
+			t->rtt_psn = UINT32_MAX;
+		}
+		sack_advance(q, a);
+		acked(net, q, a);
+		t->dupacks = 0;
+		if (t->in_recovery && a >= t->recover) {
+			t->in_recovery = 0;
+			t->retx_out = 0;
+			t->cwnd = t->ssthresh;
+		} else if (!t->in_recovery && t->cwnd < t->ssthresh) {
+			t->cwnd += newly;
+		} else if (!t->in_recovery) {
+			t->cwnd += newly / t->cwnd;
+		}
+		if (n->cfg->dctcp)
+			dctcp_ack(q, newly, ece);
+	} else if (a == q->psn_una && q->psn_una < q->psn_max) {
+		if (++t->dupacks == 3 && !t->in_recovery) {
+			net->st.cc.naks_sent++; /* fast retransmits, in summary.csv's naks_sent */
+			tcp_halve(t, q);
+			t->cwnd = t->ssthresh;
+			t->recover = q->psn_max;
+			t->in_recovery = 1;
+			t->rexmit = q->psn_una;
+			t->rtx_next = q->psn_una + 1;
+			t->retx_out = 1;
+		}
+		if (n->cfg->dctcp)
+			dctcp_ack(q, 0, ece);
+	}
+	tcp_try(n, q);
+}
+
+/* a timeout: cwnd to one segment, the timer backs off, resend from psn_una */
+static void tcp_timeout(struct qp *q)
+{
+	struct qp_tcp *t = &q->tcp;
+	tcp_halve(t, q);
+	t->cwnd = 1;
+	t->dupacks = 0;
+	t->in_recovery = 0;
+	t->rexmit = UINT32_MAX;
+	t->rtt_psn = UINT32_MAX;
+	t->rto = t->rto * 2 < TCP_RTO_MAX_PS ? t->rto * 2 : TCP_RTO_MAX_PS;
+	if (t->sacked) /* what was SACKed is sent again from psn_una on */
+		memset(t->sacked, 0, t->sack_bits / 8);
+	t->sacked_cnt = t->high_sack = t->rtx_next = t->retx_out = 0;
+}
+
+/* the receiver's cumulative ACK, CE echoed for DCTCP, with the SACK block
+ * of the out-of-order segment it answers (PSN + 1; 0: none) */
+static void tcp_send_ack(struct net *net, struct qp *q, uint32_t sack)
+{
+	struct nic *n = &net->nics[q->dst];
+	struct pkt *p = net_pkt(net);
+	*p = (struct pkt){ .qp = q->id, .psn = q->rx.nxt, .src = q->dst, .dst = q->src,
+			   .sport = q->sport, .dscp = q->dscp, .prio = q->prio, .type = PKT_ACK,
+			   .flags = q->rx.ce ? PKT_F_CE : 0, .sack = sack };
+	q->rx.unacked = 0;
+	sim_cancel(&net->eng, &q->rx.delack_ev);
+	net->st.cc.acks_sent++;
+	pktq_push(&n->ctrlq[p->prio], p);
+	n->ctrl_mask |= (uint8_t)(1u << p->prio);
+	nic_kick(n);
+}
+
+static void tcp_delack_fire(struct sim_engine *eng, struct sim_event *ev)
+{
+	struct qp *q = container_of(ev, struct qp, rx.delack_ev);
+	tcp_send_ack(container_of(eng, struct net, eng), q, 0);
+}
+
+static int ooo_test(const struct qp *q, uint32_t psn)
+{
+	return seg_test(q->rx.ooo, q->rx.ooo_bits, psn);
+}
+
+static void credit_payload(struct nic *n, struct qp *q, struct pkt *p);
+
+/*
+ * TCP's receiver: a segment beyond nxt (within the window) is kept and
+ * answered at once by a duplicate ACK; the next expected one moves nxt past
+ * the segments kept.  ACKs: at once when a hole fills, at a message's last
+ * segment, when DCTCP's CE state changes, and for every second segment;
+ * otherwise after tcp.delayed_ack.  A segment below nxt, or kept already,
+ * is a duplicate (discarded, ACKed at once).
+ */
+static void tcp_deliver(struct nic *n, struct qp *q, struct pkt *p)
+{
+	struct net *net = n->net;
+	uint32_t psn = p->psn;
+	int ce = (p->flags & PKT_F_CE) != 0;
+	if (psn < q->rx.nxt || psn > q->rx.nxt + tcp_rwnd(net) || ooo_test(q, psn)) {
+		net_drop(net, p, &net->st.drops.rx_discard);
+		tcp_send_ack(net, q, 0);
+		return;
+	}
+	int now_ack = n->cfg->dctcp && ce != q->rx.ce;
+	if (now_ack && q->rx.unacked)
+		tcp_send_ack(net, q, 0); /* DCTCP: the segments before, with the old state */
+	q->rx.ce = (uint8_t)ce;
+	if (ce)
+		net->st.cc.ce_delivered++;
+	int last = p->fl->rx_bytes + p->payload == p->fl->bytes;
+	uint32_t sack = 0;
+	if (psn > q->rx.nxt) {
+		seg_set(net, &q->rx.ooo, &q->rx.ooo_bits, psn);
+		sack = psn + 1;
+		now_ack = 1;
+	} else {
+		q->rx.nxt++;
+		while (ooo_test(q, q->rx.nxt)) { /* a hole filled */
+			seg_clear(q->rx.ooo, q->rx.ooo_bits, q->rx.nxt);
+			q->rx.nxt++;
+			now_ack = 1;
+		}
+	}
+	net->st.cc.pkts_delivered++;
+	credit_payload(n, q, p);
+	if (now_ack || last || ++q->rx.unacked >= 2 || !n->cfg->tcp_delack_ps)
+		tcp_send_ack(net, q, sack);
+	else if (!sim_event_pending(&q->rx.delack_ev))
+		sim_schedule(&net->eng, &q->rx.delack_ev, net->eng.now + n->cfg->tcp_delack_ps);
 }
 
 /*
@@ -223,6 +617,10 @@ static void requeue(struct nic *n, struct qp *q, uint32_t wire)
 		dcqcn_on_sent(&n->cfg->dcqcn_params, &q->dc, wire, now);
 		q->last_send_ps = now;
 		q->last_wire = wire;
+	}
+	if (n->cfg->tcp) {
+		tcp_try(n, q);
+		return;
 	}
 	if (!q->snd)
 		return;
@@ -328,7 +726,7 @@ static void nic_kick(struct nic *n)
 		if (!eligible)
 			return;
 		q = ready_pop(n, 31u - (unsigned)__builtin_clz(eligible));
-	} while (!q->snd);
+	} while (n->cfg->tcp ? !tcp_can_send(n, q) : !q->snd);
 	struct pkt *p = take_packet(n, q);
 	start_tx(n, p);
 	requeue(n, q, pkt_wire_bytes(p));
@@ -405,7 +803,7 @@ static void acked(struct net *net, struct qp *q, uint32_t a)
 		return; /* acknowledgements still release its messages */
 	if (q->psn_nxt < a)
 		seek(net, q, a);
-	q->rto_at_ps = q->psn_una < q->psn_max ? net->eng.now + net->nics[q->src].cfg->rto_ps : 0;
+	q->rto_at_ps = q->psn_una < q->psn_max ? net->eng.now + rto_of(&net->nics[q->src], q) : 0;
 }
 
 static void rto_fire(struct sim_engine *eng, struct sim_event *ev)
@@ -430,6 +828,8 @@ static void rto_fire(struct sim_engine *eng, struct sim_event *ev)
 			net->obs.qp_failed(net->obs.qp_failed_ctx, q);
 		return;
 	}
+	if (net->nics[q->src].cfg->tcp)
+		tcp_timeout(q);
 	rto_arm(&net->nics[q->src], q);
 	go_back(net, q, q->psn_una);
 }
@@ -467,10 +867,10 @@ static void nvlink_send(struct net *net, struct qp *q, struct flow *fl)
 		start = b->nv_rx_free;
 	sim_time_ps end = start + units_mul_div_ceil(fl->bytes * 8, UNITS_PS_PER_S, cfg->nvlink_bps);
 	a->nv_tx_free = b->nv_rx_free = end;
-	fl->nv_due_ps = end + cfg->nvlink_latency_ps;
+	fl->due_ps = end + cfg->nvlink_latency_ps;
 	fl->tx_left = 0;
 	if (!sim_event_pending(&q->pace_ev))
-		sim_schedule(&net->eng, &q->pace_ev, fl->nv_due_ps);
+		sim_schedule(&net->eng, &q->pace_ev, fl->due_ps);
 }
 
 /* NVLink: the messages of a local QP that have arrived */
@@ -479,7 +879,7 @@ static void nvlink_fire(struct sim_engine *eng, struct sim_event *ev)
 	struct qp *q = container_of(ev, struct qp, pace_ev);
 	struct net *net = container_of(eng, struct net, eng);
 	struct flow *fl;
-	while ((fl = q->head) && fl->nv_due_ps <= eng->now) {
+	while ((fl = q->head) && fl->due_ps <= eng->now) {
 		q->head = fl->next;
 		if (!q->head)
 			q->tail = NULL;
@@ -492,7 +892,7 @@ static void nvlink_fire(struct sim_engine *eng, struct sim_event *ev)
 		nic_flow_free(net, fl);
 	}
 	if (q->head && !sim_event_pending(ev))
-		sim_schedule(eng, ev, q->head->nv_due_ps);
+		sim_schedule(eng, ev, q->head->due_ps);
 }
 
 void nic_post(struct net *net, struct flow *fl)
@@ -510,6 +910,13 @@ void nic_post(struct net *net, struct flow *fl)
 	q->tail = fl;
 	if (q->local) {
 		nvlink_send(n->net, q, fl);
+		return;
+	}
+	if (n->cfg->tcp) { /* the host stack hands it over tcp.stack_latency later */
+		fl->due_ps = n->net->eng.now + n->cfg->tcp_stack_ps;
+		if (!q->snd && !q->failed)
+			next_message(q, fl);
+		tcp_try(n, q);
 		return;
 	}
 	if (!q->snd && !q->failed) {
@@ -533,11 +940,38 @@ static void np_mark(struct nic *n, struct qp *q)
 }
 
 /* the payload reaches the host */
+/* p's payload reaches its message: complete when all of it has */
+static void credit_payload(struct nic *n, struct qp *q, struct pkt *p)
+{
+	struct net *net = n->net;
+	struct flow *fl = p->fl;
+	fl->rx_bytes += p->payload;
+	n->rx_payload_bytes += p->payload;
+	net->st.payload_delivered += p->payload;
+	struct net_job_stats *js = net_job(net, q->job);
+	if (js)
+		js->delivered_bytes += p->payload;
+	SIM_INVARIANT(fl->rx_bytes <= fl->bytes, "flow %llu received %lld of %lld bytes",
+		      (unsigned long long)fl->id, (long long)fl->rx_bytes, (long long)fl->bytes);
+	pkt_release(&net->pool, p);
+	if (fl->rx_bytes == fl->bytes) {
+		fl->end_ps = net->eng.now;
+		net->flows_done++;
+		if (net->obs.flow_done)
+			net->obs.flow_done(net->obs.flow_ctx, fl);
+	}
+}
+
+/* the payload reaches the host */
 static void deliver(struct nic *n, struct pkt *p)
 {
 	struct net *net = n->net;
 	struct qp *q = &net->qps[p->qp];
 	credit_return(n, p->prio, pkt_credit_blocks(pkt_frame_bytes(p)));
+	if (n->cfg->tcp) {
+		tcp_deliver(n, q, p);
+		return;
+	}
 	if (p->psn != q->rx.nxt) { /* go-back-N: only the next PSN is accepted;
 				     * p->fl may be released already: not read */
 		if (p->psn > q->rx.nxt && !q->rx.nak_sent) {
@@ -563,21 +997,7 @@ static void deliver(struct nic *n, struct pkt *p)
 		net->st.cc.acks_sent++;
 		send_ctrl(net, q, PKT_ACK, q->rx.nxt, q->dst, q->src, q->dscp);
 	}
-	fl->rx_bytes += p->payload;
-	n->rx_payload_bytes += p->payload;
-	net->st.payload_delivered += p->payload;
-	struct net_job_stats *js = net_job(net, q->job);
-	if (js)
-		js->delivered_bytes += p->payload;
-	SIM_INVARIANT(fl->rx_bytes <= fl->bytes, "flow %llu received %lld of %lld bytes",
-		      (unsigned long long)fl->id, (long long)fl->rx_bytes, (long long)fl->bytes);
-	pkt_release(&net->pool, p);
-	if (fl->rx_bytes == fl->bytes) {
-		fl->end_ps = net->eng.now;
-		net->flows_done++;
-		if (net->obs.flow_done)
-			net->obs.flow_done(net->obs.flow_ctx, fl);
-	}
+	credit_payload(n, q, p);
 }
 
 static int64_t xoff_bytes(const struct net *net)
@@ -693,7 +1113,10 @@ void nic_rx(void *to, uint16_t port, struct pkt *p)
 			dcqcn_on_cnp(&n->cfg->dcqcn_params, &q->dc, net->eng.now);
 			break;
 		case PKT_ACK:
-			acked(net, q, p->psn);
+			if (n->cfg->tcp)
+				tcp_ack(net, q, p->psn, (p->flags & PKT_F_CE) != 0, p->sack);
+			else
+				acked(net, q, p->psn);
 			break;
 		case PKT_NAK:
 			/* a NAK below psn_una is stale: a timeout or an earlier
@@ -777,11 +1200,20 @@ uint32_t nic_add_qp(struct net *net, uint32_t src, uint32_t dst, uint8_t dscp)
 	};
 	q->local = net->topo && net->topo->gps > 1 && src != dst &&
 		   topo_server(net->topo, src) == topo_server(net->topo, dst);
-	sim_event_init(&q->pace_ev, q->local ? nvlink_fire : pace_fire,
+	sim_event_init(&q->pace_ev, q->local ? nvlink_fire : cfg->tcp ? tcp_wake : pace_fire,
 		       SIM_KEY(EVKEY_QP, qid, EVKEY_QP_PACE));
 	sim_event_init(&q->rto_ev, rto_fire, SIM_KEY(EVKEY_QP, qid, EVKEY_QP_RTO));
 	if (cfg->dcqcn)
 		dcqcn_init(&cfg->dcqcn_params, &q->dc);
+	if (cfg->tcp) {
+		/* the connection is open before the traffic: no RTT sample yet,
+		 * RTO = rto_min; DCTCP starts from alpha = 1 (Linux) */
+		q->tcp = (struct qp_tcp){ .cwnd = cfg->tcp_init_cwnd, .ssthresh = 1e9,
+					  .rexmit = UINT32_MAX, .rtt_psn = UINT32_MAX,
+					  .rto = cfg->tcp_rto_min_ps, .alpha = 1 };
+		sim_event_init(&q->rx.delack_ev, tcp_delack_fire,
+			       SIM_KEY(EVKEY_QP, qid, EVKEY_QP_DELACK));
+	}
 	return qid;
 }
 

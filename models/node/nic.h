@@ -24,6 +24,10 @@ struct nic_config {
 	sim_time_ps min_time_between_cnps_ps;
 	sim_time_ps rto_ps;            /* go-back-N retransmission timeout */
 	uint32_t retry_cnt;            /* a QP errors at the (retry_cnt + 1)-th timeout in a row */
+	/* fabric.type = ethernet-tcp: the hosts run TCP (nic.c, TCP) */
+	uint8_t tcp, dctcp;
+	uint32_t tcp_init_cwnd;        /* segments */
+	sim_time_ps tcp_rto_min_ps, tcp_delack_ps, tcp_stack_ps;
 	struct dcqcn_params dcqcn_params;
 	uint64_t seed;                 /* QP source ports */
 	int64_t nvlink_bps;            /* a GPU's NVLink, per direction */
@@ -52,7 +56,8 @@ struct flow {
 	uint32_t heap_idx;             /* in its NIC's start heap, or UINT32_MAX */
 	int64_t bytes, tx_left, rx_bytes;
 	sim_time_ps start_ps, end_ps;  /* end_ps < 0 until complete */
-	sim_time_ps nv_due_ps;         /* over NVLink: when it arrives */
+	sim_time_ps due_ps;            /* over NVLink: when it arrives; over TCP: when the
+					* host stack hands it to the connection */
 	uint8_t dscp, prio;
 	uint8_t posted;                /* handed to its QP */
 };
@@ -88,8 +93,31 @@ struct qp {
 	uint8_t failed;                /* in the error state: sends nothing any more */
 	uint8_t local;                 /* both ends are GPUs of one server: over NVLink,
 					* pace_ev delivers its messages */
-	struct sim_event pace_ev, rto_ev;
+	struct sim_event pace_ev, rto_ev; /* TCP: pace_ev waits for a message's due_ps */
 	struct dcqcn_qp dc;
+	/* TCP (nic_config.tcp): the sender's congestion state, in segments
+	 * (a segment is one PSN) */
+	struct qp_tcp {
+		double cwnd, ssthresh;
+		uint32_t dupacks;
+		uint32_t recover;          /* NewReno: psn_max when recovery began */
+		uint32_t rexmit;           /* one segment to resend first; UINT32_MAX: none */
+		uint32_t rtt_psn;          /* the segment timed; UINT32_MAX: none */
+		sim_time_ps rtt_start;
+		sim_time_ps srtt, rttvar, rto; /* srtt 0: no sample yet */
+		uint8_t in_recovery;
+		/* SACK (RFC 6675, simplified): segments the receiver reported
+		 * (bit psn % sack_bits), how many at or above psn_una, one past the
+		 * highest; holes are resent from rtx_next on, retx_out of them
+		 * still in the pipe */
+		uint64_t *sacked;
+		uint32_t sack_bits, sacked_cnt, high_sack, rtx_next, retx_out;
+		uint32_t rack_una;         /* psn_una when the wait for resent holes began */
+		/* DCTCP: the fraction marked, per window of data */
+		double alpha;
+		uint32_t win_end, win_acked, win_marked;
+		uint32_t cwr_end;          /* no other cut before this PSN is acknowledged */
+	} tcp;
 	/* the receiving end, which the destination's partition writes while
 	 * the source's runs the rest (models/fabric/parallel.c): a cache line
 	 * of its own */
@@ -98,6 +126,12 @@ struct qp {
 		uint32_t unacked;              /* packets accepted since the last ACK */
 		uint8_t nak_sent;              /* a NAK for nxt is out */
 		sim_time_ps last_cnp_ps;       /* notification point: last CNP sent */
+		/* TCP: the segments received above nxt (bit psn % ooo_bits),
+		 * segments not yet acknowledged, the CE state DCTCP echoes */
+		uint64_t *ooo;
+		uint32_t ooo_bits;
+		uint8_t ce;
+		struct sim_event delack_ev;
 	} rx;
 };
 

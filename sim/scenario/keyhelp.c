@@ -227,9 +227,9 @@ static const struct key_doc key_docs[] = {
 	  "which busbw of the judged iterations min_busbw_pct_line applies to: min or mean", NULL },
 
 	{ "fabric.type",
-	  "roce (PFC, ECN, DCQCN) or infiniband (credit-based link-level flow control; its "
-	  "defaults: PFC, ECN, DCQCN and the PFC watchdog off); ethernet-tcp is not built yet",
-	  NULL },
+	  "roce (PFC, ECN, DCQCN), infiniband (credit-based link-level flow control) or "
+	  "ethernet-tcp (lossy switches, TCP on the hosts); on the last two PFC, ECN, DCQCN "
+	  "and the PFC watchdog default to off", NULL },
 	{ "ib.vl_buffer",
 	  "infiniband: receive buffer per port and virtual lane (VL = priority); every "
 	  "transmitter starts with vl_buffer/64 credits of 64 B", NULL },
@@ -238,6 +238,15 @@ static const struct key_doc key_docs[] = {
 	{ "ib.sl_to_vl",
 	  "infiniband: the VL of each SL (the SL is the priority qos.dscp_to_priority gives); "
 	  "overrides of VL = SL", NULL },
+	{ "tcp.cc", "ethernet-tcp: newreno, or dctcp (needs switches that mark: [ecn])", NULL },
+	{ "tcp.mss", "ethernet-tcp: payload bytes per segment (headers as RoCE's 62 B)", NULL },
+	{ "tcp.init_cwnd", "ethernet-tcp: initial congestion window, segments (RFC 6928)", NULL },
+	{ "tcp.rto_min", "ethernet-tcp: least retransmission timeout (Linux: 200ms)", NULL },
+	{ "tcp.delayed_ack",
+	  "ethernet-tcp: an ACK waits this long for a second segment (Linux: 40ms); 0: every "
+	  "segment is acknowledged at once", NULL },
+	{ "tcp.stack_latency",
+	  "ethernet-tcp: host stack time per message before its first segment leaves", NULL },
 	{ "ib.vl_arbitration",
 	  "infiniband: VL arbitration weights of switch ports, in 64 B units: a VL sends while "
 	  "its turn's weight is not used up (its last packet may overdraw it), then the next VL "

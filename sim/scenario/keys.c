@@ -72,6 +72,7 @@ const struct section_def scn_section_defs[SEC_COUNT] = {
 	[SEC_CRITERIA] = { "criteria", 0, 1, NULL },
 	[SEC_FABRIC] = { "fabric", 0, 1, NULL },
 	[SEC_IB] = { "ib", 0, 1, NULL },
+	[SEC_TCP] = { "tcp", 0, 1, NULL },
 };
 
 #define SF(f) offsetof(struct scenario, f), sizeof(((struct scenario *)0)->f)
@@ -91,7 +92,8 @@ static const char *const queues_names[] = { "switches", "all", "none", NULL };
 static const char *const flows_names[] = { "none", "all", NULL }; /* output_flows 0, 1 */
 const char *const scn_profile_names[] = { "nvidia", "paper", "hpcc", NULL };
 static const char *const cnp_scope_names[] = { "qp", "port", NULL };
-static const char *const fabric_names[] = { "roce", "infiniband", NULL };
+static const char *const fabric_names[] = { "roce", "infiniband", "ethernet-tcp", NULL };
+static const char *const tcp_cc_names[] = { "newreno", "dctcp", NULL };
 static const char *const busbw_stat_names[] = { "min", "mean", NULL };
 static const char *const pattern_names[] = { "trace", "incast", "permutation", "ring-allreduce",
 					     "alltoall", "storage", NULL };
@@ -113,7 +115,9 @@ _Static_assert(SCN_QUEUES_SWITCHES == 0 && SCN_QUEUES_ALL == 1 && SCN_QUEUES_NON
 	       "queues_names[] order");
 _Static_assert(SCN_DCQCN_NVIDIA == 0 && SCN_DCQCN_PAPER == 1 && SCN_DCQCN_HPCC == 2,
 	       "scn_profile_names[] order");
-_Static_assert(SCN_FABRIC_ROCE == 0 && SCN_FABRIC_IB == 1, "fabric_names[] order");
+_Static_assert(SCN_FABRIC_ROCE == 0 && SCN_FABRIC_IB == 1 && SCN_FABRIC_TCP == 2,
+	       "fabric_names[] order");
+_Static_assert(SCN_TCP_NEWRENO == 0 && SCN_TCP_DCTCP == 1, "tcp_cc_names[] order");
 _Static_assert(SCN_CNP_SCOPE_QP == 0 && SCN_CNP_SCOPE_PORT == 1, "cnp_scope_names[] order");
 _Static_assert(SCN_JOB_TRACE == 0 && SCN_JOB_INCAST == 1 && SCN_JOB_PERMUTATION == 2 &&
 		       SCN_JOB_RING_ALLREDUCE == 3 && SCN_JOB_ALLTOALL == 4 && SCN_JOB_STORAGE == 5,
@@ -481,6 +485,22 @@ const struct key_def scn_key_defs[N_KEYS] = {
 	  1u << SCN_FABRIC_IB, 0, { 0 } },
 	/* IB congestion control (FECN/BECN) is not modelled */
 	TODO(SEC_IB, "cc"),
+
+	/* [tcp]: the hosts' transport on fabric.type = ethernet-tcp (nic.c) */
+	{ SEC_TCP, "cc", KT_ENUM, SF(tcp_cc), 0, 0, NULL, tcp_cc_names, NULL, "fabric.type",
+	  1u << SCN_FABRIC_TCP, 0, { SCN_TCP_NEWRENO } },
+	{ SEC_TCP, "mss", KT_INT, SF(tcp_mss_bytes), 536, 9000, "536-9000 (bytes)", NULL, NULL,
+	  "fabric.type", 1u << SCN_FABRIC_TCP, 0, { 4096 } },
+	{ SEC_TCP, "init_cwnd", KT_INT, SF(tcp_init_cwnd), 1, 1000, "1-1000", NULL, NULL,
+	  "fabric.type", 1u << SCN_FABRIC_TCP, 0, { 10 } },
+	{ SEC_TCP, "rto_min", KT_TIME, SF(tcp_rto_min_ps), UNITS_PS_PER_US, 10 * UNITS_PS_PER_S,
+	  "1us-10s", NULL, NULL, "fabric.type", 1u << SCN_FABRIC_TCP, 0,
+	  { 200 * UNITS_PS_PER_MS } },
+	{ SEC_TCP, "delayed_ack", KT_TIME, SF(tcp_delack_ps), 0, UNITS_PS_PER_S, "0-1s", NULL,
+	  NULL, "fabric.type", 1u << SCN_FABRIC_TCP, KF_ZERO, { 40 * UNITS_PS_PER_MS } },
+	{ SEC_TCP, "stack_latency", KT_TIME, SF(tcp_stack_latency_ps), 0, UNITS_PS_PER_MS,
+	  "0-1ms", NULL, NULL, "fabric.type", 1u << SCN_FABRIC_TCP, KF_ZERO,
+	  { 25 * UNITS_PS_PER_US } },
 };
 
 _Static_assert(N_OF(scn_key_defs) == N_KEYS, "N_KEYS (loader.h) counts scn_key_defs[]");
@@ -800,14 +820,38 @@ int scn_fabric_default(const struct key_def *k, enum scn_fabric f, int64_t *def)
 {
 	if (k == scn_key_def_of(SEC_PFC, "priorities") || k == scn_key_def_of(SEC_ECN, "queues") ||
 	    k == scn_key_def_of(SEC_PFCWD, "enable")) {
-		*def = f == SCN_FABRIC_IB ? 0 : k->def[0];
+		*def = f != SCN_FABRIC_ROCE ? 0 : k->def[0];
 		return 1;
 	}
 	if (k == scn_key_def_of(SEC_NIC, "cc")) {
-		*def = f == SCN_FABRIC_IB ? SCN_CC_NONE : k->def[0];
+		*def = f != SCN_FABRIC_ROCE ? SCN_CC_NONE : k->def[0];
 		return 1;
 	}
 	return 0;
+}
+
+/* on ethernet-tcp: no PFC, watchdog or DCQCN, and TCP's own retransmission */
+static const char *tcp_foreign(const struct key_def *k)
+{
+	switch (k->sec) {
+	case SEC_PFC:
+		return "lossy: no pause frames";
+	case SEC_PFCWD:
+		return "lossy: no pause frames to watch";
+	case SEC_DCQCN:
+		return "no DCQCN: TCP's congestion control is tcp.cc";
+	case SEC_NIC:
+		if (k == scn_key_def_of(SEC_NIC, "cc"))
+			return "no DCQCN: TCP's congestion control is tcp.cc";
+		if (k == scn_key_def_of(SEC_NIC, "pause_watchdog"))
+			return "lossy: no pause frames";
+		if (k == scn_key_def_of(SEC_NIC, "rto") || k == scn_key_def_of(SEC_NIC, "ib_timeout") ||
+		    k == scn_key_def_of(SEC_NIC, "ib_retry_cnt"))
+			return "TCP retransmits by its own timer: tcp.rto_min";
+		return NULL;
+	default:
+		return NULL;
+	}
 }
 
 /*
@@ -821,6 +865,8 @@ const char *scn_fabric_foreign(const struct key_def *k, enum scn_fabric f)
 {
 	if (k->dep && strcmp(k->dep, "fabric.type") == 0 && !(k->mask >> f & 1u))
 		return "a key of another fabric.type";
+	if (f == SCN_FABRIC_TCP)
+		return tcp_foreign(k);
 	if (f != SCN_FABRIC_IB)
 		return NULL;
 	switch (k->sec) {

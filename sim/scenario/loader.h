@@ -79,6 +79,7 @@ enum sec_id {
 	SEC_CRITERIA,
 	SEC_FABRIC,
 	SEC_IB,
+	SEC_TCP,
 	SEC_COUNT
 };
 
@@ -156,7 +157,7 @@ struct key_def {
 };
 
 /* every key of DESIGN A2 (keys.c checks the count) */
-#define N_KEYS 126
+#define N_KEYS 132
 extern const struct key_def scn_key_defs[N_KEYS];
 
 /* value names that messages and the printer use besides the table */

@@ -52,8 +52,16 @@ static void print_section(const struct scenario *s, FILE *out, enum sec_id sec,
 	for (i = 0; i < N_KEYS; i++) {
 		const struct key_def *k = &scn_key_defs[i];
 
+		int64_t off;
+
 		if (k->sec != sec || k->type == KT_TODO || (k->flags & KF_NOPRINT) ||
 		    !scn_key_applies(k, base, NULL))
+			continue;
+		/* a key of RoCE's transport on another fabric: not written (the
+		 * on/off keys are, with the fabric's own value) */
+		if (s->fabric_type != SCN_FABRIC_ROCE &&
+		    scn_fabric_foreign(k, (enum scn_fabric)s->fabric_type) &&
+		    !scn_fabric_default(k, (enum scn_fabric)s->fabric_type, &off))
 			continue;
 		if (k->type == KT_STRAGGLERS &&
 		    ((const struct scn_stragglers *)(const void *)((const char *)base + k->off))->n == 0)
@@ -125,8 +133,11 @@ void scenario_print(const struct scenario *s, FILE *out)
 	for (sec = 0; sec < SEC_COUNT; sec++) {
 		if (!scn_section_defs[sec].implemented || scn_section_defs[sec].named)
 			continue;
-		if ((sec == SEC_FABRIC || sec == SEC_IB) && s->fabric_type == SCN_FABRIC_ROCE)
+		if (sec == SEC_FABRIC && s->fabric_type == SCN_FABRIC_ROCE)
 			continue; /* roce, the default: the file reads as before [fabric] existed */
+		if ((sec == SEC_IB && s->fabric_type != SCN_FABRIC_IB) ||
+		    (sec == SEC_TCP && s->fabric_type != SCN_FABRIC_TCP))
+			continue; /* another fabric's */
 		if (sec == SEC_DCQCN && s->cc != SCN_CC_DCQCN) {
 			/* every [dcqcn] key needs nic.cc = dcqcn */
 			fprintf(out, "\n# [dcqcn] omitted: nic.cc = %s\n",

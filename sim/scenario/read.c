@@ -46,7 +46,7 @@
 
 #define SECTION_LIST                                                         \
 	"sim, topology, qos, nic, job.NAME, buffer, pfc, pfcwd, ecn, dcqcn, " \
-	"fault.NAME, output, criteria, fabric, ib"
+	"fault.NAME, output, criteria, fabric, ib, tcp"
 
 /* ---- messages ---- */
 

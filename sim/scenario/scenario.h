@@ -47,7 +47,8 @@ enum scn_mark_point { SCN_MARK_DEQUEUE, SCN_MARK_ENQUEUE };
 enum scn_dcqcn_profile { SCN_DCQCN_NVIDIA, SCN_DCQCN_PAPER, SCN_DCQCN_HPCC };
 enum scn_cnp_scope { SCN_CNP_SCOPE_QP, SCN_CNP_SCOPE_PORT };
 /* fabric.type: lossless RoCEv2 (PFC, ECN, DCQCN) or InfiniBand (credits) */
-enum scn_fabric { SCN_FABRIC_ROCE, SCN_FABRIC_IB };
+enum scn_fabric { SCN_FABRIC_ROCE, SCN_FABRIC_IB, SCN_FABRIC_TCP };
+enum scn_tcp_cc { SCN_TCP_NEWRENO, SCN_TCP_DCTCP };
 
 /*
  * [dcqcn] knobs (DESIGN B6) by their NVIDIA firmware names, converted to
@@ -192,6 +193,13 @@ struct scenario {
 	sim_time_ps ib_credit_delay_ps; /* buffer freed to credit update sent (100ns) */
 	uint8_t ib_sl_to_vl[SCN_PRIOS];   /* VL of each SL (= priority); identity */
 	uint32_t ib_vl_arb[SCN_PRIOS];    /* VL arbitration weights, 64 B units; all 0: off */
+	/* [tcp] (fabric.type = ethernet-tcp) */
+	int tcp_cc;                       /* enum scn_tcp_cc */
+	int64_t tcp_mss_bytes;            /* payload per segment */
+	int64_t tcp_init_cwnd;            /* segments */
+	sim_time_ps tcp_rto_min_ps;
+	sim_time_ps tcp_delack_ps;        /* delayed-ACK timeout; 0: ACK every segment */
+	sim_time_ps tcp_stack_latency_ps; /* per message, before its first segment */
 	char source[4096]; /* file path, or "<embedded default>" */
 
 	/* [sim] */

@@ -711,9 +711,10 @@ static int check_fault(struct scenario *s, const struct load *ld, int f,
 			return scn_set_error(err, FPLACE("node"),
 					     "fault.%s.node: h%" PRIu32 " out of range (h0-h%" PRIu32 ")",
 					     ft->name, ft->host, nhosts - 1);
-		/* infiniband: a slow receiver holds back credits, not pause frames */
+		/* infiniband: a slow receiver holds back credits, not pause frames;
+		 * ethernet-tcp: it drops what its buffer cannot hold */
 		if (!s->pfc_prios &&
-		    !(s->fabric_type == SCN_FABRIC_IB && ft->kind == SCN_FAULT_SLOW_RECEIVER))
+		    !(s->fabric_type != SCN_FABRIC_ROCE && ft->kind == SCN_FAULT_SLOW_RECEIVER))
 			return scn_set_error(err, FPLACE("kind"),
 					     "fault.%s.kind: %s needs PFC on (pfc.priorities is empty)",
 					     ft->name, kind);
@@ -934,35 +935,47 @@ static int check_plot_qps(const struct scenario *s, const struct load *ld,
  * nic.pause_watchdog, unless it holds infiniband's own default (an empty
  * list, false, none, 0).
  */
-static const char *ib_conflict(const struct scenario *s, const struct key_def *k)
+static const char *fabric_conflict(const struct scenario *s, const struct key_def *k)
 {
 	int64_t def;
+	enum scn_fabric f = (enum scn_fabric)s->fabric_type;
 
-	if (scn_fabric_default(k, SCN_FABRIC_IB, &def) && scn_load_int(s, k) == def)
+	if (scn_fabric_default(k, f, &def) && scn_load_int(s, k) == def)
 		return NULL;
 	if (k == scn_key_def_of(SEC_NIC, "pause_watchdog") && !s->nic_pause_watchdog_ps)
 		return NULL;
-	return scn_fabric_foreign(k, SCN_FABRIC_IB);
+	return scn_fabric_foreign(k, f);
+}
+
+/* ethernet-tcp: DCTCP needs switches that mark */
+static int check_tcp(const struct scenario *s, const struct load *ld, struct scn_error *err)
+{
+	if (s->tcp_cc == SCN_TCP_DCTCP && !s->ecn_queues)
+		return scn_set_error(err, key_place(s, ld, SEC_TCP, scn_find_key(SEC_TCP, "cc"), -1),
+				     "tcp.cc = dctcp: the switches must mark: set ecn.queues (and "
+				     "ecn.kmin = ecn.kmax = K, ecn.pmax = 100%%: DCTCP's step at K)");
+	return 0;
 }
 
 /* a key given in the file ld reads (the earliest), or at finalize any
- * value, that contradicts fabric.type = infiniband; a pause-storm fault */
+ * value, that contradicts the fabric type (infiniband, ethernet-tcp); on
+ * infiniband, its [ib] checks and a pause-storm fault */
 static int check_fabric(const struct scenario *s, const struct load *ld, struct scn_error *err)
 {
 	int best = INT_MAX, best_k = -1, fk = scn_find_key(SEC_FAULT, "kind");
 	const char *why = NULL;
 
-	if (s->fabric_type != SCN_FABRIC_IB)
+	if (s->fabric_type == SCN_FABRIC_ROCE)
 		return 0;
 	for (int ki = 0; ki < N_KEYS; ki++) {
 		const struct key_def *k = &scn_key_defs[ki];
-		const char *w = ib_conflict(s, k);
+		const char *w = fabric_conflict(s, k);
 		int line = ld ? ld->key_line[ki] : 0;
 
 		if (!w || (ld && (line <= 0 || line >= best)))
 			continue;
 		/* at finalize only the on/off values themselves can contradict */
-		if (!ld && !scn_fabric_default(k, SCN_FABRIC_IB, &(int64_t){ 0 }) &&
+		if (!ld && !scn_fabric_default(k, (enum scn_fabric)s->fabric_type, &(int64_t){ 0 }) &&
 		    k != scn_key_def_of(SEC_NIC, "pause_watchdog"))
 			continue;
 		best = ld ? line : 0;
@@ -973,9 +986,12 @@ static int check_fabric(const struct scenario *s, const struct load *ld, struct 
 	}
 	if (best_k >= 0)
 		return scn_set_error(err, key_place(s, ld, (int)scn_key_defs[best_k].sec, best_k, -1),
-				     "%s.%s: not on fabric.type = infiniband (%s)",
+				     "%s.%s: not on fabric.type = %s (%s)",
 				     scn_section_defs[scn_key_defs[best_k].sec].name,
-				     scn_key_defs[best_k].name, why);
+				     scn_key_defs[best_k].name,
+				     scn_key_def_of(SEC_FABRIC, "type")->names[s->fabric_type], why);
+	if (s->fabric_type == SCN_FABRIC_TCP)
+		return check_tcp(s, ld, err);
 	int64_t frame = (s->mtu_bytes + 62 + 63) / 64 * 64; /* a data frame in 64-byte blocks */
 	if (s->ib_vl_buffer_bytes < frame)
 		return scn_set_error(err, key_place(s, ld, SEC_IB, scn_find_key(SEC_IB, "vl_buffer"), -1),

@@ -381,12 +381,6 @@ int scn_parse_value(struct load *ld, const char *full, const struct key_def *k,
 		/* the keys whose defaults follow the fabric type (keys.c) */
 		enum scn_fabric old = ((struct scenario *)base)->fabric_type;
 
-		/* known, not built yet; not in the table's `later`, which the
-		 * printed scenario would name in every run's scenario.ini */
-		if (strcmp(value, "ethernet-tcp") == 0) {
-			scn_join_names(k->names, " or ", names, sizeof(names));
-			return scn_fail(ld, "%s = %s: not implemented yet; %s", full, value, names);
-		}
 		for (i = 0; k->names[i]; i++)
 			if (strcmp(value, k->names[i]) == 0) {
 				scn_store_int(base, k, (int64_t)i);
