@@ -32,7 +32,7 @@ static const struct tl_values tcp_defaults_cases[] = {
 	  "pmax = 100%\n[tcp]\ncc = dctcp\nmss = 8948\ninit_cwnd = 4\nrto_min = 1ms\n"
 	  "delayed_ack = 0\nstack_latency = 15us\n",
 	  { TL_FIELD(fabric_type, SCN_FABRIC_TCP), TL_FIELD(tcp_cc, SCN_TCP_DCTCP),
-	    TL_FIELD(tcp_mss_bytes, 8948), TL_FIELD(tcp_init_cwnd, 4),
+	    TL_FIELD(tcp_mss_bytes, 8948), TL_FIELD(mtu_bytes, 8948), TL_FIELD(tcp_init_cwnd, 4),
 	    TL_FIELD(tcp_rto_min_ps, UNITS_PS_PER_MS), TL_FIELD(tcp_delack_ps, 0),
 	    TL_FIELD(tcp_stack_latency_ps, 15 * UNITS_PS_PER_US), TL_FIELD(ecn_queues, 1 << 3),
 	    TL_FIELD(ecn_kmin_bytes, 100000), TL_FIELD(ecn_kmax_bytes, 101000),
@@ -55,6 +55,9 @@ static const struct tl_case tcp_errors_cases[] = {
 	{ "[fabric]\ntype = ethernet-tcp\n[nic]\nib_timeout = 14\n", NULL,
 	  "x.ini:4: nic.ib_timeout: not on fabric.type = ethernet-tcp (TCP retransmits by its "
 	  "own timer: tcp.rto_min)" },
+	{ "[fabric]\ntype = ethernet-tcp\n[topology]\nmtu = 1024\n", NULL,
+	  "x.ini:4: topology.mtu: not on fabric.type = ethernet-tcp (a packet carries one segment "
+	  "of tcp.mss)" },
 	{ "[fabric]\ntype = ethernet-tcp\n[dcqcn]\nrpg_gd = 12\n", NULL,
 	  "x.ini:4: dcqcn.rpg_gd: not on fabric.type = ethernet-tcp (no DCQCN" },
 	{ "[fabric]\ntype = ethernet-tcp\n[tcp]\ncc = dctcp\n", NULL,

@@ -22,10 +22,7 @@ static struct net_qos qos_of(const struct scenario *scn)
 		.lossless = scn->pfc_prios, .ecn_queues = scn->ecn_queues,
 		.ecn_at_enqueue = scn->ecn_mark_point == SCN_MARK_ENQUEUE,
 		.cnp_dscp = scn->cnp_dscp, .cnp_strict = (uint8_t)(scn->cnp_priority_strict != 0),
-		.dwrr = scn->scheduler == SCN_SCHED_DWRR,
-		/* ethernet-tcp: a packet carries one TCP segment */
-		.mtu_bytes = scn->fabric_type == SCN_FABRIC_TCP ? (uint32_t)scn->tcp_mss_bytes
-								 : scn->mtu_bytes,
+		.dwrr = scn->scheduler == SCN_SCHED_DWRR, .mtu_bytes = scn->mtu_bytes,
 		.pause_quanta = scn->pause_quanta, .xon_offset_bytes = scn->xon_offset_bytes,
 		.ib = scn->fabric_type == SCN_FABRIC_IB,
 		.ib_credits = (int32_t)(scn->ib_vl_buffer_bytes / PKT_CREDIT_BLOCK_BYTES),

@@ -830,9 +830,12 @@ int scn_fabric_default(const struct key_def *k, enum scn_fabric f, int64_t *def)
 	return 0;
 }
 
-/* on ethernet-tcp: no PFC, watchdog or DCQCN, and TCP's own retransmission */
+/* on ethernet-tcp: no PFC, watchdog or DCQCN, TCP's own retransmission
+ * and segment size */
 static const char *tcp_foreign(const struct key_def *k)
 {
+	if (k == scn_key_def_of(SEC_TOPOLOGY, "mtu"))
+		return "a packet carries one segment of tcp.mss";
 	switch (k->sec) {
 	case SEC_PFC:
 		return "lossy: no pause frames";

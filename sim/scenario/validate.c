@@ -1138,6 +1138,10 @@ int scenario_finalize(struct scenario *s, struct scn_error *err)
 {
 	if (err)
 		err->msg[0] = '\0';
+	/* ethernet-tcp: a packet carries one TCP segment (topology.mtu is not
+	 * taken on this fabric) */
+	if (s->fabric_type == SCN_FABRIC_TCP)
+		s->mtu_bytes = (uint32_t)s->tcp_mss_bytes;
 	/* defaults that follow the final mtu (SCN_AUTO until now) */
 	if (s->reserved_bytes == SCN_AUTO)
 		s->reserved_bytes = scn_data_frames(s, 1);
