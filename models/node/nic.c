@@ -319,7 +319,7 @@ static uint32_t tcp_pipe(const struct qp *q)
 /* may q send a segment now: a resend, or new data within the window whose
  * message the stack has handed over; in recovery, while the pipe is below
  * cwnd, a hole first */
-static int tcp_can_send(const struct nic *n, const struct qp *q)
+static int tcp_can_send(const struct nic *n, struct qp *q)
 {
 	if (q->failed)
 		return 0;
@@ -329,7 +329,7 @@ static int tcp_can_send(const struct nic *n, const struct qp *q)
 		   q->psn_nxt - q->psn_una < tcp_rwnd(n->net);
 	if (q->tcp.in_recovery)
 		return (double)tcp_pipe(q) < q->tcp.cwnd &&
-		       (data || tcp_next_hole((struct qp *)q) != UINT32_MAX);
+		       (data || tcp_next_hole(q) != UINT32_MAX);
 	return data && (double)(q->psn_nxt - q->psn_una) < q->tcp.cwnd;
 }
 
