@@ -114,9 +114,46 @@ struct pkt *net_pfc_frame(struct net *net, unsigned prio, uint32_t quanta)
 	return p;
 }
 
-struct pkt *net_credit_frame(struct net *net, unsigned prio, uint32_t blocks)
+void net_credits_init(const struct net *net, struct net_credits *c, sim_event_fn fire,
+		      uint64_t key)
 {
-	struct pkt *p = net_pkt(net);
-	*p = (struct pkt){ .type = PKT_CREDIT, .prio = (uint8_t)prio, .quanta = blocks };
-	return p;
+	for (unsigned v = 0; v < PKT_PRIOS; v++)
+		c->have[v] = net->qos.ib_credits;
+	sim_event_init(&c->ev, fire, key);
+}
+
+void net_credits_freed(struct net *net, struct net_credits *c, unsigned vl, uint32_t blocks)
+{
+	c->pend[vl] += (int32_t)blocks;
+	if (!sim_event_pending(&c->ev))
+		sim_schedule(&net->eng, &c->ev, net->eng.now + net->qos.ib_credit_delay_ps);
+}
+
+void net_credits_send(struct net *net, struct net_credits *c, struct pktq *q)
+{
+	for (unsigned v = 0; v < PKT_PRIOS; v++)
+		if (c->pend[v]) {
+			struct pkt *p = net_pkt(net);
+			*p = (struct pkt){ .type = PKT_CREDIT, .prio = (uint8_t)v,
+					   .quanta = (uint32_t)c->pend[v] };
+			pktq_push(q, p);
+			c->pend[v] = 0;
+		}
+}
+
+unsigned net_credits_receive(struct net *net, struct net_credits *c, struct pkt *p)
+{
+	unsigned v = p->prio;
+	c->have[v] += (int32_t)p->quanta;
+	pkt_release(&net->pool, p);
+	SIM_INVARIANT(c->have[v] <= net->qos.ib_credits,
+		      "%d credits on VL %u, more than the peer's buffer", c->have[v], v);
+	return v;
+}
+
+void net_credits_void(struct net *net, struct net_credits *c)
+{
+	sim_cancel(&net->eng, &c->ev);
+	for (unsigned v = 0; v < PKT_PRIOS; v++)
+		c->pend[v] = 0;
 }

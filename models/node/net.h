@@ -179,8 +179,28 @@ void net_drop(struct net *net, struct pkt *p, uint64_t *cause);
 void net_lost(struct net *net, struct pkt *p);
 /* a packet from the pool (a broken invariant when memory runs out) */
 struct pkt *net_pkt(struct net *net);
-/* a new InfiniBand credit update returning `blocks` 64-byte blocks of VL prio */
-struct pkt *net_credit_frame(struct net *net, unsigned prio, uint32_t blocks);
+/*
+ * InfiniBand: what a transmitter (switch port, NIC) holds toward its peer:
+ * credits per VL in 64-byte blocks, the blocks its own receive side freed
+ * that the next credit update returns to the peer, and the event that
+ * sends that update credit_update_delay after the first of them.
+ */
+struct net_credits {
+	int32_t have[PKT_PRIOS];
+	int32_t pend[PKT_PRIOS];
+	struct sim_event ev;
+};
+/* have = the peer's vl_buffer on every VL; fire sends the updates */
+void net_credits_init(const struct net *net, struct net_credits *c, sim_event_fn fire,
+		      uint64_t key);
+/* `blocks` of VL vl freed: returned by the next update */
+void net_credits_freed(struct net *net, struct net_credits *c, unsigned vl, uint32_t blocks);
+/* the update's frames (one per VL with blocks to return) onto q */
+void net_credits_send(struct net *net, struct net_credits *c, struct pktq *q);
+/* an update from the peer: its blocks are ours again (p is released); its VL */
+unsigned net_credits_receive(struct net *net, struct net_credits *c, struct pkt *p);
+/* a failed link: nothing is returned any more */
+void net_credits_void(struct net *net, struct net_credits *c);
 /* a new PFC frame for prio (quanta 0 = XON), counted in pause_frames if XOFF */
 struct pkt *net_pfc_frame(struct net *net, unsigned prio, uint32_t quanta);
 

@@ -114,7 +114,7 @@ static void start_tx(struct nic *n, struct pkt *p)
 {
 	struct sim_engine *eng = &n->net->eng;
 	if (n->net->qos.ib && p->type != PKT_PFC && p->type != PKT_CREDIT)
-		n->credits[p->prio] -= (int32_t)pkt_credit_blocks(pkt_frame_bytes(p));
+		n->cred.have[p->prio] -= (int32_t)pkt_credit_blocks(pkt_frame_bytes(p));
 	n->tx = p;
 	sim_schedule(eng, &n->tx_ev, eng->now + ser_time(&n->ser, pkt_wire_bytes(p)));
 }
@@ -661,20 +661,16 @@ static void credit_gate(struct nic *n)
 	     open &= open - 1) {
 		unsigned p = (unsigned)__builtin_ctz(open);
 		uint32_t need = next_blocks(n, p);
-		if (need && n->credits[p] < (int32_t)need)
+		if (need && n->cred.have[p] < (int32_t)need)
 			pause_stall(&n->pause, p);
 	}
 }
 
 static void credit_fire(struct sim_engine *eng, struct sim_event *ev)
 {
-	struct nic *n = container_of(ev, struct nic, credit_ev);
+	struct nic *n = container_of(ev, struct nic, cred.ev);
 	(void)eng;
-	for (unsigned p = 0; p < PKT_PRIOS; p++)
-		if (n->credit_pend[p]) {
-			pktq_push(&n->pfcq, net_credit_frame(n->net, p, (uint32_t)n->credit_pend[p]));
-			n->credit_pend[p] = 0;
-		}
+	net_credits_send(n->net, &n->cred, &n->pfcq);
 	nic_kick(n);
 }
 
@@ -684,19 +680,13 @@ static void credit_return(struct nic *n, unsigned p, uint32_t blocks)
 	struct net *net = n->net;
 	if (!net->qos.ib || n->down)
 		return;
-	n->credit_pend[p] += (int32_t)blocks;
-	if (!sim_event_pending(&n->credit_ev))
-		sim_schedule(&net->eng, &n->credit_ev, net->eng.now + net->qos.ib_credit_delay_ps);
+	net_credits_freed(net, &n->cred, p, blocks);
 }
 
 static void credit_receive(struct nic *n, struct pkt *p)
 {
-	unsigned v = p->prio;
-	n->credits[v] += (int32_t)p->quanta;
-	pkt_release(&n->net->pool, p);
-	SIM_INVARIANT(n->credits[v] <= n->net->qos.ib_credits,
-		      "h%u holds more credits than its ToR's buffer", n->id);
-	if (n->pause.paused >> v & 1u && n->credits[v] >= (int32_t)next_blocks(n, v)) {
+	unsigned v = net_credits_receive(n->net, &n->cred, p);
+	if (n->pause.paused >> v & 1u && n->cred.have[v] >= (int32_t)next_blocks(n, v)) {
 		pause_unstall(&n->pause, v);
 		nic_kick(n);
 	}
@@ -1143,11 +1133,9 @@ void nic_set_down(struct nic *n, int down)
 	struct net *net = n->net;
 	n->down = (uint8_t)down;
 	if (net->qos.ib) { /* the link's credits are void; training restores them */
-		sim_cancel(&net->eng, &n->credit_ev);
-		for (unsigned p = 0; p < PKT_PRIOS; p++) {
-			n->credit_pend[p] = 0;
-			n->credits[p] = net->qos.ib_credits;
-		}
+		net_credits_void(net, &n->cred);
+		for (unsigned p = 0; p < PKT_PRIOS; p++)
+			n->cred.have[p] = net->qos.ib_credits;
 	}
 	if (down) {
 		while (n->pfcq.n)
@@ -1359,9 +1347,7 @@ void nic_init(struct net *net, struct nic *n, uint32_t id, const struct nic_conf
 	sim_event_init(&n->drain_ev, drain_fire, SIM_KEY(EVKEY_NIC, id, EVKEY_NIC_DRAIN));
 	sim_event_init(&n->refresh_ev, rx_refresh, SIM_KEY(EVKEY_NIC, id, EVKEY_NIC_REFRESH));
 	sim_event_init(&n->post_ev, post_fire, SIM_KEY(EVKEY_NIC, id, EVKEY_NIC_POST));
-	sim_event_init(&n->credit_ev, credit_fire, SIM_KEY(EVKEY_NIC, id, EVKEY_NIC_CREDIT));
-	for (unsigned p = 0; p < PKT_PRIOS; p++)
-		n->credits[p] = net->qos.ib_credits;
+	net_credits_init(net, &n->cred, credit_fire, SIM_KEY(EVKEY_NIC, id, EVKEY_NIC_CREDIT));
 	pause_init(&net->pause, &n->pause, 1, id, 0, cfg->rate_bps, cfg->response_ps,
 		   nic_pause_kick, SIM_KEY(EVKEY_NIC, id, EVKEY_NIC_PAUSE),
 		   SIM_KEY(EVKEY_NIC, id, EVKEY_NIC_PAUSE_DELAY));

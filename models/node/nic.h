@@ -170,9 +170,7 @@ struct nic {
 	sim_time_ps nv_tx_free, nv_rx_free;
 	/* InfiniBand (net qos.ib): credits toward the ToR per VL (64-byte
 	 * blocks), and the blocks received that the next credit update returns */
-	int32_t credits[PKT_PRIOS];
-	int32_t credit_pend[PKT_PRIOS];
-	struct sim_event credit_ev;
+	struct net_credits cred;
 };
 
 void nic_init(struct net *net, struct nic *n, uint32_t id, const struct nic_config *cfg);

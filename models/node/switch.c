@@ -153,7 +153,7 @@ static void credit_gate(struct port *pt)
 {
 	for (uint8_t open = pt->nonempty & pause_open(&pt->pause); open; open &= open - 1) {
 		unsigned q = (unsigned)__builtin_ctz(open);
-		if (pt->credits[q] < (int32_t)pkt_credit_blocks(pkt_frame_bytes(pt->q[q].head)))
+		if (pt->cred.have[q] < (int32_t)pkt_credit_blocks(pkt_frame_bytes(pt->q[q].head)))
 			pause_stall(&pt->pause, q);
 	}
 }
@@ -182,7 +182,7 @@ static void port_kick(struct port *pt)
 			q = (unsigned)dwrr_pick(qos, pt, eligible);
 		p = take(pt, q);
 		if (qos->ib)
-			pt->credits[q] -= (int32_t)pkt_credit_blocks(pkt_frame_bytes(p));
+			pt->cred.have[q] -= (int32_t)pkt_credit_blocks(pkt_frame_bytes(p));
 		if (!qos->ecn_at_enqueue)
 			ecn_mark(pt->sw, p, pt->q[q].bytes);
 	}
@@ -239,40 +239,27 @@ static void pg_refresh(struct sim_engine *eng, struct sim_event *ev)
  * ingress freed since the last one */
 static void credit_fire(struct sim_engine *eng, struct sim_event *ev)
 {
-	struct port *pt = container_of(ev, struct port, credit_ev);
-	struct net *net = pt->sw->net;
+	struct port *pt = container_of(ev, struct port, cred.ev);
 	(void)eng;
-	for (unsigned q = 0; q < PKT_PRIOS; q++)
-		if (pt->credit_pend[q]) {
-			pktq_push(&pt->ctrl, net_credit_frame(net, q, (uint32_t)pt->credit_pend[q]));
-			pt->credit_pend[q] = 0;
-		}
+	net_credits_send(pt->sw->net, &pt->cred, &pt->ctrl);
 	port_kick(pt);
 }
 
 /* InfiniBand: blocks of VL q freed at port pt's ingress */
 static void credit_return(struct port *pt, unsigned q, uint32_t blocks)
 {
-	struct net *net = pt->sw->net;
 	if (pt->down)
 		return; /* void: the restored link starts from vl_buffer */
-	pt->credit_pend[q] += (int32_t)blocks;
-	if (!sim_event_pending(&pt->credit_ev))
-		sim_schedule(&net->eng, &pt->credit_ev, net->eng.now + net->qos.ib_credit_delay_ps);
+	net_credits_freed(pt->sw->net, &pt->cred, q, blocks);
 }
 
 /* InfiniBand: a credit update from the peer arrived on port pt */
 static void credit_receive(struct port *pt, struct pkt *p)
 {
-	unsigned q = p->prio;
-	pt->credits[q] += (int32_t)p->quanta;
-	pkt_release(&pt->sw->net->pool, p);
-	SIM_INVARIANT(pt->credits[q] <= pt->sw->net->qos.ib_credits,
-		      "switch %u port %u holds more credits than the peer's buffer",
-		      pt->sw->id, (unsigned)pt->idx);
+	unsigned q = net_credits_receive(pt->sw->net, &pt->cred, p);
 	if (pt->pause.paused >> q & 1u &&
 	    (!pt->q[q].n ||
-	     pt->credits[q] >= (int32_t)pkt_credit_blocks(pkt_frame_bytes(pt->q[q].head)))) {
+	     pt->cred.have[q] >= (int32_t)pkt_credit_blocks(pkt_frame_bytes(pt->q[q].head)))) {
 		pause_unstall(&pt->pause, q);
 		port_kick(pt);
 	}
@@ -521,14 +508,12 @@ void switch_port_set_down(struct sw *s, uint16_t port, int down)
 	if (!down) {
 		if (net->qos.ib) /* link training: credits start again */
 			for (unsigned p = 0; p < PKT_PRIOS; p++)
-				pt->credits[p] = net->qos.ib_credits;
+				pt->cred.have[p] = net->qos.ib_credits;
 		port_kick(pt);
 		return;
 	}
 	if (net->qos.ib) {
-		sim_cancel(&net->eng, &pt->credit_ev);
-		for (unsigned p = 0; p < PKT_PRIOS; p++)
-			pt->credit_pend[p] = 0;
+		net_credits_void(net, &pt->cred);
 	}
 	/* what waits for this port is lost; PFC state toward the dead peer
 	 * is void: its pauses end, and ours to it stop refreshing */
@@ -591,10 +576,8 @@ void switch_init(struct net *net, struct sw *s, uint32_t id, const struct switch
 		*pt = (struct port){ .idx = i, .gid = gid, .sw = s };
 		sim_event_init(&pt->tx_ev, port_tx_done, SIM_KEY(EVKEY_PORT, gid, EVKEY_PORT_TX));
 		pt->ser.rate_bps = pc->rate_bps;
-		sim_event_init(&pt->credit_ev, credit_fire,
-			       SIM_KEY(EVKEY_PORT, gid, EVKEY_PORT_CREDIT));
-		for (unsigned p = 0; p < PKT_PRIOS; p++)
-			pt->credits[p] = net->qos.ib_credits;
+		net_credits_init(net, &pt->cred, credit_fire,
+				 SIM_KEY(EVKEY_PORT, gid, EVKEY_PORT_CREDIT));
 		pause_init(&net->pause, &pt->pause, 0, id, i, pc->rate_bps, pc->response_ps,
 			   port_pause_kick, SIM_KEY(EVKEY_PORT, gid, EVKEY_PORT_PAUSE),
 			   SIM_KEY(EVKEY_PORT, gid, EVKEY_PORT_PAUSE_DELAY));

@@ -66,9 +66,7 @@ struct port {
 	/* InfiniBand (net qos.ib): credits toward the peer's receive buffer,
 	 * per VL in 64-byte blocks, and the blocks this port's ingress freed
 	 * that the next credit update returns to the peer */
-	int32_t credits[PKT_PRIOS];
-	int32_t credit_pend[PKT_PRIOS];
-	struct sim_event credit_ev;    /* the next credit update leaves */
+	struct net_credits cred;
 };
 
 /* an ingress priority group: MMU accounting and the XOFF it sent upstream */
