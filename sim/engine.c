@@ -279,7 +279,7 @@ static void wheel_insert(struct sim_engine *eng, struct sim_event *ev)
 	}
 	/* behind the last event that fires before ev: usually the tail.  A
 	 * later slot that receives an event out of order is sorted once, when
-	 * it comes first (wheel_first): synchronised links schedule thousands
+	 * it comes first (sim_run_until): synchronised links schedule thousands
 	 * of events at one instant, from several sources, each in key order */
 	uint64_t bit = UINT64_C(1) << (s % 64);
 	if ((eng->wheel_unsorted[s / 64] & bit) ||
@@ -325,19 +325,6 @@ static uint32_t first_slot(const struct sim_engine *eng)
 		bits = eng->wheel_used[w];
 	}
 	return w * 64 + (uint32_t)__builtin_ctzll(bits);
-}
-
-/* the earliest wheel event: the head of the first slot, sorted first if it
- * must be */
-static struct sim_event *wheel_first(struct sim_engine *eng)
-{
-	uint32_t s = first_slot(eng);
-	uint64_t bit = UINT64_C(1) << (s % 64);
-	if (eng->wheel_unsorted[s / 64] & bit) {
-		eng->wheel[s] = sort_ring(eng->wheel[s]);
-		eng->wheel_unsorted[s / 64] &= ~bit;
-	}
-	return eng->wheel[s];
 }
 
 /* now has entered a later slot: slide the window to start there and move the
@@ -459,21 +446,66 @@ sim_time_ps sim_next_time(const struct sim_engine *eng)
 	return eng->nheap ? eng->heap[0].time : INT64_MAX;
 }
 
+/* the head of wheel slot s leaves the queue */
+static struct sim_event *wheel_pop(struct sim_engine *eng, uint32_t s)
+{
+	struct sim_event *ev = eng->wheel[s];
+	eng->nwheel--;
+	if (ev->next != ev) {
+		ev->prev->next = ev->next;
+		ev->next->prev = ev->prev;
+		eng->wheel[s] = ev->next;
+		return ev;
+	}
+	eng->wheel[s] = NULL;
+	eng->wheel_unsorted[s / 64] &= ~(UINT64_C(1) << (s % 64));
+	eng->wheel_used[s / 64] &= ~(UINT64_C(1) << (s % 64));
+	if (!eng->wheel_used[s / 64])
+		eng->wheel_used_words[s / 64 / 64] &= ~(UINT64_C(1) << (s / 64 % 64));
+	return ev;
+}
+
 uint64_t sim_run_until(struct sim_engine *eng, sim_time_ps until)
 {
 	uint64_t fired = 0;
 	while (eng->n && !eng->stop) {
 		/* wheel events are all earlier than heap events; the events for
-		 * now scheduled now follow those for now scheduled before */
+		 * now scheduled now follow those for now scheduled before.  A
+		 * later slot is not sorted before its time. */
 		struct sim_event *ev;
-		if (eng->nnow && !(eng->nwheel && first_slot(eng) == slot_of(eng->now) &&
-				   wheel_first(eng)->time == eng->now))
-			ev = eng->nowq; /* a later slot is not sorted before its time */
-		else
-			ev = eng->nwheel ? wheel_first(eng) : eng->heap[0].ev;
-		if (ev->time > until)
-			break;
-		remove_event(eng, ev);
+		enum { FROM_HEAP, FROM_WHEEL, FROM_NOW } from = eng->nnow ? FROM_NOW : FROM_HEAP;
+		uint32_t s = 0;
+		if (eng->nwheel) {
+			s = first_slot(eng);
+			if (!eng->nnow || s == slot_of(eng->now)) {
+				uint64_t bit = UINT64_C(1) << (s % 64);
+				if (eng->wheel_unsorted[s / 64] & bit) {
+					eng->wheel[s] = sort_ring(eng->wheel[s]);
+					eng->wheel_unsorted[s / 64] &= ~bit;
+				}
+				if (!eng->nnow || eng->wheel[s]->time == eng->now)
+					from = FROM_WHEEL;
+			}
+		}
+		if (from == FROM_WHEEL) {
+			ev = eng->wheel[s];
+			if (ev->time > until)
+				break;
+			wheel_pop(eng, s);
+		} else if (from == FROM_NOW) {
+			ev = eng->nowq;
+			if (ev->time > until)
+				break;
+			eng->nnow--;
+			ring_remove(&eng->nowq, ev);
+		} else {
+			ev = eng->heap[0].ev;
+			if (ev->time > until)
+				break;
+			heap_remove(eng, 0);
+		}
+		ev->heap_idx = SIM_EVENT_IDLE;
+		eng->n--;
 		eng->now = ev->time;
 		eng->cur_sched = ev->sched;
 		eng->cur_key = ev->key;
