@@ -39,7 +39,7 @@ fi
 if [ "$nobuild" = 0 ]; then
 	if [ ! -d "$build" ]; then
 		sh scripts/deps.sh
-		meson setup "$build" --buildtype=release
+		meson setup "$build" --buildtype=release -Db_lto=true
 	fi
 	ninja -C "$build" dcqcn-sim
 fi

@@ -4,6 +4,6 @@
 set -e
 cd "$(dirname "$0")/.."
 sh scripts/deps.sh
-[ -d build-release ] || meson setup build-release --buildtype=release
+[ -d build-release ] || meson setup build-release --buildtype=release -Db_lto=true
 meson compile -C build-release
 ./build-release/dcqcn-sim run --plot "$@"
