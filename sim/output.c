@@ -111,7 +111,9 @@ static const char *const stream_header[OUT_STREAMS] = {
 };
 
 /* a row built field by field: the rows written many times per run (flows,
- * PFC events, samples) do not go through printf */
+ * PFC events, samples) do not go through printf.  A row is declared with
+ * only n set (`struct row r; r.n = 0;`): an initializer would clear all of
+ * s for every row. */
 #define ROW_MAX 2048
 
 struct row {
@@ -163,13 +165,37 @@ static void put_fixed6(struct row *r, double v)
 		r->n += units_put_fixed(v, 6, r->s + r->n);
 }
 
+/* the rows staged for stream s go to stdio: before anything else writes to
+ * its file, and when the stage is full */
+static void stage_flush(struct output *o, int s)
+{
+	if (o->staged[s])
+		fwrite(o->stage[s], 1, o->staged[s], o->file[s]);
+	o->staged[s] = 0;
+}
+
+/* text into stream s: rows are short, and one fwrite per row cost more
+ * than the row (a 127-to-1 incast writes 300,000) */
+static void stage_put(struct output *o, int s, const char *text, size_t n)
+{
+	if (!o->stage[s] || n > OUT_STAGE) {
+		stage_flush(o, s);
+		fwrite(text, 1, n, o->file[s]);
+		return;
+	}
+	if (o->staged[s] + n > OUT_STAGE)
+		stage_flush(o, s);
+	memcpy(o->stage[s] + o->staged[s], text, n);
+	o->staged[s] += n;
+}
+
 /* a row into its file, or, from a partition of a run on several threads,
  * into the partition's buffer until output_merge */
 static void emit_row(struct output *o, int part, enum out_stream s, struct out_tag tag,
 		     const struct row *r)
 {
 	if (part < 0 || o->nparts <= 1 || s >= OUT_PARTITIONED) {
-		fwrite(r->s, 1, r->n, o->file[s]);
+		stage_put(o, s, r->s, r->n);
 		return;
 	}
 	struct out_buf *b = &o->parts[part].buf[s];
@@ -231,7 +257,7 @@ void output_merge(struct output *o)
 			if (!best)
 				break;
 			struct out_row *r = &best->rows[best->head++];
-			fwrite(best->text + r->off, 1, r->len, o->file[s]);
+			stage_put(o, s, best->text + r->off, r->len);
 		}
 		for (unsigned p = 0; p < o->nparts; p++) {
 			struct out_buf *b = &o->parts[p].buf[s];
@@ -461,6 +487,8 @@ int output_open(struct output *o, const char *dir, const struct scenario *scn, u
 		 * the buffer, stdio's default serves as well, only slower) */
 		if (!bad && (o->fbuf[s] = malloc(OUT_FILE_BUF)))
 			setvbuf(o->file[s], o->fbuf[s], _IOFBF, OUT_FILE_BUF);
+		if (!bad)
+			o->stage[s] = malloc(OUT_STAGE); /* without it, rows go to stdio one by one */
 	}
 	if (bad) {
 		snprintf(err, errlen, "%s: cannot write in the output directory: %s", dir,
@@ -487,7 +515,8 @@ int output_open(struct output *o, const char *dir, const struct scenario *scn, u
 
 void output_flow(struct output *o, const struct fabric *f, int part, const struct flow *fl)
 {
-	struct row r = { .n = 0 };
+	struct row r;
+	r.n = 0;
 	put_u64(&r, fl->id);
 	put_ch(&r, ',');
 	put_str(&r, f->scn->jobs[fl->job].name);
@@ -566,7 +595,8 @@ static void port_event(struct output *o, const struct fabric *f, unsigned part,
 		       const char *event, uint64_t value)
 {
 	struct out_tag tag = event_tag(f, part);
-	struct row r = { .n = 0 };
+	struct row r;
+	r.n = 0;
 	put_port_row(&r, tag.time, f, pr, prio);
 	put_str(&r, event);
 	put_ch(&r, ',');
@@ -591,7 +621,8 @@ static struct out_tag sample_tag(sim_time_ps t, int64_t kind, uint64_t node, uns
 void output_pause(struct output *o, const struct fabric *f, unsigned part, sim_time_ps t,
 		  const struct pause_rx *pr, unsigned prio, uint32_t paused_ppm, uint32_t frames)
 {
-	struct row r = { .n = 0 };
+	struct row r;
+	r.n = 0;
 	put_port_row(&r, t, f, pr, prio);
 	r.n += units_put_fixed(paused_ppm / 1e6, 6, r.s + r.n);
 	put_ch(&r, ',');
@@ -612,7 +643,8 @@ void output_rate(struct output *o, const struct fabric *f, unsigned part, const 
 	sim_time_ps now = f->parts[part].net.eng.now;
 	struct dcqcn_qp dc = q->dc; /* advance a copy: sampling changes nothing */
 	double rc = dcqcn_rate(&f->niccfg.dcqcn_params, &dc, now);
-	struct row r = { .n = 0 };
+	struct row r;
+	r.n = 0;
 	put_us(&r, now);
 	put_ch(&r, ',');
 	put_u64(&r, q->id);
@@ -634,7 +666,8 @@ void output_queue(struct output *o, const struct fabric *f, unsigned part, const
 		  unsigned q, uint64_t bytes)
 {
 	sim_time_ps now = f->parts[part].net.eng.now;
-	struct row r = { .n = 0 };
+	struct row r;
+	r.n = 0;
 	put_us(&r, now);
 	put_ch(&r, ',');
 	put_names(&r, f, &pt->pause);
@@ -651,7 +684,8 @@ void output_nic_queue(struct output *o, const struct fabric *f, unsigned part, u
 {
 	sim_time_ps now = f->parts[part].net.eng.now;
 	struct topo_end up = topo_host_uplink(&f->topo, host);
-	struct row r = { .n = 0 };
+	struct row r;
+	r.n = 0;
 	put_us(&r, now);
 	put_str(&r, ",h");
 	put_u64(&r, host);
@@ -667,7 +701,8 @@ void output_nic_queue(struct output *o, const struct fabric *f, unsigned part, u
 
 void output_counters(struct output *o, sim_time_ps t, const struct fabric_totals *d)
 {
-	struct row r = { .n = 0 };
+	struct row r;
+	r.n = 0;
 	const uint64_t v[] = { d->delivered_pkts, d->ecn_marked, d->cnps, d->pause_frames,
 			       d->drops };
 	put_us(&r, t);
@@ -727,6 +762,7 @@ void output_coll(struct output *o, const struct fabric *f, const struct coll *c)
 {
 	char start[32], end[32], time[32];
 	double algbw, busbw, pct;
+	stage_flush(o, OUT_COLLS);
 	if (c->failed) { /* the job failed in this iteration: when, and no rate */
 		fprintf(o->file[OUT_COLLS], "%s,%u,%u,%lld,%s,%s,,,,,failed\n",
 			f->scn->jobs[c->job].name, c->iter, c->ranks, (long long)c->bytes,
@@ -776,6 +812,7 @@ int output_check(struct output *o)
 	for (int s = 0; s < OUT_STREAMS; s++) {
 		if (!o->file[s])
 			continue;
+		stage_flush(o, s);
 		errno = 0;
 		if (fflush(o->file[s]) || ferror(o->file[s])) {
 			io_error(o, stream_file[s]);
@@ -831,6 +868,10 @@ int output_close(struct output *o)
 	free(o->job_names);
 	o->job_names = NULL;
 	for (int s = 0; s < OUT_STREAMS; s++) {
+		if (o->file[s])
+			stage_flush(o, s);
+		free(o->stage[s]);
+		o->stage[s] = NULL;
 		rc |= close_one(o, &o->file[s], stream_file[s]);
 		free(o->fbuf[s]); /* after fclose: stdio writes from it until then */
 		o->fbuf[s] = NULL;

@@ -55,11 +55,14 @@ struct out_tag {
 };
 
 #define OUT_FILE_BUF (128 * 1024)
+#define OUT_STAGE (16 * 1024)
 
 struct output {
 	char dir[4096];
 	FILE *file[OUT_STREAMS];
 	char *fbuf[OUT_STREAMS];       /* their stdio buffers, OUT_FILE_BUF bytes */
+	char *stage[OUT_STREAMS];      /* rows not yet handed to stdio, OUT_STAGE bytes */
+	size_t staged[OUT_STREAMS];
 	unsigned nparts;
 	struct out_part *parts;        /* nparts > 1: rows waiting for the merge */
 	int opened;                    /* output_open succeeded: output_close writes qps.csv */

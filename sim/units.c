@@ -576,12 +576,38 @@ char *units_format_fraction(int64_t ppb, char *buf, size_t len)
 
 /* whole nanoseconds (rounded toward zero) as microseconds, 3 decimals */
 /* the decimal digits of v, backwards from end; returns the first */
+/* "00" to "99": two digits per division */
+static const char digit_pairs[201] = "00010203040506070809101112131415161718192021222324"
+				     "25262728293031323334353637383940414243444546474849"
+				     "50515253545556575859606162636465666768697071727374"
+				     "75767778798081828384858687888990919293949596979899";
+
+/* the `count` last digits of v (leading zeros kept), ending at end */
+static char *digits_fixed(uint64_t v, unsigned count, char *end)
+{
+	for (; count >= 2; count -= 2) {
+		end -= 2;
+		memcpy(end, digit_pairs + 2 * (v % 100), 2);
+		v /= 100;
+	}
+	if (count)
+		*--end = (char)('0' + v % 10);
+	return end;
+}
+
 static char *digits_back(uint64_t v, char *end)
 {
-	do {
-		*--end = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
+	while (v >= 100) {
+		end -= 2;
+		memcpy(end, digit_pairs + 2 * (v % 100), 2);
+		v /= 100;
+	}
+	if (v >= 10) {
+		end -= 2;
+		memcpy(end, digit_pairs + 2 * v, 2);
+	} else {
+		*--end = (char)('0' + v);
+	}
 	return end;
 }
 
@@ -602,10 +628,7 @@ size_t units_put_us(sim_time_ps ps, char *out)
 	int64_t ns = ps / UNITS_PS_PER_NS; /* C division truncates toward zero */
 	uint64_t mag = ns < 0 ? (uint64_t)0 - (uint64_t)ns : (uint64_t)ns;
 	char tmp[32], *end = tmp + sizeof(tmp), *p;
-	uint64_t frac = mag % 1000;
-	*--end = (char)('0' + frac % 10);
-	*--end = (char)('0' + frac / 10 % 10);
-	*--end = (char)('0' + frac / 100);
+	end = digits_fixed(mag % 1000, 3, end);
 	*--end = '.';
 	p = digits_back(mag / 1000, end);
 	if (ns < 0)
@@ -659,10 +682,7 @@ size_t units_put_fixed(double v, unsigned decimals, char *out)
 		ip = (uint64_t)q / pow10[decimals];
 		fp = (uint64_t)q % pow10[decimals];
 	}
-	for (unsigned k = 0; k < decimals; k++) {
-		*--p = (char)('0' + fp % 10);
-		fp /= 10;
-	}
+	p = digits_fixed(fp, decimals, p);
 	if (decimals)
 		*--p = '.';
 	p = digits_back(ip, p);
