@@ -169,8 +169,9 @@ static void put_fixed6(struct row *r, double v)
  * its file, and when the stage is full */
 static void stage_flush(struct output *o, int s)
 {
-	if (o->staged[s])
-		fwrite(o->stage[s], 1, o->staged[s], o->file[s]);
+	errno = 0;
+	if (o->staged[s] && fwrite(o->stage[s], 1, o->staged[s], o->file[s]) < o->staged[s])
+		io_error(o, stream_file[s]); /* now, while errno says why */
 	o->staged[s] = 0;
 }
 
@@ -180,7 +181,9 @@ static void stage_put(struct output *o, int s, const char *text, size_t n)
 {
 	if (!o->stage[s] || n > OUT_STAGE) {
 		stage_flush(o, s);
-		fwrite(text, 1, n, o->file[s]);
+		errno = 0;
+		if (fwrite(text, 1, n, o->file[s]) < n)
+			io_error(o, stream_file[s]);
 		return;
 	}
 	if (o->staged[s] + n > OUT_STAGE)

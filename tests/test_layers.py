@@ -15,7 +15,7 @@ import sys
 LAYERS = {
     'base': (['sim/engine.c', 'sim/engine.h', 'sim/units.c', 'sim/units.h', 'sim/rng.c',
               'sim/rng.h', 'sim/invariant.h', 'sim/hist.c', 'sim/hist.h', 'sim/figures.c',
-              'sim/figures.h'], []),
+              'sim/figures.h', 'sim/slab.c', 'sim/slab.h'], []),
     'core': (['models/core'], ['base']),
     'loader': (['sim/scenario'], ['base', 'core']),
     'node': (['models/node'], ['base', 'core']),

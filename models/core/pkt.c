@@ -3,7 +3,7 @@
  */
 #include "pkt.h"
 
-#include <stdlib.h>
+#include "slab.h"
 
 #define SLAB_PKTS 4096
 
@@ -22,7 +22,7 @@ void pkt_pool_free(struct pkt_pool *pool)
 	struct pkt_slab *s = pool->slabs;
 	while (s) {
 		struct pkt_slab *next = s->next;
-		free(s);
+		slab_free(s, sizeof(*s));
 		s = next;
 	}
 	*pool = (struct pkt_pool){0};
@@ -31,7 +31,7 @@ void pkt_pool_free(struct pkt_pool *pool)
 struct pkt *pkt_alloc(struct pkt_pool *pool)
 {
 	if (!pool->free) {
-		struct pkt_slab *s = malloc(sizeof(*s));
+		struct pkt_slab *s = slab_alloc(sizeof(*s));
 		if (!s)
 			return NULL;
 		s->next = pool->slabs;

@@ -78,6 +78,7 @@
 #include "invariant.h"
 #include "pfc.h"
 #include "rng.h"
+#include "slab.h"
 #include "topology.h"
 
 #define NIC_XOFF_FRAMES 4
@@ -1220,7 +1221,7 @@ struct flow *nic_flow_new(struct net *net, uint64_t id, uint32_t qp, int64_t byt
 	const struct qp *q = &net->qps[qp];
 	net = net->nics[q->src].net;
 	if (!net->flow_free) {
-		struct flow_slab *s = malloc(sizeof(*s));
+		struct flow_slab *s = slab_alloc(sizeof(*s));
 		if (!s)
 			return NULL;
 		s->next = net->flow_slabs;
@@ -1256,7 +1257,7 @@ void nic_flow_pool_free(struct net *net)
 	struct flow_slab *s = net->flow_slabs;
 	while (s) {
 		struct flow_slab *next = s->next;
-		free(s);
+		slab_free(s, sizeof(*s));
 		s = next;
 	}
 	net->flow_slabs = NULL;
