@@ -45,14 +45,15 @@ struct nic_config {
  * the message (traffic.h); the NIC does not read them.
  */
 struct flow {
+	/* first, on one cache line with next: what an acknowledgement reads */
 	struct flow *next;             /* in its QP's message FIFO, or the pool's free list */
+	uint32_t first_psn;            /* PSN of its first packet; UINT32_MAX until sent */
+	uint32_t npkts;                /* ceil(bytes / mtu) */
 	struct flow *first_dep, *next_dep; /* messages waiting for this one, and siblings */
 	uint64_t id;                   /* stable: the order in which jobs define messages */
 	uint32_t job, iter;            /* workload tags */
 	uint32_t pos[4];               /* the workload's place for it (e.g. ring step) */
 	uint32_t src, dst, qp;
-	uint32_t first_psn;            /* PSN of its first packet; UINT32_MAX until sent */
-	uint32_t npkts;                /* ceil(bytes / mtu) */
 	uint32_t heap_idx;             /* in its NIC's start heap, or UINT32_MAX */
 	int64_t bytes, tx_left, rx_bytes;
 	sim_time_ps start_ps, end_ps;  /* end_ps < 0 until complete */
