@@ -260,6 +260,9 @@ struct traffic_part {
 		struct traffic_tag tag;
 	} *ios;
 	uint32_t nios, ios_cap;
+	/* one of the lists above got something in this window (a window
+	 * with nothing to settle is most of them) */
+	uint8_t pending;
 };
 
 static int tag_less(const struct traffic_tag *a, const struct traffic_tag *b)
@@ -623,6 +626,7 @@ static void io_arrived(struct traffic *t, struct traffic_part *tp, struct traffi
 		break;
 	case IO_CPL:
 		tp->ios = grow(tp->ios, &tp->ios_cap, tp->nios, sizeof(*tp->ios));
+		tp->pending = 1;
 		tp->ios[tp->nios++] = (struct done_io){
 			.io = { .job = jb->index, .iter = jb->iter, .initiator = st->init[i],
 				.target = st->tgt[tg], .read = x->read,
@@ -747,6 +751,7 @@ static void iteration_done(struct traffic *t, struct traffic_part *tp, struct tr
 	if (!tp)
 		tp = &t->parts[0]; /* between windows: every list is free */
 	tp->colls = grow(tp->colls, &tp->colls_cap, tp->ncolls, sizeof(*tp->colls));
+	tp->pending = 1;
 	tp->colls[tp->ncolls++] = (struct done_coll){
 		.c = { .job = jb->index, .iter = jb->iter, .ranks = jb->ranks, .senders = jb->senders,
 		       .bytes = jb->open_ended ? jb->moved : jb->iter_bytes, .line_bps = jb->line_bps, .nflows = jb->per_iter, .start_ps = jb->release_ps,
@@ -767,6 +772,7 @@ static void notice(struct traffic_part *tp, struct notice n)
 	tp->notices = grow(tp->notices, &tp->notices_cap, tp->nnotices, sizeof(*tp->notices));
 	n.seq = tp->nnotices;
 	tp->notices[tp->nnotices++] = n;
+	tp->pending = 1;
 }
 
 /* the part that runs host h */
@@ -843,6 +849,7 @@ static void flow_done(void *ctx, struct flow *fl)
 	if (jb->spread) { /* counted at the window's end, with the other partitions' */
 		struct spread_done *sd = &tp->spread[jb->index];
 		sd->count++;
+		tp->pending = 1;
 		sd->last = tag;
 		sd->last_host = fl->dst;
 		return;
@@ -896,6 +903,7 @@ static void qp_failed(void *ctx, const struct qp *q)
 	if (q->job >= tp->t->njobs)
 		return; /* a QP no message was posted on cannot time out */
 	tp->fails = grow(tp->fails, &tp->fails_cap, tp->nfails, sizeof(*tp->fails));
+	tp->pending = 1;
 	tp->fails[tp->nfails++] = (struct qp_fail){ .tag = tag_now(tp->net), .job = q->job,
 						    .qp = q->id, .progress_ps = q->progress_ps };
 }
@@ -980,6 +988,13 @@ void traffic_window_end(struct traffic *t)
 		offsetof(struct traffic_part, ios), offsetof(struct traffic_part, nios),
 		sizeof(struct done_io), cmp_done_io, "completed I/Os"
 	};
+	uint8_t pending = 0;
+	for (uint32_t p = 0; p < t->nparts; p++) {
+		pending |= t->parts[p].pending;
+		t->parts[p].pending = 0;
+	}
+	if (!pending)
+		return;
 	settle_failures(t);
 	/* posts across partitions, in the order of the events that decided them */
 	uint32_t n;
