@@ -574,8 +574,6 @@ char *units_format_fraction(int64_t ppb, char *buf, size_t len)
 			     len);
 }
 
-/* whole nanoseconds (rounded toward zero) as microseconds, 3 decimals */
-/* the decimal digits of v, backwards from end; returns the first */
 /* "00" to "99": two digits per division */
 static const char digit_pairs[201] = "00010203040506070809101112131415161718192021222324"
 				     "25262728293031323334353637383940414243444546474849"
@@ -595,6 +593,7 @@ static char *digits_fixed(uint64_t v, unsigned count, char *end)
 	return end;
 }
 
+/* the decimal digits of v, backwards from end; returns the first */
 static char *digits_back(uint64_t v, char *end)
 {
 	while (v >= 100) {
@@ -623,6 +622,7 @@ static char *copy_out(const char *text, size_t n, char *buf, size_t len)
 	return buf;
 }
 
+/* whole nanoseconds (rounded toward zero) as microseconds, 3 decimals */
 size_t units_put_us(sim_time_ps ps, char *out)
 {
 	int64_t ns = ps / UNITS_PS_PER_NS; /* C division truncates toward zero */
