@@ -117,9 +117,14 @@ struct pkt *net_pfc_frame(struct net *net, unsigned prio, uint32_t quanta)
 void net_credits_init(const struct net *net, struct net_credits *c, sim_event_fn fire,
 		      uint64_t key)
 {
+	net_credits_full(net, c);
+	sim_event_init(&c->ev, fire, key);
+}
+
+void net_credits_full(const struct net *net, struct net_credits *c)
+{
 	for (unsigned v = 0; v < PKT_PRIOS; v++)
 		c->have[v] = net->qos.ib_credits;
-	sim_event_init(&c->ev, fire, key);
 }
 
 void net_credits_freed(struct net *net, struct net_credits *c, unsigned vl, uint32_t blocks)

@@ -193,6 +193,8 @@ struct net_credits {
 /* have = the peer's vl_buffer on every VL; fire sends the updates */
 void net_credits_init(const struct net *net, struct net_credits *c, sim_event_fn fire,
 		      uint64_t key);
+/* have = the peer's vl_buffer again (link training) */
+void net_credits_full(const struct net *net, struct net_credits *c);
 /* `blocks` of VL vl freed: returned by the next update */
 void net_credits_freed(struct net *net, struct net_credits *c, unsigned vl, uint32_t blocks);
 /* the update's frames (one per VL with blocks to return) onto q */

@@ -1135,8 +1135,7 @@ void nic_set_down(struct nic *n, int down)
 	n->down = (uint8_t)down;
 	if (net->qos.ib) { /* the link's credits are void; training restores them */
 		net_credits_void(net, &n->cred);
-		for (unsigned p = 0; p < PKT_PRIOS; p++)
-			n->cred.have[p] = net->qos.ib_credits;
+		net_credits_full(net, &n->cred);
 	}
 	if (down) {
 		while (n->pfcq.n)

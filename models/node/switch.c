@@ -507,14 +507,12 @@ void switch_port_set_down(struct sw *s, uint16_t port, int down)
 	pt->down = (uint8_t)down;
 	if (!down) {
 		if (net->qos.ib) /* link training: credits start again */
-			for (unsigned p = 0; p < PKT_PRIOS; p++)
-				pt->cred.have[p] = net->qos.ib_credits;
+			net_credits_full(net, &pt->cred);
 		port_kick(pt);
 		return;
 	}
-	if (net->qos.ib) {
+	if (net->qos.ib)
 		net_credits_void(net, &pt->cred);
-	}
 	/* what waits for this port is lost; PFC state toward the dead peer
 	 * is void: its pauses end, and ours to it stop refreshing */
 	for (unsigned p = 0; p < PKT_PRIOS; p++) {
