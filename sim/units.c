@@ -580,8 +580,9 @@ static const char digit_pairs[201] = "000102030405060708091011121314151617181920
 				     "50515253545556575859606162636465666768697071727374"
 				     "75767778798081828384858687888990919293949596979899";
 
-/* the `count` last digits of v (leading zeros kept), ending at end */
-static char *digits_fixed(uint64_t v, unsigned count, char *end)
+/* the `count` last digits of v (leading zeros kept), ending at end; v < 10^9
+ * (count <= 9), so 32-bit arithmetic does */
+static char *digits_fixed(uint32_t v, unsigned count, char *end)
 {
 	for (; count >= 2; count -= 2) {
 		end -= 2;
@@ -596,16 +597,22 @@ static char *digits_fixed(uint64_t v, unsigned count, char *end)
 /* the decimal digits of v, backwards from end; returns the first */
 static char *digits_back(uint64_t v, char *end)
 {
-	while (v >= 100) {
+	while (v > UINT32_MAX) {
 		end -= 2;
 		memcpy(end, digit_pairs + 2 * (v % 100), 2);
 		v /= 100;
 	}
-	if (v >= 10) {
+	uint32_t w = (uint32_t)v; /* the rest in 32-bit arithmetic */
+	while (w >= 100) {
 		end -= 2;
-		memcpy(end, digit_pairs + 2 * v, 2);
+		memcpy(end, digit_pairs + 2 * (w % 100), 2);
+		w /= 100;
+	}
+	if (w >= 10) {
+		end -= 2;
+		memcpy(end, digit_pairs + 2 * w, 2);
 	} else {
-		*--end = (char)('0' + v);
+		*--end = (char)('0' + w);
 	}
 	return end;
 }
@@ -628,7 +635,7 @@ size_t units_put_us(sim_time_ps ps, char *out)
 	int64_t ns = ps / UNITS_PS_PER_NS; /* C division truncates toward zero */
 	uint64_t mag = ns < 0 ? (uint64_t)0 - (uint64_t)ns : (uint64_t)ns;
 	char tmp[32], *end = tmp + sizeof(tmp), *p;
-	end = digits_fixed(mag % 1000, 3, end);
+	end = digits_fixed((uint32_t)(mag % 1000), 3, end);
 	*--end = '.';
 	p = digits_back(mag / 1000, end);
 	if (ns < 0)
@@ -666,6 +673,12 @@ size_t units_put_fixed(double v, unsigned decimals, char *out)
 		q = n << e;
 	} else if (-e >= 127) {
 		q = 0; /* n < 2^83: far below one half */
+	} else if (-e < 64) { /* the usual case: the remainder fits in 64 bits */
+		unsigned sh = (unsigned)-e;
+		uint64_t r = (uint64_t)n & ((UINT64_C(1) << sh) - 1), half = UINT64_C(1) << (sh - 1);
+		q = n >> sh;
+		if (r > half || (r == half && (q & 1)))
+			q++;
 	} else {
 		unsigned sh = (unsigned)-e;
 		u128 r = n & (((u128)1 << sh) - 1), half = (u128)1 << (sh - 1);
@@ -678,11 +691,14 @@ size_t units_put_fixed(double v, unsigned decimals, char *out)
 	if (q >> 64) { /* |v| x 10^decimals >= 2^64 */
 		ip = (uint64_t)(q / pow10[decimals]);
 		fp = (uint64_t)(q % pow10[decimals]);
-	} else { /* the usual case, without a 128-bit division */
+	} else if (decimals == 6) { /* the usual case: constant divisors, no division */
+		ip = (uint64_t)q / 1000000;
+		fp = (uint64_t)q % 1000000;
+	} else { /* without a 128-bit division */
 		ip = (uint64_t)q / pow10[decimals];
 		fp = (uint64_t)q % pow10[decimals];
 	}
-	p = digits_fixed(fp, decimals, p);
+	p = digits_fixed((uint32_t)fp, decimals, p);
 	if (decimals)
 		*--p = '.';
 	p = digits_back(ip, p);

@@ -130,9 +130,34 @@
 
 #include <assert.h>
 #include <math.h>
+#include <string.h>
 
 /* at most this many repeated multiplications for the alpha decay, then pow() */
 #define DCQCN_POW_MIN 16
+/* pow(1 - g, m) for m below this is remembered, per thread */
+#define DCQCN_POW_MEMO 1024
+
+/* pow(keep, m), m > DCQCN_POW_MIN.  A run asks for the same few powers again
+ * and again (a QP's packets, and the rate samples, come a similar number of
+ * alpha periods apart), so each thread keeps those pow() gave: the same
+ * values, without pow's cost (about 2 % of a DCQCN incast).  0 marks a power
+ * not computed yet (or one that is 0: computed again, still right). */
+static double keep_pow(double keep, int64_t m)
+{
+	static _Thread_local struct {
+		double keep;
+		double v[DCQCN_POW_MEMO];
+	} memo;
+	if (m >= DCQCN_POW_MEMO)
+		return pow(keep, (double)m);
+	if (memo.keep != keep) {
+		memset(memo.v, 0, sizeof(memo.v));
+		memo.keep = keep;
+	}
+	if (memo.v[m] == 0.0)
+		memo.v[m] = pow(keep, (double)m);
+	return memo.v[m];
+}
 
 /* last_cut_ps of a QP that was never cut */
 static const sim_time_ps dcqcn_never = INT64_MIN;
@@ -179,7 +204,7 @@ static void dcqcn_alpha_to(const struct dcqcn_params *p, struct dcqcn_qp *q, sim
 		for (int64_t i = 1; i < k; i++)
 			q->alpha *= keep;
 	} else {
-		q->alpha *= pow(keep, (double)(k - 1));
+		q->alpha *= keep_pow(keep, k - 1);
 	}
 	q->alpha_start_ps += k * p->alpha_period_ps;
 }
