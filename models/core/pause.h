@@ -63,11 +63,7 @@ struct pause_env {
 };
 
 struct pause_rx {
-	struct pause_env *env;
-	struct sim_event expire_ev;    /* at the earliest until[] of a paused priority */
-	struct link delay;             /* received PFC frames, response_time */
-	struct pause_rx *next_dirty;   /* in env->dirty */
-	int64_t rate_bps;
+	/* first what a transmitter reads for every frame (paused, storm) */
 	uint8_t paused;                /* bit p: priority p is paused */
 	uint8_t ignore;                /* bit p: PFC watchdog storm, PFC ignored */
 	uint8_t storm;                 /* bit p: watchdog storm declared */
@@ -75,6 +71,11 @@ struct pause_rx {
 	uint8_t is_host;               /* owner: NIC of host `node`, else switch port */
 	uint16_t port;
 	uint32_t node;
+	struct pause_env *env;
+	struct pause_rx *next_dirty;   /* in env->dirty */
+	int64_t rate_bps;
+	struct sim_event expire_ev;    /* at the earliest until[] of a paused priority */
+	struct link delay;             /* received PFC frames, response_time */
 	sim_time_ps until[PKT_PRIOS];  /* pause ends (without XON) */
 	sim_time_ps since[PKT_PRIOS];  /* paused continuously since */
 	sim_time_ps last_frame[PKT_PRIOS]; /* last PFC frame received; -1 none */

@@ -77,6 +77,19 @@ static struct switch_config switch_config_of(const struct scenario *scn)
 }
 
 /* [dcqcn] knobs (base units) to the reaction point's parameters */
+/* calloc for arrays of cache-line-aligned structures (ports, PGs): their
+ * hot fields are laid out from a line's start */
+static void *calloc_lines(size_t n, size_t size)
+{
+	if (size && n > (SIZE_MAX - 63) / size)
+		return NULL;
+	size_t bytes = (n * size + 63) / 64 * 64;
+	void *p = aligned_alloc(64, bytes ? bytes : 64);
+	if (p)
+		memset(p, 0, bytes);
+	return p;
+}
+
 static struct dcqcn_params dcqcn_params_of(const struct scenario *scn)
 {
 	const struct scn_dcqcn *k = &scn->dcqcn;
@@ -258,13 +271,13 @@ struct fabric *fabric_create(const struct scenario *scn, unsigned threads, const
 	f->nsw = f->topo.switches;
 	f->nhosts = f->topo.hosts;
 	f->sws = calloc(f->nsw, sizeof(*f->sws));
-	f->nics = calloc(f->nhosts, sizeof(*f->nics));
+	f->nics = calloc_lines(f->nhosts, sizeof(*f->nics));
 	size_t nports = 0;
 	for (uint32_t s = 0; s < f->nsw; s++)
 		nports += topo_ports(&f->topo, s);
 	f->nports = nports;
-	f->ports = calloc(nports, sizeof(*f->ports));
-	f->pgs = calloc(nports * PKT_PRIOS, sizeof(*f->pgs));
+	f->ports = calloc_lines(nports, sizeof(*f->ports));
+	f->pgs = calloc_lines(nports * PKT_PRIOS, sizeof(*f->pgs));
 	if (!f->sws || !f->nics || !f->ports || !f->pgs || fabric_partition(f, threads) ||
 	    build_parts(f) || fabric_series_jobs(f))
 		goto fail;

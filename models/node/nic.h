@@ -94,8 +94,8 @@ struct qp {
 	uint8_t failed;                /* in the error state: sends nothing any more */
 	uint8_t local;                 /* both ends are GPUs of one server: over NVLink,
 					* pace_ev delivers its messages */
+	struct dcqcn_qp dc;            /* read for every packet sent: next to the above */
 	struct sim_event pace_ev, rto_ev; /* TCP: pace_ev waits for a message's due_ps */
-	struct dcqcn_qp dc;
 	/* TCP (nic_config.tcp): the sender's congestion state, in segments
 	 * (a segment is one PSN) */
 	struct qp_tcp {
@@ -136,36 +136,39 @@ struct qp {
 	} rx;
 };
 
+/* The fields every frame reads or writes come first (tx_ev to ready_tail:
+ * the first four cache lines); a fabric of thousands of NICs misses on each
+ * line a packet touches. */
 struct nic {
+	_Alignas(64) struct sim_event tx_ev;
+	struct pkt *tx;                /* frame being serialized */
 	struct net *net;
 	const struct nic_config *cfg;
-	struct sim_event tx_ev;
-	struct pkt *tx;                /* frame being serialized */
+	uint32_t id;
+	uint8_t ctrl_mask;             /* bit p: ctrlq[p] is not empty */
+	uint8_t ready_mask;            /* bit p: ready ring p is not empty */
+	uint8_t rx_xoff;               /* bit p: we paused the ToR on p */
+	uint8_t down;                  /* host link failed (fault link-down) */
+	struct serializer ser;
+	uint64_t tx_payload_bytes, rx_payload_bytes;
+	uint64_t tx_pkts;
+	struct qp *ready_head[PKT_PRIOS], *ready_tail[PKT_PRIOS];
 	struct pktq pfcq;              /* PFC frames: ahead of everything, never paused */
 	struct pktq ctrlq[PKT_PRIOS];  /* CNP, ACK, NAK by priority: ahead of data, paused
 					* with their priority */
-	uint8_t ctrl_mask;             /* bit p: ctrlq[p] is not empty */
+	struct link link;              /* cable to the ToR */
 	struct pause_rx pause;         /* PFC received from the ToR */
 	/* receive side under a slow-receiver fault: a small buffer drained at
 	 * a fixed rate, which pauses the ToR (DESIGN B3) */
 	struct pktq rxq;
 	struct sim_event drain_ev, refresh_ev;
 	struct serializer drain;       /* rate_bps 0: no slow-receiver fault active */
-	uint8_t rx_xoff;               /* bit p: we paused the ToR on p */
-	uint8_t down;                  /* host link failed (fault link-down) */
-	struct serializer ser;
-	struct link link;              /* cable to the ToR */
-	struct qp *ready_head[PKT_PRIOS], *ready_tail[PKT_PRIOS];
-	uint8_t ready_mask;            /* bit p: ready ring p is not empty */
 	/* messages waiting for their start time, by (start, id), and the
 	 * event that posts them */
 	struct flow **wait;
 	uint32_t nwait, wait_cap;
 	struct sim_event post_ev;
-	uint32_t id;
 	sim_time_ps last_cnp_ps;       /* cnp_scope = port: last CNP sent */
-	uint64_t tx_payload_bytes, rx_payload_bytes;
-	uint64_t tx_pkts;
 	/* the GPU's NVLink port (gpus_per_server > 1): busy sending until
 	 * nv_tx_free, receiving until nv_rx_free */
 	sim_time_ps nv_tx_free, nv_rx_free;

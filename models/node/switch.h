@@ -42,11 +42,13 @@ struct switch_config {
 
 struct sw;
 
+/* The fields every frame reads or writes come first, on as few cache lines
+ * as they fit: a fabric of thousands of ports touches a port per hop, and
+ * each line of it is a miss (tx_ev to egress_bytes: the first three lines). */
 struct port {
-	struct sim_event tx_ev;
+	_Alignas(64) struct sim_event tx_ev;
 	struct pkt *tx;                /* frame being serialized */
-	struct pktq ctrl;              /* PFC frames: ahead of all data */
-	struct pktq q[PKT_PRIOS];
+	struct sw *sw;
 	uint8_t nonempty;              /* bit p: q[p] has packets */
 	uint8_t dwrr_cur;
 	uint8_t dwrr_fresh;            /* quantum already added this visit */
@@ -55,14 +57,15 @@ struct port {
 	uint16_t idx;                  /* port number at its switch */
 	uint32_t gid;                  /* global port index (event keys) */
 	struct serializer ser;
-	struct link link;              /* cable to the peer */
-	struct sw *sw;
-	struct pause_rx pause;         /* PFC received on this port */
-	int64_t egress_bytes[PKT_PRIOS]; /* MMU egress accounting (admitted, not yet sent) */
-	int64_t dwrr_deficit[PKT_PRIOS];
 	uint64_t queued_bytes;         /* frame bytes in all queues */
 	uint64_t max_queued_bytes;
 	uint64_t tx_pkts, tx_bytes;    /* frames and frame bytes sent */
+	int64_t egress_bytes[PKT_PRIOS]; /* MMU egress accounting (admitted, not yet sent) */
+	struct pktq ctrl;              /* PFC frames: ahead of all data */
+	struct pktq q[PKT_PRIOS];
+	struct link link;              /* cable to the peer */
+	struct pause_rx pause;         /* PFC received on this port */
+	int64_t dwrr_deficit[PKT_PRIOS];
 	/* InfiniBand (net qos.ib): credits toward the peer's receive buffer,
 	 * per VL in 64-byte blocks, and the blocks this port's ingress freed
 	 * that the next credit update returns to the peer */
@@ -70,14 +73,15 @@ struct port {
 };
 
 /* an ingress priority group: MMU accounting and the XOFF it sent upstream */
+/* what admission and release read (mmu to sw) on the first cache line */
 struct pg {
-	struct mmu_pg mmu;
-	struct sim_event refresh_ev;   /* while XOFF: refresh before the pause expires */
+	_Alignas(64) struct mmu_pg mmu;
 	uint8_t xoff;                  /* upstream is paused by us */
 	uint8_t mute;                  /* watchdog storm on this port: send no PFC */
 	uint8_t prio;
 	uint16_t port;
 	struct sw *sw;
+	struct sim_event refresh_ev;   /* while XOFF: refresh before the pause expires */
 };
 
 struct sw {
