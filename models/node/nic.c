@@ -89,21 +89,21 @@ static void nic_kick(struct nic *n);
 static void ready_push(struct nic *n, struct qp *q)
 {
 	q->next_ready = NULL;
-	if (n->ready_tail[q->prio])
-		n->ready_tail[q->prio]->next_ready = q;
+	if (n->ready[q->prio].tail)
+		n->ready[q->prio].tail->next_ready = q;
 	else
-		n->ready_head[q->prio] = q;
-	n->ready_tail[q->prio] = q;
+		n->ready[q->prio].head = q;
+	n->ready[q->prio].tail = q;
 	n->ready_mask |= (uint8_t)(1u << q->prio);
 	q->ready = 1;
 }
 
 static struct qp *ready_pop(struct nic *n, unsigned prio)
 {
-	struct qp *q = n->ready_head[prio];
-	n->ready_head[prio] = q->next_ready;
-	if (!n->ready_head[prio]) {
-		n->ready_tail[prio] = NULL;
+	struct qp *q = n->ready[prio].head;
+	n->ready[prio].head = q->next_ready;
+	if (!n->ready[prio].head) {
+		n->ready[prio].tail = NULL;
 		n->ready_mask &= (uint8_t)~(1u << prio);
 	}
 	q->next_ready = NULL;
@@ -644,9 +644,9 @@ static uint32_t next_blocks(struct nic *n, unsigned p)
 {
 	if (n->ctrlq[p].n)
 		return pkt_credit_blocks(PKT_CTRL_FRAME_BYTES);
-	while (n->ready_head[p] && !n->ready_head[p]->snd)
+	while (n->ready[p].head && !n->ready[p].head->snd)
 		ready_pop(n, p);
-	const struct qp *q = n->ready_head[p];
+	const struct qp *q = n->ready[p].head;
 	if (!q)
 		return 0;
 	int64_t left = q->snd->bytes - q->snd_off;

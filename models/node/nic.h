@@ -136,8 +136,8 @@ struct qp {
 	} rx;
 };
 
-/* The fields every frame reads or writes come first (tx_ev to ready_tail:
- * the first four cache lines); a fabric of thousands of NICs misses on each
+/* The fields every frame reads or writes come first (tx_ev to ready: the
+ * first five cache lines); a fabric of thousands of NICs misses on each
  * line a packet touches. */
 struct nic {
 	_Alignas(64) struct sim_event tx_ev;
@@ -152,17 +152,19 @@ struct nic {
 	struct serializer ser;
 	uint64_t tx_payload_bytes, rx_payload_bytes;
 	uint64_t tx_pkts;
-	struct qp *ready_head[PKT_PRIOS], *ready_tail[PKT_PRIOS];
 	struct pktq pfcq;              /* PFC frames: ahead of everything, never paused */
+	/* receive side under a slow-receiver fault: a small buffer drained at
+	 * a fixed rate, which pauses the ToR (DESIGN B3) */
+	struct serializer drain;       /* rate_bps 0: no slow-receiver fault active */
+	struct pktq rxq;
+	struct {
+		struct qp *head, *tail;
+	} ready[PKT_PRIOS];            /* QPs with something to send, by priority */
 	struct pktq ctrlq[PKT_PRIOS];  /* CNP, ACK, NAK by priority: ahead of data, paused
 					* with their priority */
 	struct link link;              /* cable to the ToR */
 	struct pause_rx pause;         /* PFC received from the ToR */
-	/* receive side under a slow-receiver fault: a small buffer drained at
-	 * a fixed rate, which pauses the ToR (DESIGN B3) */
-	struct pktq rxq;
 	struct sim_event drain_ev, refresh_ev;
-	struct serializer drain;       /* rate_bps 0: no slow-receiver fault active */
 	/* messages waiting for their start time, by (start, id), and the
 	 * event that posts them */
 	struct flow **wait;
