@@ -21,7 +21,7 @@ void *slab_alloc(size_t bytes)
 		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
 	return p == MAP_FAILED ? NULL : p;
 #else
-	return malloc(bytes);
+	return aligned_alloc(64, (bytes + 63) / 64 * 64);
 #endif
 }
 

@@ -13,7 +13,8 @@
 
 #include <stddef.h>
 
-/* bytes of memory about to be written whole, or NULL */
+/* bytes of memory about to be written whole, aligned to a cache line (64 B),
+ * or NULL */
 void *slab_alloc(size_t bytes);
 /* give back what slab_alloc(bytes) returned (NULL: nothing) */
 void slab_free(void *p, size_t bytes);

@@ -46,7 +46,7 @@ enum pkt_flags {
 struct flow;
 
 struct pkt {
-	struct pkt *next;
+	_Alignas(64) struct pkt *next; /* one packet, one cache line (slabs are aligned) */
 	sim_time_ps t;     /* when it leaves the delay line it sits in */
 	union {
 		struct flow *fl; /* data: its message (nic.h), until the receiver accepts it */
@@ -70,7 +70,7 @@ struct pkt {
 	uint8_t flags;     /* enum pkt_flags */
 };
 
-_Static_assert(sizeof(struct pkt) <= 64, "struct pkt must fit one cache line");
+_Static_assert(sizeof(struct pkt) == 64, "struct pkt must be one cache line");
 
 /* bytes the frame occupies in a buffer (headers included, no preamble) */
 static inline uint32_t pkt_frame_bytes(const struct pkt *p)

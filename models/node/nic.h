@@ -44,23 +44,27 @@ struct nic_config {
  * job, iter, pos and the dependency links belong to the workload that made
  * the message (traffic.h); the NIC does not read them.
  */
+/* two cache lines (the slabs align them): a fabric of thousands of ranks
+ * misses on each line of a message at each of its steps */
 struct flow {
 	/* first, on one cache line with next: what an acknowledgement reads */
-	struct flow *next;             /* in its QP's message FIFO, or the pool's free list */
+	_Alignas(64) struct flow *next; /* in its QP's message FIFO, or the pool's free list */
 	uint32_t first_psn;            /* PSN of its first packet; UINT32_MAX until sent */
 	uint32_t npkts;                /* ceil(bytes / mtu) */
 	struct flow *first_dep, *next_dep; /* messages waiting for this one, and siblings */
 	uint64_t id;                   /* stable: the order in which jobs define messages */
 	uint32_t job, iter;            /* workload tags */
 	uint32_t pos[4];               /* the workload's place for it (e.g. ring step) */
-	uint32_t src, dst, qp;
+	/* then what sending and receiving read */
+	uint16_t src, dst;             /* hosts, as its QP's */
+	uint32_t qp;
 	uint32_t heap_idx;             /* in its NIC's start heap, or UINT32_MAX */
+	uint8_t dscp, prio;
+	uint8_t posted;                /* handed to its QP */
 	int64_t bytes, tx_left, rx_bytes;
 	sim_time_ps start_ps, end_ps;  /* end_ps < 0 until complete */
 	sim_time_ps due_ps;            /* over NVLink: when it arrives; over TCP: when the
 					* host stack hands it to the connection */
-	uint8_t dscp, prio;
-	uint8_t posted;                /* handed to its QP */
 };
 
 /*
