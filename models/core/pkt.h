@@ -129,7 +129,8 @@ static inline struct pkt *pktq_pop(struct pktq *q)
 struct pkt_slab;
 
 struct pkt_pool {
-	struct pkt *free;
+	struct pkt *free;              /* returned packets */
+	struct pkt *fresh, *fresh_end; /* the newest slab's packets never used */
 	struct pkt_slab *slabs;
 	uint64_t live;
 	uint64_t allocated; /* packets in all slabs */

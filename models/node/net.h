@@ -147,6 +147,7 @@ struct net {
 	struct qp *qps;
 	uint32_t nqps, qps_cap;
 	struct flow *flow_free;        /* free messages */
+	struct flow *flow_fresh, *flow_fresh_end; /* the newest slab's never used */
 	struct flow_slab *flow_slabs;
 	uint64_t flows_live;           /* messages taken from the pool, not returned */
 	uint64_t flows_peak;           /* the most flows_live has been */

@@ -1219,19 +1219,22 @@ struct flow *nic_flow_new(struct net *net, uint64_t id, uint32_t qp, int64_t byt
 {
 	const struct qp *q = &net->qps[qp];
 	net = net->nics[q->src].net;
-	if (!net->flow_free) {
-		struct flow_slab *s = slab_alloc(sizeof(*s));
-		if (!s)
-			return NULL;
-		s->next = net->flow_slabs;
-		net->flow_slabs = s;
-		for (int i = FLOW_SLAB - 1; i >= 0; i--) {
-			s->flows[i].next = net->flow_free;
-			net->flow_free = &s->flows[i];
-		}
-	}
+	/* freed messages first, then the newest slab's never used (as packets) */
 	struct flow *fl = net->flow_free;
-	net->flow_free = fl->next;
+	if (fl) {
+		net->flow_free = fl->next;
+	} else {
+		if (net->flow_fresh == net->flow_fresh_end) {
+			struct flow_slab *s = slab_alloc(sizeof(*s));
+			if (!s)
+				return NULL;
+			s->next = net->flow_slabs;
+			net->flow_slabs = s;
+			net->flow_fresh = s->flows;
+			net->flow_fresh_end = s->flows + FLOW_SLAB;
+		}
+		fl = net->flow_fresh++;
+	}
 	if (++net->flows_live > net->flows_peak)
 		net->flows_peak = net->flows_live;
 	uint32_t mtu = net->qos.mtu_bytes;
@@ -1260,7 +1263,7 @@ void nic_flow_pool_free(struct net *net)
 		s = next;
 	}
 	net->flow_slabs = NULL;
-	net->flow_free = NULL;
+	net->flow_free = net->flow_fresh = net->flow_fresh_end = NULL;
 }
 
 /* ---- messages waiting for their start: a heap per NIC on (start, id) ---- */
