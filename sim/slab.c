@@ -5,6 +5,7 @@
 #include "slab.h"
 
 #include <stdlib.h>
+#include <string.h>
 #include <sys/mman.h>
 
 /* under AddressSanitizer slabs stay on its heap, where it watches them */
@@ -35,4 +36,32 @@ void slab_free(void *p, size_t bytes)
 	(void)bytes;
 	free(p);
 #endif
+}
+
+void *slab_next(struct slab_chain *c, size_t bytes, size_t first, size_t size)
+{
+	if (c->fresh == c->fresh_end) {
+		char *s = slab_alloc(bytes);
+		if (!s)
+			return NULL;
+		memcpy(s, &c->last, sizeof(c->last));
+		c->last = s;
+		c->fresh = s + first;
+		c->fresh_end = c->fresh + (bytes - first) / size * size;
+	}
+	void *o = c->fresh;
+	c->fresh += size;
+	return o;
+}
+
+void slab_chain_free(struct slab_chain *c, size_t bytes)
+{
+	char *s = c->last;
+	while (s) {
+		char *before;
+		memcpy(&before, s, sizeof(before));
+		slab_free(s, bytes);
+		s = before;
+	}
+	*c = (struct slab_chain){ 0 };
 }

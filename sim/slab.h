@@ -18,4 +18,18 @@ void *slab_alloc(size_t bytes);
 /* give back what slab_alloc(bytes) returned (NULL: nothing) */
 void slab_free(void *p, size_t bytes);
 
+/* the slabs of one pool, each holding in its first bytes a pointer to the
+ * one before, and the newest one's objects never handed out */
+struct slab_chain {
+	void *last;
+	char *fresh, *fresh_end;
+};
+
+/* the next object never handed out: the newest slab's, in order, or the
+ * first of a new slab of `bytes` whose objects of `size` bytes start at
+ * offset `first`; NULL when the system is out of memory */
+void *slab_next(struct slab_chain *c, size_t bytes, size_t first, size_t size);
+/* every slab of the chain (each of `bytes`) back; the chain is empty again */
+void slab_chain_free(struct slab_chain *c, size_t bytes);
+
 #endif

@@ -3,12 +3,12 @@
  */
 #include "pkt.h"
 
-#include "slab.h"
+#include <stddef.h>
 
 #define SLAB_PKTS 4096
 
 struct pkt_slab {
-	struct pkt_slab *next;
+	void *before;               /* the chain's link (slab.h) */
 	struct pkt pkts[SLAB_PKTS];
 };
 
@@ -19,12 +19,7 @@ void pkt_pool_init(struct pkt_pool *pool)
 
 void pkt_pool_free(struct pkt_pool *pool)
 {
-	struct pkt_slab *s = pool->slabs;
-	while (s) {
-		struct pkt_slab *next = s->next;
-		slab_free(s, sizeof(*s));
-		s = next;
-	}
+	slab_chain_free(&pool->slabs, sizeof(struct pkt_slab));
 	*pool = (struct pkt_pool){0};
 }
 
@@ -37,17 +32,10 @@ struct pkt *pkt_alloc(struct pkt_pool *pool)
 	if (p) {
 		pool->free = p->next;
 	} else {
-		if (pool->fresh == pool->fresh_end) {
-			struct pkt_slab *s = slab_alloc(sizeof(*s));
-			if (!s)
-				return NULL;
-			s->next = pool->slabs;
-			pool->slabs = s;
-			pool->fresh = s->pkts;
-			pool->fresh_end = s->pkts + SLAB_PKTS;
-			pool->allocated += SLAB_PKTS;
-		}
-		p = pool->fresh++;
+		p = slab_next(&pool->slabs, sizeof(struct pkt_slab), offsetof(struct pkt_slab, pkts),
+			      sizeof(struct pkt));
+		if (!p)
+			return NULL;
 	}
 	pool->live++;
 	p->next = NULL;

@@ -17,6 +17,7 @@
 
 #include <stdint.h>
 
+#include "slab.h"
 #include "units.h"
 
 #define PKT_ROCE_HDR_BYTES 62
@@ -126,14 +127,10 @@ static inline struct pkt *pktq_pop(struct pktq *q)
  * releases every slab.  `live` counts packets handed out and not returned:
  * the conservation check compares it with the packets found in the fabric.
  */
-struct pkt_slab;
-
 struct pkt_pool {
 	struct pkt *free;              /* returned packets */
-	struct pkt *fresh, *fresh_end; /* the newest slab's packets never used */
-	struct pkt_slab *slabs;
+	struct slab_chain slabs;       /* and those never used */
 	uint64_t live;
-	uint64_t allocated; /* packets in all slabs */
 };
 
 void pkt_pool_init(struct pkt_pool *pool);

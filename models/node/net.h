@@ -20,7 +20,6 @@
 #include "pkt.h"
 
 struct flow;
-struct flow_slab;
 struct net;
 struct qp;
 struct sw;
@@ -147,8 +146,7 @@ struct net {
 	struct qp *qps;
 	uint32_t nqps, qps_cap;
 	struct flow *flow_free;        /* free messages */
-	struct flow *flow_fresh, *flow_fresh_end; /* the newest slab's never used */
-	struct flow_slab *flow_slabs;
+	struct slab_chain flow_slabs;  /* and those never used */
 	uint64_t flows_live;           /* messages taken from the pool, not returned */
 	uint64_t flows_peak;           /* the most flows_live has been */
 	uint64_t flows_done;           /* messages completed at their receivers */

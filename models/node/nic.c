@@ -1210,7 +1210,7 @@ uint32_t nic_add_qp(struct net *net, uint32_t src, uint32_t dst, uint8_t dscp)
 #define FLOW_SLAB 1024
 
 struct flow_slab {
-	struct flow_slab *next;
+	void *before;               /* the chain's link (slab.h) */
 	struct flow flows[FLOW_SLAB];
 };
 
@@ -1224,16 +1224,10 @@ struct flow *nic_flow_new(struct net *net, uint64_t id, uint32_t qp, int64_t byt
 	if (fl) {
 		net->flow_free = fl->next;
 	} else {
-		if (net->flow_fresh == net->flow_fresh_end) {
-			struct flow_slab *s = slab_alloc(sizeof(*s));
-			if (!s)
-				return NULL;
-			s->next = net->flow_slabs;
-			net->flow_slabs = s;
-			net->flow_fresh = s->flows;
-			net->flow_fresh_end = s->flows + FLOW_SLAB;
-		}
-		fl = net->flow_fresh++;
+		fl = slab_next(&net->flow_slabs, sizeof(struct flow_slab),
+			       offsetof(struct flow_slab, flows), sizeof(struct flow));
+		if (!fl)
+			return NULL;
 	}
 	if (++net->flows_live > net->flows_peak)
 		net->flows_peak = net->flows_live;
@@ -1256,14 +1250,8 @@ void nic_flow_free(struct net *net, struct flow *fl)
 
 void nic_flow_pool_free(struct net *net)
 {
-	struct flow_slab *s = net->flow_slabs;
-	while (s) {
-		struct flow_slab *next = s->next;
-		slab_free(s, sizeof(*s));
-		s = next;
-	}
-	net->flow_slabs = NULL;
-	net->flow_free = net->flow_fresh = net->flow_fresh_end = NULL;
+	slab_chain_free(&net->flow_slabs, sizeof(struct flow_slab));
+	net->flow_free = NULL;
 }
 
 /* ---- messages waiting for their start: a heap per NIC on (start, id) ---- */
