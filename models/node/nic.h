@@ -141,7 +141,7 @@ struct qp {
 };
 
 /* The fields every frame reads or writes come first (tx_ev to ready: the
- * first five cache lines); a fabric of thousands of NICs misses on each
+ * first 336 bytes); a fabric of thousands of NICs misses on each
  * line a packet touches. */
 struct nic {
 	_Alignas(64) struct sim_event tx_ev;

@@ -44,7 +44,7 @@ struct sw;
 
 /* The fields every frame reads or writes come first, on as few cache lines
  * as they fit: a fabric of thousands of ports touches a port per hop, and
- * each line of it is a miss (tx_ev to egress_bytes: the first three lines). */
+ * each line of it is a miss (tx_ev to egress_bytes: the first 200 bytes). */
 struct port {
 	_Alignas(64) struct sim_event tx_ev;
 	struct pkt *tx;                /* frame being serialized */
