@@ -1152,18 +1152,23 @@ void nic_set_down(struct nic *n, int down)
 
 /* ---- QPs and messages ---- */
 
-static int grow(void **arr, uint32_t *cap, uint32_t need, size_t elem)
+/* room for one more QP: the table doubles, aligned to a cache line as its
+ * receiving half (struct qp_rx) requires; realloc promises only 16 bytes */
+static int grow_qps(struct net *net)
 {
-	if (need <= *cap)
+	if (net->nqps < net->qps_cap)
 		return 0;
-	uint32_t cap2 = *cap ? *cap : 64;
-	while (cap2 < need)
-		cap2 *= 2;
-	void *a = realloc(*arr, (size_t)cap2 * elem);
+	if (net->qps_cap > UINT32_MAX / 2)
+		return -1;
+	uint32_t cap = net->qps_cap ? net->qps_cap * 2 : 64;
+	struct qp *a = aligned_alloc(_Alignof(struct qp), (size_t)cap * sizeof(struct qp));
 	if (!a)
 		return -1;
-	*arr = a;
-	*cap = cap2;
+	if (net->nqps)
+		memcpy(a, net->qps, (size_t)net->nqps * sizeof(struct qp));
+	free(net->qps);
+	net->qps = a;
+	net->qps_cap = cap;
 	return 0;
 }
 
@@ -1176,7 +1181,7 @@ static uint16_t qp_sport(uint64_t seed, uint32_t qp)
 
 uint32_t nic_add_qp(struct net *net, uint32_t src, uint32_t dst, uint8_t dscp)
 {
-	if (grow((void **)&net->qps, &net->qps_cap, net->nqps + 1, sizeof(*net->qps)))
+	if (grow_qps(net))
 		return NET_NONE;
 	const struct nic_config *cfg = net->nics[src].cfg;
 	uint32_t qid = net->nqps++;
