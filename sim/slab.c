@@ -63,5 +63,5 @@ void slab_chain_free(struct slab_chain *c, size_t bytes)
 		slab_free(s, bytes);
 		s = before;
 	}
-	*c = (struct slab_chain){ 0 };
+	*c = (struct slab_chain){0};
 }

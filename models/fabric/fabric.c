@@ -76,9 +76,8 @@ static struct switch_config switch_config_of(const struct scenario *scn)
 	};
 }
 
-/* [dcqcn] knobs (base units) to the reaction point's parameters */
-/* calloc for arrays of cache-line-aligned structures (ports, PGs): their
- * hot fields are laid out from a line's start */
+/* calloc for arrays of cache-line-aligned structures (ports, PGs, NICs):
+ * their hot fields are laid out from a line's start */
 static void *calloc_lines(size_t n, size_t size)
 {
 	if (size && n > (SIZE_MAX - 63) / size)
@@ -90,6 +89,7 @@ static void *calloc_lines(size_t n, size_t size)
 	return p;
 }
 
+/* [dcqcn] knobs (base units) to the reaction point's parameters */
 static struct dcqcn_params dcqcn_params_of(const struct scenario *scn)
 {
 	const struct scn_dcqcn *k = &scn->dcqcn;
