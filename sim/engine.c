@@ -288,7 +288,9 @@ static void wheel_insert(struct sim_engine *eng, struct sim_event *ev)
 	 * But a few steps back are walked first: one handler often schedules
 	 * a few events of one instant out of key order (a pipeline releasing
 	 * packets to several ports), and a slot of thousands of events that
-	 * is sorted for one of them costs more than the walk. */
+	 * is sorted for one of them costs more than the walk.  (The walk is
+	 * written out here: ring_insert with a step limit cost 1-2 % more
+	 * instructions on the benchmarks.) */
 	uint64_t bit = UINT64_C(1) << (s % 64);
 	if (eng->wheel_unsorted[s / 64] & bit) {
 		ring_after(head->prev, ev);

@@ -167,11 +167,16 @@ static void put_fixed6(struct row *r, double v)
 
 /* the rows staged for stream s go to stdio: before anything else writes to
  * its file, and when the stage is full */
-static void stage_flush(struct output *o, int s)
+static void write_file(struct output *o, int s, const char *text, size_t n)
 {
 	errno = 0;
-	if (o->staged[s] && fwrite(o->stage[s], 1, o->staged[s], o->file[s]) < o->staged[s])
+	if (n && fwrite(text, 1, n, o->file[s]) < n)
 		io_error(o, stream_file[s]); /* now, while errno says why */
+}
+
+static void stage_flush(struct output *o, int s)
+{
+	write_file(o, s, o->stage[s], o->staged[s]);
 	o->staged[s] = 0;
 }
 
@@ -181,9 +186,7 @@ static void stage_put(struct output *o, int s, const char *text, size_t n)
 {
 	if (!o->stage[s] || n > OUT_STAGE) {
 		stage_flush(o, s);
-		errno = 0;
-		if (fwrite(text, 1, n, o->file[s]) < n)
-			io_error(o, stream_file[s]);
+		write_file(o, s, text, n);
 		return;
 	}
 	if (o->staged[s] + n > OUT_STAGE)

@@ -42,10 +42,10 @@ struct nic_config {
  * reads them any more); a packet still in flight then only carries a stale
  * pointer, which the receiver never follows (it checks the PSN first).
  * job, iter, pos and the dependency links belong to the workload that made
- * the message (traffic.h); the NIC does not read them.
+ * the message (traffic.h); the NIC does not read them.  Two cache lines
+ * (the slabs align them): a fabric of thousands of ranks misses on each line
+ * of a message at each of its steps.
  */
-/* two cache lines (the slabs align them): a fabric of thousands of ranks
- * misses on each line of a message at each of its steps */
 struct flow {
 	/* first, on one cache line with next: what an acknowledgement reads */
 	_Alignas(64) struct flow *next; /* in its QP's message FIFO, or the pool's free list */

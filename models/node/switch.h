@@ -72,8 +72,8 @@ struct port {
 	struct net_credits cred;
 };
 
-/* an ingress priority group: MMU accounting and the XOFF it sent upstream */
-/* what admission and release read (mmu to sw) on the first cache line */
+/* an ingress priority group: MMU accounting and the XOFF it sent upstream;
+ * what admission and release read (mmu to sw) on the first cache line */
 struct pg {
 	_Alignas(64) struct mmu_pg mmu;
 	uint8_t xoff;                  /* upstream is paused by us */
