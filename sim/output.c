@@ -31,6 +31,7 @@
 #include "fabric.h"
 #include "figures.h"
 #include "scenario.h"
+#include "slab.h"
 #include "units.h"
 
 int output_mkdir_p(const char *dir)
@@ -81,8 +82,8 @@ struct out_buf {
 	size_t used, size;
 };
 
-struct out_part {
-	struct out_buf buf[OUT_PARTITIONED];
+struct out_part { /* on lines of its own: each partition's thread writes its rows */
+	_Alignas(64) struct out_buf buf[OUT_PARTITIONED];
 	int pending;                   /* rows wait in buf */
 };
 
@@ -252,23 +253,27 @@ void output_merge(struct output *o)
 	if (!pending)
 		return;
 	for (int s = 0; o->nparts > 1 && s < OUT_PARTITIONED; s++) {
-		for (;;) { /* the smallest head among the partitions, each in its own order */
-			struct out_buf *best = NULL;
-			for (unsigned p = 0; p < o->nparts; p++) {
-				struct out_buf *b = &o->parts[p].buf[s];
-				if (b->head < b->n &&
-				    (!best || tag_less(&b->rows[b->head].tag, &best->rows[best->head].tag)))
-					best = b;
+		unsigned n = 0; /* the partitions with rows: a run may have thousands */
+		for (unsigned p = 0; p < o->nparts; p++)
+			if (o->parts[p].buf[s].n)
+				o->merging[n++] = &o->parts[p].buf[s];
+		while (n) { /* the smallest head among them, each in its own order */
+			unsigned best = 0;
+			for (unsigned k = 1; k < n; k++) {
+				const struct out_buf *b = o->merging[k], *c = o->merging[best];
+				if (tag_less(&b->rows[b->head].tag, &c->rows[c->head].tag))
+					best = k;
 			}
-			if (!best)
-				break;
-			struct out_row *r = &best->rows[best->head++];
-			stage_put(o, s, best->text + r->off, r->len);
-		}
-		for (unsigned p = 0; p < o->nparts; p++) {
-			struct out_buf *b = &o->parts[p].buf[s];
-			b->n = b->head = 0;
-			b->used = 0;
+			struct out_buf *b = o->merging[best];
+			struct out_row *r = &b->rows[b->head++];
+			stage_put(o, s, b->text + r->off, r->len);
+			if (b->head == b->n) {
+				b->n = b->head = 0;
+				b->used = 0;
+				n--; /* in partition order: equal tags go as before */
+				memmove(o->merging + best, o->merging + best + 1,
+					(n - best) * sizeof(*o->merging));
+			}
 		}
 	}
 }
@@ -479,7 +484,8 @@ int output_open(struct output *o, const char *dir, const struct scenario *scn, u
 	unlink(old);
 	o->nqps = scn->output_rates;
 	o->njobs = scn->njobs;
-	if ((nparts > 1 && !(o->parts = calloc(nparts, sizeof(*o->parts)))) ||
+	if ((nparts > 1 && (!(o->parts = calloc_lines(nparts, sizeof(*o->parts))) ||
+			    !(o->merging = calloc(nparts, sizeof(*o->merging))))) ||
 	    (o->nqps && !(o->qps = calloc(o->nqps, sizeof(*o->qps)))) ||
 	    !(o->job_names = calloc(o->njobs ? o->njobs : 1, sizeof(*o->job_names)))) {
 		snprintf(err, errlen, "out of memory");
@@ -889,5 +895,7 @@ int output_close(struct output *o)
 		}
 	free(o->parts);
 	o->parts = NULL;
+	free(o->merging);
+	o->merging = NULL;
 	return rc ? -1 : 0;
 }

@@ -65,6 +65,7 @@ struct output {
 	size_t staged[OUT_STREAMS];
 	unsigned nparts;
 	struct out_part *parts;        /* nparts > 1: rows waiting for the merge */
+	struct out_buf **merging;      /* nparts: a merge's buffers that have rows */
 	int opened;                    /* output_open succeeded: output_close writes qps.csv */
 	struct out_qp *qps;            /* the traced QPs (output.rates), for qps.csv */
 	uint32_t nqps;

@@ -21,6 +21,7 @@
 #include "iostats.h"
 #include "output.h"
 #include "scenario.h"
+#include "slab.h"
 
 #define SLICE_PS UNITS_PS_PER_US
 #define PROGRESS_EVERY_S 0.25
@@ -38,8 +39,9 @@ struct run_ctx {
 	double jmin, jmax, jsum; /* their % of line: least, most, total */
 	struct iostats *io;    /* storage jobs' I/Os; NULL: none */
 	uint32_t probe_job;    /* run_opts.probe_job's index; UINT32_MAX: none */
-	struct part_ctx {      /* what each partition's thread counts */
-		struct hist fct; /* completion times of the messages */
+	struct part_ctx {      /* what each partition's thread counts, on lines of
+				* its own (the threads write them at every completion) */
+		_Alignas(64) struct hist fct; /* completion times of the messages */
 		int oom;       /* the histogram ran out of memory */
 		sim_time_ps last_end; /* the last completion, the probe's aside */
 		struct probe_msg { sim_time_ps start, fct; } *probe;
@@ -289,7 +291,7 @@ enum run_status run_scenario(const struct scenario *scn, const struct run_opts *
 		return RUN_EIO;
 	}
 	uint32_t nparts = f->nparts;
-	c.part = calloc(nparts, sizeof(*c.part));
+	c.part = calloc_lines(nparts, sizeof(*c.part));
 	if (!c.part) {
 		fabric_destroy(f);
 		snprintf(res->err, sizeof(res->err), "out of memory");
@@ -384,7 +386,7 @@ enum run_status run_scenario(const struct scenario *scn, const struct run_opts *
 		output_merge(&c.out);
 	struct net_stats ns;
 	fabric_stats(f, &ns);
-	res->threads = nparts;
+	res->threads = f->nthreads;
 	res->wall_s = wall_now() - t0;
 	res->events = fabric_events(f);
 	res->data_pkts = ns.data_pkts_sent;
@@ -670,13 +672,18 @@ void run_print_plan(const struct scenario *scn, FILE *out)
 	struct fabric_plan p = fabric_plan_of(scn, 0);
 	char la[32];
 	units_format_time(p.lookahead_ps, la, sizeof(la));
-	fprintf(out, "# threads: %u partition%s of %u unit%s (a unit: %s)\n", p.parts,
-		p.parts == 1 ? "" : "s", p.units, p.units == 1 ? "" : "s", p.unit_is);
+	if (p.parts == p.threads)
+		fprintf(out, "# threads: %u partition%s of %u unit%s (a unit: %s)\n", p.parts,
+			p.parts == 1 ? "" : "s", p.units, p.units == 1 ? "" : "s", p.unit_is);
+	else
+		fprintf(out, "# threads: %u, running %u partitions of %u units (a unit: %s) one "
+			     "after another within each window, for locality\n",
+			p.threads, p.parts, p.units, p.unit_is);
 	if (p.why_one)
 		fprintf(out, "# one partition: %s\n", p.why_one);
-	else if (p.parts > 1 && p.weight_total)
-		fprintf(out, "# partition weights (ports + 2 x hosts): heaviest %.1f%%, lightest %.1f%% "
-			     "of %llu\n",
+	else if (p.threads > 1 && p.weight_total)
+		fprintf(out, "# %s weights (ports + 2 x hosts): heaviest %.1f%%, lightest %.1f%% "
+			     "of %llu\n", p.parts == p.threads ? "partition" : "thread",
 			100.0 * (double)p.weight_max / (double)p.weight_total,
 			100.0 * (double)p.weight_min / (double)p.weight_total,
 			(unsigned long long)p.weight_total);

@@ -4,6 +4,7 @@
 #define _DEFAULT_SOURCE /* MAP_ANONYMOUS and MAP_POPULATE */
 #include "slab.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -14,6 +15,17 @@
 #else
 #define SLAB_MAPPED 0
 #endif
+
+void *calloc_lines(size_t n, size_t size)
+{
+	if (size && n > (SIZE_MAX - 63) / size)
+		return NULL;
+	size_t bytes = (n * size + 63) / 64 * 64;
+	void *p = aligned_alloc(64, bytes ? bytes : 64);
+	if (p)
+		memset(p, 0, bytes);
+	return p;
+}
 
 void *slab_alloc(size_t bytes)
 {

@@ -13,6 +13,13 @@
 
 #include <stddef.h>
 
+/* n zeroed objects of `size` bytes on cache lines of their own: the start
+ * aligned to 64 B and the end padded to a line, so that nothing else shares
+ * their lines (free() gives them back); NULL out of memory.  For arrays of
+ * what each partition's thread writes (with _Alignas(64) types, one line
+ * boundary per element) and of nodes. */
+void *calloc_lines(size_t n, size_t size);
+
 /* bytes of memory, aligned to a cache line (64 B), or NULL */
 void *slab_alloc(size_t bytes);
 /* give back what slab_alloc(bytes) returned (NULL: nothing) */

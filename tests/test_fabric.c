@@ -447,6 +447,77 @@ START_TEST(partition_plan)
 }
 END_TEST
 
+/* sim.partitions: auto cuts a fabric heavier than 2,048 a thread into
+ * pieces of about 2,048, several a thread; a number is kept between the
+ * threads and the units */
+START_TEST(partition_locality)
+{
+	/* 64 leaves of 32 hosts and 16 uplinks (48 + 2 x 32 = 112 each) and 16
+	 * spines of 64 ports: 8,192 in all, 80 units */
+	const char *big = "[topology]\nspines = 16\nleaves = 64\nhosts_per_leaf = 32\n";
+	struct fabric_plan p = plan_of(big, 1);
+	ck_assert_uint_eq(p.weight_total, 8192);
+	ck_assert_uint_eq(p.threads, 1);
+	ck_assert_uint_eq(p.parts, 4);
+	p = plan_of(big, 2);
+	ck_assert_uint_eq(p.threads, 2);
+	ck_assert_uint_eq(p.parts, 4);
+	ck_assert_uint_eq(p.weight_max, 4096); /* two pieces a thread */
+	p = plan_of(big, 8);
+	ck_assert_uint_eq(p.threads, 8);
+	ck_assert_uint_eq(p.parts, 8);
+	/* the 448 of partition_plan's fabric: one a thread */
+	const char *ls = "[topology]\nspines = 4\nleaves = 8\nhosts_per_leaf = 16\n";
+	ck_assert_uint_eq(plan_of(ls, 1).parts, 1);
+	ck_assert_uint_eq(plan_of(ls, 3).parts, 3);
+	/* asked for: at least the threads, at most the units (12) */
+	const char *five = "[topology]\nspines = 4\nleaves = 8\nhosts_per_leaf = 16\n"
+			   "[sim]\npartitions = 5\n";
+	p = plan_of(five, 2);
+	ck_assert_uint_eq(p.threads, 2);
+	ck_assert_uint_eq(p.parts, 5);
+	ck_assert_uint_eq(plan_of(five, 7).parts, 7);
+	ck_assert_uint_eq(plan_of("[topology]\nspines = 4\nleaves = 8\nhosts_per_leaf = 16\n"
+				  "[sim]\npartitions = 100\n", 1).parts, 12);
+	/* built: every partition on exactly one thread, each thread's in
+	 * increasing order, and hosts on their leaf's partition */
+	struct scenario *s = tl_load(five);
+	struct fabric *f = tl_build_on(s, 2);
+	ck_assert_uint_eq(f->nparts, 5);
+	ck_assert_uint_eq(f->nthreads, 2);
+	ck_assert_uint_eq(f->thread_first[0], 0);
+	ck_assert_uint_eq(f->thread_first[2], 5);
+	uint32_t seen[5] = { 0 };
+	for (uint32_t k = 0; k < 2; k++)
+		for (uint32_t i = f->thread_first[k]; i < f->thread_first[k + 1]; i++) {
+			seen[f->thread_parts[i]]++;
+			if (i > f->thread_first[k])
+				ck_assert_uint_lt(f->thread_parts[i - 1], f->thread_parts[i]);
+		}
+	for (uint32_t q = 0; q < 5; q++)
+		ck_assert_uint_eq(seen[q], 1);
+	for (uint32_t h = 0; h < f->nhosts; h++) {
+		uint32_t leaf = topo_host_uplink(&f->topo, h).node;
+		ck_assert_ptr_eq(f->nics[h].net, f->sws[leaf].net);
+	}
+	/* outboxes only toward partitions a link leads to, and each one's
+	 * receiver lists it */
+	for (uint32_t q = 0; q < 5; q++) {
+		const struct fabric_part *part = &f->parts[q];
+		for (uint32_t k = 0; k < part->nout; k++) {
+			ck_assert_uint_ne(part->out_to[k], q);
+			const struct fabric_part *to = &f->parts[part->out_to[k]];
+			int listed = 0;
+			for (uint32_t j = 0; j < to->nin; j++)
+				listed += to->in[j] == part->out[k];
+			ck_assert_int_eq(listed, 1);
+		}
+	}
+	fabric_destroy(f);
+	tl_unload(s);
+}
+END_TEST
+
 static Suite *make_fabric_suite(void)
 {
 	Suite *s = suite_create("fabric");
@@ -461,6 +532,7 @@ static Suite *make_fabric_suite(void)
 	tcase_add_test(tc, trace_after_dependency);
 	tcase_add_test(tc, criteria_verdicts);
 	tcase_add_test(tc, partition_plan);
+	tcase_add_test(tc, partition_locality);
 	suite_add_tcase(s, tc);
 	return s;
 }

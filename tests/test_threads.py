@@ -9,13 +9,18 @@ all-to-all cut by sim.duration, jobs failed by QPs whose retries ran out,
 an InfiniBand leaf-spine (credits across partitions, a link that fails and
 comes back), a lossy TCP leaf-spine with DCTCP (drops, fast retransmits and
 timeouts across partitions), and a subset of the soak scenarios.
+Each also runs on 2 threads cut into 6 partitions (sim.partitions), three a
+thread run one after another within each window, as large fabrics are by
+default.
 --soak N takes the first N soak seeds (default 40; the stars among them
 are left out).  stats.csv (wall-clock) is left out, but its threads column must show that
-the run used the partitions `check --threads N` plans (N, or fewer when the
-fabric has fewer units), and every scenario but the stars must be cut.
+the run used the threads `check --threads N` plans (N, or fewer when the
+fabric has fewer units), check must plan the partitions asked for (at
+most the units), and every scenario but the stars must be cut.
 """
 import filecmp
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -24,7 +29,8 @@ import tempfile
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import soak  # noqa: E402  (the random scenario generator)
 
-THREADS = (1, 2, 3)
+# (threads, sim.partitions): the first is the reference
+THREADS = ((1, None), (2, None), (3, None), (2, 6))
 SOAK_SEEDS = 40
 
 FAT_TREE = """[sim]
@@ -264,12 +270,16 @@ def stats_threads(d):
     return int(dict(zip(head.split(','), row.split(',')))['threads'])
 
 
-def planned(sim, path, extra, n):
-    """the partitions `check` plans for a run on n threads"""
-    p = subprocess.run([sim, 'check', path, '--threads', str(n)] + extra,
-                       capture_output=True, text=True, check=True)
-    line = [x for x in p.stdout.splitlines() if x.startswith('# threads: ')][0]
-    return int(line.split()[2])
+PLAN = re.compile(r'# threads: (\d+)(?: partitions?|, running (\d+) partitions) of (\d+) units?')
+
+
+def planned(sim, path, extra):
+    """(threads, partitions, units) of the plan `check` prints"""
+    p = subprocess.run([sim, 'check', path] + extra, capture_output=True, text=True,
+                       check=True)
+    m = [PLAN.match(x) for x in p.stdout.splitlines() if x.startswith('# threads: ')][0]
+    threads, units = int(m.group(1)), int(m.group(3))
+    return threads, int(m.group(2) or threads), units
 
 
 def files_of(d):
@@ -289,38 +299,42 @@ def main():
     failed = checked = 0
     for name, path, extra in runs(src, tmp, nsoak):
         dirs = {}
-        for n in THREADS:
-            d = os.path.join(tmp, 'out', '%s-t%d' % (name, n))
-            p = subprocess.run([sim, 'run', path, '-o', d, '--quiet', '--threads', str(n)]
-                               + extra, capture_output=True, text=True)
+        for n, parts in THREADS:
+            label = '%d threads' % n + (', %d partitions' % parts if parts else '')
+            cut = ['--threads', str(n)] + (['--set', 'sim.partitions=%d' % parts] if parts
+                                           else [])
+            d = os.path.join(tmp, 'out', '%s-t%d-p%s' % (name, n, parts))
+            p = subprocess.run([sim, 'run', path, '-o', d, '--quiet'] + cut + extra,
+                               capture_output=True, text=True)
             if p.returncode != 0:
-                print('FAIL: %s on %d threads: exit %d\n%s' % (name, n, p.returncode, p.stderr))
+                print('FAIL: %s on %s: exit %d\n%s' % (name, label, p.returncode, p.stderr))
                 failed += 1
                 break
-            used, plan = stats_threads(d), planned(sim, path, extra, n)
-            if used != plan or plan > n or (n > 1 and plan == 1 and not star(path)):
-                print('FAIL: %s on %d threads: %d partitions, %d planned' %
-                      (name, n, used, plan))
+            used, (plan, nparts, units) = stats_threads(d), planned(sim, path, cut + extra)
+            if used != plan or plan > n or (n > 1 and plan == 1 and not star(path)) or \
+                    (parts and not star(path) and nparts != min(parts, units)):
+                print('FAIL: %s on %s: %d threads, %d planned, %d partitions of %d units' %
+                      (name, label, used, plan, nparts, units))
                 failed += 1
-            dirs[n] = d
+            dirs[(n, parts)] = d
         if len(dirs) != len(THREADS):
             continue
-        ref = files_of(dirs[1])
-        for n in THREADS[1:]:
-            if files_of(dirs[n]) != ref:
-                print('FAIL: %s: files on %d threads %s, on 1 %s' %
-                      (name, n, files_of(dirs[n]), ref))
+        ref = files_of(dirs[THREADS[0]])
+        for key in THREADS[1:]:
+            if files_of(dirs[key]) != ref:
+                print('FAIL: %s: files on %s %s, on 1 thread %s' %
+                      (name, key, files_of(dirs[key]), ref))
                 failed += 1
                 continue
             for rel in ref:
                 checked += 1
-                if not filecmp.cmp(os.path.join(dirs[1], rel), os.path.join(dirs[n], rel),
-                                   shallow=False):
-                    print('FAIL: %s: %s differs between 1 and %d threads (kept in %s)' %
-                          (name, rel, n, tmp))
+                if not filecmp.cmp(os.path.join(dirs[THREADS[0]], rel),
+                                   os.path.join(dirs[key], rel), shallow=False):
+                    print('FAIL: %s: %s differs between 1 thread and %s (kept in %s)' %
+                          (name, rel, key, tmp))
                     failed += 1
-        print('ok: %s: %d files identical on %s threads' %
-              (name, len(ref), ', '.join(map(str, THREADS))))
+        print('ok: %s: %d files identical on 1, 2 and 3 threads, and 2 threads of 6 '
+              'partitions' % (name, len(ref)))
     if failed:
         print('%d failures; outputs kept in %s' % (failed, tmp))
         return 1

@@ -13,6 +13,7 @@
 #include "evkey.h"
 #include "pfc.h"
 #include "scenario.h"
+#include "slab.h"
 
 /* ---- the scenario as node configurations ---- */
 
@@ -74,19 +75,6 @@ static struct switch_config switch_config_of(const struct scenario *scn)
 		.pfcwd_detect_ps = scn->pfcwd_detect_ps, .pfcwd_restore_ps = scn->pfcwd_restore_ps,
 		.pfcwd_poll_ps = scn->pfcwd_poll_ps, .seed = scn->seed,
 	};
-}
-
-/* calloc for arrays of cache-line-aligned structures (ports, PGs, NICs):
- * their hot fields are laid out from a line's start */
-static void *calloc_lines(size_t n, size_t size)
-{
-	if (size && n > (SIZE_MAX - 63) / size)
-		return NULL;
-	size_t bytes = (n * size + 63) / 64 * 64;
-	void *p = aligned_alloc(64, bytes ? bytes : 64);
-	if (p)
-		memset(p, 0, bytes);
-	return p;
 }
 
 /* [dcqcn] knobs (base units) to the reaction point's parameters */
@@ -191,8 +179,9 @@ static void fwd_pfcwd(void *ctx, const struct pause_rx *pr, unsigned prio, enum 
 /* ---- assembly ---- */
 
 /* every link: the far end's partition runs its events; a link into another
- * partition than its sender's takes packets into the sender's outbox */
-static void connect(struct fabric *f)
+ * partition than its sender's takes packets into the sender's outbox.  -1
+ * out of memory. */
+static int connect(struct fabric *f)
 {
 	const struct topo *t = &f->topo;
 	for (uint32_t s = 0; s < f->nsw; s++) {
@@ -211,8 +200,8 @@ static void connect(struct fabric *f)
 					  e.port);
 				to = fabric_part_of_switch(f, e.node);
 			}
-			if (to != from)
-				l->out = &f->parts[from].out[to];
+			if (to != from && !(l->out = fabric_outbox(f, from, to)))
+				return -1;
 		}
 	}
 	for (uint32_t h = 0; h < f->nhosts; h++) {
@@ -220,22 +209,22 @@ static void connect(struct fabric *f)
 		link_init(&f->nics[h].link, SIM_KEY(EVKEY_NIC, h, EVKEY_NIC_LINK), t->host_prop_ps,
 			  switch_rx, &f->sws[up.node], up.port);
 		uint32_t from = fabric_part_of_host(f, h), to = fabric_part_of_switch(f, up.node);
-		if (to != from)
-			f->nics[h].link.out = &f->parts[from].out[to];
+		if (to != from && !(f->nics[h].link.out = fabric_outbox(f, from, to)))
+			return -1;
 	}
+	return fabric_inboxes(f);
 }
 
 static int build_parts(struct fabric *f)
 {
-	f->parts = calloc(f->nparts, sizeof(*f->parts));
+	f->parts = calloc_lines(f->nparts, sizeof(*f->parts));
 	if (!f->parts)
 		return -1;
 	for (uint32_t p = 0; p < f->nparts; p++) {
 		struct fabric_part *part = &f->parts[p];
 		part->f = f;
 		part->index = p;
-		part->out = calloc(f->nparts, sizeof(*part->out));
-		if (!part->out || net_init(&part->net, f->scn->sample_interval_ps, p))
+		if (net_init(&part->net, f->scn->sample_interval_ps, p))
 			return -1;
 		struct net *net = &part->net;
 		net->qos = f->qos;
@@ -270,7 +259,7 @@ struct fabric *fabric_create(const struct scenario *scn, unsigned threads, const
 	f->niccfg = nic_config_of(scn, &f->swcfg);
 	f->nsw = f->topo.switches;
 	f->nhosts = f->topo.hosts;
-	f->sws = calloc(f->nsw, sizeof(*f->sws));
+	f->sws = calloc_lines(f->nsw, sizeof(*f->sws));
 	f->nics = calloc_lines(f->nhosts, sizeof(*f->nics));
 	size_t nports = 0;
 	for (uint32_t s = 0; s < f->nsw; s++)
@@ -288,7 +277,8 @@ struct fabric *fabric_create(const struct scenario *scn, unsigned threads, const
 	}
 	for (uint32_t h = 0; h < f->nhosts; h++)
 		nic_init(&f->parts[fabric_part_of_host(f, h)].net, &f->nics[h], h, &f->niccfg);
-	connect(f);
+	if (connect(f))
+		goto fail;
 	f->traffic.ctx = f;
 	f->traffic.flow_done = fwd_flow_done;
 	f->traffic.coll_done = fwd_coll_done;
@@ -344,9 +334,13 @@ void fabric_destroy(struct fabric *f)
 	for (uint32_t p = 0; f->parts && p < f->nparts; p++) {
 		struct fabric_part *part = &f->parts[p];
 		/* packets still between partitions (a run stopped early) */
-		for (uint32_t q = 0; part->out && q < f->nparts; q++)
-			link_outbox_free(&part->out[q], release_to, &part->net.pool);
+		for (uint32_t k = 0; k < part->nout; k++) {
+			link_outbox_free(part->out[k], release_to, &part->net.pool);
+			free(part->out[k]);
+		}
 		free(part->out);
+		free(part->out_to);
+		free(part->in);
 		fabric_series_free(part);
 		nic_flow_pool_free(&part->net);
 		if (p)
@@ -357,6 +351,8 @@ void fabric_destroy(struct fabric *f)
 	free(f->job_sum);
 	free(f->unit_of_sw);
 	free(f->part_of_unit);
+	free(f->thread_parts);
+	free(f->thread_first);
 	free(f->pgs);
 	free(f->ports);
 	free(f->sws);
@@ -540,9 +536,9 @@ int fabric_check_conservation(struct fabric *f, uint64_t *in_flight)
 	uint64_t pkts = 0, payload = 0, switch_pkts = 0, live = 0;
 	for (uint32_t p = 0; p < f->nparts; p++) {
 		live += f->parts[p].net.pool.live;
-		for (uint32_t q = 0; q < f->nparts; q++) /* between partitions */
+		for (uint32_t q = 0; q < f->parts[p].nout; q++) /* between partitions */
 			for (int b = 0; b < 2; b++) {
-				const struct link_outbuf *o = &f->parts[p].out[q].buf[b];
+				const struct link_outbuf *o = &f->parts[p].out[q]->buf[b];
 				for (uint32_t k = 0; k < o->n; k++)
 					count_pkt(o->e[k].p, &pkts, &payload);
 			}

@@ -14,9 +14,12 @@
  *
  * Partitions (parallel.c).  The fabric is cut into units that the topology
  * fixes: a leaf (or edge switch) with its hosts, and every other switch; only
- * fabric links join units.  A run on N threads gives each thread a partition
- * of whole units, with its own engine, packet pool and counters (a `struct
- * net`).  Every thread simulates the same windows of time, each as long as
+ * fabric links join units.  Partitions of whole units each have their own
+ * engine, packet pool and counters (a `struct net`); a run on N threads
+ * gives each thread one partition, or, in a fabric of thousands of hosts,
+ * several small ones that it runs one after another within each window
+ * (parallel.c: a partition's state then stays in the caches while it runs).
+ * Every partition simulates the same windows of time, each as long as
  * a fabric cable's propagation (the lookahead): nothing a partition does
  * reaches another sooner, so a packet sent across partitions goes into an
  * outbox and enters its link at the end of the window.  Simultaneous events
@@ -105,10 +108,15 @@ struct fabric_tag {
 
 /* one partition: the units one thread runs (parallel.c) */
 struct fabric_part {
-	struct net net;
+	_Alignas(64) struct net net;   /* its engine's lines are its thread's alone */
 	struct fabric *f;
 	uint32_t index;
-	struct link_outbox *out;       /* packets for each partition, by destination */
+	/* packets for the partitions its links lead to: out[k] for out_to[k],
+	 * in increasing order; and the outboxes of those whose links lead here,
+	 * by source */
+	struct link_outbox **out, **in;
+	uint32_t *out_to;
+	uint32_t nout, nin;
 	/* time series (series.c) */
 	struct sim_event series_ev;
 	struct fabric_totals last;     /* this partition's totals at its last sample */
@@ -145,6 +153,9 @@ struct fabric {
 	uint32_t *part_of_unit;
 	struct fabric_part *parts;
 	uint32_t nparts;
+	uint32_t nthreads;
+	uint32_t *thread_parts;        /* the partitions of each thread, thread by thread: */
+	uint32_t *thread_first;        /* thread k's are thread_parts[first[k] .. first[k+1]) */
 	sim_time_ps lookahead_ps;      /* the length of a window */
 	sim_time_ps wstart, wend;      /* the window being run: [wstart, wend) */
 	uint8_t window_open;
@@ -236,12 +247,12 @@ uint64_t fabric_max_queue_bytes(const struct fabric *f);
 /* what `check` prints: the units, the partitions of a run on `threads`
  * threads and the lookahead */
 struct fabric_plan {
-	uint32_t units, parts;
+	uint32_t units, parts, threads;
 	const char *unit_is;           /* what a unit is in this topology */
 	sim_time_ps lookahead_ps;
 	const char *why_one;           /* why a run cannot use more than one thread, or NULL */
-	/* weights of the partitions (a unit: its switch's ports plus twice its
-	 * hosts): total, heaviest and lightest partition; 0 out of memory */
+	/* weights of the threads' shares (a unit: its switch's ports plus twice
+	 * its hosts): total, heaviest and lightest; 0 out of memory */
 	uint64_t weight_total, weight_max, weight_min;
 };
 struct fabric_plan fabric_plan_of(const struct scenario *scn, unsigned threads);

@@ -12,6 +12,12 @@
 int fabric_partition(struct fabric *f, unsigned threads);
 uint32_t fabric_part_of_switch(const struct fabric *f, uint32_t sw);
 uint32_t fabric_part_of_host(const struct fabric *f, uint32_t h);
+/* the outbox of partition `from` for packets into partition `to`, made on
+ * first use; NULL out of memory */
+struct link_outbox *fabric_outbox(struct fabric *f, uint32_t from, uint32_t to);
+/* once every outbox is made: each partition's list of those into it; 0, or
+ * -1 out of memory */
+int fabric_inboxes(struct fabric *f);
 void fabric_stop_threads(struct fabric *f);
 /* what is still between partitions enters its links (a run stopped inside a
  * window) */

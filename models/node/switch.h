@@ -85,7 +85,8 @@ struct pg {
 };
 
 struct sw {
-	struct net *net;
+	/* on lines of its own: switches of two partitions never share one */
+	_Alignas(64) struct net *net;
 	const struct switch_config *cfg;
 	gsl_rng *rng;                  /* WRED marking stream */
 	uint32_t id;

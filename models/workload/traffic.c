@@ -119,6 +119,7 @@
 #include "nic.h"
 #include "rng.h"
 #include "scenario.h"
+#include "slab.h"
 #include "topology.h"
 
 /* one ring channel: S/channels split into n chunks of q + 1 bytes (chunk
@@ -217,7 +218,10 @@ struct traffic_job {
 
 /* what a partition's thread learns in a window and leaves for its end */
 struct traffic_part {
-	struct traffic *t;
+	/* on lines of its own: the partitions' threads write theirs at every
+	 * completion, and a neighbour's pending flag on the line of this one's
+	 * t made every completion move the line between the cores */
+	_Alignas(64) struct traffic *t;
 	struct net *net;
 	uint32_t index;
 	uint64_t done;                 /* messages completed here (also net->flows_done) */
@@ -1606,7 +1610,7 @@ int traffic_build(struct traffic *t, struct net *const *nets, uint32_t nparts,
 	t->njobs = scn->njobs;
 	t->nparts = nparts;
 	t->jobs = calloc(scn->njobs ? scn->njobs : 1, sizeof(*t->jobs));
-	t->parts = calloc(nparts, sizeof(*t->parts));
+	t->parts = calloc_lines(nparts, sizeof(*t->parts));
 	if (!t->jobs || !t->parts)
 		return -1;
 	for (uint32_t p = 0; p < nparts; p++) {

@@ -41,6 +41,11 @@ static const struct key_doc key_docs[] = {
 	{ "sim.threads",
 	  "threads of one run: auto (the machine's cores) or 1-256; the outputs are the same for any value",
 	  NULL },
+	{ "sim.partitions",
+	  "pieces the fabric is cut into, each thread running its share one after another: auto (one a "
+	  "thread, more in large fabrics, for cache locality) or 1-65536, at least the threads and at "
+	  "most the units; the outputs are the same for any value",
+	  NULL },
 
 	{ "topology.kind", "leaf-spine, fat-tree, star, rail-optimized or file", NULL },
 	{ "topology.spines", "leaf-spine and rail-optimized size: spine switches", NULL },

@@ -189,6 +189,8 @@ const struct key_def scn_key_defs[N_KEYS] = {
 	/* how many threads run it: not printed, since no output depends on it */
 	{ SEC_SIM, "threads", KT_INT_AUTO, SF(threads), 1, 256, "auto, or 1-256", NULL, NULL,
 	  NULL, 0, KF_NOPRINT, { SCN_AUTO } },
+	{ SEC_SIM, "partitions", KT_INT_AUTO, SF(partitions), 1, 65536, "auto, or 1-65536", NULL,
+	  NULL, NULL, 0, KF_NOPRINT, { SCN_AUTO } },
 
 	{ SEC_TOPOLOGY, "kind", KT_ENUM, SF(topo), 0, 0, NULL, topo_names,
 	  NULL, NULL, 0, KF_POOL, { SCN_TOPO_LEAF_SPINE } },

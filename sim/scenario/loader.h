@@ -157,7 +157,7 @@ struct key_def {
 };
 
 /* every key of DESIGN A2 (keys.c checks the count) */
-#define N_KEYS 132
+#define N_KEYS 133
 extern const struct key_def scn_key_defs[N_KEYS];
 
 /* value names that messages and the printer use besides the table */

@@ -206,6 +206,7 @@ struct scenario {
 	sim_time_ps duration_ps;
 	uint64_t seed;
 	int32_t threads;             /* SCN_AUTO: the machine's cores (parallel.c) */
+	int32_t partitions;          /* SCN_AUTO: by the fabric's size (parallel.c) */
 
 	/* [topology] */
 	enum scn_topo_kind topo;
