@@ -82,6 +82,7 @@
 #include <stdlib.h>
 
 #include "invariant.h"
+#include "slab.h"
 
 #define ARITY 4
 #define SLOT_SHIFT 8                                /* 256 ps per slot */
@@ -380,11 +381,14 @@ int sim_engine_init(struct sim_engine *eng)
 {
 	*eng = (struct sim_engine){0};
 	eng->cap = 1024;
-	eng->heap = malloc(eng->cap * sizeof(*eng->heap));
-	eng->wheel = calloc(NSLOTS, sizeof(*eng->wheel));
-	eng->wheel_used = calloc(NWORDS, sizeof(*eng->wheel_used));
-	eng->wheel_used_words = calloc(NSUMMARY, sizeof(*eng->wheel_used_words));
-	eng->wheel_unsorted = calloc(NWORDS, sizeof(*eng->wheel_unsorted));
+	/* on lines of their own: the engines of a parallel run's partitions
+	 * fire on several threads, and a small array of one next to another's
+	 * would move between the cores at every event */
+	eng->heap = calloc_lines(eng->cap, sizeof(*eng->heap));
+	eng->wheel = calloc_lines(NSLOTS, sizeof(*eng->wheel));
+	eng->wheel_used = calloc_lines(NWORDS, sizeof(*eng->wheel_used));
+	eng->wheel_used_words = calloc_lines(NSUMMARY, sizeof(*eng->wheel_used_words));
+	eng->wheel_unsorted = calloc_lines(NWORDS, sizeof(*eng->wheel_unsorted));
 	eng->wheel_end = WHEEL_PS;
 	if (eng->heap && eng->wheel && eng->wheel_used && eng->wheel_used_words &&
 	    eng->wheel_unsorted)

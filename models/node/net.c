@@ -8,6 +8,7 @@
 #include "evkey.h"
 #include "invariant.h"
 #include "nic.h"
+#include "slab.h"
 
 int net_init(struct net *net, sim_time_ps sample_interval_ps, uint32_t part)
 {
@@ -27,7 +28,8 @@ int net_ports(struct net *net, struct port *ports, size_t nports)
 {
 	net->ports = ports;
 	net->nqwords = (uint32_t)((nports + 63) / 64);
-	net->qbits = calloc(net->nqwords ? net->nqwords : 1, sizeof(*net->qbits));
+	/* written at every enqueue: on lines of its own (slab.h) */
+	net->qbits = calloc_lines(net->nqwords, sizeof(*net->qbits));
 	return net->qbits ? 0 : -1;
 }
 
@@ -66,7 +68,7 @@ int net_jobs(struct net *net, uint32_t njobs)
 {
 	free(net->jobs);
 	net->njobs = 0;
-	net->jobs = calloc(njobs ? njobs : 1, sizeof(*net->jobs));
+	net->jobs = calloc_lines(njobs, sizeof(*net->jobs)); /* likewise, at every packet */
 	if (!net->jobs)
 		return -1;
 	net->njobs = njobs;

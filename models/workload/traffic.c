@@ -167,7 +167,9 @@ struct tree_channel {
 };
 
 struct traffic_job {
-	const struct scn_job *j;
+	/* on lines of its own: a job within one partition counts its
+	 * completions here, on that partition's thread */
+	_Alignas(64) const struct scn_job *j;
 	uint32_t index;
 	uint32_t n;                    /* ranks, senders or rows */
 	uint32_t steps;                /* ring: 2(n - 1) */
@@ -1609,14 +1611,14 @@ int traffic_build(struct traffic *t, struct net *const *nets, uint32_t nparts,
 	t->switch_latency_ps = switch_latency_ps;
 	t->njobs = scn->njobs;
 	t->nparts = nparts;
-	t->jobs = calloc(scn->njobs ? scn->njobs : 1, sizeof(*t->jobs));
+	t->jobs = calloc_lines(scn->njobs, sizeof(*t->jobs));
 	t->parts = calloc_lines(nparts, sizeof(*t->parts));
 	if (!t->jobs || !t->parts)
 		return -1;
 	for (uint32_t p = 0; p < nparts; p++) {
 		struct traffic_part *tp = &t->parts[p];
 		*tp = (struct traffic_part){ .t = t, .net = nets[p], .index = p, .last_done_ps = -1 };
-		tp->spread = calloc(scn->njobs ? scn->njobs : 1, sizeof(*tp->spread));
+		tp->spread = calloc_lines(scn->njobs, sizeof(*tp->spread)); /* at every completion */
 		if (!tp->spread)
 			return -1;
 		nets[p]->obs.flow_done = flow_done;
