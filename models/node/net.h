@@ -133,8 +133,7 @@ struct net {
 	/* Fixed once the fabric is built, and read by other partitions' threads
 	 * too (the traffic layer reaches the node and QP tables through any net):
 	 * on lines of their own, which this partition's writes never take from
-	 * the other cores.  Next to its counters, a 1,024-rank ring on 2 threads
-	 * ran each partition 2.2 to 2.9 times slower than on one. */
+	 * the other cores (parallel.c, Threads). */
 	_Alignas(64) const struct topo *topo;
 	struct sw *sws;                /* switches, by number */
 	struct nic *nics;              /* NICs, by host */
