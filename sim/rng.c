@@ -5,9 +5,10 @@
 #include "rng.h"
 
 #include <stdlib.h>
-#include <string.h>
 
 #include <gsl/gsl_rng.h>
+
+#include "slab.h"
 
 uint64_t rng_mix(uint64_t x)
 {
@@ -22,19 +23,17 @@ uint64_t rng_derive(uint64_t seed, uint64_t id)
 	return rng_mix(rng_mix(seed) ^ id);
 }
 
-/* A stream and its state take one cache line of their own (gsl_rng_alloc
+/* A stream and its state take a cache line of their own (gsl_rng_alloc
  * would give two small blocks, which the allocator packs next to other
  * streams'): the switches and NICs of two partitions draw on two threads, and
- * streams sharing a line made every draw move it between the cores. */
+ * streams sharing a line would move it between the cores at every draw. */
 gsl_rng *rng_stream(uint64_t seed, uint64_t id)
 {
 	const gsl_rng_type *type = gsl_rng_taus2;
 	size_t head = (sizeof(gsl_rng) + 15) / 16 * 16;
-	size_t bytes = (head + type->size + 63) / 64 * 64;
-	gsl_rng *r = aligned_alloc(64, bytes);
+	gsl_rng *r = calloc_lines(1, head + type->size);
 	if (!r)
 		return NULL;
-	memset(r, 0, bytes);
 	r->type = type;
 	r->state = (char *)r + head;
 	gsl_rng_set(r, (unsigned long)rng_derive(seed, id));
