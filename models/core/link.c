@@ -6,6 +6,7 @@
 #include <stdlib.h>
 
 #include "invariant.h"
+#include "slab.h"
 
 static void link_fire(struct sim_engine *eng, struct sim_event *ev)
 {
@@ -25,6 +26,23 @@ void link_init(struct link *l, uint64_t key, sim_time_ps delay_ps, link_deliver_
 	sim_event_init(&l->ev, link_fire, key);
 }
 
+int link_cross(struct link *l, struct link_outbox *out)
+{
+	struct link *far = calloc_lines(1, sizeof(*far));
+	if (!far)
+		return -1;
+	*far = *l;
+	l->out = out;
+	l->far = far;
+	return 0;
+}
+
+void link_free(struct link *l)
+{
+	free(l->far);
+	l->far = NULL;
+}
+
 void link_push(struct sim_engine *eng, struct link *l, struct pkt *p)
 {
 	if (l->out) {
@@ -39,7 +57,7 @@ void link_push(struct sim_engine *eng, struct link *l, struct pkt *p)
 		sim_time_ps t = eng->now + l->delay_ps;
 		if (!o->n || t < o->first)
 			o->first = t;
-		o->e[o->n++] = (struct link_out){ .l = l, .p = p, .push_ps = eng->now };
+		o->e[o->n++] = (struct link_out){ .l = l->far, .p = p, .push_ps = eng->now };
 		return;
 	}
 	p->t = eng->now + l->delay_ps;

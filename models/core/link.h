@@ -50,7 +50,11 @@ struct link {
 	sim_time_ps last_fire; /* when its last packet arrived */
 	link_deliver_fn deliver;
 	void *to;
-	struct link_outbox *out; /* the far end runs on another thread: packets wait here */
+	/* the far end runs on another thread: packets wait in `out`, then
+	 * travel in `far`, this link's copy on cache lines of its own, which
+	 * only the far end's thread writes (link_cross) */
+	struct link_outbox *out;
+	struct link *far;
 	uint16_t to_port;
 };
 
@@ -67,7 +71,7 @@ struct link {
 struct link_outbox {
 	struct link_outbuf {
 		struct link_out {
-			struct link *l;
+			struct link *l;        /* the link's far copy */
 			struct pkt *p;
 			sim_time_ps push_ps;
 		} *e;
@@ -80,6 +84,21 @@ struct link_outbox {
 /* a link whose head-arrival event has the canonical key `key` */
 void link_init(struct link *l, uint64_t key, sim_time_ps delay_ps, link_deliver_fn deliver,
 	       void *to, uint16_t to_port);
+/* the far end of l runs on another thread: l's packets go through `out`
+ * into a copy of l (same event key) that the far end alone writes.  Links
+ * are embedded in the nodes that send on them, next to what their threads
+ * write for every packet; the far end's arrivals written there moved those
+ * lines between the cores at every packet.  -1 out of memory. */
+int link_cross(struct link *l, struct link_outbox *out);
+/* what link_cross allocated */
+void link_free(struct link *l);
+
+/* the packets on l's cable */
+static inline const struct pktq *link_in_flight(const struct link *l)
+{
+	return l->far ? &l->far->q : &l->q;
+}
+
 /* p enters the link now; it leaves (deliver) at now + delay */
 void link_push(struct sim_engine *eng, struct link *l, struct pkt *p);
 /* the far end's engine takes p, which entered l at push_ps, exactly as if

@@ -200,7 +200,8 @@ static int connect(struct fabric *f)
 					  e.port);
 				to = fabric_part_of_switch(f, e.node);
 			}
-			if (to != from && !(l->out = fabric_outbox(f, from, to)))
+			struct link_outbox *o;
+			if (to != from && (!(o = fabric_outbox(f, from, to)) || link_cross(l, o)))
 				return -1;
 		}
 	}
@@ -209,7 +210,9 @@ static int connect(struct fabric *f)
 		link_init(&f->nics[h].link, SIM_KEY(EVKEY_NIC, h, EVKEY_NIC_LINK), t->host_prop_ps,
 			  switch_rx, &f->sws[up.node], up.port);
 		uint32_t from = fabric_part_of_host(f, h), to = fabric_part_of_switch(f, up.node);
-		if (to != from && !(f->nics[h].link.out = fabric_outbox(f, from, to)))
+		struct link_outbox *o;
+		if (to != from &&
+		    (!(o = fabric_outbox(f, from, to)) || link_cross(&f->nics[h].link, o)))
 			return -1;
 	}
 	return fabric_inboxes(f);
@@ -327,10 +330,15 @@ void fabric_destroy(struct fabric *f)
 	fault_free(&f->faults);
 	free(f->backlog);
 	free(f->backlog_last);
-	for (uint32_t i = 0; f->sws && i < f->nsw; i++)
+	for (uint32_t i = 0; f->sws && i < f->nsw; i++) {
+		for (uint16_t p = 0; f->sws[i].ports && p < f->sws[i].nports; p++)
+			link_free(&f->sws[i].ports[p].link);
 		switch_free(&f->sws[i]);
-	for (uint32_t h = 0; f->nics && h < f->nhosts; h++)
+	}
+	for (uint32_t h = 0; f->nics && h < f->nhosts; h++) {
+		link_free(&f->nics[h].link);
 		nic_free(&f->nics[h]);
+	}
 	for (uint32_t p = 0; f->parts && p < f->nparts; p++) {
 		struct fabric_part *part = &f->parts[p];
 		/* packets still between partitions (a run stopped early) */
@@ -553,7 +561,7 @@ int fabric_check_conservation(struct fabric *f, uint64_t *in_flight)
 				count_q(&pt->q[q], &pkts, &payload);
 			count_pkt(pt->tx, &pkts, &payload);
 			count_q(&pt->ctrl, &pkts, &payload);
-			count_q(&pt->link.q, &pkts, &payload);
+			count_q(link_in_flight(&pt->link), &pkts, &payload);
 			count_q(&pt->pause.delay.q, &pkts, &payload);
 		}
 		switch_pkts = pkts - before;
@@ -575,7 +583,7 @@ int fabric_check_conservation(struct fabric *f, uint64_t *in_flight)
 		for (int q = 0; q < PKT_PRIOS; q++)
 			count_q(&n->ctrlq[q], &pkts, &payload);
 		count_q(&n->rxq, &pkts, &payload);
-		count_q(&n->link.q, &pkts, &payload);
+		count_q(link_in_flight(&n->link), &pkts, &payload);
 		count_q(&n->pause.delay.q, &pkts, &payload);
 	}
 	*in_flight = payload;

@@ -76,6 +76,7 @@
 
 #include "invariant.h"
 #include "scenario.h"
+#include "slab.h"
 
 /* sim.partitions = auto: partitions of this weight at most, several a
  * thread when the fabric is heavier than this many a thread */
@@ -374,9 +375,16 @@ static void barrier_wait(struct barrier *b)
 	pthread_mutex_unlock(&b->mu);
 }
 
+/* a partition's claim: the round a thread last took it in */
+struct claim {
+	_Alignas(64) atomic_uint round;
+};
+
 struct fabric_threads {
 	struct barrier go, done;
 	sim_time_ps until;             /* what the partitions run to, this round */
+	unsigned round;                /* rounds run on the threads, from 1 */
+	struct claim *claim;           /* by partition */
 	int quit;
 	pthread_t *tid;
 	struct worker {
@@ -387,14 +395,47 @@ struct fabric_threads {
 	uint32_t n;                    /* threads started (threads 1..n) */
 };
 
-/* thread k's partitions, one after another, to `until` */
+/* partition p to `until` */
+static uint64_t run_part(struct fabric *f, uint32_t p, sim_time_ps until)
+{
+	take_inbound(f, p);
+	return sim_run_until(&f->parts[p].net.eng, until);
+}
+
+/* thread k's partitions, one after another, to `until` (one thread) */
 static uint64_t run_thread(struct fabric *f, uint32_t k, sim_time_ps until)
 {
 	uint64_t fired = 0;
-	for (uint32_t i = f->thread_first[k]; i < f->thread_first[k + 1]; i++) {
-		uint32_t p = f->thread_parts[i];
-		take_inbound(f, p);
-		fired += sim_run_until(&f->parts[p].net.eng, until);
+	for (uint32_t i = f->thread_first[k]; i < f->thread_first[k + 1]; i++)
+		fired += run_part(f, f->thread_parts[i], until);
+	return fired;
+}
+
+/* partition p, unless another thread took it this round */
+static uint64_t take_part(struct fabric *f, uint32_t p, unsigned round, sim_time_ps until)
+{
+	struct claim *c = &f->threads->claim[p];
+	if (atomic_load_explicit(&c->round, memory_order_relaxed) == round ||
+	    atomic_exchange_explicit(&c->round, round, memory_order_relaxed) == round)
+		return 0;
+	return run_part(f, p, until);
+}
+
+/* a round on the threads: thread k runs its partitions first, then those
+ * the others have not started yet, from the end of their lists (their
+ * owners go from the start).  A partition runs on one thread, its whole
+ * window, whichever it is: the barriers order its state between rounds.
+ * A core that is slower, or busy with another process, hands work over. */
+static uint64_t run_round(struct fabric *f, uint32_t k)
+{
+	struct fabric_threads *th = f->threads;
+	uint64_t fired = 0;
+	for (uint32_t i = f->thread_first[k]; i < f->thread_first[k + 1]; i++)
+		fired += take_part(f, f->thread_parts[i], th->round, th->until);
+	for (uint32_t d = 1; d < f->nthreads; d++) {
+		uint32_t v = (k + d) % f->nthreads;
+		for (uint32_t i = f->thread_first[v + 1]; i-- > f->thread_first[v];)
+			fired += take_part(f, f->thread_parts[i], th->round, th->until);
 	}
 	return fired;
 }
@@ -407,7 +448,7 @@ static void *worker_main(void *arg)
 		barrier_wait(&th->go);
 		if (th->quit)
 			return NULL;
-		w->fired += run_thread(w->f, w->thread, th->until);
+		w->fired += run_round(w->f, w->thread);
 		barrier_wait(&th->done);
 	}
 }
@@ -424,7 +465,8 @@ static int start_threads(struct fabric *f)
 	barrier_init(&th->done, f->nthreads, yield);
 	th->tid = calloc(th->n, sizeof(*th->tid));
 	th->w = calloc(th->n, sizeof(*th->w));
-	if (!th->tid || !th->w)
+	th->claim = calloc_lines(f->nparts, sizeof(*th->claim));
+	if (!th->tid || !th->w || !th->claim)
 		return -1;
 	for (uint32_t k = 0; k < th->n; k++) {
 		th->w[k] = (struct worker){ .f = f, .thread = k + 1 };
@@ -451,6 +493,7 @@ void fabric_stop_threads(struct fabric *f)
 	barrier_destroy(&th->done);
 	free(th->tid);
 	free(th->w);
+	free(th->claim);
 	free(th);
 	f->threads = NULL;
 }
@@ -472,8 +515,9 @@ static uint64_t run_parts(struct fabric *f, sim_time_ps until)
 		SIM_INVARIANT(start_threads(f) == 0, "cannot start %u threads", f->nthreads - 1);
 	struct fabric_threads *th = f->threads;
 	th->until = until;
+	th->round++;
 	barrier_wait(&th->go);
-	uint64_t fired = run_thread(f, 0, until);
+	uint64_t fired = run_round(f, 0);
 	barrier_wait(&th->done);
 	for (uint32_t k = 0; k < th->n; k++) {
 		fired += th->w[k].fired;
