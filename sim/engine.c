@@ -414,6 +414,8 @@ void sim_engine_free(struct sim_engine *eng)
 
 static void remove_event(struct sim_engine *eng, struct sim_event *ev)
 {
+	if (ev->time == eng->next_known)
+		eng->next_valid = 0; /* it may have been the next */
 	if (ev->heap_idx == SIM_EVENT_WHEEL)
 		wheel_remove(eng, ev);
 	else if (ev->heap_idx == SIM_EVENT_NOW)
@@ -434,6 +436,8 @@ void sim_schedule_at(struct sim_engine *eng, struct sim_event *ev, sim_time_ps t
 		remove_event(eng, ev);
 	ev->time = t;
 	ev->sched = sched;
+	if (t < eng->next_known)
+		eng->next_known = t;
 	eng->n++;
 	eng->seq++;
 	if (t == eng->now && sched == t) {
@@ -462,6 +466,8 @@ void sim_cancel(struct sim_engine *eng, struct sim_event *ev)
 
 sim_time_ps sim_next_time(const struct sim_engine *eng)
 {
+	if (eng->next_valid)
+		return eng->next_known;
 	if (eng->nnow)
 		return eng->now;
 	if (eng->nwheel) {
@@ -498,11 +504,12 @@ static struct sim_event *wheel_pop(struct sim_engine *eng, uint32_t s)
 uint64_t sim_run_until(struct sim_engine *eng, sim_time_ps until)
 {
 	uint64_t fired = 0;
+	struct sim_event *ev = NULL;
+	eng->next_valid = 0;
 	while (eng->n && !eng->stop) {
 		/* wheel events are all earlier than heap events; the events for
 		 * now scheduled now follow those for now scheduled before.  A
 		 * later slot is not sorted before its time. */
-		struct sim_event *ev;
 		enum { FROM_HEAP, FROM_WHEEL, FROM_NOW } from = eng->nnow ? FROM_NOW : FROM_HEAP;
 		uint32_t s = 0;
 		if (eng->nwheel) {
@@ -520,18 +527,18 @@ uint64_t sim_run_until(struct sim_engine *eng, sim_time_ps until)
 		if (from == FROM_WHEEL) {
 			ev = eng->wheel[s];
 			if (ev->time > until)
-				break;
+				goto next_known;
 			wheel_pop(eng, s);
 		} else if (from == FROM_NOW) {
 			ev = eng->nowq;
 			if (ev->time > until)
-				break;
+				goto next_known;
 			eng->nnow--;
 			ring_remove(&eng->nowq, ev);
 		} else {
 			ev = eng->heap[0].ev;
 			if (ev->time > until)
-				break;
+				goto next_known;
 			heap_remove(eng, 0);
 		}
 		ev->heap_idx = SIM_EVENT_IDLE;
@@ -544,6 +551,15 @@ uint64_t sim_run_until(struct sim_engine *eng, sim_time_ps until)
 		ev->fn(eng, ev);
 		fired++;
 	}
+	if (!eng->n) {
+		eng->next_known = INT64_MAX;
+		eng->next_valid = 1;
+	}
+	eng->events += fired;
+	return fired;
+next_known: /* ev, the next to fire, is after `until` */
+	eng->next_known = ev->time;
+	eng->next_valid = 1;
 	eng->events += fired;
 	return fired;
 }

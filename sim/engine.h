@@ -80,6 +80,13 @@ struct sim_engine {
 	struct sim_event *nowq;       /* events for `now` scheduled at `now`, by key */
 	uint32_t nnow;
 	sim_time_ps wheel_start, wheel_end; /* the wheel covers [start, end) */
+	/* the next event's time, while next_valid: set where sim_run_until
+	 * stopped, lowered by each event scheduled since, void when one at
+	 * that time is cancelled or moved.  A parallel run asks for it between
+	 * windows, for every partition; the answer is then one read, not a
+	 * search of the wheel the partition's thread wrote. */
+	sim_time_ps next_known;
+	uint8_t next_valid;
 	uint32_t n, cap;              /* pending events; heap capacity */
 	uint32_t nheap, nwheel;       /* pending events in each part */
 	int stop;          /* set by a handler or a signal: run loop returns */

@@ -394,7 +394,10 @@ END_TEST
  * (schedule or move an event at a mix of distances, cancel one), applied to
  * the engine and to a plain array of (time, sched, key, seq); each firing must be the
  * array's minimum.  The run goes in random slices, checking sim_next_time and
- * the pending count between them.
+ * the pending count between them; between slices, events are also scheduled,
+ * moved and cancelled from outside any handler (as a parallel run settles
+ * what crossed partitions), which the engine's remembered next time must
+ * follow.
  */
 enum { NLS = 300 };
 
@@ -514,6 +517,18 @@ START_TEST(lockstep_against_reference_queue)
 		sim_run_until(&w.eng, until);
 		ck_assert(w.eng.now <= until || w.eng.events == before);
 		ck_assert_int_lt(until, sim_next_time(&w.eng));
+		int nact = w.fired < w.budget ? (int)(ls_rand(&w) % 4) : 0;
+		for (int k = 0; k < nact; k++) {
+			int i = (int)(ls_rand(&w) % NLS);
+			if (ls_rand(&w) % 3 == 0) {
+				ls_cancel(&w, i);
+			} else {
+				sim_time_ps at = w.eng.now + ls_delay(&w);
+				ls_schedule(&w, i, at > until ? at : until + 1);
+			}
+			m = ls_min(&w);
+			ck_assert_int_eq(sim_next_time(&w.eng), m < 0 ? INT64_MAX : w.t[m]);
+		}
 	}
 	ck_assert_int_eq(ls_min(&w), -1);
 	ck_assert_int_eq(sim_next_time(&w.eng), INT64_MAX);

@@ -303,6 +303,8 @@ struct fabric *fabric_create(const struct scenario *scn, unsigned threads, const
 		net->link_down = f->faults.link_down;
 		net->nlink_down = f->faults.nlink_down;
 	}
+	if (fabric_series_owned(f))
+		goto fail;
 	if (scn->output_queues == SCN_QUEUES_ALL) {
 		f->backlog = calloc((size_t)f->nhosts * PKT_PRIOS, sizeof(*f->backlog));
 		f->backlog_last = calloc(f->nhosts, 1);

@@ -128,6 +128,11 @@ struct fabric_part {
 	} *counts;
 	struct net_job_stats *job_counts; /* the jobs' part of counts[k]: njobs from k x njobs */
 	uint32_t ncounts, counts_cap;
+	/* the QPs whose sender it runs and its hosts, in increasing order: the
+	 * samplers read these alone, not the nodes of other partitions, which
+	 * their threads write */
+	uint32_t *qps, nqps;
+	uint32_t *hosts, nhosts;
 };
 
 struct fabric {

@@ -30,6 +30,9 @@ void fabric_series_free(struct fabric_part *part);
 /* per-job counters for the scenario's jobs (after the partitions are
  * built); 0, or -1 when out of memory */
 int fabric_series_jobs(struct fabric *f);
+/* each partition's QPs and hosts (once the QPs are made); 0, or -1 when out
+ * of memory */
+int fabric_series_owned(struct fabric *f);
 /* the end of a window (every thread stopped): the counters of the sample
  * times before `end`, added over the partitions (counters.csv); the newest
  * sample waits for the next window or fabric_series_flush */

@@ -128,18 +128,17 @@ static void sample_backlogs(struct fabric_part *part)
 {
 	struct fabric *f = part->f;
 	const struct fabric_hooks *h = &f->hooks;
-	for (uint32_t i = 0; i < f->nqps; i++) {
-		const struct qp *q = &f->qps[i];
-		if (f->nics[q->src].net != &part->net || !q->snd)
-			continue; /* another partition's QP: its thread writes it */
+	for (uint32_t k = 0; k < part->nqps; k++) {
+		const struct qp *q = &f->qps[part->qps[k]];
+		if (!q->snd)
+			continue;
 		uint64_t b = (uint64_t)(q->snd->bytes - q->snd_off);
 		for (const struct flow *fl = q->snd->next; fl; fl = fl->next)
 			b += (uint64_t)fl->bytes;
 		f->backlog[(size_t)q->src * PKT_PRIOS + q->prio] += b;
 	}
-	for (uint32_t hst = 0; hst < f->nhosts; hst++) {
-		if (f->nics[hst].net != &part->net)
-			continue;
+	for (uint32_t k = 0; k < part->nhosts; k++) {
+		uint32_t hst = part->hosts[k];
 		uint8_t now = 0;
 		for (unsigned p = 0; p < PKT_PRIOS; p++) {
 			uint64_t *b = &f->backlog[(size_t)hst * PKT_PRIOS + p];
@@ -168,9 +167,9 @@ static void series_fire(struct sim_engine *eng, struct sim_event *ev)
 		sample_backlogs(part);
 	uint32_t n = f->nqps < f->scn->output_rates ? f->nqps : f->scn->output_rates;
 	if (h->rate_sample && f->niccfg.dcqcn)
-		for (uint32_t i = 0; i < n; i++) {
-			const struct qp *q = &f->qps[i];
-			if (f->nics[q->src].net == &part->net && (q->snd || q->psn_una < q->psn_max))
+		for (uint32_t k = 0; k < part->nqps && part->qps[k] < n; k++) {
+			const struct qp *q = &f->qps[part->qps[k]];
+			if (q->snd || q->psn_una < q->psn_max)
 				h->rate_sample(h->ctx, f, part->index, q);
 		}
 	sim_schedule(eng, ev, eng->now + f->scn->sample_interval_ps);
@@ -182,8 +181,37 @@ void fabric_series_init(struct fabric_part *part)
 		       SIM_KEY(EVKEY_SERIES_SAMPLER, part->index, 0));
 }
 
+int fabric_series_owned(struct fabric *f)
+{
+	for (uint32_t i = 0; i < f->nqps; i++)
+		f->parts[f->nics[f->qps[i].src].net->part].nqps++;
+	for (uint32_t h = 0; h < f->nhosts; h++)
+		f->parts[f->nics[h].net->part].nhosts++;
+	for (uint32_t p = 0; p < f->nparts; p++) {
+		struct fabric_part *part = &f->parts[p];
+		part->qps = malloc((part->nqps ? part->nqps : 1) * sizeof(*part->qps));
+		part->hosts = malloc((part->nhosts ? part->nhosts : 1) * sizeof(*part->hosts));
+		if (!part->qps || !part->hosts)
+			return -1;
+		part->nqps = part->nhosts = 0;
+	}
+	for (uint32_t i = 0; i < f->nqps; i++) {
+		struct fabric_part *part = &f->parts[f->nics[f->qps[i].src].net->part];
+		part->qps[part->nqps++] = i;
+	}
+	for (uint32_t h = 0; h < f->nhosts; h++) {
+		struct fabric_part *part = &f->parts[f->nics[h].net->part];
+		part->hosts[part->nhosts++] = h;
+	}
+	return 0;
+}
+
 void fabric_series_free(struct fabric_part *part)
 {
+	free(part->qps);
+	free(part->hosts);
+	part->qps = part->hosts = NULL;
+	part->nqps = part->nhosts = 0;
 	free(part->counts);
 	free(part->job_counts);
 	free(part->jobs_last);

@@ -120,14 +120,16 @@ static void start_tx(struct nic *n, struct pkt *p)
 	sim_schedule(eng, &n->tx_ev, eng->now + ser_time(&n->ser, pkt_wire_bytes(p)));
 }
 
-/* queue a CNP, ACK or NAK of QP q from host `from` to host `to` */
-static void send_ctrl(struct net *net, const struct qp *q, enum pkt_type type, uint32_t psn,
-		      uint32_t from, uint32_t to, uint8_t dscp)
+/* queue a CNP, ACK or NAK answering data packet d, back to its sender.  Its
+ * fields are d's, not the QP's: the sender's partition writes the lines of
+ * the QP that hold them */
+static void send_ctrl(struct net *net, const struct pkt *d, enum pkt_type type, uint32_t psn,
+		      uint8_t dscp)
 {
-	struct nic *n = &net->nics[from];
+	struct nic *n = &net->nics[d->dst];
 	struct pkt *p = net_pkt(net);
-	*p = (struct pkt){ .qp = q->id, .psn = psn, .src = (uint16_t)from, .dst = (uint16_t)to,
-			   .sport = q->sport, .dscp = dscp, .prio = net->qos.dscp_to_prio[dscp],
+	*p = (struct pkt){ .qp = d->qp, .psn = psn, .src = d->dst, .dst = d->src,
+			   .sport = d->sport, .dscp = dscp, .prio = net->qos.dscp_to_prio[dscp],
 			   .type = (uint8_t)type };
 	pktq_push(&n->ctrlq[p->prio], p);
 	n->ctrl_mask |= (uint8_t)(1u << p->prio);
@@ -240,7 +242,6 @@ static struct pkt *take_packet(struct nic *n, struct qp *q)
 	if (q->psn_nxt > q->psn_max)
 		q->psn_max = q->psn_nxt;
 	q->snd_off += payload;
-	fl->tx_left = fl->bytes - q->snd_off;
 	if (q->snd_off == fl->bytes)
 		next_message(q, fl->next);
 	if (!q->rto_at_ps) { /* nothing was outstanding: the timer starts now */
@@ -534,7 +535,7 @@ static int ooo_test(const struct qp *q, uint32_t psn)
 	return seg_test(q->rx.ooo, q->rx.ooo_bits, psn);
 }
 
-static void credit_payload(struct nic *n, struct qp *q, struct pkt *p);
+static void credit_payload(struct nic *n, struct pkt *p);
 
 /*
  * TCP's receiver: a segment beyond nxt (within the window) is kept and
@@ -575,7 +576,7 @@ static void tcp_deliver(struct nic *n, struct qp *q, struct pkt *p)
 		}
 	}
 	net->st.cc.pkts_delivered++;
-	credit_payload(n, q, p);
+	credit_payload(n, p);
 	if (now_ack || last || ++q->rx.unacked >= 2 || !n->cfg->tcp_delack_ps)
 		tcp_send_ack(net, q, sack);
 	else if (!sim_event_pending(&q->rx.delack_ev))
@@ -757,8 +758,6 @@ static void seek(const struct net *net, struct qp *q, uint32_t r)
 	}
 	q->snd = fl;
 	q->snd_off = fl ? (int64_t)(r - fl->first_psn) * net->qos.mtu_bytes : 0;
-	if (fl)
-		fl->tx_left = fl->bytes - q->snd_off;
 }
 
 /* go back to PSN r and resend from there */
@@ -859,7 +858,6 @@ static void nvlink_send(struct net *net, struct qp *q, struct flow *fl)
 	sim_time_ps end = start + units_mul_div_ceil(fl->bytes * 8, UNITS_PS_PER_S, cfg->nvlink_bps);
 	a->nv_tx_free = b->nv_rx_free = end;
 	fl->due_ps = end + cfg->nvlink_latency_ps;
-	fl->tx_left = 0;
 	if (!sim_event_pending(&q->pace_ev))
 		sim_schedule(&net->eng, &q->pace_ev, fl->due_ps);
 }
@@ -919,7 +917,7 @@ void nic_post(struct net *net, struct flow *fl)
 }
 
 /* notification point: answer a CE mark with a CNP, rate-limited */
-static void np_mark(struct nic *n, struct qp *q)
+static void np_mark(struct nic *n, struct qp *q, const struct pkt *d)
 {
 	struct net *net = n->net;
 	sim_time_ps *last = n->cfg->cnp_per_port ? &n->last_cnp_ps : &q->rx.last_cnp_ps;
@@ -927,19 +925,21 @@ static void np_mark(struct nic *n, struct qp *q)
 		return;
 	*last = net->eng.now;
 	net->st.cc.cnps_sent++;
-	send_ctrl(net, q, PKT_CNP, 0, q->dst, q->src, net->qos.cnp_dscp);
+	send_ctrl(net, d, PKT_CNP, 0, net->qos.cnp_dscp);
 }
 
 /* the payload reaches the host */
 /* p's payload reaches its message: complete when all of it has */
-static void credit_payload(struct nic *n, struct qp *q, struct pkt *p)
+static void credit_payload(struct nic *n, struct pkt *p)
 {
 	struct net *net = n->net;
 	struct flow *fl = p->fl;
 	fl->rx_bytes += p->payload;
 	n->rx_payload_bytes += p->payload;
 	net->st.payload_delivered += p->payload;
-	struct net_job_stats *js = net_job(net, q->job);
+	/* the QP's job: every message of a QP is one job's, and the QP's line
+	 * is its sender's thread's */
+	struct net_job_stats *js = net_job(net, fl->job);
 	if (js)
 		js->delivered_bytes += p->payload;
 	SIM_INVARIANT(fl->rx_bytes <= fl->bytes, "flow %llu received %lld of %lld bytes",
@@ -968,7 +968,7 @@ static void deliver(struct nic *n, struct pkt *p)
 		if (p->psn > q->rx.nxt && !q->rx.nak_sent) {
 			q->rx.nak_sent = 1;
 			net->st.cc.naks_sent++;
-			send_ctrl(net, q, PKT_NAK, q->rx.nxt, q->dst, q->src, q->dscp);
+			send_ctrl(net, p, PKT_NAK, q->rx.nxt, p->dscp);
 		}
 		net_drop(net, p, &net->st.drops.rx_discard);
 		return;
@@ -980,15 +980,15 @@ static void deliver(struct nic *n, struct pkt *p)
 	if (p->flags & PKT_F_CE) {
 		net->st.cc.ce_delivered++;
 		if (n->cfg->dcqcn)
-			np_mark(n, q);
+			np_mark(n, q, p);
 	}
 	int last = fl->rx_bytes + p->payload == fl->bytes;
 	if (++q->rx.unacked >= NIC_ACK_EVERY || last) {
 		q->rx.unacked = 0;
 		net->st.cc.acks_sent++;
-		send_ctrl(net, q, PKT_ACK, q->rx.nxt, q->dst, q->src, q->dscp);
+		send_ctrl(net, p, PKT_ACK, q->rx.nxt, p->dscp);
 	}
-	credit_payload(n, q, p);
+	credit_payload(n, p);
 }
 
 static int64_t xoff_bytes(const struct net *net)
@@ -1240,7 +1240,7 @@ struct flow *nic_flow_new(struct net *net, uint64_t id, uint32_t qp, int64_t byt
 	*fl = (struct flow){
 		.id = id, .src = q->src, .dst = q->dst, .qp = qp, .first_psn = UINT32_MAX,
 		.npkts = (uint32_t)((bytes + mtu - 1) / mtu), .heap_idx = UINT32_MAX,
-		.bytes = bytes, .tx_left = bytes, .start_ps = start_ps, .end_ps = -1,
+		.bytes = bytes, .start_ps = start_ps, .end_ps = -1,
 		.dscp = q->dscp, .prio = q->prio,
 	};
 	return fl;

@@ -61,7 +61,7 @@ struct flow {
 	uint32_t heap_idx;             /* in its NIC's start heap, or UINT32_MAX */
 	uint8_t dscp, prio;
 	uint8_t posted;                /* handed to its QP */
-	int64_t bytes, tx_left, rx_bytes;
+	int64_t bytes, rx_bytes;
 	sim_time_ps start_ps, end_ps;  /* end_ps < 0 until complete */
 	sim_time_ps due_ps;            /* over NVLink: when it arrives; over TCP: when the
 					* host stack hands it to the connection */
