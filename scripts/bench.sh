@@ -5,17 +5,22 @@
 # run on more threads.  Figures are measured and printed, never asserted;
 # they depend on the machine (and on what else it runs).
 #
-#   sh scripts/bench.sh [--quick] [--threads "1 2"] [--csv FILE] [--no-build] [NAME...]
+#   sh scripts/bench.sh [--quick] [--threads "1 2"] [--repeat N] [--csv FILE]
+#                       [--no-build] [NAME...]
 #
 # NAME: scenarios/bench/NAME.ini (default: all of them).  --quick leaves out
-# the 4096- and 8192-rank all-reduce (minutes each).  BUILD=dir picks the
-# build directory (default build-release).  wall_s is the run's simulation
-# loop (stats.csv); whole_s and peak RSS are the whole process, from
-# /usr/bin/time -v.
+# the 4096- and 8192-rank all-reduce (minutes each).  --repeat N runs each
+# scenario's thread counts N times in turn (1 2 1 2 ...: a drift of the
+# machine's speed hits both alike) and adds, per thread count, the median
+# wall time, its range and the median of the speed-ups each round gave.
+# BUILD=dir picks the build directory (default build-release).  wall_s is
+# the run's simulation loop (stats.csv); whole_s and peak RSS are the whole
+# process, from /usr/bin/time -v.
 set -e
 cd "$(dirname "$0")/.."
 build=${BUILD:-build-release}
 threads="1 2"
+repeat=1
 quick=0
 csv=
 nobuild=0
@@ -24,14 +29,18 @@ while [ $# -gt 0 ]; do
 	case "$1" in
 	--quick) quick=1 ;;
 	--threads) threads="$2"; shift ;;
+	--repeat) repeat="$2"; shift ;;
 	--csv) csv="$2"; shift ;;
 	--no-build) nobuild=1 ;;
-	-h|--help) sed -n '2,15p' "$0"; exit 0 ;;
+	-h|--help) sed -n '2,19p' "$0"; exit 0 ;;
 	-*) echo "bench.sh: unknown option $1" >&2; exit 2 ;;
 	*) names="$names $1" ;;
 	esac
 	shift
 done
+case "$repeat" in
+''|*[!0-9]*|0) echo "bench.sh: --repeat takes a count of 1 or more, not '$repeat'" >&2; exit 2 ;;
+esac
 if [ ! -x /usr/bin/time ]; then
 	echo "bench.sh: /usr/bin/time is missing (apt-get install time)" >&2
 	exit 2
@@ -53,28 +62,49 @@ if [ -z "$names" ]; then
 fi
 out=${BENCH_OUT:-$(mktemp -d /tmp/dcqcn-bench-XXXXXX)}
 [ -n "$BENCH_OUT" ] || trap 'rm -rf "$out"' EXIT
-[ -z "$csv" ] || echo "scenario,threads,wall_s,whole_s,events,events_per_s,data_pkts,pkts_per_s,ns_per_pkt,peak_rss_mb,speedup" >"$csv"
+[ -z "$csv" ] || echo "scenario,threads,wall_s,whole_s,events,events_per_s,data_pkts,pkts_per_s,ns_per_pkt,peak_rss_mb,speedup,run" >"$csv"
 printf '%-18s %3s %9s %9s %12s %11s %11s %9s %8s %7s\n' scenario thr wall_s whole_s events events/s pkts/s ns/pkt rss_MB speedup
+# the median (the mean of the middle two for an even count), smallest and
+# largest of column $2 of the rows of thread count $1 in $out/walls
+med() {
+	awk -v t="$1" -v c="$2" '$1 == t { print $c }' "$out/walls" | sort -g |
+		awk '{ v[NR] = $1 } END { m = int((NR + 1) / 2);
+			print (NR % 2 ? v[m] : (v[m] + v[m + 1]) / 2), v[1], v[NR] }'
+}
 for n in $names; do
 	f="scenarios/bench/$n.ini"
 	[ -f "$f" ] || { echo "bench.sh: no $f" >&2; exit 2; }
-	base=
+	: >"$out/walls" # threads, wall_s, speed-up of every run
+	r=1
+	while [ "$r" -le "$repeat" ]; do
+		base=
+		for t in $threads; do
+			d="$out/$n-t$t"
+			/usr/bin/time -v -o "$out/time" "$sim" run "$f" -o "$d" --quiet --threads "$t"
+			whole=$(awk -F': ' '/Elapsed \(wall clock\)/ { n = split($2, p, ":"); s = 0;
+				for (i = 1; i <= n; i++) s = s * 60 + p[i]; print s }' "$out/time")
+			rss=$(awk -F': ' '/Maximum resident set size/ { printf "%.1f", $2 / 1024 }' "$out/time")
+			# events,wall_s,events_per_s,peak_rss_mb,sim_time_us,data_pkts,pkts_per_s,threads
+			row=$(tail -1 "$d/stats.csv")
+			wall=$(echo "$row" | cut -d, -f2)
+			[ -n "$base" ] || base=$wall
+			line=$(echo "$row" | awk -F, -v n="$n" -v t="$t" -v whole="$whole" -v rss="$rss" \
+				-v base="$base" '{
+				printf "%s,%s,%s,%s,%s,%.0f,%s,%.0f,%.0f,%s,%.2f", n, t, $2, whole, $1, $3,
+				       $6, $7, ($6 > 0 ? $2 * 1e9 / $6 : 0), rss, ($2 > 0 ? base / $2 : 0) }')
+			echo "$line" | awk -F, '{ printf "%-18s %3s %9s %9s %12s %11s %11s %9s %8s %7s\n",
+				$1, $2, $3, $4, $5, $6, $8, $9, $10, $11 }'
+			[ -z "$csv" ] || echo "$line,$r" >>"$csv"
+			echo "$line" | awk -F, '{ print $2, $3, $11 }' >>"$out/walls"
+		done
+		r=$((r + 1))
+	done
+	[ "$repeat" -gt 1 ] || continue
 	for t in $threads; do
-		d="$out/$n-t$t"
-		/usr/bin/time -v -o "$out/time" "$sim" run "$f" -o "$d" --quiet --threads "$t"
-		whole=$(awk -F': ' '/Elapsed \(wall clock\)/ { n = split($2, p, ":"); s = 0;
-			for (i = 1; i <= n; i++) s = s * 60 + p[i]; print s }' "$out/time")
-		rss=$(awk -F': ' '/Maximum resident set size/ { printf "%.1f", $2 / 1024 }' "$out/time")
-		# events,wall_s,events_per_s,peak_rss_mb,sim_time_us,data_pkts,pkts_per_s,threads
-		row=$(tail -1 "$d/stats.csv")
-		wall=$(echo "$row" | cut -d, -f2)
-		[ -n "$base" ] || base=$wall
-		line=$(echo "$row" | awk -F, -v n="$n" -v t="$t" -v whole="$whole" -v rss="$rss" \
-			-v base="$base" '{
-			printf "%s,%s,%s,%s,%s,%.0f,%s,%.0f,%.0f,%s,%.2f", n, t, $2, whole, $1, $3,
-			       $6, $7, ($6 > 0 ? $2 * 1e9 / $6 : 0), rss, ($2 > 0 ? base / $2 : 0) }')
-		echo "$line" | awk -F, '{ printf "%-18s %3s %9s %9s %12s %11s %11s %9s %8s %7s\n",
-			$1, $2, $3, $4, $5, $6, $8, $9, $10, $11 }'
-		[ -z "$csv" ] || echo "$line" >>"$csv"
+		set -- $(med "$t" 2)
+		w=$1 lo=$2 hi=$3
+		set -- $(med "$t" 3)
+		printf '%-18s %3s median wall %s s (%s-%s over %s runs), speed-up %.2f (median of the rounds)\n' \
+			"$n" "$t" "$w" "$lo" "$hi" "$repeat" "$1"
 	done
 done

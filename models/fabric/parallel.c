@@ -54,16 +54,36 @@
  * Threads.  The calling thread runs thread 0's partitions and coordinates;
  * the others run theirs between two barriers.  The barrier spins, yields,
  * then sleeps (it yields at once when the machine has fewer cores than
- * threads).  What a partition's thread writes during a window sits on cache
- * lines no other thread uses (calloc_lines, _Alignas(64)): the partitions'
- * records in the traffic, run and output layers, the engines' arrays, the
- * nets' counters, switches and random streams.  Packed next to each other,
- * they made every completion and many packets move a line between the cores:
- * on the first 500 us of the 1,024-rank benchmark, each of the 2 partitions
- * took 2.2 and 2.8 s of its thread's time on 2 threads against 1.0 s on one;
- * on lines of their own, 1.0 and 1.4 s.  On a quieter spell of the machine,
- * 4 partitions, 2 a thread, took 0.45-0.48 s each: 0.97 s of wall time
- * against 1.9 s on one thread.
+ * threads).  A thread runs its own partitions first, then those of the
+ * others that have not started yet, from the end of their lists while their
+ * owners go from the start (run_round): a core that is slower, or taken by
+ * another process, hands work over.  Which thread runs a partition changes
+ * nothing but the wall time.
+ *
+ * What crosses the cores.  What a partition's thread writes during a window
+ * sits on cache lines no other thread uses (calloc_lines, _Alignas(64)):
+ * the partitions' records in the traffic, run and output layers, the
+ * engines' arrays, the nets' counters, switches and random streams; a link
+ * into another partition delivers through a copy of itself that the far
+ * end alone writes (link_cross); control frames answer a data packet from
+ * its own fields, not from its QP's lines, which the sender writes; the
+ * samplers read their partition's QPs and hosts only; between windows the
+ * coordinator reads each engine's remembered next time (engine.h).  Counted
+ * by instrumenting every load and store of a 2-thread run (a line counted
+ * when a thread touches one the other wrote last), the first 100 us of the
+ * 1,024-rank benchmark moved about 478 lines a window before the link
+ * copies, the remembered next time, the samplers' own lists and the control
+ * frames' fields, and 251 after them, most of those the packets and
+ * messages that cross, their outbox entries and the barriers.  Packed next to each other, the partitions'
+ * records had made each partition of that run 2.2-2.8 times slower on 2
+ * threads than on one.  The same instrumented run, with a 1 MiB private
+ * cache simulated per thread, had 16.5 M misses on 2 threads (0.1 M of them
+ * lines the other thread wrote) against 24.8 M on one: each core keeps half
+ * the fabric.  Yet on the 2-core virtual machine where this was measured,
+ * some spells ran each partition of the 2-thread run as slowly as the whole
+ * run on one thread, while two separate processes of the same run went at
+ * full speed side by side, and other spells ran the 2-thread run 2.1 times
+ * faster than one thread.
  */
 #include "internal.h"
 
