@@ -504,12 +504,13 @@ static struct sim_event *wheel_pop(struct sim_engine *eng, uint32_t s)
 uint64_t sim_run_until(struct sim_engine *eng, sim_time_ps until)
 {
 	uint64_t fired = 0;
-	struct sim_event *ev = NULL;
+	sim_time_ps next = INT64_MAX; /* the first event after `until`, once met */
 	eng->next_valid = 0;
 	while (eng->n && !eng->stop) {
 		/* wheel events are all earlier than heap events; the events for
 		 * now scheduled now follow those for now scheduled before.  A
 		 * later slot is not sorted before its time. */
+		struct sim_event *ev;
 		enum { FROM_HEAP, FROM_WHEEL, FROM_NOW } from = eng->nnow ? FROM_NOW : FROM_HEAP;
 		uint32_t s = 0;
 		if (eng->nwheel) {
@@ -526,19 +527,25 @@ uint64_t sim_run_until(struct sim_engine *eng, sim_time_ps until)
 		}
 		if (from == FROM_WHEEL) {
 			ev = eng->wheel[s];
-			if (ev->time > until)
-				goto next_known;
+			if (ev->time > until) {
+				next = ev->time;
+				break;
+			}
 			wheel_pop(eng, s);
 		} else if (from == FROM_NOW) {
 			ev = eng->nowq;
-			if (ev->time > until)
-				goto next_known;
+			if (ev->time > until) {
+				next = ev->time;
+				break;
+			}
 			eng->nnow--;
 			ring_remove(&eng->nowq, ev);
 		} else {
 			ev = eng->heap[0].ev;
-			if (ev->time > until)
-				goto next_known;
+			if (ev->time > until) {
+				next = ev->time;
+				break;
+			}
 			heap_remove(eng, 0);
 		}
 		ev->heap_idx = SIM_EVENT_IDLE;
@@ -551,15 +558,10 @@ uint64_t sim_run_until(struct sim_engine *eng, sim_time_ps until)
 		ev->fn(eng, ev);
 		fired++;
 	}
-	if (!eng->n) {
-		eng->next_known = INT64_MAX;
+	if (next != INT64_MAX || !eng->n) { /* not when stopped: unknown then */
+		eng->next_known = next;
 		eng->next_valid = 1;
 	}
-	eng->events += fired;
-	return fired;
-next_known: /* ev, the next to fire, is after `until` */
-	eng->next_known = ev->time;
-	eng->next_valid = 1;
 	eng->events += fired;
 	return fired;
 }

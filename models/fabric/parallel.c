@@ -74,9 +74,9 @@
  * 1,024-rank benchmark moved about 478 lines a window before the link
  * copies, the remembered next time, the samplers' own lists and the control
  * frames' fields, and 251 after them, most of those the packets and
- * messages that cross, their outbox entries and the barriers.  Packed next to each other, the partitions'
- * records had made each partition of that run 2.2-2.8 times slower on 2
- * threads than on one.  The same instrumented run, with a 1 MiB private
+ * messages that cross, their outbox entries and the barriers.  Packed next
+ * to each other, the partitions' records had made each partition of that
+ * run 2.2-2.8 times slower on 2 threads than on one.  The same instrumented run, with a 1 MiB private
  * cache simulated per thread, had 16.5 M misses on 2 threads (0.1 M of them
  * lines the other thread wrote) against 24.8 M on one: each core keeps half
  * the fabric.  Yet on the 2-core virtual machine where this was measured,
