@@ -14,7 +14,7 @@ static void link_fire(struct sim_engine *eng, struct sim_event *ev)
 	struct pkt *p = pktq_pop(&l->q);
 	l->last_fire = eng->now;
 	if (l->q.head) /* the next packet is the head from now on */
-		sim_schedule(eng, ev, l->q.head->t);
+		sim_schedule(eng, ev, p->next_t);
 	l->deliver(l->to, l->to_port, p);
 }
 
@@ -43,6 +43,15 @@ void link_free(struct link *l)
 	l->far = NULL;
 }
 
+/* p, whose t is set, enters l's delay line; the packet ahead of it keeps
+ * that time (the line of its `next`, written anyway) */
+static void line_push(struct link *l, struct pkt *p)
+{
+	if (l->q.tail)
+		l->q.tail->next_t = p->t;
+	pktq_push(&l->q, p);
+}
+
 void link_push(struct sim_engine *eng, struct link *l, struct pkt *p)
 {
 	if (l->out) {
@@ -61,7 +70,7 @@ void link_push(struct sim_engine *eng, struct link *l, struct pkt *p)
 		return;
 	}
 	p->t = eng->now + l->delay_ps;
-	pktq_push(&l->q, p);
+	line_push(l, p);
 	if (!sim_event_pending(&l->ev))
 		sim_schedule(eng, &l->ev, p->t);
 }
@@ -69,7 +78,7 @@ void link_push(struct sim_engine *eng, struct link *l, struct pkt *p)
 void link_accept(struct sim_engine *eng, struct link *l, struct pkt *p, sim_time_ps push_ps)
 {
 	p->t = push_ps + l->delay_ps;
-	pktq_push(&l->q, p);
+	line_push(l, p);
 	if (!sim_event_pending(&l->ev))
 		sim_schedule_at(eng, &l->ev, p->t, push_ps > l->last_fire ? push_ps : l->last_fire);
 }

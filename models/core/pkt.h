@@ -69,6 +69,8 @@ struct pkt {
 	uint8_t dscp;
 	uint8_t type;      /* enum pkt_type */
 	uint8_t flags;     /* enum pkt_flags */
+	sim_time_ps next_t; /* in a delay line (link.h): when the packet behind it
+			     * leaves, so that its link need not fetch that one */
 };
 
 _Static_assert(sizeof(struct pkt) == 64, "struct pkt must be one cache line");
