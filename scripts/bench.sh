@@ -1,9 +1,10 @@
 #!/bin/sh
 # bench.sh - the benchmarks: each scenario of scenarios/bench/ on 1 and 2
 # threads in a release build, with its wall time, events, events/s, data
-# packets/s, wall time per data packet, peak RSS and the speed-up of the
-# run on more threads.  Figures are measured and printed, never asserted;
-# they depend on the machine (and on what else it runs).
+# packets/s, wall time per data packet, peak RSS, the speed-up of the run
+# on more threads and events per data packet.  Figures are measured and
+# printed, never asserted; they depend on the machine (and on what else it
+# runs).
 #
 #   sh scripts/bench.sh [--quick] [--threads "1 2"] [--repeat N] [--csv FILE]
 #                       [--no-build] [NAME...]
@@ -62,8 +63,8 @@ if [ -z "$names" ]; then
 fi
 out=${BENCH_OUT:-$(mktemp -d /tmp/dcqcn-bench-XXXXXX)}
 [ -n "$BENCH_OUT" ] || trap 'rm -rf "$out"' EXIT
-[ -z "$csv" ] || echo "scenario,threads,wall_s,whole_s,events,events_per_s,data_pkts,pkts_per_s,ns_per_pkt,peak_rss_mb,speedup,run" >"$csv"
-printf '%-18s %3s %9s %9s %12s %11s %11s %9s %8s %7s\n' scenario thr wall_s whole_s events events/s pkts/s ns/pkt rss_MB speedup
+[ -z "$csv" ] || echo "scenario,threads,wall_s,whole_s,events,events_per_s,data_pkts,pkts_per_s,ns_per_pkt,peak_rss_mb,speedup,run,events_per_pkt" >"$csv"
+printf '%-18s %3s %9s %9s %12s %11s %11s %9s %8s %7s %7s\n' scenario thr wall_s whole_s events events/s pkts/s ns/pkt rss_MB speedup ev/pkt
 # the median (the mean of the middle two for an even count), smallest and
 # largest of column $2 of the rows of thread count $1 in $out/walls
 med() {
@@ -90,11 +91,12 @@ for n in $names; do
 			[ -n "$base" ] || base=$wall
 			line=$(echo "$row" | awk -F, -v n="$n" -v t="$t" -v whole="$whole" -v rss="$rss" \
 				-v base="$base" '{
-				printf "%s,%s,%s,%s,%s,%.0f,%s,%.0f,%.0f,%s,%.2f", n, t, $2, whole, $1, $3,
-				       $6, $7, ($6 > 0 ? $2 * 1e9 / $6 : 0), rss, ($2 > 0 ? base / $2 : 0) }')
-			echo "$line" | awk -F, '{ printf "%-18s %3s %9s %9s %12s %11s %11s %9s %8s %7s\n",
-				$1, $2, $3, $4, $5, $6, $8, $9, $10, $11 }'
-			[ -z "$csv" ] || echo "$line,$r" >>"$csv"
+				printf "%s,%s,%s,%s,%s,%.0f,%s,%.0f,%.0f,%s,%.2f,%.2f", n, t, $2, whole, $1, $3,
+				       $6, $7, ($6 > 0 ? $2 * 1e9 / $6 : 0), rss, ($2 > 0 ? base / $2 : 0),
+				       ($6 > 0 ? $1 / $6 : 0) }')
+			echo "$line" | awk -F, '{ printf "%-18s %3s %9s %9s %12s %11s %11s %9s %8s %7s %7s\n",
+				$1, $2, $3, $4, $5, $6, $8, $9, $10, $11, $12 }'
+			[ -z "$csv" ] || echo "$line" | awk -F, -v r="$r" -v OFS=, '{ $12 = r "," $12; print }' >>"$csv"
 			echo "$line" | awk -F, '{ print $2, $3, $11 }' >>"$out/walls"
 		done
 		r=$((r + 1))
