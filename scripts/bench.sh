@@ -89,14 +89,15 @@ for n in $names; do
 			row=$(tail -1 "$d/stats.csv")
 			wall=$(echo "$row" | cut -d, -f2)
 			[ -n "$base" ] || base=$wall
+			# the CSV row
 			line=$(echo "$row" | awk -F, -v n="$n" -v t="$t" -v whole="$whole" -v rss="$rss" \
-				-v base="$base" '{
-				printf "%s,%s,%s,%s,%s,%.0f,%s,%.0f,%.0f,%s,%.2f,%.2f", n, t, $2, whole, $1, $3,
-				       $6, $7, ($6 > 0 ? $2 * 1e9 / $6 : 0), rss, ($2 > 0 ? base / $2 : 0),
-				       ($6 > 0 ? $1 / $6 : 0) }')
+				-v base="$base" -v r="$r" '{
+				printf "%s,%s,%s,%s,%s,%.0f,%s,%.0f,%.0f,%s,%.2f,%s,%.2f", n, t, $2, whole, $1,
+				       $3, $6, $7, ($6 > 0 ? $2 * 1e9 / $6 : 0), rss, ($2 > 0 ? base / $2 : 0),
+				       r, ($6 > 0 ? $1 / $6 : 0) }')
 			echo "$line" | awk -F, '{ printf "%-18s %3s %9s %9s %12s %11s %11s %9s %8s %7s %7s\n",
-				$1, $2, $3, $4, $5, $6, $8, $9, $10, $11, $12 }'
-			[ -z "$csv" ] || echo "$line" | awk -F, -v r="$r" -v OFS=, '{ $12 = r "," $12; print }' >>"$csv"
+				$1, $2, $3, $4, $5, $6, $8, $9, $10, $11, $13 }'
+			[ -z "$csv" ] || echo "$line" >>"$csv"
 			echo "$line" | awk -F, '{ print $2, $3, $11 }' >>"$out/walls"
 		done
 		r=$((r + 1))
