@@ -4,6 +4,7 @@
 #include "link.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #include "invariant.h"
 #include "slab.h"
@@ -52,21 +53,30 @@ static void line_push(struct link *l, struct pkt *p)
 	pktq_push(&l->q, p);
 }
 
+/* room for one more packet in o (its entries hold packets: line-aligned) */
+static void outbuf_grow(struct link_outbuf *o)
+{
+	uint32_t cap = o->cap ? 2 * o->cap : 256;
+	struct link_out *e = calloc_lines(cap, sizeof(*e));
+	SIM_INVARIANT(e, "out of memory for %u packets between threads", cap);
+	if (o->n)
+		memcpy(e, o->e, o->n * sizeof(*e));
+	free(o->e);
+	o->e = e;
+	o->cap = cap;
+}
+
 void link_push(struct sim_engine *eng, struct link *l, struct pkt *p)
 {
 	if (l->out) {
 		struct link_outbuf *o = &l->out->buf[l->out->side];
-		if (o->n == o->cap) {
-			uint32_t cap = o->cap ? 2 * o->cap : 256;
-			struct link_out *e = realloc(o->e, cap * sizeof(*e));
-			SIM_INVARIANT(e, "out of memory for %u packets between threads", cap);
-			o->e = e;
-			o->cap = cap;
-		}
+		if (o->n == o->cap)
+			outbuf_grow(o);
 		sim_time_ps t = eng->now + l->delay_ps;
 		if (!o->n || t < o->first)
 			o->first = t;
-		o->e[o->n++] = (struct link_out){ .l = l->far, .p = p, .push_ps = eng->now };
+		o->e[o->n++] = (struct link_out){ .l = l->far, .push_ps = eng->now, .p = *p };
+		pkt_release(l->out->from, p);
 		return;
 	}
 	p->t = eng->now + l->delay_ps;
@@ -75,7 +85,8 @@ void link_push(struct sim_engine *eng, struct link *l, struct pkt *p)
 		sim_schedule(eng, &l->ev, p->t);
 }
 
-void link_accept(struct sim_engine *eng, struct link *l, struct pkt *p, sim_time_ps push_ps)
+/* the far end's engine takes p, which entered l at push_ps */
+static void link_accept(struct sim_engine *eng, struct link *l, struct pkt *p, sim_time_ps push_ps)
 {
 	p->t = push_ps + l->delay_ps;
 	line_push(l, p);
@@ -86,8 +97,13 @@ void link_accept(struct sim_engine *eng, struct link *l, struct pkt *p, sim_time
 void link_outbox_take(struct sim_engine *eng, struct link_outbox *o, unsigned which)
 {
 	struct link_outbuf *b = &o->buf[which];
-	for (uint32_t k = 0; k < b->n; k++)
-		link_accept(eng, b->e[k].l, b->e[k].p, b->e[k].push_ps);
+	for (uint32_t k = 0; k < b->n; k++) {
+		struct pkt *p = pkt_alloc(o->to);
+		SIM_INVARIANT(p, "out of memory for packets (%llu live)",
+			      (unsigned long long)o->to->live);
+		*p = b->e[k].p;
+		link_accept(eng, b->e[k].l, p, b->e[k].push_ps);
+	}
 	b->n = 0;
 }
 
@@ -107,13 +123,9 @@ sim_time_ps link_outbox_first(const struct link_outbox *o)
 	return t;
 }
 
-void link_outbox_free(struct link_outbox *o, void (*release)(void *ctx, struct pkt *p),
-		      void *ctx)
+void link_outbox_free(struct link_outbox *o)
 {
-	for (int k = 0; k < 2; k++) {
-		for (uint32_t i = 0; i < o->buf[k].n; i++)
-			release(ctx, o->buf[k].e[i].p);
+	for (int k = 0; k < 2; k++)
 		free(o->buf[k].e);
-	}
 	*o = (struct link_outbox){0};
 }

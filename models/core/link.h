@@ -61,23 +61,31 @@ struct link {
 /*
  * Packets that entered links whose far end another partition runs, in the
  * order they entered, from one partition to another.  The far end takes
- * them (link_accept) after the window they were sent in: they arrive no
+ * them (link_outbox_take) after the window they were sent in: they arrive no
  * sooner than a cable's propagation after they entered, which is at or
  * after the window's end.  Two buffers: the sender fills buf[side] during a
  * window while the far end, on its own thread, takes what buf[!side]
  * received in the window before; between windows the sides swap
  * (link_outbox_flip).
+ *
+ * A packet crosses as a copy: the sender's pool takes the packet back when
+ * it enters the outbox, and the far end takes a packet from its own pool
+ * for it.  Handed over as they are, packets would end in the pool of the
+ * partition they were freed in: after a while each pool's packets lie next
+ * to the other thread's, 64 B apart, and a core that fetches a line also
+ * fetches its neighbour in the 128-byte pair (slab.h).
  */
 struct link_outbox {
 	struct link_outbuf {
 		struct link_out {
 			struct link *l;        /* the link's far copy */
-			struct pkt *p;
 			sim_time_ps push_ps;
+			struct pkt p;
 		} *e;
 		uint32_t n, cap;
 		sim_time_ps first; /* the earliest arrival among e[0..n) (n > 0) */
 	} buf[2];
+	struct pkt_pool *from, *to; /* the sender's and the far end's */
 	uint8_t side;
 };
 
@@ -101,19 +109,16 @@ static inline const struct pktq *link_in_flight(const struct link *l)
 
 /* p enters the link now; it leaves (deliver) at now + delay */
 void link_push(struct sim_engine *eng, struct link *l, struct pkt *p);
-/* the far end's engine takes p, which entered l at push_ps, exactly as if
- * it had been pushed then: its arrival event is scheduled as of the moment
- * it became the link's head (when it entered, or when the packet ahead of it
- * arrived) */
-void link_accept(struct sim_engine *eng, struct link *l, struct pkt *p, sim_time_ps push_ps);
-/* the far end (engine eng) takes the packets of o's buffer `which` */
+/* the far end (engine eng) takes the packets of o's buffer `which`, each
+ * exactly as if it had been pushed when it entered: its arrival event is
+ * scheduled as of the moment it became the link's head (when it entered, or
+ * when the packet ahead of it arrived) */
 void link_outbox_take(struct sim_engine *eng, struct link_outbox *o, unsigned which);
 /* between windows: the buffer the far end has emptied fills next */
 void link_outbox_flip(struct link_outbox *o);
 /* the earliest arrival of a packet in o, INT64_MAX when it holds none */
 sim_time_ps link_outbox_first(const struct link_outbox *o);
-/* release the packets still in o (fn with ctx), free its memory */
-void link_outbox_free(struct link_outbox *o, void (*release)(void *ctx, struct pkt *p),
-		      void *ctx);
+/* free o's memory (the packets in it are copies, of no pool) */
+void link_outbox_free(struct link_outbox *o);
 
 #endif
