@@ -95,7 +95,8 @@
  * twice the cost they had when the same turns ran on one core (85-125 ns
  * against 43-50 ns an event), which a test program with the same pattern
  * (8 MB of its own a partition, turns, lines passed between them) did not
- * show.  We have not found why.
+ * show in that spell; in a noisier one the test program's cores differed by
+ * up to 4 times.  We have not found why (docs/SCALING.md).
  */
 #include "internal.h"
 
