@@ -93,10 +93,10 @@
  * 2-thread run 2.1 times faster than one thread.  Made to take turns on the
  * two cores, never running at once, the two partitions still fired their
  * events at about twice the cost they had when the same turns ran on one
- * core (85-125 ns against 43-50 ns an event), which a test program with the
- * same pattern (8 MB of its own a partition, turns, lines passed between
- * them) did not show in that spell; in a noisier one the test program's
- * cores differed by up to 4 times.  We have not found why (docs/SCALING.md).
+ * core (85-125 ns against 43-50 ns an event); a test program with the same
+ * pattern (8 MB of its own a partition, turns, lines passed between them)
+ * did not show that cost, and longer windows did not remove it.  We have
+ * not found why (docs/SCALING.md).
  */
 #include "internal.h"
 
