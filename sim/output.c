@@ -83,7 +83,7 @@ struct out_buf {
 };
 
 struct out_part { /* on lines of its own: each partition's thread writes its rows */
-	_Alignas(LINE_PAIR) struct out_buf buf[OUT_PARTITIONED];
+	_Alignas(64) struct out_buf buf[OUT_PARTITIONED];
 	int pending;                   /* rows wait in buf */
 };
 

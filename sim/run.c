@@ -41,7 +41,7 @@ struct run_ctx {
 	uint32_t probe_job;    /* run_opts.probe_job's index; UINT32_MAX: none */
 	struct part_ctx {      /* what each partition's thread counts, on lines of
 				* its own (the threads write them at every completion) */
-		_Alignas(LINE_PAIR) struct hist fct; /* completion times of the messages */
+		_Alignas(64) struct hist fct; /* completion times of the messages */
 		int oom;       /* the histogram ran out of memory */
 		sim_time_ps last_end; /* the last completion, the probe's aside */
 		struct probe_msg { sim_time_ps start, fct; } *probe;

@@ -18,10 +18,10 @@
 
 void *calloc_lines(size_t n, size_t size)
 {
-	if (size && n > (SIZE_MAX - LINE_PAIR) / size)
+	if (size && n > (SIZE_MAX - 63) / size)
 		return NULL;
-	size_t bytes = (n * size + LINE_PAIR - 1) / LINE_PAIR * LINE_PAIR;
-	void *p = aligned_alloc(LINE_PAIR, bytes ? bytes : LINE_PAIR);
+	size_t bytes = (n * size + 63) / 64 * 64;
+	void *p = aligned_alloc(64, bytes ? bytes : 64);
 	if (p)
 		memset(p, 0, bytes);
 	return p;

@@ -13,22 +13,11 @@
 
 #include <stddef.h>
 
-/* What the data of two threads must not share: a pair of 64-byte cache
- * lines.  A core that fetches a line also fetches its neighbour in the
- * aligned 128-byte pair (adjacent-line prefetch), so two threads writing
- * lines 64 B apart still move them between the cores.  On a 2-thread run
- * of the 1,024-rank all-reduce, accesses to a pair the other thread wrote
- * last (or writes to one it had read) were 16 times those counted by line;
- * with what each partition writes on pairs of its own and packets crossing
- * as copies (link.h), 255 a window instead of 5,300, and the run took 0.82
- * of the wall time. */
-#define LINE_PAIR 128
-
-/* n zeroed objects of `size` bytes on line pairs of their own: the start
- * aligned to LINE_PAIR and the end padded to one, so that nothing else
- * shares their lines (free() gives them back); NULL out of memory.  For
- * arrays of what each partition's thread writes (with _Alignas(LINE_PAIR)
- * types, one pair boundary per element) and of nodes. */
+/* n zeroed objects of `size` bytes on cache lines of their own: the start
+ * aligned to 64 B and the end padded to a line, so that nothing else shares
+ * their lines (free() gives them back); NULL out of memory.  For arrays of
+ * what each partition's thread writes (with _Alignas(64) types, one line
+ * boundary per element) and of nodes. */
 void *calloc_lines(size_t n, size_t size);
 
 /* bytes of memory, aligned to a cache line (64 B), or NULL */

@@ -73,7 +73,7 @@ struct link {
  * for it.  Handed over as they are, packets would end in the pool of the
  * partition they were freed in: after a while each pool's packets lie next
  * to the other thread's, 64 B apart, and a core that fetches a line also
- * fetches its neighbour in the 128-byte pair (slab.h).
+ * fetches its neighbour in the aligned 128-byte pair.
  */
 struct link_outbox {
 	struct link_outbuf {

@@ -108,7 +108,7 @@ struct fabric_tag {
 
 /* one partition: the units one thread runs (parallel.c) */
 struct fabric_part {
-	_Alignas(LINE_PAIR) struct net net;   /* its engine's lines are its thread's alone */
+	_Alignas(64) struct net net;   /* its engine's lines are its thread's alone */
 	struct fabric *f;
 	uint32_t index;
 	/* packets for the partitions its links lead to: out[k] for out_to[k],

@@ -61,42 +61,44 @@
  * nothing but the wall time.
  *
  * What crosses the cores.  What a partition's thread writes during a window
- * sits on line pairs no other thread uses (slab.h LINE_PAIR: calloc_lines,
- * _Alignas(LINE_PAIR)): the partitions' records in the traffic, run and
- * output layers, the engines' arrays, the nets' counters, switches and
- * random streams; a link into another partition delivers through a copy of
- * itself that the far end alone writes (link_cross); a packet crosses as a
- * copy, so that each pool keeps its own packets (link.h); control frames
- * answer a data packet from its own fields, not from its QP's lines, which
- * the sender writes; the samplers read their partition's QPs and hosts
- * only; between windows the coordinator reads each engine's remembered next
- * time (engine.h).  Counted by instrumenting every load and store of a
- * 2-thread run (a line counted when a thread touches one the other wrote
- * last), the first 100 us of the 1,024-rank benchmark moved about 478 lines
- * a window before the link copies, the remembered next time, the samplers'
- * own lists and the control frames' fields, and 251 after them, most of
- * those the packets and messages that cross, their outbox entries and the
- * barriers.  Counted by 128-byte pairs (and a write to a pair the other
- * thread had read), its first 30 us moved 5,300 a window: packets freed
- * into the pool of the partition they ended in lay 64 B from the other
- * thread's, as did histograms, QPs and switches.  Since the packet copies
- * and the pairs, 255; the 2-thread run of the first 500 us takes 0.82 of
- * the wall time it took (median of 10 paired runs).  Packed next to each
- * other, the partitions' records had made each partition of that run
- * 2.2-2.8 times slower on 2 threads than on one.  The same instrumented
- * run, with a 1 MiB private cache simulated per thread, had 16.5 M misses on
- * 2 threads (0.1 M of them lines the other thread wrote) against 24.8 M on
- * one: each core keeps half the fabric.  Yet on the 2-core virtual machine
- * where this was measured, some spells ran each partition of the 2-thread
- * run as slowly as the whole run on one thread, while two separate processes
- * of the same run went at full speed side by side, and other spells ran the
- * 2-thread run 2.1 times faster than one thread.  Made to take turns on the
- * two cores, never running at once, the two partitions still fired their
- * events at about twice the cost they had when the same turns ran on one
- * core (85-125 ns against 43-50 ns an event); a test program with the same
- * pattern (8 MB of its own a partition, turns, lines passed between them)
- * did not show that cost, and longer windows did not remove it.  We have
- * not found why (docs/SCALING.md).
+ * sits on cache lines no other thread uses (calloc_lines, _Alignas(64)): the
+ * partitions' records in the traffic, run and output layers, the engines'
+ * arrays, the nets' counters, switches and random streams; a link into
+ * another partition delivers through a copy of itself that the far end alone
+ * writes (link_cross); a packet crosses as a copy, so that each pool keeps
+ * its own packets (link.h); control frames answer a data packet from its own
+ * fields, not from its QP's lines, which the sender writes; the samplers
+ * read their partition's QPs and hosts only; between windows the coordinator
+ * reads each engine's remembered next time (engine.h).  Counted by
+ * instrumenting every load and store of a 2-thread run (a line counted when
+ * a thread touches one the other wrote last), the first 100 us of the
+ * 1,024-rank benchmark moved about 478 lines a window before the link
+ * copies, the remembered next time, the samplers' own lists and the control
+ * frames' fields, and 251 after them, most of those the packets and messages
+ * that cross, their outbox entries and the barriers.  Counted by 128-byte
+ * pairs (a core fetches a line's neighbour in its pair; and a write to a
+ * pair the other thread had read counted too), its first 30 us moved 5,300 a
+ * window: packets freed into the pool of the partition they ended in lay
+ * 64 B from the other thread's.  Since packets cross as copies (link.h),
+ * 1,130; the 2-thread run of the first 500 us takes 0.82 of the wall time it
+ * took (median of 10 paired runs).  Aligning what each partition writes to
+ * 128 B as well (histograms, QPs, switches) brought 255, but no measurable
+ * gain on 2 threads, and cost one thread 7-16 % at 4,096 ranks: not kept.
+ * Packed next to each other, the partitions' records had made each
+ * partition of that run 2.2-2.8 times slower on 2 threads than on one.  The same
+ * instrumented run, with a 1 MiB private cache simulated per thread, had
+ * 16.5 M misses on 2 threads (0.1 M of them lines the other thread wrote)
+ * against 24.8 M on one: each core keeps half the fabric.  Yet on the 2-core
+ * virtual machine where this was measured, some spells ran each partition of
+ * the 2-thread run as slowly as the whole run on one thread, while two
+ * separate processes of the same run went at full speed side by side, and
+ * other spells ran the 2-thread run 2.1 times faster than one thread.  Made
+ * to take turns on the two cores, never running at once, the two partitions
+ * still fired their events at about twice the cost they had when the same
+ * turns ran on one core (85-125 ns against 43-50 ns an event); a test
+ * program with the same pattern (8 MB of its own a partition, turns, lines
+ * passed between them) did not show that cost, and longer windows did not
+ * remove it.  We have not found why (docs/SCALING.md).
  */
 #include "internal.h"
 
@@ -417,7 +419,7 @@ static void barrier_wait(struct barrier *b)
 
 /* a partition's claim: the round a thread last took it in */
 struct claim {
-	_Alignas(LINE_PAIR) atomic_uint round;
+	_Alignas(64) atomic_uint round;
 };
 
 struct fabric_threads {

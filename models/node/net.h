@@ -134,7 +134,7 @@ struct net {
 	 * too (the traffic layer reaches the node and QP tables through any net):
 	 * on lines of their own, which this partition's writes never take from
 	 * the other cores (parallel.c, Threads). */
-	_Alignas(LINE_PAIR) const struct topo *topo;
+	_Alignas(64) const struct topo *topo;
 	struct sw *sws;                /* switches, by number */
 	struct nic *nics;              /* NICs, by host */
 	uint32_t nsw, nhosts;
@@ -150,7 +150,7 @@ struct net {
 	uint32_t nqps, qps_cap;
 
 	/* the pool of messages */
-	_Alignas(LINE_PAIR) struct flow *flow_free; /* free messages */
+	_Alignas(64) struct flow *flow_free; /* free messages */
 	struct slab_chain flow_slabs;  /* and those never used */
 	uint64_t flows_live;           /* messages taken from the pool, not returned */
 	uint64_t flows_peak;           /* the most flows_live has been */

@@ -1152,7 +1152,7 @@ void nic_set_down(struct nic *n, int down)
 
 /* ---- QPs and messages ---- */
 
-/* room for one more QP: the table doubles, aligned to a line pair as its
+/* room for one more QP: the table doubles, aligned to a cache line as its
  * receiving half (struct qp_rx) requires; realloc promises only 16 bytes */
 static int grow_qps(struct net *net)
 {

@@ -42,13 +42,13 @@ struct nic_config {
  * reads them any more); a packet still in flight then only carries a stale
  * pointer, which the receiver never follows (it checks the PSN first).
  * job, iter, pos and the dependency links belong to the workload that made
- * the message (traffic.h); the NIC does not read them.  Two cache lines,
- * one aligned pair (the slabs align them): a fabric of thousands of ranks
- * misses on each line of a message at each of its steps.
+ * the message (traffic.h); the NIC does not read them.  Two cache lines
+ * (the slabs align them): a fabric of thousands of ranks misses on each line
+ * of a message at each of its steps.
  */
 struct flow {
 	/* first, on one cache line with next: what an acknowledgement reads */
-	_Alignas(LINE_PAIR) struct flow *next; /* in its QP's message FIFO, or the pool's free list */
+	_Alignas(64) struct flow *next; /* in its QP's message FIFO, or the pool's free list */
 	uint32_t first_psn;            /* PSN of its first packet; UINT32_MAX until sent */
 	uint32_t npkts;                /* ceil(bytes / mtu) */
 	struct flow *first_dep, *next_dep; /* messages waiting for this one, and siblings */
@@ -124,10 +124,10 @@ struct qp {
 		uint32_t cwr_end;          /* no other cut before this PSN is acknowledged */
 	} tcp;
 	/* the receiving end, which the destination's partition writes while
-	 * the source's runs the rest (models/fabric/parallel.c): a line pair
-	 * of its own (slab.h) */
+	 * the source's runs the rest (models/fabric/parallel.c): a cache line
+	 * of its own */
 	struct qp_rx {
-		_Alignas(LINE_PAIR) uint32_t nxt;     /* next PSN expected */
+		_Alignas(64) uint32_t nxt;     /* next PSN expected */
 		uint32_t unacked;              /* packets accepted since the last ACK */
 		uint8_t nak_sent;              /* a NAK for nxt is out */
 		sim_time_ps last_cnp_ps;       /* notification point: last CNP sent */
@@ -144,7 +144,7 @@ struct qp {
  * first 336 bytes); a fabric of thousands of NICs misses on each
  * line a packet touches. */
 struct nic {
-	_Alignas(LINE_PAIR) struct sim_event tx_ev;
+	_Alignas(64) struct sim_event tx_ev;
 	struct pkt *tx;                /* frame being serialized */
 	struct net *net;
 	const struct nic_config *cfg;

@@ -46,7 +46,7 @@ struct sw;
  * as they fit: a fabric of thousands of ports touches a port per hop, and
  * each line of it is a miss (tx_ev to egress_bytes: the first 200 bytes). */
 struct port {
-	_Alignas(LINE_PAIR) struct sim_event tx_ev;
+	_Alignas(64) struct sim_event tx_ev;
 	struct pkt *tx;                /* frame being serialized */
 	struct sw *sw;
 	uint8_t nonempty;              /* bit p: q[p] has packets */
@@ -75,7 +75,7 @@ struct port {
 /* an ingress priority group: MMU accounting and the XOFF it sent upstream;
  * what admission and release read (mmu to sw) on the first cache line */
 struct pg {
-	_Alignas(LINE_PAIR) struct mmu_pg mmu;
+	_Alignas(64) struct mmu_pg mmu;
 	uint8_t xoff;                  /* upstream is paused by us */
 	uint8_t mute;                  /* watchdog storm on this port: send no PFC */
 	uint8_t prio;
@@ -86,7 +86,7 @@ struct pg {
 
 struct sw {
 	/* on lines of its own: switches of two partitions never share one */
-	_Alignas(LINE_PAIR) struct net *net;
+	_Alignas(64) struct net *net;
 	const struct switch_config *cfg;
 	gsl_rng *rng;                  /* WRED marking stream */
 	uint32_t id;

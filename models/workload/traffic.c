@@ -169,7 +169,7 @@ struct tree_channel {
 struct traffic_job {
 	/* on lines of its own: a job within one partition counts its
 	 * completions here, on that partition's thread */
-	_Alignas(LINE_PAIR) const struct scn_job *j;
+	_Alignas(64) const struct scn_job *j;
 	uint32_t index;
 	uint32_t n;                    /* ranks, senders or rows */
 	uint32_t steps;                /* ring: 2(n - 1) */
@@ -223,7 +223,7 @@ struct traffic_part {
 	/* on lines of its own: the partitions' threads write theirs at every
 	 * completion, and a neighbour's pending flag on the line of this one's
 	 * t made every completion move the line between the cores */
-	_Alignas(LINE_PAIR) struct traffic *t;
+	_Alignas(64) struct traffic *t;
 	struct net *net;
 	uint32_t index;
 	uint64_t done;                 /* messages completed here (also net->flows_done) */
