@@ -80,7 +80,7 @@
  * pair the other thread had read counted too), its first 30 us moved 5,300 a
  * window: packets freed into the pool of the partition they ended in lay
  * 64 B from the other thread's.  Since packets cross as copies (link.h),
- * 1,130; the 2-thread run of the first 500 us takes 0.82 of the wall time it
+ * 1,130; the 2-thread run of the first 500 us takes 0.83 of the wall time it
  * took (median of 10 paired runs).  Aligning what each partition writes to
  * 128 B as well (histograms, QPs, switches) brought 255, but no measurable
  * gain on 2 threads, and cost one thread 7-16 % at 4,096 ranks: not kept.
