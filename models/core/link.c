@@ -98,9 +98,7 @@ void link_outbox_take(struct sim_engine *eng, struct link_outbox *o, unsigned wh
 {
 	struct link_outbuf *b = &o->buf[which];
 	for (uint32_t k = 0; k < b->n; k++) {
-		struct pkt *p = pkt_alloc(o->to);
-		SIM_INVARIANT(p, "out of memory for packets (%llu live)",
-			      (unsigned long long)o->to->live);
+		struct pkt *p = pkt_take(o->to);
 		*p = b->e[k].p;
 		link_accept(eng, b->e[k].l, p, b->e[k].push_ps);
 	}

@@ -5,6 +5,8 @@
 
 #include <stddef.h>
 
+#include "invariant.h"
+
 #define SLAB_PKTS 4096
 
 struct pkt_slab {
@@ -39,5 +41,13 @@ struct pkt *pkt_alloc(struct pkt_pool *pool)
 	}
 	pool->live++;
 	p->next = NULL;
+	return p;
+}
+
+struct pkt *pkt_take(struct pkt_pool *pool)
+{
+	struct pkt *p = pkt_alloc(pool);
+	SIM_INVARIANT(p, "out of memory for packets (%llu live)",
+		      (unsigned long long)pool->live);
 	return p;
 }

@@ -139,6 +139,8 @@ void pkt_pool_init(struct pkt_pool *pool);
 void pkt_pool_free(struct pkt_pool *pool);
 /* NULL only when the system is out of memory */
 struct pkt *pkt_alloc(struct pkt_pool *pool);
+/* a packet from the pool; out of memory is a broken invariant (invariant.h) */
+struct pkt *pkt_take(struct pkt_pool *pool);
 
 static inline void pkt_release(struct pkt_pool *pool, struct pkt *p)
 {

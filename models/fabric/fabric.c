@@ -338,7 +338,8 @@ void fabric_destroy(struct fabric *f)
 	}
 	for (uint32_t p = 0; f->parts && p < f->nparts; p++) {
 		struct fabric_part *part = &f->parts[p];
-		/* packets still between partitions (a run stopped early) */
+		/* the outboxes: packets still in them (a run stopped early) are
+		 * copies, of no pool */
 		for (uint32_t k = 0; k < part->nout; k++) {
 			link_outbox_free(part->out[k]);
 			free(part->out[k]);

@@ -101,10 +101,7 @@ void net_lost(struct net *net, struct pkt *p)
 
 struct pkt *net_pkt(struct net *net)
 {
-	struct pkt *p = pkt_alloc(&net->pool);
-	SIM_INVARIANT(p, "out of memory for packets (%llu live)",
-		      (unsigned long long)net->pool.live);
-	return p;
+	return pkt_take(&net->pool);
 }
 
 struct pkt *net_pfc_frame(struct net *net, unsigned prio, uint32_t quanta)
