@@ -518,6 +518,81 @@ START_TEST(partition_locality)
 }
 END_TEST
 
+/* which windows run on the threads (models/fabric/pace.h): measured, the
+ * cheaper way, the other tried at every PACE_PERIOD_MIN-th window of a
+ * class, then a quarter as often while it keeps losing, and again at the
+ * PACE_PERIOD_MIN-th once it wins */
+START_TEST(pace_choice)
+{
+	const unsigned min = PACE_PERIOD_MIN;
+	struct fabric_pace p;
+	fabric_pace_init(&p, 128, 8192);
+	ck_assert_int_eq(fabric_pace_threads(&p, 127), 0);  /* under the floor: one thread, */
+	ck_assert_int_eq(fabric_pace_threads(&p, 8192), 1); /* from the ceiling: the threads, */
+	fabric_pace_record(&p, 127, 1, 1e6);                 /* neither timed */
+	fabric_pace_record(&p, 8192, 0, 1e6);
+	ck_assert(p.cls[6].ns[1] == 0 && p.cls[13].ns[0] == 0);
+	/* windows of 200-255 events are class 7: the threads first, then one */
+	ck_assert_int_eq(fabric_pace_threads(&p, 200), 1);
+	fabric_pace_record(&p, 200, 1, 200 * 50.0); /* 50 ns an event on the threads */
+	ck_assert_int_eq(fabric_pace_threads(&p, 255), 0);
+	fabric_pace_record(&p, 250, 0, 250 * 100.0); /* 100 on one thread */
+	ck_assert(p.cls[7].ns[0] == 100.0 && p.cls[7].ns[1] == 50.0);
+	ck_assert(p.cls[8].ns[0] == 0 && p.cls[8].ns[1] == 0); /* 256 is another class */
+	/* the threads, and one thread at the PACE_PERIOD_MIN-th window */
+	unsigned one = 0, at = 0;
+	for (unsigned w = 1; w <= min; w++)
+		if (!fabric_pace_threads(&p, 240))
+			one++, at = w;
+	ck_assert_uint_eq(one, 1);
+	ck_assert_uint_eq(at, min);
+	/* that trial loses again (120 ns: the estimate moves a quarter of the
+	 * way, to 105): the next one comes 4 times later */
+	fabric_pace_record(&p, 240, 0, 240 * 120.0);
+	ck_assert(p.cls[7].ns[0] == 105.0);
+	ck_assert_uint_eq(p.cls[7].period, 4 * min);
+	fabric_pace_record(&p, 240, 1, 240 * 54.0); /* the usual way: no change of period */
+	ck_assert(p.cls[7].ns[1] == 51.0);
+	ck_assert_uint_eq(p.cls[7].period, 4 * min);
+	for (unsigned k = 0; k < 4; k++) /* up to PACE_PERIOD_MAX, no further */
+		fabric_pace_record(&p, 240, 0, 240 * 105.0);
+	ck_assert_uint_eq(p.cls[7].period, PACE_PERIOD_MAX);
+	/* a machine that slows the threads down: one measurement counts at
+	 * most 4 times the estimate (51 -> 204: +38.25); once one thread is
+	 * cheaper it is the way, the threads tried at the PACE_PERIOD_MIN-th
+	 * window */
+	fabric_pace_record(&p, 240, 1, 240 * 51.0 * 100);
+	ck_assert(p.cls[7].ns[1] == 51.0 + (204.0 - 51.0) / 4);
+	ck_assert_uint_eq(p.cls[7].period, PACE_PERIOD_MAX);
+	fabric_pace_record(&p, 240, 1, 240 * 800.0); /* 156.2 against 105 */
+	ck_assert(p.cls[7].ns[1] > p.cls[7].ns[0]);
+	ck_assert_uint_eq(p.cls[7].period, min);
+	one = 0;
+	for (unsigned w = 1; w < min; w++)
+		one += !fabric_pace_threads(&p, 240);
+	ck_assert_uint_eq(one, min - 1);
+	ck_assert_int_eq(fabric_pace_threads(&p, 240), 1);
+	fabric_pace_record(&p, 240, 1, 240 * 800.0); /* that trial lost */
+	ck_assert_uint_eq(p.cls[7].period, 4 * min);
+	/* trials of 1 ns an event: 273.3 -> 205.2 -> 154.2 -> 115.9 -> 87.2,
+	 * under one thread's 105 at the fourth: the threads again, one thread
+	 * tried at the PACE_PERIOD_MIN-th window */
+	unsigned trials = 0;
+	while (p.cls[7].ns[1] >= p.cls[7].ns[0] && trials < 10) {
+		fabric_pace_record(&p, 240, 1, 240 * 1.0);
+		trials++;
+	}
+	ck_assert_uint_eq(trials, 4);
+	ck_assert_uint_eq(p.cls[7].period, min);
+	ck_assert_int_eq(fabric_pace_threads(&p, 240), 1);
+	/* without a ceiling the largest windows share the last class */
+	fabric_pace_init(&p, 128, UINT64_MAX);
+	ck_assert_int_eq(fabric_pace_threads(&p, UINT64_MAX - 1), 1);
+	fabric_pace_record(&p, UINT64_MAX - 1, 1, 1e18);
+	ck_assert(p.cls[PACE_CLASSES - 1].ns[1] > 0);
+}
+END_TEST
+
 static Suite *make_fabric_suite(void)
 {
 	Suite *s = suite_create("fabric");
@@ -533,6 +608,7 @@ static Suite *make_fabric_suite(void)
 	tcase_add_test(tc, criteria_verdicts);
 	tcase_add_test(tc, partition_plan);
 	tcase_add_test(tc, partition_locality);
+	tcase_add_test(tc, pace_choice);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -35,6 +35,7 @@
 #include "fault.h"
 #include "net.h"
 #include "nic.h"
+#include "pace.h"
 #include "switch.h"
 #include "topology.h"
 #include "traffic.h"
@@ -169,7 +170,10 @@ struct fabric {
 	sim_time_ps stop_ps;           /* the end of the window it ended in */
 	struct fabric_threads *threads;
 	uint64_t window_events;        /* events fired in the open window */
-	int sparse;                    /* the last window had few: run the next on one thread */
+	struct fabric_pace pace;       /* which windows run on the threads (pace.h) */
+	uint8_t threaded;              /* the open window runs on the threads, */
+	uint8_t timed;                 /* and its wall time is measured: */
+	int64_t window_ns;             /* so far */
 
 	struct traffic traffic;
 	struct faults faults;

@@ -60,6 +60,20 @@
  * another process, hands work over.  Which thread runs a partition changes
  * nothing but the wall time.
  *
+ * Which windows use the threads.  A window follows the one before in its
+ * events: after one of fewer than SPARSE_EVENTS a thread, the partitions
+ * run one after another on the calling thread; after one of DENSE_EVENTS a
+ * thread or more, on the threads; in between, the way measured cheaper for
+ * windows of that size (pace.h: the wall time an event took on the threads
+ * and on one thread, by the log2 of the window's events, the other way
+ * tried now and then).  On the 2-core virtual machine measured, a partition
+ * that changes core takes its cache lines along (about 325 ns each), so a
+ * window on the threads between windows on one thread, or the reverse,
+ * costs several times a steady one; the measurements include that.  A fixed
+ * threshold ran every window of 128 events or more on the threads, which
+ * made the embedded default scenario and incast-128 slower on 2 threads
+ * than on one.
+ *
  * What crosses the cores.  What a partition's thread writes during a window
  * sits on cache lines no other thread uses (calloc_lines, _Alignas(64)): the
  * partitions' records in the traffic, run and output layers, the engines'
@@ -107,6 +121,7 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "invariant.h"
@@ -118,9 +133,11 @@
 #define LOCALITY_WEIGHT 2048
 /* a window when there is no fabric link to give the lookahead (a star) */
 #define STAR_WINDOW_PS UNITS_PS_PER_US
-/* a window with fewer events than this per thread runs the next one on
- * one thread (run_parts) */
+/* a window with fewer events than this a thread runs the next one on one
+ * thread, and one with DENSE_EVENTS a thread or more on the threads; in
+ * between, the measured cost decides (pace.h) */
 #define SPARSE_EVENTS 64
+#define DENSE_EVENTS 1024
 /* a barrier waiter spins this many times before it yields the processor,
  * and sleeps after this many */
 #define SPIN_BEFORE_YIELD 2000
@@ -313,6 +330,8 @@ int fabric_partition(struct fabric *f, unsigned threads)
 	f->nparts = plan.parts;
 	f->nthreads = plan.threads;
 	f->lookahead_ps = plan.lookahead_ps;
+	fabric_pace_init(&f->pace, SPARSE_EVENTS * (uint64_t)f->nthreads,
+			 DENSE_EVENTS * (uint64_t)f->nthreads);
 	f->unit_of_sw = calloc(f->nsw, sizeof(*f->unit_of_sw));
 	f->part_of_unit = calloc(f->nunits, sizeof(*f->part_of_unit));
 	f->thread_parts = calloc(f->nparts, sizeof(*f->thread_parts));
@@ -540,19 +559,9 @@ void fabric_stop_threads(struct fabric *f)
 	f->threads = NULL;
 }
 
-/* every partition fires its events at or before `until`.  After a window
- * with few events the partitions run one after another on this thread:
- * two barriers would cost more than the threads save.  Partitions meet only
- * at the end of a window, so the order they run in within one changes
- * nothing but the wall time. */
-static uint64_t run_parts(struct fabric *f, sim_time_ps until)
+/* a round of every partition on the threads */
+static uint64_t run_threads(struct fabric *f, sim_time_ps until)
 {
-	if (f->nthreads == 1 || f->sparse) {
-		uint64_t fired = 0;
-		for (uint32_t k = 0; k < f->nthreads; k++)
-			fired += run_thread(f, k, until);
-		return fired;
-	}
 	if (!f->threads)
 		SIM_INVARIANT(start_threads(f) == 0, "cannot start %u threads", f->nthreads - 1);
 	struct fabric_threads *th = f->threads;
@@ -565,6 +574,32 @@ static uint64_t run_parts(struct fabric *f, sim_time_ps until)
 		fired += th->w[k].fired;
 		th->w[k].fired = 0;
 	}
+	return fired;
+}
+
+static int64_t clock_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+/* every partition fires its events at or before `until`, on the threads or
+ * one after another on this thread, as window_close chose (pace.h): after
+ * a window with few events, or where the threads were measured to cost more
+ * than they save.  Partitions meet only at the end of a window, so the
+ * order they run in within one changes nothing but the wall time. */
+static uint64_t run_parts(struct fabric *f, sim_time_ps until)
+{
+	int64_t t0 = f->timed ? clock_ns() : 0;
+	uint64_t fired = 0;
+	if (f->threaded)
+		fired = run_threads(f, until);
+	else
+		for (uint32_t k = 0; k < f->nthreads; k++)
+			fired += run_thread(f, k, until);
+	if (f->timed)
+		f->window_ns += clock_ns() - t0;
 	return fired;
 }
 
@@ -660,7 +695,11 @@ sim_time_ps fabric_next_time(struct fabric *f)
 
 static void window_close(struct fabric *f)
 {
-	f->sparse = f->window_events < SPARSE_EVENTS * (uint64_t)f->nthreads;
+	if (f->timed)
+		fabric_pace_record(&f->pace, f->window_events, f->threaded, (double)f->window_ns);
+	f->threaded = f->nthreads > 1 && fabric_pace_threads(&f->pace, f->window_events);
+	f->timed = f->nthreads > 1 && fabric_pace_timed(&f->pace, f->window_events);
+	f->window_ns = 0;
 	f->window_events = 0;
 	for (uint32_t p = 0; p < f->nparts; p++) /* this window's crossings wait */
 		for (uint32_t k = 0; k < f->parts[p].nout; k++)
