@@ -16,7 +16,9 @@
 # wall time, its range and the median of the speed-ups each round gave.
 # BUILD=dir picks the build directory (default build-release).  wall_s is
 # the run's simulation loop (stats.csv); whole_s and peak RSS are the whole
-# process, from /usr/bin/time -v.
+# process, from /usr/bin/time -v.  Lines starting with # give the time a
+# random load takes over 1, 8 and 32 MB (scripts/memlat.c) before the table
+# and after each scenario.
 set -e
 cd "$(dirname "$0")/.."
 build=${BUILD:-build-release}
@@ -33,7 +35,7 @@ while [ $# -gt 0 ]; do
 	--repeat) repeat="$2"; shift ;;
 	--csv) csv="$2"; shift ;;
 	--no-build) nobuild=1 ;;
-	-h|--help) sed -n '2,19p' "$0"; exit 0 ;;
+	-h|--help) sed -n '2,21p' "$0"; exit 0 ;;
 	-*) echo "bench.sh: unknown option $1" >&2; exit 2 ;;
 	*) names="$names $1" ;;
 	esac
@@ -51,9 +53,14 @@ if [ "$nobuild" = 0 ]; then
 		sh scripts/deps.sh
 		meson setup "$build" --buildtype=release -Db_lto=true
 	fi
-	ninja -C "$build" dcqcn-sim
+	ninja -C "$build" dcqcn-sim memlat
 fi
 sim="$build/dcqcn-sim"
+# the memory latency of this moment (scripts/memlat.c), before the table and
+# after each scenario: on a shared machine it moves, and the wall times with it
+memlat() {
+	[ ! -x "$build/memlat" ] || echo "# $("$build/memlat")"
+}
 if [ -z "$names" ]; then
 	for f in scenarios/bench/*.ini; do
 		n=$(basename "$f" .ini)
@@ -64,6 +71,7 @@ fi
 out=${BENCH_OUT:-$(mktemp -d /tmp/dcqcn-bench-XXXXXX)}
 [ -n "$BENCH_OUT" ] || trap 'rm -rf "$out"' EXIT
 [ -z "$csv" ] || echo "scenario,threads,wall_s,whole_s,events,events_per_s,data_pkts,pkts_per_s,ns_per_pkt,peak_rss_mb,speedup,run,events_per_pkt" >"$csv"
+memlat
 printf '%-18s %3s %9s %9s %12s %11s %11s %9s %8s %7s %7s\n' scenario thr wall_s whole_s events events/s pkts/s ns/pkt rss_MB speedup ev/pkt
 # the median (the mean of the middle two for an even count), smallest and
 # largest of column $2 of the rows of thread count $1 in $out/walls
@@ -102,6 +110,7 @@ for n in $names; do
 		done
 		r=$((r + 1))
 	done
+	memlat
 	[ "$repeat" -gt 1 ] || continue
 	for t in $threads; do
 		set -- $(med "$t" 2)
