@@ -574,15 +574,16 @@ START_TEST(pace_choice)
 	ck_assert_int_eq(fabric_pace_threads(&p, 240), 1);
 	fabric_pace_record(&p, 240, 1, 240 * 800.0); /* that trial lost */
 	ck_assert_uint_eq(p.cls[7].period, 4 * min);
-	/* trials of 1 ns an event: 273.3 -> 205.2 -> 154.2 -> 115.9 -> 87.2,
-	 * under one thread's 105 at the fourth: the threads again, one thread
-	 * tried at the PACE_PERIOD_MIN-th window */
+	/* trials of 1 ns an event, faster: half of the way each, 273.3 ->
+	 * 137.2 -> 69.1, under one thread's 105 at the second: the threads
+	 * again, one thread tried at the PACE_PERIOD_MIN-th window */
 	unsigned trials = 0;
 	while (p.cls[7].ns[1] >= p.cls[7].ns[0] && trials < 10) {
 		fabric_pace_record(&p, 240, 1, 240 * 1.0);
 		trials++;
 	}
-	ck_assert_uint_eq(trials, 4);
+	ck_assert_uint_eq(trials, 2);
+	ck_assert(p.cls[7].ns[1] == 1.0 + (1.0 + (273.328125 - 1.0) / 2 - 1.0) / 2);
 	ck_assert_uint_eq(p.cls[7].period, min);
 	ck_assert_int_eq(fabric_pace_threads(&p, 240), 1);
 	/* without a ceiling the largest windows share the last class */

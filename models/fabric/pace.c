@@ -51,9 +51,10 @@ void fabric_pace_record(struct fabric_pace *p, uint64_t events, int threaded, do
 		return;
 	}
 	int both = c->ns[!threaded] > 0, before = both ? cheaper(c) : -1;
-	if (x > PACE_OUTLIER * *est)
-		x = PACE_OUTLIER * *est;
-	*est += (x - *est) / 4;
+	if (x < *est) /* what delays a window only adds time: trust a faster one more */
+		*est += (x - *est) / 2;
+	else
+		*est += ((x > PACE_OUTLIER * *est ? PACE_OUTLIER * *est : x) - *est) / 4;
 	if (before < 0)
 		return;
 	if (cheaper(c) != before) { /* the other way now: the old one is tried soon */

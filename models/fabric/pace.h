@@ -6,7 +6,10 @@
  * other threads fire.  Which wins depends on the machine and on how many
  * events the window holds, so the run measures it.  Windows are classed by
  * the log2 of their events; each class keeps the wall time an event took
- * when its windows ran on one thread and when they ran on the threads.  The
+ * when its windows ran on one thread and when they ran on the threads (a
+ * moving average that follows a faster window half of the way and a slower
+ * one a quarter: what disturbs a window, another process or a page fault,
+ * only adds time).  The
  * next window, taken to be of the class of the one before, runs the cheaper
  * way.  Now and then it runs the other way, so that a machine whose speed
  * changes is followed: every PACE_PERIOD_MIN-th window of its class at

@@ -559,11 +559,9 @@ void fabric_stop_threads(struct fabric *f)
 	f->threads = NULL;
 }
 
-/* a round of every partition on the threads */
+/* a round of every partition on the threads (started) */
 static uint64_t run_threads(struct fabric *f, sim_time_ps until)
 {
-	if (!f->threads)
-		SIM_INVARIANT(start_threads(f) == 0, "cannot start %u threads", f->nthreads - 1);
 	struct fabric_threads *th = f->threads;
 	th->until = until;
 	th->round++;
@@ -591,6 +589,8 @@ static int64_t clock_ns(void)
  * order they run in within one changes nothing but the wall time. */
 static uint64_t run_parts(struct fabric *f, sim_time_ps until)
 {
+	if (f->threaded && !f->threads) /* not timed: once a run */
+		SIM_INVARIANT(start_threads(f) == 0, "cannot start %u threads", f->nthreads - 1);
 	int64_t t0 = f->timed ? clock_ns() : 0;
 	uint64_t fired = 0;
 	if (f->threaded)
