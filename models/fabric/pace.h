@@ -9,15 +9,15 @@
  * when its windows ran on one thread and when they ran on the threads (a
  * moving average that follows a faster window half of the way and a slower
  * one a quarter: what disturbs a window, another process or a page fault,
- * only adds time).  The
- * next window, taken to be of the class of the one before, runs the cheaper
- * way.  Now and then it runs the other way, so that a machine whose speed
- * changes is followed: every PACE_PERIOD_MIN-th window of its class at
- * first, a quarter as often each time the answer holds, down to one in
- * PACE_PERIOD_MAX.  Windows of fewer than `floor` events run on one thread
- * and windows of `ceiling` or more on the threads, untimed: there the
- * answer does not depend on the machine, and a trial of one thread would
- * move a large working set between the cores twice.
+ * only adds time).  The next window, taken to be of the class of the one
+ * before, runs the cheaper way.  Now and then it runs the other way, so
+ * that a machine whose speed changes is followed: at the PACE_PERIOD_MIN-th
+ * window of its class at first, a quarter as often each time the answer
+ * holds, down to one in PACE_PERIOD_MAX.  Windows of fewer than `floor`
+ * events run on one thread and windows of `ceiling` or more on the
+ * threads, untimed: there the answer does not depend on the machine, and a
+ * trial of one thread would move a large working set between the cores
+ * twice.
  *
  * Where a partition's events fire changes the wall time only, never the
  * outputs (parallel.c), so this choice may follow the clock.
