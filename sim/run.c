@@ -690,4 +690,9 @@ void run_print_plan(const struct scenario *scn, FILE *out)
 	fprintf(out, "# windows of %s (%s); packets between partitions wait for the window's "
 		     "end; the run ends at the end of the window of the last completion\n",
 		la, p.units == 1 ? "a star has no fabric link" : "the lookahead: a fabric cable's delay");
+	if (p.threads > 1)
+		fprintf(out, "# a window after one of fewer than %llu events runs on one thread, "
+			     "after one of %llu or more on the threads, in between the way the run "
+			     "measures cheaper\n",
+			(unsigned long long)p.window_one, (unsigned long long)p.window_threads);
 }

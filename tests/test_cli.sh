@@ -251,6 +251,9 @@ grep_in "$tmp/t2/stats.csv" ",2$" "stats.csv says the run used 2 threads"
 expect 0 "check on 2 threads" "$sim" check "$root/scenarios/default.ini" --threads 2
 grep_in "$tmp/out" "^# threads: 2 partitions of 6 units (a unit: a leaf with its hosts, or a spine)$" "check prints the partitions"
 grep_in "$tmp/out" "^# windows of 150ns (the lookahead" "check prints the lookahead"
+grep_in "$tmp/out" "^# a window after one of fewer than 128 events runs on one thread, after one of 2048 or more on the threads, in between the way the run measures cheaper$" "check prints which windows use the threads"
+expect 0 "check on 1 thread" "$sim" check "$root/scenarios/default.ini" --threads 1
+if grep -q "^# a window after one" "$tmp/out"; then bad "one thread: a word of windows on the threads"; else ok "one thread: no word of windows on the threads"; fi
 
 # sweep: a point per combination, criteria per point, the same with -j 1 and -j 2
 cat >"$tmp/sweep.ini" <<'INI'

@@ -263,6 +263,10 @@ struct fabric_plan {
 	/* weights of the threads' shares (a unit: its switch's ports plus twice
 	 * its hosts): total, heaviest and lightest; 0 out of memory */
 	uint64_t weight_total, weight_max, weight_min;
+	/* on several threads, a window after one of fewer than window_one
+	 * events runs on one thread, after one of window_threads or more on
+	 * the threads, and in between the way measured cheaper (pace.h) */
+	uint64_t window_one, window_threads;
 };
 struct fabric_plan fabric_plan_of(const struct scenario *scn, unsigned threads);
 

@@ -304,6 +304,8 @@ struct fabric_plan fabric_plan_of(const struct scenario *scn, unsigned threads)
 	for (uint32_t k = 0; k < p.units; k++)
 		total += p.units == 1 ? 1 : unit_weight(&t, k);
 	plan_counts(&p, scn, threads, total);
+	p.window_one = SPARSE_EVENTS * (uint64_t)p.threads;
+	p.window_threads = DENSE_EVENTS * (uint64_t)p.threads;
 	uint32_t *part_of_unit = calloc(p.units, sizeof(*part_of_unit));
 	uint32_t *thread_of_part = calloc(p.parts, sizeof(*thread_of_part));
 	uint64_t *load = calloc(p.threads, sizeof(*load));
@@ -330,8 +332,7 @@ int fabric_partition(struct fabric *f, unsigned threads)
 	f->nparts = plan.parts;
 	f->nthreads = plan.threads;
 	f->lookahead_ps = plan.lookahead_ps;
-	fabric_pace_init(&f->pace, SPARSE_EVENTS * (uint64_t)f->nthreads,
-			 DENSE_EVENTS * (uint64_t)f->nthreads);
+	fabric_pace_init(&f->pace, plan.window_one, plan.window_threads);
 	f->unit_of_sw = calloc(f->nsw, sizeof(*f->unit_of_sw));
 	f->part_of_unit = calloc(f->nunits, sizeof(*f->part_of_unit));
 	f->thread_parts = calloc(f->nparts, sizeof(*f->thread_parts));
