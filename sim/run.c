@@ -679,6 +679,12 @@ void run_print_plan(const struct scenario *scn, FILE *out)
 		fprintf(out, "# threads: %u, running %u partitions of %u units (a unit: %s) one "
 			     "after another within each window, for locality\n",
 			p.threads, p.parts, p.units, p.unit_is);
+	if (p.auto_light)
+		fprintf(out, "# sim.threads = auto: %u thread%s, one for each %u of the fabric's "
+			     "weight (ports + 2 x hosts: %llu) at most; a lighter fabric's windows "
+			     "hold too little work for more (sim.threads = N sets them)\n",
+			p.threads, p.threads == 1 ? "" : "s", FABRIC_AUTO_THREAD_WEIGHT,
+			(unsigned long long)p.auto_light);
 	if (p.why_one)
 		fprintf(out, "# one partition: %s\n", p.why_one);
 	else if (p.threads > 1 && p.weight_total)

@@ -447,6 +447,38 @@ START_TEST(partition_plan)
 }
 END_TEST
 
+/* sim.threads = auto: the cores, but a thread for each 1,024 of weight at
+ * most; a number given (or the caller's) is kept */
+START_TEST(partition_auto_threads)
+{
+	long cores = sysconf(_SC_NPROCESSORS_ONLN);
+	uint64_t have = cores > 0 ? (uint64_t)cores : 1;
+	/* 448 (partition_plan's fabric): one thread, whatever the cores */
+	const char *ls = "[topology]\nspines = 4\nleaves = 8\nhosts_per_leaf = 16\n";
+	struct fabric_plan p = plan_of(ls, 0);
+	ck_assert_uint_eq(p.threads, 1);
+	ck_assert_uint_eq(p.parts, 1);
+	ck_assert_uint_eq(p.auto_light, have > 1 ? 448 : 0); /* check says why */
+	/* 896 (16 leaves of 20 ports and 16 hosts, 4 spines of 16 ports): one */
+	p = plan_of("[topology]\nspines = 4\nleaves = 16\nhosts_per_leaf = 16\n", 0);
+	ck_assert_uint_eq(p.weight_total, 896);
+	ck_assert_uint_eq(p.threads, 1);
+	/* 1,344 (24 leaves): two threads at most */
+	p = plan_of("[topology]\nspines = 4\nleaves = 24\nhosts_per_leaf = 16\n", 0);
+	ck_assert_uint_eq(p.threads, have < 2 ? have : 2);
+	ck_assert_uint_eq(p.auto_light, have > 2 ? 1344 : 0);
+	/* 8,192: up to 8 */
+	const char *big = "[topology]\nspines = 16\nleaves = 64\nhosts_per_leaf = 32\n";
+	ck_assert_uint_eq(plan_of(big, 0).threads, have < 8 ? have : 8);
+	/* given: kept */
+	ck_assert_uint_eq(plan_of(ls, 2).threads, 2);
+	p = plan_of("[topology]\nspines = 4\nleaves = 8\nhosts_per_leaf = 16\n"
+		    "[sim]\nthreads = 2\n", 0);
+	ck_assert_uint_eq(p.threads, 2);
+	ck_assert_uint_eq(p.auto_light, 0);
+}
+END_TEST
+
 /* sim.partitions: auto cuts a fabric heavier than 2,048 a thread into
  * pieces of about 2,048, several a thread; a number is kept between the
  * threads and the units */
@@ -608,6 +640,7 @@ static Suite *make_fabric_suite(void)
 	tcase_add_test(tc, trace_after_dependency);
 	tcase_add_test(tc, criteria_verdicts);
 	tcase_add_test(tc, partition_plan);
+	tcase_add_test(tc, partition_auto_threads);
 	tcase_add_test(tc, partition_locality);
 	tcase_add_test(tc, pace_choice);
 	suite_add_tcase(s, tc);

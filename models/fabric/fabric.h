@@ -260,6 +260,9 @@ struct fabric_plan {
 	const char *unit_is;           /* what a unit is in this topology */
 	sim_time_ps lookahead_ps;
 	const char *why_one;           /* why a run cannot use more than one thread, or NULL */
+	/* sim.threads = auto took fewer threads than the cores for a fabric
+	 * of this weight (0: it did not) */
+	uint64_t auto_light;
 	/* weights of the threads' shares (a unit: its switch's ports plus twice
 	 * its hosts): total, heaviest and lightest; 0 out of memory */
 	uint64_t weight_total, weight_max, weight_min;
@@ -269,5 +272,14 @@ struct fabric_plan {
 	uint64_t window_one, window_threads;
 };
 struct fabric_plan fabric_plan_of(const struct scenario *scn, unsigned threads);
+
+/* sim.threads = auto: a thread for each this much weight at most.  A
+ * lighter fabric's windows hold too little work to pay for a second
+ * partition.  Medians of 7 interleaved runs on 2 cores, 2 threads against
+ * one, by weight: 112 (the embedded scenario) 1.02x the time, 160 1.06x,
+ * 448 1.03x, 512 1.18x (incast-128) and 0.99x (alltoall-128), 896 1.08x
+ * and 1.18x; 1,344 0.87x, 1,750 0.80x, 1,792 0.76-0.81x, and the 1,024-host
+ * benchmarks (4,096 and 7,168) 0.6-0.9x. */
+#define FABRIC_AUTO_THREAD_WEIGHT 1024
 
 #endif

@@ -18,7 +18,8 @@
  * or, in a fabric heavier than LOCALITY_WEIGHT a thread, partitions of
  * about LOCALITY_WEIGHT (a 32-host leaf with 16 uplinks weighs 112, so some
  * 18 leaves).  Fewer units than threads, or no lookahead (fabric cables of
- * 0 m), use fewer threads.
+ * 0 m), use fewer threads; so does sim.threads = auto on a light fabric
+ * (FABRIC_AUTO_THREAD_WEIGHT, fabric.h).
  *
  * Why several partitions on one thread: every rank of a ring all-reduce
  * works at once, so in one engine thousands of events of other ranks
@@ -292,8 +293,9 @@ struct fabric_plan fabric_plan_of(const struct scenario *scn, unsigned threads)
 		    : t.kind == TOPO_KIND_FAT_TREE
 			? "an edge switch with its hosts, or an aggregation or core switch"
 			: "the switch with its hosts";
+	int automatic = !threads && scn->threads == SCN_AUTO;
 	if (!threads)
-		threads = scn->threads == SCN_AUTO ? machine_cores() : (unsigned)scn->threads;
+		threads = automatic ? machine_cores() : (unsigned)scn->threads;
 	if (p.units == 1)
 		p.why_one = "a star is one unit (one switch and its hosts)";
 	else if (p.lookahead_ps <= 0)
@@ -303,6 +305,13 @@ struct fabric_plan fabric_plan_of(const struct scenario *scn, unsigned threads)
 	uint64_t total = 0;
 	for (uint32_t k = 0; k < p.units; k++)
 		total += p.units == 1 ? 1 : unit_weight(&t, k);
+	if (automatic && !p.why_one) {
+		uint64_t most = (total + FABRIC_AUTO_THREAD_WEIGHT - 1) / FABRIC_AUTO_THREAD_WEIGHT;
+		if (most < threads && most < p.units) {
+			threads = (unsigned)most;
+			p.auto_light = total;
+		}
+	}
 	plan_counts(&p, scn, threads, total);
 	p.window_one = SPARSE_EVENTS * (uint64_t)p.threads;
 	p.window_threads = DENSE_EVENTS * (uint64_t)p.threads;
