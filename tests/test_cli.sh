@@ -254,12 +254,12 @@ grep_in "$tmp/out" "^# windows of 150ns (the lookahead" "check prints the lookah
 grep_in "$tmp/out" "^# a window after one of fewer than 128 events runs on one thread, after one of 2048 or more on the threads, in between the way the run measures cheaper$" "check prints which windows use the threads"
 expect 0 "check on 1 thread" "$sim" check "$root/scenarios/default.ini" --threads 1
 if grep -q "^# a window after one" "$tmp/out"; then bad "one thread: a word of windows on the threads"; else ok "one thread: no word of windows on the threads"; fi
-# sim.threads = auto: one thread for each 1,024 of weight at most (the
+# sim.threads = auto: one thread for each 256 of weight at most (the
 # default scenario weighs 112), and check says so where there are more cores
 expect 0 "check on auto threads" "$sim" check "$root/scenarios/default.ini"
 grep_in "$tmp/out" "^# threads: 1 partition of 6 units" "auto: a light fabric plans one thread"
 if [ "$(getconf _NPROCESSORS_ONLN)" -gt 1 ]; then
-	grep_in "$tmp/out" "^# sim.threads = auto: 1 thread, one for each 1024 of the fabric's weight (ports + 2 x hosts: 112) at most" "check says why auto took one thread"
+	grep_in "$tmp/out" "^# sim.threads = auto: 1 thread, one for each 256 of the fabric's weight (ports + 2 x hosts: 112) at most" "check says why auto took one thread"
 fi
 expect 0 "run on auto threads" "$sim" run -o "$tmp/tauto" --quiet --set sim.duration=100us
 grep_in "$tmp/tauto/stats.csv" ",1$" "stats.csv says the light run used 1 thread"

@@ -447,32 +447,31 @@ START_TEST(partition_plan)
 }
 END_TEST
 
-/* sim.threads = auto: the cores, but a thread for each 1,024 of weight at
+/* sim.threads = auto: the cores, but a thread for each 256 of weight at
  * most; a number given (or the caller's) is kept */
 START_TEST(partition_auto_threads)
 {
 	long cores = sysconf(_SC_NPROCESSORS_ONLN);
 	uint64_t have = cores > 0 ? (uint64_t)cores : 1;
-	/* 448 (partition_plan's fabric): one thread, whatever the cores */
-	const char *ls = "[topology]\nspines = 4\nleaves = 8\nhosts_per_leaf = 16\n";
-	struct fabric_plan p = plan_of(ls, 0);
+	/* 2 leaves of 8 hosts and 2 uplinks (10 + 2 x 8 = 26) and 2 spines of
+	 * 2 ports: 56, one thread whatever the cores */
+	const char *small = "[topology]\nspines = 2\nleaves = 2\nhosts_per_leaf = 8\n";
+	struct fabric_plan p = plan_of(small, 0);
 	ck_assert_uint_eq(p.threads, 1);
 	ck_assert_uint_eq(p.parts, 1);
-	ck_assert_uint_eq(p.auto_light, have > 1 ? 448 : 0); /* check says why */
-	/* 896 (16 leaves of 20 ports and 16 hosts, 4 spines of 16 ports): one */
-	p = plan_of("[topology]\nspines = 4\nleaves = 16\nhosts_per_leaf = 16\n", 0);
-	ck_assert_uint_eq(p.weight_total, 896);
-	ck_assert_uint_eq(p.threads, 1);
-	/* 1,344 (24 leaves): two threads at most */
-	p = plan_of("[topology]\nspines = 4\nleaves = 24\nhosts_per_leaf = 16\n", 0);
+	ck_assert_uint_eq(p.weight_total, 56);
+	ck_assert_uint_eq(p.auto_light, have > 1 ? 56 : 0); /* check says why */
+	/* 448 (partition_plan's fabric): two threads at most */
+	const char *ls = "[topology]\nspines = 4\nleaves = 8\nhosts_per_leaf = 16\n";
+	p = plan_of(ls, 0);
 	ck_assert_uint_eq(p.threads, have < 2 ? have : 2);
-	ck_assert_uint_eq(p.auto_light, have > 2 ? 1344 : 0);
-	/* 8,192: up to 8 */
+	ck_assert_uint_eq(p.auto_light, have > 2 ? 448 : 0);
+	/* 8,192 (80 units): 32 at most */
 	const char *big = "[topology]\nspines = 16\nleaves = 64\nhosts_per_leaf = 32\n";
-	ck_assert_uint_eq(plan_of(big, 0).threads, have < 8 ? have : 8);
+	ck_assert_uint_eq(plan_of(big, 0).threads, have < 32 ? have : 32);
 	/* given: kept */
-	ck_assert_uint_eq(plan_of(ls, 2).threads, 2);
-	p = plan_of("[topology]\nspines = 4\nleaves = 8\nhosts_per_leaf = 16\n"
+	ck_assert_uint_eq(plan_of(small, 2).threads, 2);
+	p = plan_of("[topology]\nspines = 2\nleaves = 2\nhosts_per_leaf = 8\n"
 		    "[sim]\nthreads = 2\n", 0);
 	ck_assert_uint_eq(p.threads, 2);
 	ck_assert_uint_eq(p.auto_light, 0);

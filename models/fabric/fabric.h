@@ -274,13 +274,13 @@ struct fabric_plan {
 struct fabric_plan fabric_plan_of(const struct scenario *scn, unsigned threads);
 
 /* sim.threads = auto: a thread for each this much weight at most.  A
- * lighter fabric's windows mostly hold too little work to pay for a second
- * partition.  Medians of 7-9 interleaved runs on 2 cores, 2 threads against
- * one, by weight: 112 (the embedded scenario) 1.02x the time, 160 1.06x,
- * 448 1.03x, 512 1.18x (incast-128) and 0.81-0.99x (alltoall-128, whose
- * every host sends at once: what auto gives up), 896 1.08x and 1.18x;
- * 1,344 0.87x, 1,750 0.80x, 1,792 0.76-0.81x, and the 1,024-host
- * benchmarks (4,096 and 7,168) 0.6-0.9x. */
-#define FABRIC_AUTO_THREAD_WEIGHT 1024
+ * fabric this light holds too little work a window for a second partition
+ * to pay.  Medians of 7-9 interleaved runs on 2 cores, 2 threads against
+ * one: 1.02x the time on the embedded scenario (weight 112), 1.06x at 160.
+ * Heavier, it depends on the traffic: 1.03x at 448, 0.70-0.99x on
+ * alltoall-128 (512, every host sending at once) but 1.18x on incast-128
+ * (512), 1.08-1.18x at 896, then 0.76-0.87x from 1,344 and 0.6-0.9x on the
+ * 1,024-host benchmarks; there the windows' pace decides (pace.h). */
+#define FABRIC_AUTO_THREAD_WEIGHT 256
 
 #endif
