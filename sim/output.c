@@ -93,7 +93,6 @@ static const char *const stream_file[OUT_STREAMS] = {
 	[OUT_COLLS] = "collectives.csv", [OUT_COUNTERS] = "counters.csv",
 };
 
-/* a traced QP (qps.csv), recorded by the partition that samples it */
 /* a number of a QP's rates.csv rows as last written: most rows repeat the
  * rate and the target of the row before (79 % and 99 % of incast-128's) */
 struct out_kept {
@@ -102,6 +101,7 @@ struct out_kept {
 	char s[15];
 };
 
+/* a traced QP (qps.csv), recorded by the partition that samples it */
 struct out_qp {
 	uint32_t job, src, dst;
 	uint8_t seen;
