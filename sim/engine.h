@@ -113,6 +113,27 @@ void sim_schedule_at(struct sim_engine *eng, struct sim_event *ev, sim_time_ps t
 		     sim_time_ps sched);
 void sim_cancel(struct sim_engine *eng, struct sim_event *ev);
 
+/* the place of an event in the order: (time, sched, key) */
+struct sim_order {
+	sim_time_ps time, sched;
+	uint64_t key;
+};
+
+static inline int sim_order_less(const struct sim_order *a, const struct sim_order *b)
+{
+	if (a->time != b->time)
+		return a->time < b->time;
+	if (a->sched != b->sched)
+		return a->sched < b->sched;
+	return a->key < b->key;
+}
+
+/* the place of the event being fired */
+static inline struct sim_order sim_current(const struct sim_engine *eng)
+{
+	return (struct sim_order){ .time = eng->now, .sched = eng->cur_sched, .key = eng->cur_key };
+}
+
 /* time of the next event, or INT64_MAX when none is pending */
 sim_time_ps sim_next_time(const struct sim_engine *eng);
 

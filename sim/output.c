@@ -308,7 +308,7 @@ void output_merge(struct output *o)
 /* the tag of the event partition `part` is firing */
 static struct out_tag event_tag(const struct fabric *f, unsigned part)
 {
-	struct fabric_tag t = fabric_tag(f, part);
+	struct sim_order t = fabric_tag(f, part);
 	return (struct out_tag){ .time = t.time, .a = t.sched, .b = t.key };
 }
 

@@ -393,10 +393,9 @@ void fabric_pause_flush(struct fabric *f, sim_time_ps t)
 	fabric_series_flush(f, t);
 }
 
-struct fabric_tag fabric_tag(const struct fabric *f, unsigned part)
+struct sim_order fabric_tag(const struct fabric *f, unsigned part)
 {
-	const struct sim_engine *eng = &f->parts[part].net.eng;
-	return (struct fabric_tag){ .time = eng->now, .sched = eng->cur_sched, .key = eng->cur_key };
+	return sim_current(&f->parts[part].net.eng);
 }
 
 static void add_stats(struct net_stats *a, const struct net_stats *b)

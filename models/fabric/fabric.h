@@ -100,13 +100,6 @@ struct fabric_hooks {
 
 
 
-/* the canonical place of an event among simultaneous ones: where a row it
- * writes goes in a merge of the partitions' rows */
-struct fabric_tag {
-	sim_time_ps time, sched;
-	uint64_t key;
-};
-
 /* one partition: the units one thread runs (parallel.c) */
 struct fabric_part {
 	_Alignas(64) struct net net;   /* its engine's lines are its thread's alone */
@@ -208,8 +201,9 @@ uint64_t fabric_events(const struct fabric *f);
  * (the hooks see a last, usually partial, interval ending at t; counters.csv
  * then adds up to fabric_stats).  Call once, after the last fabric_run_until. */
 void fabric_pause_flush(struct fabric *f, sim_time_ps t);
-/* the tag of the event partition `part` is firing */
-struct fabric_tag fabric_tag(const struct fabric *f, unsigned part);
+/* the place of the event partition `part` is firing (engine.h): where a
+ * row it writes goes in a merge of the partitions' rows */
+struct sim_order fabric_tag(const struct fabric *f, unsigned part);
 
 /* the counters of the whole fabric */
 void fabric_stats(const struct fabric *f, struct net_stats *out);

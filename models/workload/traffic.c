@@ -214,7 +214,7 @@ struct traffic_job {
 	uint32_t iter;
 	sim_time_ps release_ps;
 	uint64_t done;
-	struct traffic_tag last;       /* its latest completion, and where */
+	struct sim_order last;       /* its latest completion, and where */
 	uint32_t last_host;
 };
 
@@ -231,7 +231,7 @@ struct traffic_part {
 	/* posts for other partitions: messages that waited for one completed
 	 * here (trace `after`, all-to-all shift) */
 	struct notice {
-		struct traffic_tag tag;    /* the event that completed it */
+		struct sim_order tag;    /* the event that completed it */
 		uint32_t seq;              /* within that event */
 		uint32_t job, rank, k, q;  /* all-to-all: part q of rank's message to rank + k */
 		struct flow *fl;           /* trace: the message waiting */
@@ -244,12 +244,12 @@ struct traffic_part {
 		uint64_t expected;     /* open-ended storage: messages submitted here, */
 		int64_t moved;         /* their I/Os' bytes */
 		uint32_t halted;       /* and initiators stopped here */
-		struct traffic_tag last;
+		struct sim_order last;
 		uint32_t last_host;
 	} *spread;
 	/* QPs that failed here in the window */
 	struct qp_fail {
-		struct traffic_tag tag;
+		struct sim_order tag;
 		uint32_t job, qp;
 		sim_time_ps progress_ps;
 	} *fails;
@@ -257,35 +257,19 @@ struct traffic_part {
 	/* iterations that completed here, to report in order at the window's end */
 	struct done_coll {
 		struct coll c;
-		struct traffic_tag tag;
+		struct sim_order tag;
 	} *colls;
 	uint32_t ncolls, colls_cap;
 	/* storage I/Os that completed here, likewise */
 	struct done_io {
 		struct traffic_io io;
-		struct traffic_tag tag;
+		struct sim_order tag;
 	} *ios;
 	uint32_t nios, ios_cap;
 	/* one of the lists above got something in this window (a window
 	 * with nothing to settle is most of them) */
 	uint8_t pending;
 };
-
-static int tag_less(const struct traffic_tag *a, const struct traffic_tag *b)
-{
-	if (a->time != b->time)
-		return a->time < b->time;
-	if (a->sched != b->sched)
-		return a->sched < b->sched;
-	return a->key < b->key;
-}
-
-/* the tag of the event net is firing */
-static struct traffic_tag tag_now(const struct net *net)
-{
-	return (struct traffic_tag){ .time = net->eng.now, .sched = net->eng.cur_sched,
-				     .key = net->eng.cur_key };
-}
 
 static void *grow(void *a, uint32_t *cap, uint32_t n, size_t elem)
 {
@@ -607,7 +591,7 @@ static sim_time_ps io_media(const struct traffic_job *jb, uint32_t tg, int64_t b
 /* a storage message arrived (at the target: a command or a write's data;
  * at the initiator: a read request, a read's data or the completion) */
 static void io_arrived(struct traffic *t, struct traffic_part *tp, struct traffic_job *jb,
-		       const struct flow *fl, struct traffic_tag tag)
+		       const struct flow *fl, struct sim_order tag)
 {
 	struct storage *st = jb->st;
 	uint32_t i = fl->pos[0], sl = fl->pos[1], tg = fl->pos[3], depth = jb->j->iodepth;
@@ -656,7 +640,7 @@ static void release(struct traffic *t, struct traffic_job *jb, uint32_t iter, si
 	jb->iter = iter;
 	jb->release_ps = at;
 	jb->done = 0;
-	jb->last = (struct traffic_tag){ .time = -1 };
+	jb->last = (struct sim_order){ .time = -1 };
 	switch (j->pattern) {
 	case SCN_JOB_RING_ALLREDUCE:
 		if (jb->tree) { /* the leaves send every slice up */
@@ -794,7 +778,7 @@ static void flow_done(void *ctx, struct flow *fl)
 	struct traffic_part *tp = ctx;
 	struct traffic *t = tp->t;
 	struct traffic_job *jb = &t->jobs[fl->job];
-	struct traffic_tag tag = tag_now(tp->net);
+	struct sim_order tag = sim_current(&tp->net->eng);
 	sim_time_ps now = tag.time;
 	tp->done++;
 	tp->last_done_ps = now;
@@ -910,15 +894,15 @@ static void qp_failed(void *ctx, const struct qp *q)
 		return; /* a QP no message was posted on cannot time out */
 	tp->fails = grow(tp->fails, &tp->fails_cap, tp->nfails, sizeof(*tp->fails));
 	tp->pending = 1;
-	tp->fails[tp->nfails++] = (struct qp_fail){ .tag = tag_now(tp->net), .job = q->job,
+	tp->fails[tp->nfails++] = (struct qp_fail){ .tag = sim_current(&tp->net->eng), .job = q->job,
 						    .qp = q->id, .progress_ps = q->progress_ps };
 }
 
 static int cmp_fail(const void *a, const void *b)
 {
 	const struct qp_fail *x = a, *y = b;
-	if (tag_less(&x->tag, &y->tag) || tag_less(&y->tag, &x->tag))
-		return tag_less(&x->tag, &y->tag) ? -1 : 1;
+	if (sim_order_less(&x->tag, &y->tag) || sim_order_less(&y->tag, &x->tag))
+		return sim_order_less(&x->tag, &y->tag) ? -1 : 1;
 	return x->qp < y->qp ? -1 : x->qp > y->qp;
 }
 
@@ -957,8 +941,8 @@ static void settle_failures(struct traffic *t)
 
 static int notice_less(const struct notice *a, const struct notice *b)
 {
-	if (tag_less(&a->tag, &b->tag) || tag_less(&b->tag, &a->tag))
-		return tag_less(&a->tag, &b->tag);
+	if (sim_order_less(&a->tag, &b->tag) || sim_order_less(&b->tag, &a->tag))
+		return sim_order_less(&a->tag, &b->tag);
 	return a->seq < b->seq;
 }
 
@@ -971,13 +955,13 @@ static int cmp_notice(const void *a, const void *b)
 static int cmp_done_coll(const void *a, const void *b)
 {
 	const struct done_coll *x = a, *y = b;
-	return tag_less(&x->tag, &y->tag) ? -1 : tag_less(&y->tag, &x->tag);
+	return sim_order_less(&x->tag, &y->tag) ? -1 : sim_order_less(&y->tag, &x->tag);
 }
 
 static int cmp_done_io(const void *a, const void *b)
 {
 	const struct done_io *x = a, *y = b;
-	return tag_less(&x->tag, &y->tag) ? -1 : tag_less(&y->tag, &x->tag);
+	return sim_order_less(&x->tag, &y->tag) ? -1 : sim_order_less(&y->tag, &x->tag);
 }
 
 void traffic_window_end(struct traffic *t)
@@ -1035,7 +1019,7 @@ void traffic_window_end(struct traffic *t)
 			jb->expected += sd->expected;
 			jb->moved += sd->moved;
 			jb->halted += sd->halted;
-			if (tag_less(&jb->last, &sd->last)) {
+			if (sim_order_less(&jb->last, &sd->last)) {
 				jb->last = sd->last;
 				jb->last_host = sd->last_host;
 			}

@@ -51,12 +51,6 @@ struct traffic_io {
 	sim_time_ps submit_ps, end_ps; /* the command's submission, the completion's arrival */
 };
 
-/* the canonical place of the event a message completed in (engine.h) */
-struct traffic_tag {
-	sim_time_ps time, sched;
-	uint64_t key;
-};
-
 struct traffic {
 	struct net *net;               /* any of the nets: the node and QP tables */
 	const struct scenario *scn;
