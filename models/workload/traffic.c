@@ -214,7 +214,7 @@ struct traffic_job {
 	uint32_t iter;
 	sim_time_ps release_ps;
 	uint64_t done;
-	struct sim_order last;       /* its latest completion, and where */
+	struct sim_order last;         /* its latest completion, and where */
 	uint32_t last_host;
 };
 
@@ -231,7 +231,7 @@ struct traffic_part {
 	/* posts for other partitions: messages that waited for one completed
 	 * here (trace `after`, all-to-all shift) */
 	struct notice {
-		struct sim_order tag;    /* the event that completed it */
+		struct sim_order tag;      /* the event that completed it */
 		uint32_t seq;              /* within that event */
 		uint32_t job, rank, k, q;  /* all-to-all: part q of rank's message to rank + k */
 		struct flow *fl;           /* trace: the message waiting */
