@@ -163,9 +163,22 @@ static void put_i64(struct row *r, int64_t v)
 	put_u64(r, v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v);
 }
 
+/* the text of a time in us; a thread keeps the last it wrote, since the
+ * samples of one instant write many rows (incast-128: 64 rates.csv rows an
+ * instant) */
 static void put_us(struct row *r, sim_time_ps t)
 {
-	r->n += units_put_us(t, r->s + r->n);
+	static _Thread_local struct {
+		sim_time_ps t;
+		uint8_t n;                     /* 0: none yet */
+		char s[31];
+	} last;
+	if (!last.n || last.t != t) {
+		last.n = (uint8_t)units_put_us(t, last.s);
+		last.t = t;
+	}
+	memcpy(r->s + r->n, last.s, last.n);
+	r->n += last.n;
 }
 
 /* "%.6f"; the printf fallback of units_put_fixed (beyond 2^62) may need 330 */
