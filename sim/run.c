@@ -685,6 +685,12 @@ void run_print_plan(const struct scenario *scn, FILE *out)
 			     "hold too little work for more (sim.threads = N sets them)\n",
 			p.threads, p.threads == 1 ? "" : "s", FABRIC_AUTO_THREAD_WEIGHT,
 			(unsigned long long)p.auto_light);
+	if (p.auto_sparse > 0)
+		fprintf(out, "# sim.threads = auto: %u thread%s, one for each %d data packets the "
+			     "jobs can deliver in a window at most (%.2f: their receiving hosts' "
+			     "links at host_link); sparser windows cost more on several threads "
+			     "than they save (sim.threads = N sets them)\n",
+			p.threads, p.threads == 1 ? "" : "s", FABRIC_AUTO_WINDOW_PACKETS, p.auto_sparse);
 	if (p.why_one)
 		fprintf(out, "# one partition: %s\n", p.why_one);
 	else if (p.threads > 1 && p.weight_total)

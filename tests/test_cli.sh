@@ -263,6 +263,15 @@ if [ "$(getconf _NPROCESSORS_ONLN)" -gt 1 ]; then
 fi
 expect 0 "run on auto threads" "$sim" run -o "$tmp/tauto" --quiet --set sim.duration=100us
 grep_in "$tmp/tauto/stats.csv" ",1$" "stats.csv says the light run used 1 thread"
+# ... and one for each 8 data packets the jobs can deliver a window: the
+# 127-to-1 incast of the benchmarks (weight 512) delivers 0.46
+expect 0 "check of a sparse incast on auto threads" "$sim" check "$root/scenarios/bench/incast-128.ini"
+grep_in "$tmp/out" "^# threads: 1 partition of 16 units" "auto: an incast into one host plans one thread"
+if [ "$(getconf _NPROCESSORS_ONLN)" -gt 1 ]; then
+	grep_in "$tmp/out" "^# sim.threads = auto: 1 thread, one for each 8 data packets the jobs can deliver in a window at most (0.46: " "check says why auto took one thread for the incast"
+	expect 0 "check of an all-to-all on auto threads" "$sim" check "$root/scenarios/bench/alltoall-128.ini"
+	grep_in "$tmp/out" "^# threads: 2 partitions of 16 units" "auto: the all-to-all of the same fabric plans two threads"
+fi
 
 # sweep: a point per combination, criteria per point, the same with -j 1 and -j 2
 cat >"$tmp/sweep.ini" <<'INI'

@@ -447,8 +447,9 @@ START_TEST(partition_plan)
 }
 END_TEST
 
-/* sim.threads = auto: the cores, but a thread for each 256 of weight at
- * most; a number given (or the caller's) is kept */
+/* sim.threads = auto: the cores, but a thread for each 256 of weight and
+ * for each 8 data packets the jobs can deliver a window at most; a number
+ * given (or the caller's) is kept */
 START_TEST(partition_auto_threads)
 {
 	long cores = sysconf(_SC_NPROCESSORS_ONLN);
@@ -469,7 +470,35 @@ START_TEST(partition_auto_threads)
 	/* 8,192 (80 units): 32 at most */
 	const char *big = "[topology]\nspines = 16\nleaves = 64\nhosts_per_leaf = 32\n";
 	ck_assert_uint_eq(plan_of(big, 0).threads, have < 32 ? have : 32);
-	/* given: kept */
+	/* jobs that deliver few packets a window: one thread a FABRIC_AUTO_
+	 * WINDOW_PACKETS (8) at most.  An incast into one 100 Gb/s host link
+	 * delivers 100 Gb/s x 150 ns / ((4000 + 62) x 8 bits) = 0.46 frames a
+	 * window: one thread; an all-to-all of the 128 hosts 59: the weight
+	 * decides */
+	const char *rates = "[topology]\nspines = 4\nleaves = 8\nhosts_per_leaf = 16\n"
+			    "host_link = 100Gbps\nfabric_link = 100Gbps\nfabric_cable = 30m\n"
+			    "mtu = 4000\n";
+	char text[512];
+	snprintf(text, sizeof(text), "%s[job.in]\npattern = incast\ndst = 0\nsize = 1MB\n", rates);
+	p = plan_of(text, 0);
+	ck_assert_uint_eq(p.threads, 1);
+	ck_assert_uint_eq(p.auto_light, 0);
+	if (have > 1)
+		ck_assert_double_eq_tol(p.auto_sparse, 100e9 * 150e-9 / (4062 * 8.0), 1e-9);
+	else
+		ck_assert(p.auto_sparse == 0);
+	snprintf(text, sizeof(text), "%s[job.a2a]\npattern = alltoall\nsize = 1MB\n", rates);
+	p = plan_of(text, 0);
+	ck_assert_uint_eq(p.threads, have < 2 ? have : 2);
+	ck_assert(p.auto_sparse == 0);
+	/* with the all-to-all beside it, the incast changes nothing */
+	snprintf(text, sizeof(text),
+		 "%s[job.a2a]\npattern = alltoall\nsize = 1MB\n"
+		 "[job.in]\npattern = incast\ndst = 0\nsize = 1MB\n", rates);
+	ck_assert_uint_eq(plan_of(text, 0).threads, have < 2 ? have : 2);
+	/* given: kept, sparse or not */
+	snprintf(text, sizeof(text), "%s[job.in]\npattern = incast\ndst = 0\nsize = 1MB\n", rates);
+	ck_assert_uint_eq(plan_of(text, 2).threads, 2);
 	ck_assert_uint_eq(plan_of(small, 2).threads, 2);
 	p = plan_of("[topology]\nspines = 2\nleaves = 2\nhosts_per_leaf = 8\n"
 		    "[sim]\nthreads = 2\n", 0);

@@ -255,8 +255,10 @@ struct fabric_plan {
 	sim_time_ps lookahead_ps;
 	const char *why_one;           /* why a run cannot use more than one thread, or NULL */
 	/* sim.threads = auto took fewer threads than the cores for a fabric
-	 * of this weight (0: it did not) */
+	 * of this weight (0: it did not), or for jobs that deliver this many
+	 * data packets a window at most (0: it did not) */
 	uint64_t auto_light;
+	double auto_sparse;
 	/* weights of the threads' shares (a unit: its switch's ports plus twice
 	 * its hosts): total, heaviest and lightest; 0 out of memory */
 	uint64_t weight_total, weight_max, weight_min;
@@ -276,5 +278,14 @@ struct fabric_plan fabric_plan_of(const struct scenario *scn, unsigned threads);
  * (512), 1.08-1.18x at 896, then 0.76-0.87x from 1,344 and 0.6-0.9x on the
  * 1,024-host benchmarks; there the windows' pace decides (pace.h). */
 #define FABRIC_AUTO_THREAD_WEIGHT 256
+
+/* sim.threads = auto: a thread for each this many data packets the jobs
+ * can deliver in a window at most (their receiving hosts' links at
+ * host_link, every job at once).  incast-128 delivers 0.46 a window of
+ * 150 ns (one 100 Gb/s link) and took 1.18x the time on 2 threads of 2
+ * cores; alltoall-128 (128 links, 59 a window) 0.70-0.99x, the 1,024-host
+ * permutation (462) 0.6-0.9x.  A window needs some 64 events a thread (a
+ * data packet is 11-20 across a fabric) before the threads can pay. */
+#define FABRIC_AUTO_WINDOW_PACKETS 8
 
 #endif

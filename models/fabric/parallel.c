@@ -19,7 +19,8 @@
  * about LOCALITY_WEIGHT (a 32-host leaf with 16 uplinks weighs 112, so some
  * 18 leaves).  Fewer units than threads, or no lookahead (fabric cables of
  * 0 m), use fewer threads; so does sim.threads = auto on a light fabric
- * (FABRIC_AUTO_THREAD_WEIGHT, fabric.h).
+ * (FABRIC_AUTO_THREAD_WEIGHT, fabric.h) and for jobs that deliver few
+ * packets a window (FABRIC_AUTO_WINDOW_PACKETS).
  *
  * Why several partitions on one thread: every rank of a ring all-reduce
  * works at once, so in one engine thousands of events of other ranks
@@ -126,6 +127,7 @@
 #include <unistd.h>
 
 #include "invariant.h"
+#include "pkt.h"
 #include "scenario.h"
 #include "slab.h"
 
@@ -281,6 +283,41 @@ static int cut(const struct topo *t, const struct fabric_plan *p, uint32_t *part
 	return rc;
 }
 
+/* the data packets the jobs could deliver in a window, at most: each job
+ * what the links of its receiving hosts carry (an incast's one host, a
+ * storage job's initiators or targets, whichever are fewer, a trace's
+ * rows), every job at once, at host_link; 0 when host links differ (a
+ * links file) */
+static double window_packets(const struct scenario *scn, const struct topo *t,
+			     sim_time_ps window_ps)
+{
+	if (t->g || t->host_link_bps <= 0)
+		return 0;
+	uint64_t hosts = 0;
+	for (uint32_t k = 0; k < scn->njobs; k++) {
+		const struct scn_job *j = &scn->jobs[k];
+		switch (j->pattern) {
+		case SCN_JOB_INCAST:
+			hosts += j->senders.n ? 1 : 0;
+			break;
+		case SCN_JOB_STORAGE:
+			hosts += j->targets.n < j->initiators.n ? j->targets.n : j->initiators.n;
+			break;
+		case SCN_JOB_TRACE:
+			hosts += j->nrows;
+			break;
+		case SCN_JOB_PERMUTATION:
+		case SCN_JOB_RING_ALLREDUCE:
+		case SCN_JOB_ALLTOALL:
+			hosts += j->ranks.n;
+			break;
+		}
+	}
+	hosts = hosts < t->hosts ? hosts : t->hosts;
+	double frame_bits = 8.0 * ((double)scn->mtu_bytes + PKT_ROCE_HDR_BYTES);
+	return (double)hosts * (double)t->host_link_bps * ((double)window_ps / 1e12) / frame_bits;
+}
+
 struct fabric_plan fabric_plan_of(const struct scenario *scn, unsigned threads)
 {
 	struct topo t;
@@ -307,7 +344,13 @@ struct fabric_plan fabric_plan_of(const struct scenario *scn, unsigned threads)
 		total += p.units == 1 ? 1 : unit_weight(&t, k);
 	if (automatic && !p.why_one) {
 		uint64_t most = (total + FABRIC_AUTO_THREAD_WEIGHT - 1) / FABRIC_AUTO_THREAD_WEIGHT;
-		if (most < threads && most < p.units) {
+		double pkts = window_packets(scn, &t, p.lookahead_ps);
+		uint64_t dense = pkts > 0 ? (uint64_t)(pkts / FABRIC_AUTO_WINDOW_PACKETS) : UINT64_MAX;
+		dense = dense ? dense : 1;
+		if (dense < most && dense < threads && dense < p.units) {
+			threads = (unsigned)dense;
+			p.auto_sparse = pkts;
+		} else if (most < threads && most < p.units) {
 			threads = (unsigned)most;
 			p.auto_light = total;
 		}

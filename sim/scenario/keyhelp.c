@@ -39,7 +39,8 @@ static const struct key_doc key_docs[] = {
 	{ "sim.seed", "seeds every random stream (permutations, ECMP salts, QP source ports)",
 	  NULL },
 	{ "sim.threads",
-	  "threads of one run: auto (the machine's cores) or 1-256; the outputs are the same for any value",
+	  "threads of one run: auto (the machine's cores, fewer for a light fabric or jobs that deliver "
+	  "few packets a window: check says) or 1-256; the outputs are the same for any value",
 	  NULL },
 	{ "sim.partitions",
 	  "pieces the fabric is cut into, each thread running its share one after another: auto (one a "
