@@ -15,6 +15,7 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "fabric.h"
 #include "hist.h"
@@ -278,12 +279,66 @@ static int merge_fct(struct run_ctx *c, uint32_t n, struct hist *all)
 	return oom;
 }
 
+/* The QPs the jobs open against the machine's memory.  A run whose QPs
+ * alone do not fit is refused before anything is built: an all-to-all of
+ * n ranks opens n (n - 1) QPs (8,192 ranks: 67 M, 38.7 GB), and the
+ * system would kill it halfway.  What it says goes to `check` too. */
+struct qp_need {
+	uint64_t qps, bytes, phys; /* phys 0: unknown */
+	uint64_t most;             /* QPs of the job that opens the most, */
+	uint32_t job;              /* that job */
+};
+
+static struct qp_need qp_need_of(const struct scenario *scn)
+{
+	struct qp_need n = {0};
+	for (uint32_t j = 0; j < scn->njobs; j++) {
+		uint64_t q = traffic_job_qps(&scn->jobs[j]);
+		n.job = q > n.most ? j : n.job;
+		n.most = q > n.most ? q : n.most;
+		n.qps += q;
+	}
+	n.bytes = n.qps * sizeof(struct qp);
+	long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGESIZE);
+	n.phys = pages > 0 && size > 0 ? (uint64_t)pages * (uint64_t)size : 0;
+	return n;
+}
+
+static void qp_need_text(const struct scenario *scn, const struct qp_need *n, char *buf,
+			 size_t len)
+{
+	double b = (double)n->bytes;
+	int k = snprintf(buf, len, "the jobs open %llu QPs (%zu B each: %.*f %s",
+			 (unsigned long long)n->qps, sizeof(struct qp), b >= 1e9 ? 2 : 1,
+			 b / (b >= 1e9 ? 1e9 : b >= 1e6 ? 1e6 : 1e3),
+			 b >= 1e9 ? "GB" : b >= 1e6 ? "MB" : "KB");
+	if (k > 0 && (size_t)k < len && scn->njobs > 1 && n->qps)
+		k += snprintf(buf + k, len - (size_t)k, "; job.%s %llu of them",
+			      scn->jobs[n->job].name, (unsigned long long)n->most);
+	if (k > 0 && (size_t)k < len)
+		snprintf(buf + k, len - (size_t)k, ")");
+}
+
 enum run_status run_scenario(const struct scenario *scn, const struct run_opts *opts,
 			     struct run_result *res)
 {
 	struct run_ctx c = {0};
 	*res = (struct run_result){ .fct_p50_ps = -1, .fct_p99_ps = -1, .collective_time_ps = -1,
 				    .credit_stall_ps = -1, .probe_p50_ps = -1, .probe_p99_ps = -1 };
+	struct qp_need need = qp_need_of(scn);
+	if ((need.phys && need.bytes > need.phys) || need.qps >= UINT32_MAX) {
+		char what[256];
+		qp_need_text(scn, &need, what, sizeof(what));
+		if (need.qps >= UINT32_MAX)
+			snprintf(res->err, sizeof(res->err), "%s, more than the %u a run can number",
+				 what, UINT32_MAX - 1);
+		else
+			snprintf(res->err, sizeof(res->err),
+				 "%s, more than this machine's memory (%.1f GB): fewer ranks, channels "
+				 "or qps_per_connection, or a machine with more memory",
+				 what, (double)need.phys / 1e9);
+		return RUN_EIO;
+	}
 	const char *why;
 	struct fabric *f = fabric_create(scn, opts->threads, &why);
 	if (!f) {
@@ -669,6 +724,14 @@ void run_print_summary(const struct run_result *r, FILE *out)
 
 void run_print_plan(const struct scenario *scn, FILE *out)
 {
+	struct qp_need need = qp_need_of(scn);
+	char what[256];
+	qp_need_text(scn, &need, what, sizeof(what));
+	fprintf(out, "# QPs: %s%s\n", what,
+		need.qps >= UINT32_MAX ? "; more than a run can number: run refuses it"
+		: need.phys && need.bytes > need.phys
+			? "; more than this machine's memory: run refuses it"
+			: "");
 	struct fabric_plan p = fabric_plan_of(scn, 0);
 	char la[32];
 	units_format_time(p.lookahead_ps, la, sizeof(la));

@@ -273,6 +273,28 @@ if [ "$(getconf _NPROCESSORS_ONLN)" -gt 1 ]; then
 	grep_in "$tmp/out" "^# threads: 2 partitions of 16 units" "auto: the all-to-all of the same fabric plans two threads"
 fi
 
+# check counts the QPs; a run whose QPs alone exceed the machine's memory
+# is refused before anything is built or written: an all-to-all of 65,536
+# ranks opens 65,536 x 65,535 of them, over 2 TB
+expect 0 "check counts the QPs" "$sim" check "$root/scenarios/bench/alltoall-128.ini"
+grep_in "$tmp/out" "^# QPs: the jobs open 16256 QPs (" "check: an all-to-all of 128 ranks opens 128 x 127 QPs"
+cat >"$tmp/huge.ini" <<'INI'
+[topology]
+spines = 64
+leaves = 512
+hosts_per_leaf = 128
+[buffer]
+size = 1GB
+[job.a2a]
+pattern = alltoall
+size = 64MB
+INI
+expect 0 "check of an all-to-all too large for memory" "$sim" check "$tmp/huge.ini"
+grep_in "$tmp/out" "^# QPs: the jobs open 4294901760 QPs (.*); more than this machine's memory: run refuses it$" "check says run will refuse it"
+expect 2 "run of an all-to-all too large for memory" "$sim" run "$tmp/huge.ini" -o "$tmp/huge"
+grep_in "$tmp/err" "^dcqcn-sim: the jobs open 4294901760 QPs (.*), more than this machine's memory (" "run says why, in numbers"
+if [ -e "$tmp/huge" ]; then bad "the refused run wrote $tmp/huge"; else ok "the refused run wrote nothing"; fi
+
 # sweep: a point per combination, criteria per point, the same with -j 1 and -j 2
 cat >"$tmp/sweep.ini" <<'INI'
 [topology]

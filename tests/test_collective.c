@@ -17,6 +17,7 @@
 #include "run.h"
 #include "scenario.h"
 #include "testlib.h"
+#include "traffic.h"
 
 static struct fabric *run(const struct scenario *s)
 {
@@ -245,6 +246,42 @@ START_TEST(ring_messages_alive_bounded)
 	ck_assert_msg(per_rank_channel[1] <= 1.25 * per_rank_channel[0],
 		      "alive per rank and channel %.2f at 16 ranks, %.2f at 64",
 		      per_rank_channel[0], per_rank_channel[1]);
+}
+END_TEST
+
+/* the QPs counted from the scenario alone (traffic_job_qps) are the
+ * QPs the fabric opens: a ring and a tree of several channels and QPs per
+ * connection on 4-GPU servers, an all-to-all (n (n - 1) x 2), an incast, a
+ * permutation and a storage job (both ways per pair) */
+START_TEST(qps_planned_are_opened)
+{
+	static const char *const texts[] = {
+		"[topology]\nspines = 2\nleaves = 4\nhosts_per_leaf = 8\ngpus_per_server = 4\n"
+		"[job.r]\npattern = ring-allreduce\nsize = 1MB\nchannels = 4\n"
+		"qps_per_connection = 2\n"
+		"[job.t]\npattern = ring-allreduce\nsize = 1MB\nchannels = 2\nalgorithm = tree\n"
+		"ranks = 0-23\n",
+		"[topology]\nspines = 2\nleaves = 4\nhosts_per_leaf = 8\n"
+		"[job.a]\npattern = alltoall\nsize = 1MB\nqps_per_connection = 2\n"
+		"[job.i]\npattern = incast\ndst = 3\nsize = 1MB\n"
+		"[job.p]\npattern = permutation\nranks = 0-9\nsize = 1MB\n"
+		"[job.io]\npattern = storage\ntargets = 0,4\ninitiators = 1-3,5-11\n",
+	};
+	/* 4 x 2 x 32 + 2 x 2 x 23; 32 x 31 x 2 + 31 + 10 + 2 x 10 x 2 */
+	static const uint64_t want[] = { 256 + 92, 1984 + 31 + 10 + 40 };
+	static const uint64_t first[] = { 256, 1984 };
+	for (int k = 0; k < 2; k++) {
+		struct scenario *s = tl_load(texts[k]);
+		uint64_t planned = 0;
+		for (uint32_t j = 0; j < s->njobs; j++)
+			planned += traffic_job_qps(&s->jobs[j]);
+		ck_assert_uint_eq(traffic_job_qps(&s->jobs[0]), first[k]);
+		struct fabric *f = tl_build(s);
+		ck_assert_uint_eq(planned, want[k]);
+		ck_assert_uint_eq(f->nqps, want[k]);
+		fabric_destroy(f);
+		tl_unload(s);
+	}
 }
 END_TEST
 
@@ -480,6 +517,7 @@ static Suite *make_collective_suite(void)
 	tcase_add_test(tc, concurrent_jobs_deterministic);
 	tcase_add_test(tc, ring_messages_alive_bounded);
 	tcase_add_test(tc, straggler_starts_late);
+	tcase_add_test(tc, qps_planned_are_opened);
 	tcase_add_test(tc, qp_error_fails_the_job);
 	tcase_add_test(tc, qp_error_in_the_summary);
 	tcase_add_test(tc, incast_timeouts_spurious_only_when_short);

@@ -1126,7 +1126,29 @@ static uint32_t hop_src(const struct traffic *t, const struct traffic_job *jb, u
 	return topo_server(t->topo, h[a]) == topo_server(t->topo, h[b]) ? h[a] : h[entry];
 }
 
-/* the job's QPs, in the order its messages are defined */
+uint64_t traffic_job_qps(const struct scn_job *j)
+{
+	uint64_t n = j->ranks.n;
+	switch (j->pattern) {
+	case SCN_JOB_RING_ALLREDUCE: /* job_qps: a ring's hops, or a tree's links both ways */
+		return (uint64_t)j->channels * j->qps_per_connection *
+		       (j->algorithm == SCN_ALGO_TREE ? 2 * (n - 1) : n);
+	case SCN_JOB_ALLTOALL:
+		return n * (n - 1) * j->qps_per_connection;
+	case SCN_JOB_INCAST:
+		return j->senders.n;
+	case SCN_JOB_STORAGE:
+		return 2 * (uint64_t)j->initiators.n * j->targets.n;
+	case SCN_JOB_TRACE:
+		return j->nrows;
+	case SCN_JOB_PERMUTATION:
+		break;
+	}
+	return n;
+}
+
+/* the job's QPs, in the order its messages are defined (traffic_job_qps
+ * counts them) */
 static int job_qps(struct traffic *t, struct traffic_job *jb)
 {
 	const struct scn_job *j = jb->j;

@@ -21,6 +21,7 @@
 struct net;
 struct flow;
 struct scenario;
+struct scn_job;
 struct topo;
 struct traffic_job;
 struct traffic_part;
@@ -92,6 +93,10 @@ void traffic_free(struct traffic *t);
  * of iterations of jobs spread over partitions - and the iterations that
  * completed, reported in order */
 void traffic_window_end(struct traffic *t);
+/* the QPs a job opens (traffic_build makes exactly these), counted from
+ * the scenario alone: `run` weighs them against the machine's memory
+ * before it builds anything.  An all-to-all of n ranks opens n (n - 1). */
+uint64_t traffic_job_qps(const struct scn_job *j);
 /* messages completed so far, and the time of the last */
 uint64_t traffic_done(const struct traffic *t);
 sim_time_ps traffic_last_done(const struct traffic *t);
