@@ -15,6 +15,8 @@
 #else
 #define SLAB_MAPPED 0
 #endif
+/* from this size on, 2 MiB pages where the system gives them */
+#define SLAB_HUGE ((size_t)8 << 20)
 
 void *calloc_lines(size_t n, size_t size)
 {
@@ -30,6 +32,17 @@ void *calloc_lines(size_t n, size_t size)
 void *slab_alloc(size_t bytes)
 {
 #if SLAB_MAPPED
+#if defined(MADV_HUGEPAGE) && defined(MADV_POPULATE_WRITE)
+	if (bytes >= SLAB_HUGE) {
+		void *h = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+			       -1, 0);
+		if (h == MAP_FAILED)
+			return NULL;
+		(void)madvise(h, bytes, MADV_HUGEPAGE);
+		(void)madvise(h, bytes, MADV_POPULATE_WRITE);
+		return h;
+	}
+#endif
 	void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE,
 		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
 	return p == MAP_FAILED ? NULL : p;

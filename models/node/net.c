@@ -40,7 +40,7 @@ void net_free(struct net *net)
 		free(net->qps[i].rx.ooo); /* TCP's out-of-order and SACK maps */
 		free(net->qps[i].tcp.sacked);
 	}
-	free(net->qps);
+	slab_free(net->qps, (size_t)net->qps_cap * sizeof(*net->qps)); /* nic_reserve_qps */
 	net->qps = NULL;
 	net->nqps = net->qps_cap = 0;
 	free(net->qbits);

@@ -1154,22 +1154,33 @@ void nic_set_down(struct nic *n, int down)
 
 /* room for one more QP: the table doubles, aligned to a cache line as its
  * receiving half (struct qp_rx) requires; realloc promises only 16 bytes */
+int nic_reserve_qps(struct net *net, uint64_t n)
+{
+	if (n <= net->qps_cap)
+		return 0;
+	if (n >= UINT32_MAX)
+		return -1;
+	uint32_t cap = (uint32_t)n;
+	/* mapped with its pages present (slab.h): an all-to-all's table is
+	 * gigabytes, a page fault each 4 KiB */
+	struct qp *a = slab_alloc((size_t)cap * sizeof(struct qp));
+	if (!a)
+		return -1;
+	if (net->nqps)
+		memcpy(a, net->qps, (size_t)net->nqps * sizeof(struct qp));
+	slab_free(net->qps, (size_t)net->qps_cap * sizeof(struct qp));
+	net->qps = a;
+	net->qps_cap = cap;
+	return 0;
+}
+
 static int grow_qps(struct net *net)
 {
 	if (net->nqps < net->qps_cap)
 		return 0;
 	if (net->qps_cap > UINT32_MAX / 2)
 		return -1;
-	uint32_t cap = net->qps_cap ? net->qps_cap * 2 : 64;
-	struct qp *a = aligned_alloc(_Alignof(struct qp), (size_t)cap * sizeof(struct qp));
-	if (!a)
-		return -1;
-	if (net->nqps)
-		memcpy(a, net->qps, (size_t)net->nqps * sizeof(struct qp));
-	free(net->qps);
-	net->qps = a;
-	net->qps_cap = cap;
-	return 0;
+	return nic_reserve_qps(net, net->qps_cap ? (uint64_t)net->qps_cap * 2 : 64);
 }
 
 /* RoCEv2 UDP source port of a QP: RoCE NICs derive it from a hash of the

@@ -190,6 +190,10 @@ void nic_rx(void *to, uint16_t port, struct pkt *p);
  * Between two GPUs of one server (topo_server) it is an NVLink connection:
  * see nic.c, NVLink. */
 uint32_t nic_add_qp(struct net *net, uint32_t src, uint32_t dst, uint8_t dscp);
+/* room for n QPs in all, made at once: a caller that knows how many it will
+ * add saves the table's doublings (an all-to-all of 4,096 ranks adds 16.8 M,
+ * 9.7 GB).  -1 when out of memory or beyond the QP numbers. */
+int nic_reserve_qps(struct net *net, uint64_t n);
 /* a message from the pool of the net that runs its sender: `bytes` on QP
  * qp, starting at start_ps, with the given id; the workload fields are zero.
  * NULL when out of memory. */

@@ -1632,6 +1632,11 @@ int traffic_build(struct traffic *t, struct net *const *nets, uint32_t nparts,
 		nets[p]->obs.qp_failed = qp_failed;
 		nets[p]->obs.qp_failed_ctx = tp;
 	}
+	uint64_t qps = nets[0]->nqps;
+	for (uint32_t ji = 0; ji < scn->njobs; ji++)
+		qps += traffic_job_qps(&scn->jobs[ji]);
+	if (nic_reserve_qps(nets[0], qps))
+		return -1;
 	uint64_t base = 0;
 	for (uint32_t ji = 0; ji < scn->njobs; ji++) {
 		if (build_job(t, ji, base))
