@@ -1152,8 +1152,8 @@ void nic_set_down(struct nic *n, int down)
 
 /* ---- QPs and messages ---- */
 
-/* room for one more QP: the table doubles, aligned to a cache line as its
- * receiving half (struct qp_rx) requires; realloc promises only 16 bytes */
+/* the table at n QPs: slab memory is aligned to a cache line, as a QP's
+ * receiving half (struct qp_rx) requires (realloc promises only 16 bytes) */
 int nic_reserve_qps(struct net *net, uint64_t n)
 {
 	if (n <= net->qps_cap)
@@ -1174,6 +1174,7 @@ int nic_reserve_qps(struct net *net, uint64_t n)
 	return 0;
 }
 
+/* room for one more QP: the table doubles */
 static int grow_qps(struct net *net)
 {
 	if (net->nqps < net->qps_cap)

@@ -1132,9 +1132,9 @@ uint64_t traffic_job_qps(const struct scn_job *j)
 	switch (j->pattern) {
 	case SCN_JOB_RING_ALLREDUCE: /* job_qps: a ring's hops, or a tree's links both ways */
 		return (uint64_t)j->channels * j->qps_per_connection *
-		       (j->algorithm == SCN_ALGO_TREE ? 2 * (n - 1) : n);
+		       (j->algorithm == SCN_ALGO_TREE ? 2 * (n ? n - 1 : 0) : n);
 	case SCN_JOB_ALLTOALL:
-		return n * (n - 1) * j->qps_per_connection;
+		return n * (n ? n - 1 : 0) * j->qps_per_connection;
 	case SCN_JOB_INCAST:
 		return j->senders.n;
 	case SCN_JOB_STORAGE:
