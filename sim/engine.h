@@ -128,6 +128,12 @@ static inline int sim_order_less(const struct sim_order *a, const struct sim_ord
 	return a->key < b->key;
 }
 
+/* -1, 0 or 1 as a comes before, with or after b (a qsort comparison) */
+static inline int sim_order_cmp(const struct sim_order *a, const struct sim_order *b)
+{
+	return sim_order_less(a, b) ? -1 : sim_order_less(b, a);
+}
+
 /* the place of the event being fired */
 static inline struct sim_order sim_current(const struct sim_engine *eng)
 {

@@ -284,35 +284,17 @@ static int cut(const struct topo *t, const struct fabric_plan *p, uint32_t *part
 }
 
 /* the data packets the jobs could deliver in a window, at most: each job
- * what the links of its receiving hosts carry (an incast's one host, a
- * storage job's initiators or targets, whichever are fewer, a trace's
- * rows), every job at once, at host_link; 0 when host links differ (a
- * links file) */
+ * what the links of its receiving hosts carry (traffic_job_receivers),
+ * every job at once, at host_link; 0 when host links differ (a links
+ * file) */
 static double window_packets(const struct scenario *scn, const struct topo *t,
 			     sim_time_ps window_ps)
 {
 	if (t->g || t->host_link_bps <= 0)
 		return 0;
 	uint64_t hosts = 0;
-	for (uint32_t k = 0; k < scn->njobs; k++) {
-		const struct scn_job *j = &scn->jobs[k];
-		switch (j->pattern) {
-		case SCN_JOB_INCAST:
-			hosts += j->senders.n ? 1 : 0;
-			break;
-		case SCN_JOB_STORAGE:
-			hosts += j->targets.n < j->initiators.n ? j->targets.n : j->initiators.n;
-			break;
-		case SCN_JOB_TRACE:
-			hosts += j->nrows;
-			break;
-		case SCN_JOB_PERMUTATION:
-		case SCN_JOB_RING_ALLREDUCE:
-		case SCN_JOB_ALLTOALL:
-			hosts += j->ranks.n;
-			break;
-		}
-	}
+	for (uint32_t k = 0; k < scn->njobs; k++)
+		hosts += traffic_job_receivers(&scn->jobs[k]);
 	hosts = hosts < t->hosts ? hosts : t->hosts;
 	double frame_bits = 8.0 * ((double)scn->mtu_bytes + PKT_ROCE_HDR_BYTES);
 	return (double)hosts * (double)t->host_link_bps * ((double)window_ps / 1e12) / frame_bits;

@@ -901,9 +901,8 @@ static void qp_failed(void *ctx, const struct qp *q)
 static int cmp_fail(const void *a, const void *b)
 {
 	const struct qp_fail *x = a, *y = b;
-	if (sim_order_less(&x->tag, &y->tag) || sim_order_less(&y->tag, &x->tag))
-		return sim_order_less(&x->tag, &y->tag) ? -1 : 1;
-	return x->qp < y->qp ? -1 : x->qp > y->qp;
+	int c = sim_order_cmp(&x->tag, &y->tag);
+	return c ? c : x->qp < y->qp ? -1 : x->qp > y->qp;
 }
 
 /* the QPs that failed in the window, in the order of their events: each
@@ -941,9 +940,8 @@ static void settle_failures(struct traffic *t)
 
 static int notice_less(const struct notice *a, const struct notice *b)
 {
-	if (sim_order_less(&a->tag, &b->tag) || sim_order_less(&b->tag, &a->tag))
-		return sim_order_less(&a->tag, &b->tag);
-	return a->seq < b->seq;
+	int c = sim_order_cmp(&a->tag, &b->tag);
+	return c ? c < 0 : a->seq < b->seq;
 }
 
 static int cmp_notice(const void *a, const void *b)
@@ -955,13 +953,13 @@ static int cmp_notice(const void *a, const void *b)
 static int cmp_done_coll(const void *a, const void *b)
 {
 	const struct done_coll *x = a, *y = b;
-	return sim_order_less(&x->tag, &y->tag) ? -1 : sim_order_less(&y->tag, &x->tag);
+	return sim_order_cmp(&x->tag, &y->tag);
 }
 
 static int cmp_done_io(const void *a, const void *b)
 {
 	const struct done_io *x = a, *y = b;
-	return sim_order_less(&x->tag, &y->tag) ? -1 : sim_order_less(&y->tag, &x->tag);
+	return sim_order_cmp(&x->tag, &y->tag);
 }
 
 void traffic_window_end(struct traffic *t)
@@ -1145,6 +1143,23 @@ uint64_t traffic_job_qps(const struct scn_job *j)
 		break;
 	}
 	return n;
+}
+
+uint64_t traffic_job_receivers(const struct scn_job *j)
+{
+	switch (j->pattern) {
+	case SCN_JOB_INCAST:
+		return j->senders.n ? 1 : 0;
+	case SCN_JOB_STORAGE:
+		return j->targets.n < j->initiators.n ? j->targets.n : j->initiators.n;
+	case SCN_JOB_TRACE:
+		return j->nrows;
+	case SCN_JOB_PERMUTATION:
+	case SCN_JOB_RING_ALLREDUCE:
+	case SCN_JOB_ALLTOALL:
+		break;
+	}
+	return j->ranks.n;
 }
 
 /* the job's QPs, in the order its messages are defined (traffic_job_qps

@@ -97,6 +97,11 @@ void traffic_window_end(struct traffic *t);
  * the scenario alone: `run` weighs them against the machine's memory
  * before it builds anything.  An all-to-all of n ranks opens n (n - 1). */
 uint64_t traffic_job_qps(const struct scn_job *j);
+/* the hosts a job's data can arrive at once, at most: an incast's one, the
+ * fewer of a storage job's initiators and targets, a trace's rows (a bound),
+ * every rank of the others.  sim.threads = auto bounds a window's packets
+ * with it (models/fabric/parallel.c). */
+uint64_t traffic_job_receivers(const struct scn_job *j);
 /* messages completed so far, and the time of the last */
 uint64_t traffic_done(const struct traffic *t);
 sim_time_ps traffic_last_done(const struct traffic *t);
