@@ -281,10 +281,11 @@ static int merge_fct(struct run_ctx *c, uint32_t n, struct hist *all)
 
 /* The QPs the jobs open against the machine's memory.  A run whose QPs
  * alone do not fit is refused before anything is built: an all-to-all of
- * n ranks opens n (n - 1) QPs (8,192 ranks: 67 M, 38.7 GB), and the
+ * n ranks opens n (n - 1) QPs (8,192 ranks: 67 M, 25.8 GB), and the
  * system would kill it halfway.  What it says goes to `check` too. */
 struct qp_need {
 	uint64_t qps, bytes, phys; /* phys 0: unknown */
+	size_t each;               /* bytes a QP takes (TCP's state too, nic.h) */
 	uint64_t most;             /* QPs of the job that opens the most, */
 	uint32_t job;              /* that job */
 };
@@ -298,7 +299,8 @@ static struct qp_need qp_need_of(const struct scenario *scn)
 		n.most = q > n.most ? q : n.most;
 		n.qps += q;
 	}
-	n.bytes = n.qps * sizeof(struct qp);
+	n.each = sizeof(struct qp) + (scn->fabric_type == SCN_FABRIC_TCP ? sizeof(struct qp_tcp) : 0);
+	n.bytes = n.qps * n.each;
 	long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGESIZE);
 	n.phys = pages > 0 && size > 0 ? (uint64_t)pages * (uint64_t)size : 0;
 	return n;
@@ -309,7 +311,7 @@ static void qp_need_text(const struct scenario *scn, const struct qp_need *n, ch
 {
 	double b = (double)n->bytes;
 	int k = snprintf(buf, len, "the jobs open %llu QPs (%zu B each: %.*f %s",
-			 (unsigned long long)n->qps, sizeof(struct qp), b >= 1e9 ? 2 : 1,
+			 (unsigned long long)n->qps, n->each, b >= 1e9 ? 2 : 1,
 			 b / (b >= 1e9 ? 1e9 : b >= 1e6 ? 1e6 : 1e3),
 			 b >= 1e9 ? "GB" : b >= 1e6 ? "MB" : "KB");
 	if (k > 0 && (size_t)k < len && scn->njobs > 1 && n->qps)

@@ -277,7 +277,9 @@ fi
 # is refused before anything is built or written: an all-to-all of 65,536
 # ranks opens 65,536 x 65,535 of them, over 2 TB
 expect 0 "check counts the QPs" "$sim" check "$root/scenarios/bench/alltoall-128.ini"
-grep_in "$tmp/out" "^# QPs: the jobs open 16256 QPs (" "check: an all-to-all of 128 ranks opens 128 x 127 QPs"
+grep_in "$tmp/out" "^# QPs: the jobs open 16256 QPs (384 B each: 6.2 MB)$" "check: an all-to-all of 128 ranks opens 128 x 127 QPs of 384 B"
+expect 0 "check counts TCP's QPs" "$sim" check "$root/scenarios/tcp-incast.ini"
+grep_in "$tmp/out" "^# QPs: the jobs open 31 QPs (576 B each: 17.9 KB)$" "check: a TCP QP also takes its TCP state (192 B)"
 cat >"$tmp/huge.ini" <<'INI'
 [topology]
 spines = 64

@@ -349,8 +349,10 @@ void fabric_destroy(struct fabric *f)
 		free(part->in);
 		fabric_series_free(part);
 		nic_flow_pool_free(&part->net);
-		if (p)
-			part->net.qps = NULL; /* partition 0's net owns the table */
+		if (p) { /* partition 0's net owns the tables */
+			part->net.qps = NULL;
+			part->net.tcp = NULL;
+		}
 		net_free(&part->net);
 	}
 	free(f->parts);

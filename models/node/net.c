@@ -36,12 +36,13 @@ int net_ports(struct net *net, struct port *ports, size_t nports)
 void net_free(struct net *net)
 {
 	for (uint32_t i = 0; net->qps && i < net->nqps; i++)
-	{
 		free(net->qps[i].rx.ooo); /* TCP's out-of-order and SACK maps */
-		free(net->qps[i].tcp.sacked);
-	}
+	for (uint32_t i = 0; net->tcp && i < net->nqps; i++)
+		free(net->tcp[i].tx.sacked);
 	slab_free(net->qps, (size_t)net->qps_cap * sizeof(*net->qps)); /* nic_reserve_qps */
+	slab_free(net->tcp, (size_t)net->qps_cap * sizeof(*net->tcp));
 	net->qps = NULL;
+	net->tcp = NULL;
 	net->nqps = net->qps_cap = 0;
 	free(net->qbits);
 	net->qbits = NULL;

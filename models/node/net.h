@@ -148,6 +148,7 @@ struct net {
 	/* transport (nic.h): QPs by id (made before the run) */
 	struct qp *qps;
 	uint32_t nqps, qps_cap;
+	struct qp_tcp *tcp;            /* TCP runs: each QP's TCP state, beside qps; else NULL */
 
 	/* the pool of messages */
 	_Alignas(64) struct flow *flow_free; /* free messages */

@@ -145,10 +145,16 @@ static void next_message(struct qp *q, struct flow *fl)
 		fl->first_psn = q->psn_nxt;
 }
 
+/* TCP: the sender's state of q (nic.h: a table beside the QPs) */
+static struct qp_tcp_tx *tcp_tx(const struct net *net, const struct qp *q)
+{
+	return &net->tcp[q->id].tx;
+}
+
 /* the retransmission timeout of q: go-back-N's fixed one, or TCP's */
 static sim_time_ps rto_of(const struct nic *n, const struct qp *q)
 {
-	return n->cfg->tcp ? q->tcp.rto : n->cfg->rto_ps;
+	return n->cfg->tcp ? tcp_tx(n->net, q)->rto : n->cfg->rto_ps;
 }
 
 static void rto_arm(struct nic *n, struct qp *q)
@@ -198,9 +204,10 @@ static struct pkt *data_packet(struct nic *n, struct qp *q, struct flow *fl, int
  * without moving psn_nxt */
 static struct pkt *take_rexmit(struct nic *n, struct qp *q)
 {
-	uint32_t r = q->tcp.rexmit;
+	struct qp_tcp_tx *t = tcp_tx(n->net, q);
+	uint32_t r = t->rexmit;
 	struct flow *fl = q->head;
-	q->tcp.rexmit = UINT32_MAX;
+	t->rexmit = UINT32_MAX;
 	while (fl && r >= fl->first_psn + fl->npkts)
 		fl = fl->next;
 	SIM_INVARIANT(fl && fl->first_psn != UINT32_MAX && r >= fl->first_psn,
@@ -208,35 +215,36 @@ static struct pkt *take_rexmit(struct nic *n, struct qp *q)
 	struct pkt *p = data_packet(n, q, fl, (int64_t)(r - fl->first_psn) * n->net->qos.mtu_bytes,
 				    r);
 	count_resent(n->net, q, p->payload);
-	if (q->tcp.rtt_psn != UINT32_MAX && q->tcp.rtt_psn >= r)
-		q->tcp.rtt_psn = UINT32_MAX; /* Karn: no sample across a resend */
+	if (t->rtt_psn != UINT32_MAX && t->rtt_psn >= r)
+		t->rtt_psn = UINT32_MAX; /* Karn: no sample across a resend */
 	return p;
 }
 
-static uint32_t tcp_next_hole(struct qp *q);
+static uint32_t tcp_next_hole(struct qp_tcp_tx *t, const struct qp *q);
 
 /* build the next data packet of q; the QP stays out of the ready ring */
 static struct pkt *take_packet(struct nic *n, struct qp *q)
 {
 	struct net *net = n->net;
-	if (n->cfg->tcp && q->tcp.in_recovery && q->tcp.rexmit == UINT32_MAX) {
-		uint32_t hole = tcp_next_hole(q);
+	struct qp_tcp_tx *t = n->cfg->tcp ? tcp_tx(net, q) : NULL;
+	if (t && t->in_recovery && t->rexmit == UINT32_MAX) {
+		uint32_t hole = tcp_next_hole(t, q);
 		if (hole != UINT32_MAX) { /* SACK: resend a hole before new data */
-			q->tcp.rexmit = hole;
-			q->tcp.rtx_next = hole + 1;
-			q->tcp.retx_out++;
+			t->rexmit = hole;
+			t->rtx_next = hole + 1;
+			t->retx_out++;
 		}
 	}
-	if (n->cfg->tcp && q->tcp.rexmit != UINT32_MAX)
+	if (t && t->rexmit != UINT32_MAX)
 		return take_rexmit(n, q);
 	struct flow *fl = q->snd;
 	struct pkt *p = data_packet(n, q, fl, q->snd_off, q->psn_nxt);
 	uint32_t payload = p->payload;
 	if (q->psn_nxt < q->psn_max)
 		count_resent(net, q, payload);
-	else if (n->cfg->tcp && q->tcp.rtt_psn == UINT32_MAX) { /* time a new segment */
-		q->tcp.rtt_psn = q->psn_nxt;
-		q->tcp.rtt_start = net->eng.now;
+	else if (t && t->rtt_psn == UINT32_MAX) { /* time a new segment */
+		t->rtt_psn = q->psn_nxt;
+		t->rtt_start = net->eng.now;
 	}
 	q->psn_nxt++;
 	if (q->psn_nxt > q->psn_max)
@@ -297,9 +305,8 @@ static int seg_set(const struct net *net, uint64_t **map, uint32_t *bits, uint32
 /* SACK: the next hole (below the highest SACKed segment, not SACKed, not
  * resent in this recovery), UINT32_MAX when none; rtx_next skips past the
  * SACKed ones on the way */
-static uint32_t tcp_next_hole(struct qp *q)
+static uint32_t tcp_next_hole(struct qp_tcp_tx *t, const struct qp *q)
 {
-	struct qp_tcp *t = &q->tcp;
 	uint32_t p = t->rtx_next > q->psn_una ? t->rtx_next : q->psn_una;
 	while (p < t->high_sack && seg_test(t->sacked, t->sack_bits, p))
 		p++;
@@ -311,9 +318,8 @@ static uint32_t tcp_next_hole(struct qp *q)
  * flight or lost, not known yet; after a timeout's go-back, those sent
  * again) and the holes resent in this recovery; the holes below it are
  * deemed lost */
-static uint32_t tcp_pipe(const struct qp *q)
+static uint32_t tcp_pipe(const struct qp_tcp_tx *t, const struct qp *q)
 {
-	const struct qp_tcp *t = &q->tcp;
 	uint32_t from = t->high_sack > q->psn_una ? t->high_sack : q->psn_una;
 	return (q->psn_nxt > from ? q->psn_nxt - from : 0) + t->retx_out;
 }
@@ -323,16 +329,16 @@ static uint32_t tcp_pipe(const struct qp *q)
  * cwnd, a hole first */
 static int tcp_can_send(const struct nic *n, struct qp *q)
 {
+	struct qp_tcp_tx *t = tcp_tx(n->net, q);
 	if (q->failed)
 		return 0;
-	if (q->tcp.rexmit != UINT32_MAX)
+	if (t->rexmit != UINT32_MAX)
 		return 1;
 	int data = q->snd && q->snd->due_ps <= n->net->eng.now &&
 		   q->psn_nxt - q->psn_una < tcp_rwnd(n->net);
-	if (q->tcp.in_recovery)
-		return (double)tcp_pipe(q) < q->tcp.cwnd &&
-		       (data || tcp_next_hole(q) != UINT32_MAX);
-	return data && (double)(q->psn_nxt - q->psn_una) < q->tcp.cwnd;
+	if (t->in_recovery)
+		return (double)tcp_pipe(t, q) < t->cwnd && (data || tcp_next_hole(t, q) != UINT32_MAX);
+	return data && (double)(q->psn_nxt - q->psn_una) < t->cwnd;
 }
 
 /*
@@ -344,6 +350,7 @@ static int tcp_can_send(const struct nic *n, struct qp *q)
 static void tcp_try(struct nic *n, struct qp *q)
 {
 	struct sim_engine *eng = &n->net->eng;
+	struct qp_tcp_tx *t = tcp_tx(n->net, q);
 	if (q->ready)
 		return;
 	if (tcp_can_send(n, q)) {
@@ -351,10 +358,10 @@ static void tcp_try(struct nic *n, struct qp *q)
 		nic_kick(n);
 	} else if (sim_event_pending(&q->pace_ev) || q->failed) {
 		return;
-	} else if (q->tcp.in_recovery && q->tcp.retx_out) {
-		sim_time_ps wait = 2 * q->tcp.srtt > 10 * UNITS_PS_PER_US ? 2 * q->tcp.srtt
-									   : 10 * UNITS_PS_PER_US;
-		q->tcp.rack_una = q->psn_una;
+	} else if (t->in_recovery && t->retx_out) {
+		sim_time_ps wait = 2 * t->srtt > 10 * UNITS_PS_PER_US ? 2 * t->srtt
+								       : 10 * UNITS_PS_PER_US;
+		t->rack_una = q->psn_una;
 		sim_schedule(eng, &q->pace_ev, eng->now + wait);
 	} else if (q->snd && q->snd->due_ps > eng->now) {
 		sim_schedule(eng, &q->pace_ev, q->snd->due_ps);
@@ -365,7 +372,7 @@ static void tcp_wake(struct sim_engine *eng, struct sim_event *ev)
 {
 	struct qp *q = container_of(ev, struct qp, pace_ev);
 	struct net *net = container_of(eng, struct net, eng);
-	struct qp_tcp *t = &q->tcp;
+	struct qp_tcp_tx *t = tcp_tx(net, q);
 	if (t->in_recovery && t->retx_out && t->rack_una == q->psn_una) {
 		t->retx_out = 0; /* no progress: the resent holes are lost again */
 		t->rtx_next = q->psn_una;
@@ -374,7 +381,7 @@ static void tcp_wake(struct sim_engine *eng, struct sim_event *ev)
 }
 
 /* RFC 6298: a round-trip sample r */
-static void tcp_rtt_sample(struct qp_tcp *t, sim_time_ps r, sim_time_ps rto_min)
+static void tcp_rtt_sample(struct qp_tcp_tx *t, sim_time_ps r, sim_time_ps rto_min)
 {
 	if (!t->srtt) {
 		t->srtt = r;
@@ -389,16 +396,15 @@ static void tcp_rtt_sample(struct qp_tcp *t, sim_time_ps r, sim_time_ps rto_min)
 }
 
 /* a loss: ssthresh to half the data in flight (at least 2 segments) */
-static void tcp_halve(struct qp_tcp *t, const struct qp *q)
+static void tcp_halve(struct qp_tcp_tx *t, const struct qp *q)
 {
 	double half = (double)(q->psn_max - q->psn_una) / 2;
 	t->ssthresh = half > 2 ? half : 2;
 }
 
 /* DCTCP: alpha once per window of data; one cut per window while marked */
-static void dctcp_ack(struct qp *q, uint32_t newly, int ece)
+static void dctcp_ack(struct qp_tcp_tx *t, const struct qp *q, uint32_t newly, int ece)
 {
-	struct qp_tcp *t = &q->tcp;
 	t->win_acked += newly;
 	if (ece)
 		t->win_marked += newly;
@@ -419,9 +425,8 @@ static void acked(struct net *net, struct qp *q, uint32_t a);
 
 /* SACK: the scoreboard forgets what the cumulative ACK a now covers; the
  * holes resent among it are no longer in the pipe */
-static void sack_advance(struct qp *q, uint32_t a)
+static void sack_advance(struct qp_tcp_tx *t, const struct qp *q, uint32_t a)
 {
-	struct qp_tcp *t = &q->tcp;
 	for (uint32_t p = q->psn_una; p < a; p++) {
 		if (seg_test(t->sacked, t->sack_bits, p)) {
 			seg_clear(t->sacked, t->sack_bits, p);
@@ -445,7 +450,7 @@ static void sack_advance(struct qp *q, uint32_t a)
 static void tcp_ack(struct net *net, struct qp *q, uint32_t a, int ece, uint32_t sack)
 {
 	struct nic *n = &net->nics[q->src];
-	struct qp_tcp *t = &q->tcp;
+	struct qp_tcp_tx *t = tcp_tx(net, q);
 	if (sack && sack - 1 >= q->psn_una && sack <= q->psn_max &&
 	    seg_set(net, &t->sacked, &t->sack_bits, sack - 1)) {
 		t->sacked_cnt++;
@@ -460,7 +465,7 @@ static void tcp_ack(struct net *net, struct qp *q, uint32_t a, int ece, uint32_t
 			tcp_rtt_sample(t, net->eng.now - t->rtt_start, n->cfg->tcp_rto_min_ps);
 			t->rtt_psn = UINT32_MAX;
 		}
-		sack_advance(q, a);
+		sack_advance(t, q, a);
 		acked(net, q, a);
 		t->dupacks = 0;
 		if (t->in_recovery && a >= t->recover) {
@@ -473,7 +478,7 @@ static void tcp_ack(struct net *net, struct qp *q, uint32_t a, int ece, uint32_t
 			t->cwnd += newly / t->cwnd;
 		}
 		if (n->cfg->dctcp)
-			dctcp_ack(q, newly, ece);
+			dctcp_ack(t, q, newly, ece);
 	} else if (a == q->psn_una && q->psn_una < q->psn_max) {
 		if (++t->dupacks == 3 && !t->in_recovery) {
 			net->st.cc.naks_sent++; /* fast retransmits, in summary.csv's naks_sent */
@@ -486,15 +491,14 @@ static void tcp_ack(struct net *net, struct qp *q, uint32_t a, int ece, uint32_t
 			t->retx_out = 1;
 		}
 		if (n->cfg->dctcp)
-			dctcp_ack(q, 0, ece);
+			dctcp_ack(t, q, 0, ece);
 	}
 	tcp_try(n, q);
 }
 
 /* a timeout: cwnd to one segment, the timer backs off, resend from psn_una */
-static void tcp_timeout(struct qp *q)
+static void tcp_timeout(struct qp_tcp_tx *t, const struct qp *q)
 {
-	struct qp_tcp *t = &q->tcp;
 	tcp_halve(t, q);
 	t->cwnd = 1;
 	t->dupacks = 0;
@@ -517,7 +521,7 @@ static void tcp_send_ack(struct net *net, struct qp *q, uint32_t sack)
 			   .sport = q->sport, .dscp = q->dscp, .prio = q->prio, .type = PKT_ACK,
 			   .flags = q->rx.ce ? PKT_F_CE : 0, .sack = sack };
 	q->rx.unacked = 0;
-	sim_cancel(&net->eng, &q->rx.delack_ev);
+	sim_cancel(&net->eng, &net->tcp[q->id].delack_ev);
 	net->st.cc.acks_sent++;
 	pktq_push(&n->ctrlq[p->prio], p);
 	n->ctrl_mask |= (uint8_t)(1u << p->prio);
@@ -526,8 +530,8 @@ static void tcp_send_ack(struct net *net, struct qp *q, uint32_t sack)
 
 static void tcp_delack_fire(struct sim_engine *eng, struct sim_event *ev)
 {
-	struct qp *q = container_of(ev, struct qp, rx.delack_ev);
-	tcp_send_ack(container_of(eng, struct net, eng), q, 0);
+	struct net *net = container_of(eng, struct net, eng);
+	tcp_send_ack(net, &net->qps[container_of(ev, struct qp_tcp, delack_ev)->qp], 0);
 }
 
 static int ooo_test(const struct qp *q, uint32_t psn)
@@ -579,8 +583,8 @@ static void tcp_deliver(struct nic *n, struct qp *q, struct pkt *p)
 	credit_payload(n, p);
 	if (now_ack || last || ++q->rx.unacked >= 2 || !n->cfg->tcp_delack_ps)
 		tcp_send_ack(net, q, sack);
-	else if (!sim_event_pending(&q->rx.delack_ev))
-		sim_schedule(&net->eng, &q->rx.delack_ev, net->eng.now + n->cfg->tcp_delack_ps);
+	else if (!sim_event_pending(&net->tcp[q->id].delack_ev))
+		sim_schedule(&net->eng, &net->tcp[q->id].delack_ev, net->eng.now + n->cfg->tcp_delack_ps);
 }
 
 /*
@@ -819,7 +823,7 @@ static void rto_fire(struct sim_engine *eng, struct sim_event *ev)
 		return;
 	}
 	if (net->nics[q->src].cfg->tcp)
-		tcp_timeout(q);
+		tcp_timeout(tcp_tx(net, q), q);
 	rto_arm(&net->nics[q->src], q);
 	go_back(net, q, q->psn_una);
 }
@@ -1152,6 +1156,20 @@ void nic_set_down(struct nic *n, int down)
 
 /* ---- QPs and messages ---- */
 
+/* TCP's table (net->tcp) at cap QPs, from qps_cap: made with the first TCP
+ * QP, then resized with the QPs' */
+static int tcp_table(struct net *net, uint32_t cap)
+{
+	struct qp_tcp *a = slab_alloc((size_t)cap * sizeof(struct qp_tcp));
+	if (!a)
+		return -1;
+	if (net->tcp && net->nqps)
+		memcpy(a, net->tcp, (size_t)net->nqps * sizeof(struct qp_tcp));
+	slab_free(net->tcp, (size_t)net->qps_cap * sizeof(struct qp_tcp));
+	net->tcp = a;
+	return 0;
+}
+
 /* the table at n QPs: slab memory is aligned to a cache line, as a QP's
  * receiving half (struct qp_rx) requires (realloc promises only 16 bytes) */
 int nic_reserve_qps(struct net *net, uint64_t n)
@@ -1168,6 +1186,10 @@ int nic_reserve_qps(struct net *net, uint64_t n)
 		return -1;
 	if (net->nqps)
 		memcpy(a, net->qps, (size_t)net->nqps * sizeof(struct qp));
+	if (net->tcp && tcp_table(net, cap)) {
+		slab_free(a, (size_t)cap * sizeof(struct qp));
+		return -1;
+	}
 	slab_free(net->qps, (size_t)net->qps_cap * sizeof(struct qp));
 	net->qps = a;
 	net->qps_cap = cap;
@@ -1211,12 +1233,18 @@ uint32_t nic_add_qp(struct net *net, uint32_t src, uint32_t dst, uint8_t dscp)
 	if (cfg->dcqcn)
 		dcqcn_init(&cfg->dcqcn_params, &q->dc);
 	if (cfg->tcp) {
+		if (!net->tcp && tcp_table(net, net->qps_cap)) {
+			net->nqps--;
+			return NET_NONE;
+		}
 		/* the connection is open before the traffic: no RTT sample yet,
 		 * RTO = rto_min; DCTCP starts from alpha = 1 (Linux) */
-		q->tcp = (struct qp_tcp){ .cwnd = cfg->tcp_init_cwnd, .ssthresh = 1e9,
-					  .rexmit = UINT32_MAX, .rtt_psn = UINT32_MAX,
-					  .rto = cfg->tcp_rto_min_ps, .alpha = 1 };
-		sim_event_init(&q->rx.delack_ev, tcp_delack_fire,
+		struct qp_tcp *t = &net->tcp[qid];
+		*t = (struct qp_tcp){ .tx = { .cwnd = cfg->tcp_init_cwnd, .ssthresh = 1e9,
+					      .rexmit = UINT32_MAX, .rtt_psn = UINT32_MAX,
+					      .rto = cfg->tcp_rto_min_ps, .alpha = 1 },
+				      .qp = qid };
+		sim_event_init(&t->delack_ev, tcp_delack_fire,
 			       SIM_KEY(EVKEY_QP, qid, EVKEY_QP_DELACK));
 	}
 	return qid;

@@ -100,9 +100,29 @@ struct qp {
 					* pace_ev delivers its messages */
 	struct dcqcn_qp dc;            /* read for every packet sent: next to the above */
 	struct sim_event pace_ev, rto_ev; /* TCP: pace_ev waits for a message's due_ps */
-	/* TCP (nic_config.tcp): the sender's congestion state, in segments
-	 * (a segment is one PSN) */
-	struct qp_tcp {
+	/* the receiving end, which the destination's partition writes while
+	 * the source's runs the rest (models/fabric/parallel.c): a cache line
+	 * of its own */
+	struct qp_rx {
+		_Alignas(64) uint32_t nxt;     /* next PSN expected */
+		uint32_t unacked;              /* packets accepted since the last ACK */
+		uint8_t nak_sent;              /* a NAK for nxt is out */
+		uint8_t ce;                    /* TCP: the CE state DCTCP echoes */
+		sim_time_ps last_cnp_ps;       /* notification point: last CNP sent */
+		/* TCP: the segments received above nxt (bit psn % ooo_bits) */
+		uint64_t *ooo;
+		uint32_t ooo_bits;
+	} rx;
+};
+
+/*
+ * TCP's state of a QP (nic_config.tcp), in a table of its own indexed like
+ * the QPs (net->tcp): RoCE's QPs do without it, 384 bytes instead of 576
+ * (an all-to-all of n ranks opens n (n - 1) of them).
+ */
+struct qp_tcp {
+	/* the sender's congestion state, in segments (a segment is one PSN) */
+	struct qp_tcp_tx {
 		double cwnd, ssthresh;
 		uint32_t dupacks;
 		uint32_t recover;          /* NewReno: psn_max when recovery began */
@@ -122,22 +142,10 @@ struct qp {
 		double alpha;
 		uint32_t win_end, win_acked, win_marked;
 		uint32_t cwr_end;          /* no other cut before this PSN is acknowledged */
-	} tcp;
-	/* the receiving end, which the destination's partition writes while
-	 * the source's runs the rest (models/fabric/parallel.c): a cache line
-	 * of its own */
-	struct qp_rx {
-		_Alignas(64) uint32_t nxt;     /* next PSN expected */
-		uint32_t unacked;              /* packets accepted since the last ACK */
-		uint8_t nak_sent;              /* a NAK for nxt is out */
-		sim_time_ps last_cnp_ps;       /* notification point: last CNP sent */
-		/* TCP: the segments received above nxt (bit psn % ooo_bits),
-		 * segments not yet acknowledged, the CE state DCTCP echoes */
-		uint64_t *ooo;
-		uint32_t ooo_bits;
-		uint8_t ce;
-		struct sim_event delack_ev;
-	} rx;
+	} tx;
+	/* the receiver's delayed ACK: its partition's, on a line of its own */
+	_Alignas(64) struct sim_event delack_ev;
+	uint32_t qp;                   /* the QP's id */
 };
 
 /* The fields every frame reads or writes come first (tx_ev to ready: the
@@ -192,7 +200,7 @@ void nic_rx(void *to, uint16_t port, struct pkt *p);
 uint32_t nic_add_qp(struct net *net, uint32_t src, uint32_t dst, uint8_t dscp);
 /* room for n QPs in all, made at once: a caller that knows how many it will
  * add saves the table's doublings (an all-to-all of 4,096 ranks adds 16.8 M,
- * 9.7 GB).  -1 when out of memory or beyond the QP numbers. */
+ * 6.4 GB).  -1 when out of memory or beyond the QP numbers. */
 int nic_reserve_qps(struct net *net, uint64_t n);
 /* a message from the pool of the net that runs its sender: `bytes` on QP
  * qp, starting at start_ps, with the given id; the workload fields are zero.

@@ -1663,6 +1663,7 @@ int traffic_build(struct traffic *t, struct net *const *nets, uint32_t nparts,
 	/* the QPs, made through partition 0's net, are every partition's */
 	for (uint32_t p = 1; p < nparts; p++) {
 		nets[p]->qps = nets[0]->qps;
+		nets[p]->tcp = nets[0]->tcp;
 		nets[p]->nqps = nets[0]->nqps;
 	}
 	/* the first iteration of every job starts at the job's start */
