@@ -279,13 +279,16 @@ static int merge_fct(struct run_ctx *c, uint32_t n, struct hist *all)
 	return oom;
 }
 
-/* The QPs the jobs open against the machine's memory.  A run whose QPs
- * alone do not fit is refused before anything is built: an all-to-all of
- * n ranks opens n (n - 1) QPs (8,192 ranks: 67 M, 25.8 GB), and the
- * system would kill it halfway.  What it says goes to `check` too. */
+/* The QPs the jobs open against the machine's memory.  A run whose QPs do
+ * not fit is refused before anything is built: an all-to-all of n ranks
+ * opens n (n - 1) QPs (8,192 ranks: 67 M, 25.8 GB), and the system would
+ * kill it halfway.  An all-to-all `all-at-once` also posts a message on
+ * each of them at its start (7,168 ranks: 19.7 GB of QPs and 6.6 GB of
+ * messages): they count too.  What it says goes to `check` too. */
 struct qp_need {
 	uint64_t qps, bytes, phys; /* phys 0: unknown */
 	size_t each;               /* bytes a QP takes (TCP's state too, nic.h) */
+	uint64_t msgs;             /* messages posted at once on them (all-to-all) */
 	uint64_t most;             /* QPs of the job that opens the most, */
 	uint32_t job;              /* that job */
 };
@@ -298,27 +301,42 @@ static struct qp_need qp_need_of(const struct scenario *scn)
 		n.job = q > n.most ? j : n.job;
 		n.most = q > n.most ? q : n.most;
 		n.qps += q;
+		if (scn->jobs[j].pattern == SCN_JOB_ALLTOALL &&
+		    scn->jobs[j].schedule == SCN_SCHEDULE_ALL_AT_ONCE)
+			n.msgs += q; /* one on each QP */
 	}
 	n.each = sizeof(struct qp) + (scn->fabric_type == SCN_FABRIC_TCP ? sizeof(struct qp_tcp) : 0);
-	n.bytes = n.qps * n.each;
+	n.bytes = n.qps * n.each + n.msgs * sizeof(struct flow);
 	long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGESIZE);
 	n.phys = pages > 0 && size > 0 ? (uint64_t)pages * (uint64_t)size : 0;
 	return n;
 }
 
+/* "12.3 MB": 2 decimals in GB, 1 in MB and KB */
+static void bytes_text(uint64_t bytes, char *buf, size_t len)
+{
+	double b = (double)bytes;
+	snprintf(buf, len, "%.*f %s", b >= 1e9 ? 2 : 1, b / (b >= 1e9 ? 1e9 : b >= 1e6 ? 1e6 : 1e3),
+		 b >= 1e9 ? "GB" : b >= 1e6 ? "MB" : "KB");
+}
+
 static void qp_need_text(const struct scenario *scn, const struct qp_need *n, char *buf,
 			 size_t len)
 {
-	double b = (double)n->bytes;
-	int k = snprintf(buf, len, "the jobs open %llu QPs (%zu B each: %.*f %s",
-			 (unsigned long long)n->qps, n->each, b >= 1e9 ? 2 : 1,
-			 b / (b >= 1e9 ? 1e9 : b >= 1e6 ? 1e6 : 1e3),
-			 b >= 1e9 ? "GB" : b >= 1e6 ? "MB" : "KB");
+	char b[32];
+	bytes_text(n->qps * n->each, b, sizeof(b));
+	int k = snprintf(buf, len, "the jobs open %llu QPs (%zu B each: %s",
+			 (unsigned long long)n->qps, n->each, b);
 	if (k > 0 && (size_t)k < len && scn->njobs > 1 && n->qps)
 		k += snprintf(buf + k, len - (size_t)k, "; job.%s %llu of them",
 			      scn->jobs[n->job].name, (unsigned long long)n->most);
 	if (k > 0 && (size_t)k < len)
-		snprintf(buf + k, len - (size_t)k, ")");
+		k += snprintf(buf + k, len - (size_t)k, ")");
+	bytes_text(n->msgs * sizeof(struct flow), b, sizeof(b));
+	if (k > 0 && (size_t)k < len && n->msgs)
+		snprintf(buf + k, len - (size_t)k,
+			 " and post %llu messages on them at once (%zu B each: %s)",
+			 (unsigned long long)n->msgs, sizeof(struct flow), b);
 }
 
 enum run_status run_scenario(const struct scenario *scn, const struct run_opts *opts,
@@ -329,16 +347,18 @@ enum run_status run_scenario(const struct scenario *scn, const struct run_opts *
 				    .credit_stall_ps = -1, .probe_p50_ps = -1, .probe_p99_ps = -1 };
 	struct qp_need need = qp_need_of(scn);
 	if ((need.phys && need.bytes > need.phys) || need.qps >= UINT32_MAX) {
-		char what[256];
+		char what[352];
 		qp_need_text(scn, &need, what, sizeof(what));
 		if (need.qps >= UINT32_MAX)
 			snprintf(res->err, sizeof(res->err), "%s, more than the %u a run can number",
 				 what, UINT32_MAX - 1);
 		else
 			snprintf(res->err, sizeof(res->err),
-				 "%s, more than this machine's memory (%.1f GB): fewer ranks, channels "
-				 "or qps_per_connection, or a machine with more memory",
-				 what, (double)need.phys / 1e9);
+				 "%s, more than this machine's memory (%.1f GB): fewer ranks, %s, or a "
+				 "machine with more memory",
+				 what, (double)need.phys / 1e9,
+				 need.msgs ? "qps_per_connection or schedule = shift"
+					   : "channels or qps_per_connection");
 		return RUN_EIO;
 	}
 	const char *why;
@@ -727,7 +747,7 @@ void run_print_summary(const struct run_result *r, FILE *out)
 void run_print_plan(const struct scenario *scn, FILE *out)
 {
 	struct qp_need need = qp_need_of(scn);
-	char what[256];
+	char what[352];
 	qp_need_text(scn, &need, what, sizeof(what));
 	fprintf(out, "# QPs: %s%s\n", what,
 		need.qps >= UINT32_MAX ? "; more than a run can number: run refuses it"

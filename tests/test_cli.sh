@@ -277,7 +277,9 @@ fi
 # is refused before anything is built or written: an all-to-all of 65,536
 # ranks opens 65,536 x 65,535 of them, over 2 TB
 expect 0 "check counts the QPs" "$sim" check "$root/scenarios/bench/alltoall-128.ini"
-grep_in "$tmp/out" "^# QPs: the jobs open 16256 QPs (384 B each: 6.2 MB)$" "check: an all-to-all of 128 ranks opens 128 x 127 QPs of 384 B"
+grep_in "$tmp/out" "^# QPs: the jobs open 16256 QPs (384 B each: 6.2 MB) and post 16256 messages on them at once (128 B each: 2.1 MB)$" "check: an all-to-all of 128 ranks opens 128 x 127 QPs of 384 B and posts a message on each at once"
+expect 0 "check of an all-to-all one shift at a time" "$sim" check "$root/scenarios/bench/alltoall-128.ini" --set job.a2a.schedule=shift
+grep_in "$tmp/out" "^# QPs: the jobs open 16256 QPs (384 B each: 6.2 MB)$" "check: the shifts post their messages n at a time: not counted"
 expect 0 "check counts TCP's QPs" "$sim" check "$root/scenarios/tcp-incast.ini"
 grep_in "$tmp/out" "^# QPs: the jobs open 31 QPs (576 B each: 17.9 KB)$" "check: a TCP QP also takes its TCP state (192 B)"
 cat >"$tmp/huge.ini" <<'INI'
@@ -295,6 +297,7 @@ expect 0 "check of an all-to-all too large for memory" "$sim" check "$tmp/huge.i
 grep_in "$tmp/out" "^# QPs: the jobs open 4294901760 QPs (.*); more than this machine's memory: run refuses it$" "check says run will refuse it"
 expect 2 "run of an all-to-all too large for memory" "$sim" run "$tmp/huge.ini" -o "$tmp/huge"
 grep_in "$tmp/err" "^dcqcn-sim: the jobs open 4294901760 QPs (.*), more than this machine's memory (" "run says why, in numbers"
+grep_in "$tmp/err" " and post 4294901760 messages on them at once (128 B each: .*): fewer ranks, qps_per_connection or schedule = shift, or a machine with more memory$" "run counts the messages posted at once and says what helps"
 if [ -e "$tmp/huge" ]; then bad "the refused run wrote $tmp/huge"; else ok "the refused run wrote nothing"; fi
 
 # sweep: a point per combination, criteria per point, the same with -j 1 and -j 2
