@@ -69,6 +69,8 @@ struct pkt {
 	uint8_t dscp;
 	uint8_t type;      /* enum pkt_type */
 	uint8_t flags;     /* enum pkt_flags */
+	uint32_t job;      /* data: its QP's job, so that the receiver need not read
+			    * the message's first line for it */
 	sim_time_ps next_t; /* in a delay line (link.h): when the packet behind it
 			     * leaves, so that its link need not fetch that one */
 };

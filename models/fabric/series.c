@@ -132,7 +132,7 @@ static void sample_backlogs(struct fabric_part *part)
 		const struct qp *q = &f->qps[part->qps[k]];
 		if (!q->snd)
 			continue;
-		uint64_t b = (uint64_t)(q->snd->bytes - q->snd_off);
+		uint64_t b = (uint64_t)q->snd_left;
 		for (const struct flow *fl = q->snd->next; fl; fl = fl->next)
 			b += (uint64_t)fl->bytes;
 		f->backlog[(size_t)q->src * PKT_PRIOS + q->prio] += b;

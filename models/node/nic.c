@@ -140,7 +140,7 @@ static void send_ctrl(struct net *net, const struct pkt *d, enum pkt_type type, 
 static void next_message(struct qp *q, struct flow *fl)
 {
 	q->snd = fl;
-	q->snd_off = 0;
+	q->snd_left = fl ? fl->bytes : 0;
 	if (fl && fl->first_psn == UINT32_MAX)
 		fl->first_psn = q->psn_nxt;
 }
@@ -181,11 +181,10 @@ static void count_sent(struct nic *n, uint32_t payload)
 	n->net->st.data_pkts_sent++;
 }
 
-/* a data packet of message fl at byte off, PSN psn */
-static struct pkt *data_packet(struct nic *n, struct qp *q, struct flow *fl, int64_t off,
+/* a data packet of message fl, of which `left` bytes are from it on, PSN psn */
+static struct pkt *data_packet(struct nic *n, struct qp *q, struct flow *fl, int64_t left,
 			       uint32_t psn)
 {
-	int64_t left = fl->bytes - off;
 	uint32_t mtu = n->net->qos.mtu_bytes;
 	uint32_t payload = left < mtu ? (uint32_t)left : mtu;
 	struct pkt *p = net_pkt(n->net);
@@ -194,7 +193,7 @@ static struct pkt *data_packet(struct nic *n, struct qp *q, struct flow *fl, int
 	*p = (struct pkt){
 		.fl = fl, .qp = q->id, .psn = psn, .src = q->src, .dst = q->dst,
 		.sport = q->sport, .payload = (uint16_t)payload, .prio = q->prio,
-		.dscp = q->dscp, .type = PKT_DATA, .flags = ect,
+		.dscp = q->dscp, .type = PKT_DATA, .flags = ect, .job = q->job,
 	};
 	count_sent(n, payload);
 	return p;
@@ -212,8 +211,8 @@ static struct pkt *take_rexmit(struct nic *n, struct qp *q)
 		fl = fl->next;
 	SIM_INVARIANT(fl && fl->first_psn != UINT32_MAX && r >= fl->first_psn,
 		      "QP %u cannot resend PSN %u", q->id, r);
-	struct pkt *p = data_packet(n, q, fl, (int64_t)(r - fl->first_psn) * n->net->qos.mtu_bytes,
-				    r);
+	struct pkt *p = data_packet(
+		n, q, fl, fl->bytes - (int64_t)(r - fl->first_psn) * n->net->qos.mtu_bytes, r);
 	count_resent(n->net, q, p->payload);
 	if (t->rtt_psn != UINT32_MAX && t->rtt_psn >= r)
 		t->rtt_psn = UINT32_MAX; /* Karn: no sample across a resend */
@@ -238,7 +237,7 @@ static struct pkt *take_packet(struct nic *n, struct qp *q)
 	if (t && t->rexmit != UINT32_MAX)
 		return take_rexmit(n, q);
 	struct flow *fl = q->snd;
-	struct pkt *p = data_packet(n, q, fl, q->snd_off, q->psn_nxt);
+	struct pkt *p = data_packet(n, q, fl, q->snd_left, q->psn_nxt);
 	uint32_t payload = p->payload;
 	if (q->psn_nxt < q->psn_max)
 		count_resent(net, q, payload);
@@ -249,8 +248,8 @@ static struct pkt *take_packet(struct nic *n, struct qp *q)
 	q->psn_nxt++;
 	if (q->psn_nxt > q->psn_max)
 		q->psn_max = q->psn_nxt;
-	q->snd_off += payload;
-	if (q->snd_off == fl->bytes)
+	q->snd_left -= payload;
+	if (!q->snd_left)
 		next_message(q, fl->next);
 	if (!q->rto_at_ps) { /* nothing was outstanding: the timer starts now */
 		q->progress_ps = net->eng.now;
@@ -654,7 +653,7 @@ static uint32_t next_blocks(struct nic *n, unsigned p)
 	const struct qp *q = n->ready[p].head;
 	if (!q)
 		return 0;
-	int64_t left = q->snd->bytes - q->snd_off;
+	int64_t left = q->snd_left;
 	uint32_t mtu = n->net->qos.mtu_bytes;
 	uint32_t payload = left < mtu ? (uint32_t)left : mtu;
 	return pkt_credit_blocks(payload + PKT_ROCE_HDR_BYTES);
@@ -761,7 +760,7 @@ static void seek(const struct net *net, struct qp *q, uint32_t r)
 		return;
 	}
 	q->snd = fl;
-	q->snd_off = fl ? (int64_t)(r - fl->first_psn) * net->qos.mtu_bytes : 0;
+	q->snd_left = fl ? fl->bytes - (int64_t)(r - fl->first_psn) * net->qos.mtu_bytes : 0;
 }
 
 /* go back to PSN r and resend from there */
@@ -941,9 +940,9 @@ static void credit_payload(struct nic *n, struct pkt *p)
 	fl->rx_bytes += p->payload;
 	n->rx_payload_bytes += p->payload;
 	net->st.payload_delivered += p->payload;
-	/* the QP's job: every message of a QP is one job's, and the QP's line
-	 * is its sender's thread's */
-	struct net_job_stats *js = net_job(net, fl->job);
+	/* the QP's job, which the packet carries: every message of a QP is one
+	 * job's, and the lines of the QP and of the message are its sender's */
+	struct net_job_stats *js = net_job(net, p->job);
 	if (js)
 		js->delivered_bytes += p->payload;
 	SIM_INVARIANT(fl->rx_bytes <= fl->bytes, "flow %llu received %lld of %lld bytes",

@@ -77,7 +77,7 @@ struct qp {
 	struct qp *next_ready;         /* in the NIC's ready ring */
 	struct flow *head, *tail;      /* messages not yet acknowledged */
 	struct flow *snd;              /* message being sent; NULL: all sent */
-	int64_t snd_off;               /* bytes of snd sent in this pass */
+	int64_t snd_left;              /* bytes of snd from its next packet on */
 	uint32_t id;
 	/* its job (every message of a QP is one job's), set when its first
 	 * message is posted, before any packet of it exists, and never
