@@ -55,6 +55,12 @@ struct dcqcn_params {
 enum dcqcn_inc { DCQCN_INC_NONE, DCQCN_INC_TIMER, DCQCN_INC_BYTE };
 
 struct dcqcn_qp {
+	/* first what a QP that never got a CNP reads for every packet it
+	 * sends (reacting, rc_bps): in struct qp they share a line with the
+	 * sender's other per-packet fields */
+	uint8_t reacting;               /* a CNP has arrived: the state machine runs */
+	uint8_t cnp_in_period;          /* NVIDIA/HPCC: a CNP arrived in this alpha period */
+	uint8_t last_inc;               /* enum dcqcn_inc, since the last cut */
 	double rc_bps, rt_bps, alpha;
 	sim_time_ps last_cut_ps;        /* time of the last cut; INT64_MIN before the first */
 	sim_time_ps timer_start_ps;     /* the increase timer counts from here */
@@ -62,9 +68,6 @@ struct dcqcn_qp {
 	sim_time_ps deferred_cut_ps;    /* a deferred cut falls due here; -1 none */
 	int64_t byte_count;             /* bytes sent since the byte counter last fired */
 	uint32_t t_stage, b_stage;      /* T and B */
-	uint8_t reacting;               /* a CNP has arrived: the state machine runs */
-	uint8_t cnp_in_period;          /* NVIDIA/HPCC: a CNP arrived in this alpha period */
-	uint8_t last_inc;               /* enum dcqcn_inc, since the last cut */
 	uint64_t cuts, increases;       /* counters, for tests and outputs */
 };
 
