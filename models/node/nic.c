@@ -941,7 +941,8 @@ static void credit_payload(struct nic *n, struct pkt *p)
 	n->rx_payload_bytes += p->payload;
 	net->st.payload_delivered += p->payload;
 	/* the QP's job, which the packet carries: every message of a QP is one
-	 * job's, and the lines of the QP and of the message are its sender's */
+	 * job's, the QP's lines are its sender's thread's, and the message's
+	 * first line need not be fetched */
 	struct net_job_stats *js = net_job(net, p->job);
 	if (js)
 		js->delivered_bytes += p->payload;

@@ -7,6 +7,7 @@
 #ifndef DCQCN_NIC_H
 #define DCQCN_NIC_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "dcqcn.h"
@@ -114,6 +115,12 @@ struct qp {
 		uint32_t ooo_bits;
 	} rx;
 };
+
+/* what the sender reads for every packet, DCQCN's reacting and rc_bps
+ * last, lies on the QP's first two lines (the slabs align the table to
+ * lines) */
+_Static_assert(offsetof(struct qp, dc.rc_bps) + sizeof(double) <= 128,
+	       "a QP's per-packet sender fields must stay on its first two lines");
 
 /*
  * TCP's state of a QP (nic_config.tcp), in a table of its own indexed like
