@@ -301,11 +301,9 @@ static struct qp_need qp_need_of(const struct scenario *scn)
 		n.job = q > n.most ? j : n.job;
 		n.most = q > n.most ? q : n.most;
 		n.qps += q;
-		if (scn->jobs[j].pattern == SCN_JOB_ALLTOALL &&
-		    scn->jobs[j].schedule == SCN_SCHEDULE_ALL_AT_ONCE)
-			n.msgs += q; /* one on each QP */
+		n.msgs += traffic_job_posted_at_once(&scn->jobs[j]);
 	}
-	n.each = sizeof(struct qp) + (scn->fabric_type == SCN_FABRIC_TCP ? sizeof(struct qp_tcp) : 0);
+	n.each = nic_qp_bytes(scn->fabric_type == SCN_FABRIC_TCP);
 	n.bytes = n.qps * n.each + n.msgs * sizeof(struct flow);
 	long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGESIZE);
 	n.phys = pages > 0 && size > 0 ? (uint64_t)pages * (uint64_t)size : 0;

@@ -205,6 +205,11 @@ void nic_rx(void *to, uint16_t port, struct pkt *p);
  * Between two GPUs of one server (topo_server) it is an NVLink connection:
  * see nic.c, NVLink. */
 uint32_t nic_add_qp(struct net *net, uint32_t src, uint32_t dst, uint8_t dscp);
+/* the memory a QP takes: TCP's state (net->tcp) comes on top in TCP runs */
+static inline size_t nic_qp_bytes(int tcp)
+{
+	return sizeof(struct qp) + (tcp ? sizeof(struct qp_tcp) : 0);
+}
 /* room for n QPs in all, made at once: a caller that knows how many it will
  * add saves the table's doublings (an all-to-all of 4,096 ranks adds 16.8 M,
  * 6.4 GB).  -1 when out of memory or beyond the QP numbers. */

@@ -1145,6 +1145,14 @@ uint64_t traffic_job_qps(const struct scn_job *j)
 	return n;
 }
 
+uint64_t traffic_job_posted_at_once(const struct scn_job *j)
+{
+	/* release: all-at-once posts every part to every rank, one on each QP */
+	return j->pattern == SCN_JOB_ALLTOALL && j->schedule == SCN_SCHEDULE_ALL_AT_ONCE
+		       ? traffic_job_qps(j)
+		       : 0;
+}
+
 uint64_t traffic_job_receivers(const struct scn_job *j)
 {
 	switch (j->pattern) {

@@ -97,6 +97,10 @@ void traffic_window_end(struct traffic *t);
  * the scenario alone: `run` weighs them against the machine's memory
  * before it builds anything.  An all-to-all of n ranks opens n (n - 1). */
 uint64_t traffic_job_qps(const struct scn_job *j);
+/* the messages a job posts at its start that grow with its QPs: an
+ * all-to-all of schedule = all-at-once posts one on each (the others post a
+ * few per rank).  `run` counts their memory with the QPs'. */
+uint64_t traffic_job_posted_at_once(const struct scn_job *j);
 /* the hosts a job's data can arrive at once, at most: an incast's one, the
  * fewer of a storage job's initiators and targets, a trace's rows (a bound),
  * every rank of the others.  sim.threads = auto bounds a window's packets
