@@ -501,10 +501,31 @@ static struct sim_event *wheel_pop(struct sim_engine *eng, uint32_t s)
 	return ev;
 }
 
-uint64_t sim_run_until(struct sim_engine *eng, sim_time_ps until)
+/* the last time the open window (ending before wend) runs to, or until */
+static sim_time_ps window_last(sim_time_ps wend, sim_time_ps until)
+{
+	return wend - 1 < until ? wend - 1 : until;
+}
+
+/* ev, the next event, comes after *last: past until (the run returns), or
+ * the first after the open window, which then ends (the run returns when
+ * *w->close is set) or gives way to ev's */
+static int stop_before(const struct sim_event *ev, sim_time_ps until, struct sim_windows *w,
+		       sim_time_ps *wend, sim_time_ps *last)
+{
+	if (ev->time > until || *w->close)
+		return 1;
+	*wend = ev->time <= INT64_MAX - w->len ? ev->time + w->len : INT64_MAX;
+	*last = window_last(*wend, until);
+	return 0;
+}
+
+uint64_t sim_run_windows(struct sim_engine *eng, sim_time_ps until, struct sim_windows *w)
 {
 	uint64_t fired = 0;
-	sim_time_ps next = INT64_MAX; /* the first event after `until`, once met */
+	sim_time_ps next = INT64_MAX; /* the first event not fired, once met */
+	sim_time_ps wend = w ? w->end : INT64_MAX;
+	sim_time_ps last = w ? window_last(wend, until) : until; /* one comparison an event */
 	eng->next_valid = 0;
 	while (eng->n && !eng->stop) {
 		/* wheel events are all earlier than heap events; the events for
@@ -527,14 +548,14 @@ uint64_t sim_run_until(struct sim_engine *eng, sim_time_ps until)
 		}
 		if (from == FROM_WHEEL) {
 			ev = eng->wheel[s];
-			if (ev->time > until) {
+			if (ev->time > last && stop_before(ev, until, w, &wend, &last)) {
 				next = ev->time;
 				break;
 			}
 			wheel_pop(eng, s);
 		} else if (from == FROM_NOW) {
 			ev = eng->nowq;
-			if (ev->time > until) {
+			if (ev->time > last && stop_before(ev, until, w, &wend, &last)) {
 				next = ev->time;
 				break;
 			}
@@ -542,7 +563,7 @@ uint64_t sim_run_until(struct sim_engine *eng, sim_time_ps until)
 			ring_remove(&eng->nowq, ev);
 		} else {
 			ev = eng->heap[0].ev;
-			if (ev->time > until) {
+			if (ev->time > last && stop_before(ev, until, w, &wend, &last)) {
 				next = ev->time;
 				break;
 			}
@@ -562,8 +583,15 @@ uint64_t sim_run_until(struct sim_engine *eng, sim_time_ps until)
 		eng->next_known = next;
 		eng->next_valid = 1;
 	}
+	if (w)
+		w->end = wend;
 	eng->events += fired;
 	return fired;
+}
+
+uint64_t sim_run_until(struct sim_engine *eng, sim_time_ps until)
+{
+	return sim_run_windows(eng, until, NULL);
 }
 
 void sim_invariant_fail(const char *file, int line, const char *fmt, ...)

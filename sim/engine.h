@@ -148,4 +148,22 @@ sim_time_ps sim_next_time(const struct sim_engine *eng);
  * last event fired (it never runs ahead to `until`). */
 uint64_t sim_run_until(struct sim_engine *eng, sim_time_ps until);
 
+/*
+ * Windows of time, for a run that goes in windows (models/fabric/parallel.c)
+ * but has nothing to exchange between most of them: a window opens at the
+ * first event at or after the end of the one before and lasts len.
+ * sim_run_windows fires events as sim_run_until does, keeping track of the
+ * open window (end); when the first event after it is due and *close is
+ * set, it returns instead, leaving end, the end of the window just run, for
+ * the caller to close.  One comparison an event, where a return at every
+ * window's end would cost a call and a look at the queue.
+ */
+struct sim_windows {
+	sim_time_ps end;               /* the open window ends before end */
+	sim_time_ps len;
+	const uint8_t *close;          /* set: something waits for the window's end */
+};
+
+uint64_t sim_run_windows(struct sim_engine *eng, sim_time_ps until, struct sim_windows *w);
+
 #endif

@@ -6,7 +6,8 @@
  * minimum) while handlers schedule and cancel.  The times cross the queue's
  * internal boundaries: timing-wheel slots, the wheel's window (a few us, so
  * later events wait in a heap and move into the wheel as time passes), the
- * wheel wrapping around, and times up to INT64_MAX.
+ * wheel wrapping around, and times up to INT64_MAX; and the windows that
+ * sim_run_windows keeps.
  */
 #include <check.h>
 #include <stdlib.h>
@@ -495,6 +496,51 @@ static void fire_ls(struct sim_engine *eng, struct sim_event *ev)
 	}
 }
 
+/* windows of 10 ps over events at 0, 5, 12, 30 and 31 (and 25 000 000, past
+ * the wheel): [0, 10), [12, 22), [30, 40), then one of its own.  A handler
+ * that sets the close flag at 5 returns the run at the end of [0, 10),
+ * before 12; without the flag the run goes on through the windows. */
+static uint8_t close_flag;
+
+static void fire_and_flag(struct sim_engine *eng, struct sim_event *ev)
+{
+	fire_rec(eng, ev);
+	if (eng->now == 5)
+		close_flag = 1;
+}
+
+START_TEST(windows_open_at_the_first_event_after_the_last)
+{
+	struct sim_engine eng;
+	static const sim_time_ps at[] = { 0, 5, 12, 30, 31, 25000000 };
+	enum { N = sizeof(at) / sizeof(at[0]) };
+	struct rec r[N];
+	int log[N], nlog = 0;
+	ck_assert_int_eq(sim_engine_init(&eng), 0);
+	for (int i = 0; i < N; i++) {
+		r[i] = (struct rec){ .id = i, .at = at[i], .log = log, .nlog = &nlog };
+		sim_event_init(&r[i].ev, fire_and_flag, 0);
+		sim_schedule(&eng, &r[i].ev, at[i]);
+	}
+	close_flag = 0;
+	struct sim_windows w = { .end = 0, .len = 10, .close = &close_flag };
+	ck_assert_uint_eq(sim_run_windows(&eng, INT64_MAX, &w), 2);
+	ck_assert_int_eq(w.end, 10); /* [0, 10) ended with the flag set */
+	ck_assert_int_eq(sim_next_time(&eng), 12);
+	close_flag = 0;
+	ck_assert_uint_eq(sim_run_windows(&eng, 30, &w), 2); /* 12, 30 */
+	ck_assert_int_eq(w.end, 40);  /* [30, 40) goes on past the bound */
+	ck_assert_uint_eq(sim_run_windows(&eng, 39, &w), 1); /* 31 */
+	ck_assert_int_eq(w.end, 40);
+	ck_assert_uint_eq(sim_run_windows(&eng, INT64_MAX, &w), 1);
+	ck_assert_int_eq(w.end, 25000010);
+	ck_assert_int_eq(nlog, N);
+	for (int i = 0; i < N; i++)
+		ck_assert_int_eq(log[i], i);
+	sim_engine_free(&eng);
+}
+END_TEST
+
 START_TEST(lockstep_against_reference_queue)
 {
 	static struct lockstep w;
@@ -552,6 +598,7 @@ static Suite *make_engine_suite(void)
 	tcase_add_test(tc, handlers_reschedule_and_cancel);
 	tcase_add_test(tc, times_up_to_int64_max);
 	tcase_add_test(tc, lockstep_against_reference_queue);
+	tcase_add_test(tc, windows_open_at_the_first_event_after_the_last);
 	suite_add_tcase(s, tc);
 	return s;
 }

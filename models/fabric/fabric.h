@@ -94,7 +94,8 @@ struct fabric_hooks {
 	void (*pfcwd)(void *ctx, const struct fabric *f, unsigned part, const struct pause_rx *pr,
 		      unsigned prio, enum pfcwd_event ev, uint64_t dropped);
 	/* a window of time ended at `end` (exclusive): what the partitions
-	 * reported in it can be merged */
+	 * reported in it can be merged (a run of one partition, which has
+	 * nothing to merge, calls it only at the windows it closes) */
 	void (*window_done)(void *ctx, const struct fabric *f, sim_time_ps end);
 };
 
@@ -188,7 +189,9 @@ void fabric_destroy(struct fabric *f);
 void fabric_start_series(struct fabric *f);
 /* run the events due at or before `until`, window by window; returns the
  * number fired.  It stops at the end of the window in which the last
- * message completed (fabric_finished). */
+ * message completed (fabric_finished).  A run of one partition on one
+ * thread closes only the windows that have something to settle at their
+ * end (sim_run_windows), with the same windows and outputs. */
 uint64_t fabric_run_until(struct fabric *f, sim_time_ps until);
 /* time of the next event, INT64_MAX when none */
 sim_time_ps fabric_next_time(struct fabric *f);

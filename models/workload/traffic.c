@@ -267,7 +267,8 @@ struct traffic_part {
 	} *ios;
 	uint32_t nios, ios_cap;
 	/* one of the lists above got something in this window (a window
-	 * with nothing to settle is most of them) */
+	 * with nothing to settle is most of them), or its messages completed
+	 * the traffic's count (the run may end with the window) */
 	uint8_t pending;
 };
 
@@ -782,6 +783,8 @@ static void flow_done(void *ctx, struct flow *fl)
 	sim_time_ps now = tag.time;
 	tp->done++;
 	tp->last_done_ps = now;
+	if (tp->done == t->flows_total)
+		tp->pending = 1;
 	if (t->flow_done)
 		t->flow_done(t->ctx, tp->index, fl);
 	switch (jb->j->pattern) {
@@ -1038,6 +1041,11 @@ void traffic_window_end(struct traffic *t)
 	for (uint32_t k = 0; t->coll_done && k < n; k++)
 		t->coll_done(t->ctx, &all[k].c);
 	free(all);
+}
+
+const uint8_t *traffic_window_flag(const struct traffic *t, uint32_t part)
+{
+	return &t->parts[part].pending;
 }
 
 uint64_t traffic_done(const struct traffic *t)

@@ -93,6 +93,11 @@ void traffic_free(struct traffic *t);
  * of iterations of jobs spread over partitions - and the iterations that
  * completed, reported in order */
 void traffic_window_end(struct traffic *t);
+/* set while partition part has something for traffic_window_end, and when
+ * its messages have completed the traffic's count (a run of one partition
+ * ends at the end of that window): a run of one partition closes only the
+ * windows that end with it set (sim_run_windows) */
+const uint8_t *traffic_window_flag(const struct traffic *t, uint32_t part);
 /* the QPs a job opens (traffic_build makes exactly these), counted from
  * the scenario alone: `run` weighs them against the machine's memory
  * before it builds anything.  An all-to-all of n ranks opens n (n - 1). */
