@@ -177,7 +177,11 @@ static void put_us(struct row *r, sim_time_ps t)
 		last.n = (uint8_t)units_put_us(t, last.s);
 		last.t = t;
 	}
-	memcpy(r->s + r->n, last.s, last.n);
+	/* all of s, a copy of constant size (inlined), where the row has room */
+	if (r->n + sizeof(last.s) <= ROW_MAX)
+		memcpy(r->s + r->n, last.s, sizeof(last.s));
+	else
+		memcpy(r->s + r->n, last.s, last.n);
 	r->n += last.n;
 }
 
@@ -192,7 +196,10 @@ static void put_fixed6(struct row *r, double v)
 static void put_fixed6_kept(struct row *r, double v, struct out_kept *k)
 {
 	if (k && k->n && !memcmp(&k->v, &v, sizeof(v))) {
-		memcpy(r->s + r->n, k->s, k->n);
+		if (r->n + sizeof(k->s) <= ROW_MAX) /* a copy of constant size: inlined */
+			memcpy(r->s + r->n, k->s, sizeof(k->s));
+		else
+			memcpy(r->s + r->n, k->s, k->n);
 		r->n += k->n;
 		return;
 	}
@@ -242,6 +249,13 @@ static void emit_row(struct output *o, int part, enum out_stream s, struct out_t
 		     const struct row *r)
 {
 	if (part < 0 || o->nparts <= 1 || s >= OUT_PARTITIONED) {
+		if (r->n <= 64 && o->stage[s] && o->staged[s] + 64 <= OUT_STAGE) {
+			/* most rows: a copy of constant size (inlined), the rest of
+			 * it past the row's end */
+			memcpy(o->stage[s] + o->staged[s], r->s, 64);
+			o->staged[s] += r->n;
+			return;
+		}
 		stage_put(o, s, r->s, r->n);
 		return;
 	}
