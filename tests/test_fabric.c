@@ -442,6 +442,35 @@ START_TEST(partition_plan)
 	}
 	ck_assert_uint_eq(used[0], 64);
 	ck_assert_uint_eq(used[1], 64);
+	/* in stretches of each tier: leaves 0-3 and spines 0-1 (switches 8
+	 * and 9) in partition 0, leaves 4-7 and spines 2-3 in 1 */
+	for (uint32_t sw = 0; sw < 12; sw++)
+		ck_assert_uint_eq(f->part_of_unit[f->unit_of_sw[sw]], sw < 8 ? sw / 4 : (sw - 8) / 2);
+	fabric_destroy(f);
+	tl_unload(s);
+	/* fat-tree k = 4 on 4: edges 0-1, aggregation switches 0-1 (8-9) and
+	 * core 0 (16) in partition 0, and so on; every partition weighs
+	 * 2 x (4 + 2 x 2) + 2 x 4 + 4 = 28 */
+	s = tl_load("[topology]\nkind = fat-tree\nk = 4\nfabric_cable = 10m\n");
+	f = tl_build_on(s, 4);
+	ck_assert_uint_eq(f->nparts, 4);
+	for (uint32_t sw = 0; sw < 20; sw++)
+		ck_assert_uint_eq(f->part_of_unit[f->unit_of_sw[sw]],
+				  sw < 8 ? sw / 2 : sw < 16 ? (sw - 8) / 2 : sw - 16);
+	fabric_destroy(f);
+	tl_unload(s);
+	p = plan_of("[topology]\nkind = fat-tree\nk = 4\nfabric_cable = 10m\n", 4);
+	ck_assert_uint_eq(p.weight_max, 28);
+	ck_assert_uint_eq(p.weight_min, 28);
+	/* 12 units on 12 partitions: one each, none empty */
+	s = tl_load(ls);
+	f = tl_build_on(s, 12);
+	ck_assert_uint_eq(f->nparts, 12);
+	uint32_t units_in[12] = { 0 };
+	for (uint32_t u = 0; u < 12; u++)
+		units_in[f->part_of_unit[u]]++;
+	for (uint32_t q = 0; q < 12; q++)
+		ck_assert_uint_eq(units_in[q], 1);
 	fabric_destroy(f);
 	tl_unload(s);
 }
