@@ -774,6 +774,12 @@ void run_print_plan(const struct scenario *scn, FILE *out)
 			     "links at host_link); sparser windows cost more on several threads "
 			     "than they save (sim.threads = N sets them)\n",
 			p.threads, p.threads == 1 ? "" : "s", FABRIC_AUTO_WINDOW_PACKETS, p.auto_sparse);
+	if (p.auto_rings)
+		fprintf(out, "# sim.partitions = auto: %u partitions, %u a thread: every job is a "
+			     "ring all-reduce, whose messages stay within a partition however fine "
+			     "the cut, and finer partitions ran faster on several threads "
+			     "(sim.partitions = N sets them)\n",
+			p.parts, p.parts / p.threads);
 	if (p.why_one)
 		fprintf(out, "# one partition: %s\n", p.why_one);
 	else if (p.threads > 1 && p.weight_total)

@@ -555,6 +555,25 @@ START_TEST(partition_locality)
 	p = plan_of(big, 8);
 	ck_assert_uint_eq(p.threads, 8);
 	ck_assert_uint_eq(p.parts, 8);
+	/* jobs that are all ring all-reduces: 4 partitions a thread at least
+	 * on several threads (8 on 2, from 4; 16 on 2, as the weight asks, on
+	 * the 8,192); not with a permutation beside, nor on one thread */
+	const char *rings = "[topology]\nspines = 16\nleaves = 64\nhosts_per_leaf = 32\n"
+			    "[job.ar]\npattern = ring-allreduce\nsize = 64MB\nchannels = 4\n";
+	p = plan_of(rings, 2);
+	ck_assert_uint_eq(p.parts, 8);
+	ck_assert_uint_eq(p.auto_rings, 1);
+	ck_assert_uint_eq(p.weight_max, 4096);
+	ck_assert_uint_eq(plan_of(rings, 1).parts, 4);
+	ck_assert_uint_eq(plan_of(rings, 1).auto_rings, 0);
+	char text[512];
+	snprintf(text, sizeof(text), "%s[job.perm]\npattern = permutation\nsize = 1MB\n", rings);
+	ck_assert_uint_eq(plan_of(text, 2).parts, 4);
+	ck_assert_uint_eq(plan_of(text, 2).auto_rings, 0);
+	p = plan_of("[topology]\nspines = 16\nleaves = 256\nhosts_per_leaf = 32\n"
+		    "[job.ar]\npattern = ring-allreduce\nsize = 64MB\nchannels = 4\n", 2);
+	ck_assert_uint_eq(p.parts, 16);
+	ck_assert_uint_eq(p.auto_rings, 0);
 	/* the 448 of partition_plan's fabric: one a thread */
 	const char *ls = "[topology]\nspines = 4\nleaves = 8\nhosts_per_leaf = 16\n";
 	ck_assert_uint_eq(plan_of(ls, 1).parts, 1);

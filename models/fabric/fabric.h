@@ -262,6 +262,9 @@ struct fabric_plan {
 	 * data packets a window at most (0: it did not) */
 	uint64_t auto_light;
 	double auto_sparse;
+	/* sim.partitions = auto cut finer than the weight asks: every job is a
+	 * ring all-reduce (parallel.c, RING_PARTS a thread) */
+	uint8_t auto_rings;
 	/* weights of the threads' shares (a unit: its switch's ports plus twice
 	 * its hosts): total, heaviest and lightest; 0 out of memory */
 	uint64_t weight_total, weight_max, weight_min;
