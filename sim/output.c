@@ -163,6 +163,17 @@ static void put_i64(struct row *r, int64_t v)
 	put_u64(r, v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v);
 }
 
+/* the n bytes of text kept in a buffer of cap: all cap of them where the
+ * row has room, a copy of constant size that the compiler inlines */
+static inline void put_kept(struct row *r, const char *s, size_t cap, size_t n)
+{
+	if (r->n + cap <= ROW_MAX)
+		memcpy(r->s + r->n, s, cap);
+	else
+		memcpy(r->s + r->n, s, n);
+	r->n += n;
+}
+
 /* the text of a time in us; a thread keeps the last it wrote, since the
  * samples of one instant write many rows (incast-128: 64 rates.csv rows an
  * instant) */
@@ -177,12 +188,7 @@ static void put_us(struct row *r, sim_time_ps t)
 		last.n = (uint8_t)units_put_us(t, last.s);
 		last.t = t;
 	}
-	/* all of s, a copy of constant size (inlined), where the row has room */
-	if (r->n + sizeof(last.s) <= ROW_MAX)
-		memcpy(r->s + r->n, last.s, sizeof(last.s));
-	else
-		memcpy(r->s + r->n, last.s, last.n);
-	r->n += last.n;
+	put_kept(r, last.s, sizeof(last.s), last.n);
 }
 
 /* "%.6f"; the printf fallback of units_put_fixed (beyond 2^62) may need 330 */
@@ -196,11 +202,7 @@ static void put_fixed6(struct row *r, double v)
 static void put_fixed6_kept(struct row *r, double v, struct out_kept *k)
 {
 	if (k && k->n && !memcmp(&k->v, &v, sizeof(v))) {
-		if (r->n + sizeof(k->s) <= ROW_MAX) /* a copy of constant size: inlined */
-			memcpy(r->s + r->n, k->s, sizeof(k->s));
-		else
-			memcpy(r->s + r->n, k->s, k->n);
-		r->n += k->n;
+		put_kept(r, k->s, sizeof(k->s), k->n);
 		return;
 	}
 	size_t at = r->n;

@@ -181,6 +181,12 @@ static void count_sent(struct nic *n, uint32_t payload)
 	n->net->st.data_pkts_sent++;
 }
 
+/* the bytes of message fl from its packet of PSN r on */
+static int64_t bytes_from(const struct flow *fl, uint32_t r, uint32_t mtu)
+{
+	return fl->bytes - (int64_t)(r - fl->first_psn) * mtu;
+}
+
 /* a data packet of message fl, of which `left` bytes are from it on, PSN psn */
 static struct pkt *data_packet(struct nic *n, struct qp *q, struct flow *fl, int64_t left,
 			       uint32_t psn)
@@ -211,8 +217,7 @@ static struct pkt *take_rexmit(struct nic *n, struct qp *q)
 		fl = fl->next;
 	SIM_INVARIANT(fl && fl->first_psn != UINT32_MAX && r >= fl->first_psn,
 		      "QP %u cannot resend PSN %u", q->id, r);
-	struct pkt *p = data_packet(
-		n, q, fl, fl->bytes - (int64_t)(r - fl->first_psn) * n->net->qos.mtu_bytes, r);
+	struct pkt *p = data_packet(n, q, fl, bytes_from(fl, r, n->net->qos.mtu_bytes), r);
 	count_resent(n->net, q, p->payload);
 	if (t->rtt_psn != UINT32_MAX && t->rtt_psn >= r)
 		t->rtt_psn = UINT32_MAX; /* Karn: no sample across a resend */
@@ -760,7 +765,7 @@ static void seek(const struct net *net, struct qp *q, uint32_t r)
 		return;
 	}
 	q->snd = fl;
-	q->snd_left = fl ? fl->bytes - (int64_t)(r - fl->first_psn) * net->qos.mtu_bytes : 0;
+	q->snd_left = fl ? bytes_from(fl, r, net->qos.mtu_bytes) : 0;
 }
 
 /* go back to PSN r and resend from there */
