@@ -304,6 +304,41 @@ START_TEST(ring_qps_per_connection)
 }
 END_TEST
 
+/* ranks listed across servers: the ring groups them by server, servers in
+ * the order of their first rank (the server of h8, then of h4, then of
+ * h0), a server's ranks in rank order.  The messages' ends show it: each
+ * server's GPUs pass slices round in that order over NVLink, and channel c
+ * goes from server to server through each server's GPU c (8 4 0; 9 5 1). */
+START_TEST(ring_groups_ranks_by_server)
+{
+	struct scenario *s = tl_load("[sim]\nduration = 100ms\n"
+				     "[topology]\nkind = star\nhosts = 12\ngpus_per_server = 4\n"
+				     "[job.ar]\npattern = ring-allreduce\nsize = 1MB\nchannels = 2\n"
+				     "ranks = 8,4,0,9,5,1,10,6,2,11,7,3\n");
+	static const uint32_t server[3][4] = { { 8, 9, 10, 11 }, { 4, 5, 6, 7 }, { 0, 1, 2, 3 } };
+	unsigned want[12][12] = { { 0 } }, seen[12][12] = { { 0 } };
+	for (int v = 0; v < 3; v++)
+		for (int i = 0; i < 4; i++) {
+			want[server[v][i]][server[v][(i + 1) % 4]] = 1;
+			if (i < 2) /* channel i leaves through GPU i */
+				want[server[v][i]][server[(v + 1) % 3][i]] = 1;
+		}
+	struct tl_log log = { 0 };
+	struct fabric *f = run(s, &log);
+	ck_assert_uint_gt(log.nflows, 0);
+	for (size_t k = 0; k < log.nflows; k++) {
+		ck_assert_uint_lt(log.flows[k].src, 12);
+		ck_assert_uint_lt(log.flows[k].dst, 12);
+		seen[log.flows[k].src][log.flows[k].dst] = 1;
+	}
+	for (int a = 0; a < 12; a++)
+		for (int b = 0; b < 12; b++)
+			ck_assert_msg(seen[a][b] == want[a][b], "h%d -> h%d: %s", a, b,
+				      want[a][b] ? "missing" : "not a ring hop");
+	finish(f, &log, s);
+}
+END_TEST
+
 /* the loader: a server may not straddle two switches */
 START_TEST(server_layout_errors)
 {
@@ -439,6 +474,7 @@ static Suite *make_servers_suite(void)
 	tcase_add_test(tc, tree_closed_form);
 	tcase_add_test(tc, alltoall_nic_and_nvlink_bytes);
 	tcase_add_test(tc, ring_qps_per_connection);
+	tcase_add_test(tc, ring_groups_ranks_by_server);
 	tcase_add_test(tc, server_layout_errors);
 	tcase_add_test(tc, file_topology_matches_leaf_spine);
 	tcase_add_test(tc, file_topology_errors);

@@ -1266,28 +1266,36 @@ static int channel_orders(struct traffic *t, struct traffic_job *jb, uint32_t *b
 	const struct scn_job *j = jb->j;
 	uint32_t n = jb->n, C = j->channels, nb = 0;
 	const uint32_t *h = j->ranks.hosts;
+	uint32_t servers = (t->net->nhosts + t->topo->gps - 1) / t->topo->gps;
 	uint32_t *grouped = malloc(n * sizeof(*grouped)), *start = malloc((n + 1) * sizeof(*start));
-	uint8_t *taken = calloc(n, 1);
+	uint32_t *block = malloc(servers * sizeof(*block)); /* a server's block, by first rank */
 	jb->order = malloc((size_t)C * n * sizeof(*jb->order));
-	if (!grouped || !start || !taken || !jb->order) {
+	if (!grouped || !start || !block || !jb->order) {
 		free(grouped);
 		free(start);
-		free(taken);
+		free(block);
 		return -1;
 	}
-	/* O(n x servers of the job): a job's ranks are few per server */
-	uint32_t g = 0;
+	/* O(ranks + servers): count each block's ranks, then place them in
+	 * rank order from each block's start */
+	for (uint32_t v = 0; v < servers; v++)
+		block[v] = UINT32_MAX;
 	for (uint32_t a = 0; a < n; a++) {
-		if (taken[a])
-			continue;
-		start[nb++] = g;
-		for (uint32_t b = a; b < n; b++)
-			if (!taken[b] && topo_server(t->topo, h[b]) == topo_server(t->topo, h[a])) {
-				taken[b] = 1;
-				grouped[g++] = b;
-			}
+		uint32_t *b = &block[topo_server(t->topo, h[a])];
+		if (*b == UINT32_MAX)
+			start[*b = nb++] = 0;
+		start[*b]++;
 	}
-	start[nb] = n;
+	for (uint32_t b = 0, g = 0; b <= nb; b++) { /* counts to starts; start[nb] = n */
+		uint32_t k = b < nb ? start[b] : 0;
+		start[b] = g;
+		g += k;
+	}
+	for (uint32_t a = 0; a < n; a++) /* start[b] runs ahead to block b + 1's start */
+		grouped[start[block[topo_server(t->topo, h[a])]]++] = a;
+	for (uint32_t b = nb; b > 0; b--) /* and back */
+		start[b] = start[b - 1];
+	start[0] = 0;
 	for (uint32_t c = 0; c < C; c++)
 		for (uint32_t b = 0; b < nb; b++) {
 			uint32_t k = start[b + 1] - start[b];
@@ -1299,7 +1307,7 @@ static int channel_orders(struct traffic *t, struct traffic_job *jb, uint32_t *b
 		}
 	free(grouped);
 	free(start);
-	free(taken);
+	free(block);
 	return 0;
 }
 
