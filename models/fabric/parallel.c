@@ -304,8 +304,6 @@ static int split(const uint64_t *w, const enum topo_tier *tier, uint32_t n, uint
 	return 0;
 }
 
-/* the plan's counts: threads, and partitions (sim.partitions; auto: one a
- * thread, or more for locality in a large fabric) */
 /* every job a ring all-reduce over rings: its messages go between neighbours,
  * mostly within one partition however fine the cut */
 static int rings_only(const struct scenario *scn)
@@ -317,6 +315,9 @@ static int rings_only(const struct scenario *scn)
 	return scn->njobs > 0;
 }
 
+/* the plan's counts: threads, and partitions (sim.partitions; auto: one a
+ * thread, or more for locality in a large fabric, or RING_PARTS a thread
+ * for rings on several threads) */
 static void plan_counts(struct fabric_plan *p, const struct scenario *scn, unsigned threads,
 			uint64_t weight_total)
 {
