@@ -1276,8 +1276,9 @@ static int channel_orders(struct traffic *t, struct traffic_job *jb, uint32_t *b
 		free(block);
 		return -1;
 	}
-	/* O(ranks + servers): count each block's ranks, then place them in
-	 * rank order from each block's start */
+	/* O(ranks + servers): count each block's ranks, sum the counts to each
+	 * block's end, then place the ranks from the last, each block filling
+	 * down to its start */
 	for (uint32_t v = 0; v < servers; v++)
 		block[v] = UINT32_MAX;
 	for (uint32_t a = 0; a < n; a++) {
@@ -1286,16 +1287,11 @@ static int channel_orders(struct traffic *t, struct traffic_job *jb, uint32_t *b
 			start[*b = nb++] = 0;
 		start[*b]++;
 	}
-	for (uint32_t b = 0, g = 0; b <= nb; b++) { /* counts to starts; start[nb] = n */
-		uint32_t k = b < nb ? start[b] : 0;
-		start[b] = g;
-		g += k;
-	}
-	for (uint32_t a = 0; a < n; a++) /* start[b] runs ahead to block b + 1's start */
-		grouped[start[block[topo_server(t->topo, h[a])]]++] = a;
-	for (uint32_t b = nb; b > 0; b--) /* and back */
-		start[b] = start[b - 1];
-	start[0] = 0;
+	for (uint32_t b = 1; b < nb; b++)
+		start[b] += start[b - 1];
+	for (uint32_t a = n; a-- > 0;)
+		grouped[--start[block[topo_server(t->topo, h[a])]]] = a;
+	start[nb] = n;
 	for (uint32_t c = 0; c < C; c++)
 		for (uint32_t b = 0; b < nb; b++) {
 			uint32_t k = start[b + 1] - start[b];
