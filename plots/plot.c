@@ -28,7 +28,7 @@
  *
  * Sizes are decimal, as everywhere in the project: 1 KB = 1000 B.
  */
-#include "plot.h"
+#include "plots/plot.h"
 
 #include <csv.h>
 #include <errno.h>
@@ -45,8 +45,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "figures.h"
-#include "units.h"
+#include "models/base/figures.h"
+#include "models/base/units.h"
 
 extern char **environ;
 
@@ -1232,7 +1232,7 @@ static int shape_rates(struct fig *g, const struct run_info *ri, char *err, size
 
 /*
  * The jobs of counters.csv: each column NAME_delivered_bytes names one, in
- * the scenario's order (sim/output.c).  Returns how many (at most max, in
+ * the scenario's order (sim/run/output.c).  Returns how many (at most max, in
  * names), *all how many there are, or -1 with err.
  */
 static int counter_jobs(const char *dir, char names[][64], int max, int *all, char *err,

@@ -1,7 +1,7 @@
 # queues.gp - switch egress queue depth over time: the busiest queues.
 #
 # From queues.csv (time_us, node, port, queue, bytes), shaped by
-# `dcqcn-sim plot` (sim/plot.c) into plots/data/:
+# `dcqcn-sim plot` (plots/plot.c) into plots/data/:
 #   queues.dat   time_us, then one column per drawn queue, in KB (1 KB =
 #                1000 B), titled "node → port  qN  (peak P KB)": the 6
 #                (node, port, queue) with the largest peak bytes.  A queue

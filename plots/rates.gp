@@ -2,7 +2,7 @@
 #
 # From counters.csv (time_us, data_pkts_delivered, ecn_marked_pkts,
 # pause_frames: counts per sample interval), shaped by `dcqcn-sim plot`
-# (sim/plot.c) into plots/data/:
+# (plots/plot.c) into plots/data/:
 #   rates.dat   time_us, pause_frames_per_s (pause_frames / interval),
 #               ecn_marked_pct (100 x ecn_marked_pkts / data_pkts_delivered;
 #               NaN in an interval that delivered nothing)

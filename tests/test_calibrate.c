@@ -12,9 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "calibrate.h"
-#include "run.h"
-#include "scenario.h"
+#include "models/scenario/scenario.h"
+#include "sim/run/run.h"
+#include "sim/sweeps/calibrate.h"
 #include "testlib.h"
 
 static struct cal_key tune(const char *arg)

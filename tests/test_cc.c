@@ -9,11 +9,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fabric.h"
-#include "rng.h"
-#include "run.h"
-#include "scenario.h"
-#include "wred.h"
+#include "models/base/rng.h"
+#include "models/core/wred.h"
+#include "models/fabric/fabric.h"
+#include "models/scenario/scenario.h"
+#include "sim/run/run.h"
 #include "testlib.h"
 
 /* ---- WRED: the marking fraction at a fixed queue follows the ramp ---- */

@@ -13,11 +13,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "fabric.h"
-#include "run.h"
-#include "scenario.h"
+#include "models/fabric/fabric.h"
+#include "models/scenario/scenario.h"
+#include "models/workload/traffic.h"
+#include "sim/run/run.h"
 #include "testlib.h"
-#include "traffic.h"
 
 static struct fabric *run(const struct scenario *s)
 {

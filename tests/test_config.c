@@ -1,6 +1,6 @@
 /*
  * test_config.c - real switch and NIC configurations in and out
- * (sim/scenario/config.h: sonic.c, mlx5.c, export.c; docs/configs.md).
+ * (models/scenario/configs/config.h: sonic.c, mlx5.c, export.c; docs/configs.md).
  *
  * What is pinned, with the files of tests/data/config/:
  *   - SONiC in: a full config_db.json of a 4-port leaf (non-QoS tables,
@@ -30,8 +30,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "config.h"
-#include "scenario.h"
+#include "models/scenario/configs/config.h"
+#include "models/scenario/scenario.h"
 #include "testlib.h"
 
 #define CFG TEST_DATA_DIR "/config/"

@@ -10,7 +10,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "dcqcn.h"
+#include "models/core/dcqcn.h"
 #include "testlib.h"
 
 #define US UNITS_PS_PER_US

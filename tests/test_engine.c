@@ -12,8 +12,8 @@
 #include <check.h>
 #include <stdlib.h>
 
-#include "engine.h"
-#include "rng.h"
+#include "models/base/engine.h"
+#include "models/base/rng.h"
 #include "testlib.h"
 
 struct rec {

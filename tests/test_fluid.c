@@ -1,6 +1,6 @@
 /*
  * test_fluid.c - the DCQCN fluid model (models/core/fluid.h) and the
- * `fluid` command's run layer (sim/fluidrun.h): the integrated fixed point
+ * `fluid` command's run layer (sim/run/fluidrun.h): the integrated fixed point
  * against the solved one (paper parameters, 40G), the marking ramp, the
  * phase margin against the feedback delay, step-size independence, stable
  * and unstable settings agreeing with the integration, determinism, the
@@ -13,9 +13,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "fluid.h"
-#include "fluidrun.h"
-#include "scenario.h"
+#include "models/core/fluid.h"
+#include "models/scenario/scenario.h"
+#include "sim/run/fluidrun.h"
 #include "testlib.h"
 
 /* the paper's setting (CoNEXT 2016, Table 1): 40G, Kmin 5KB, Kmax 200KB,

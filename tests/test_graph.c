@@ -10,10 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "graph.h"
-#include "links.h"
-#include "rng.h"
-#include "scenario.h"
+#include "models/base/rng.h"
+#include "models/core/graph.h"
+#include "models/scenario/links.h"
+#include "models/scenario/scenario.h"
 #include "testlib.h"
 
 /* an assertion for the inner loops: Check records the place of every

@@ -12,9 +12,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "fabric.h"
-#include "run.h"
-#include "scenario.h"
+#include "models/fabric/fabric.h"
+#include "models/scenario/scenario.h"
+#include "sim/run/run.h"
 #include "testlib.h"
 
 /* ---- the loader ---- */

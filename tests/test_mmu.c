@@ -6,7 +6,7 @@
 #include <check.h>
 #include <stdlib.h>
 
-#include "mmu.h"
+#include "models/core/mmu.h"
 #include "testlib.h"
 
 #define FRAME 4158

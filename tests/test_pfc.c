@@ -9,9 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fabric.h"
-#include "run.h"
-#include "scenario.h"
+#include "models/fabric/fabric.h"
+#include "models/scenario/scenario.h"
+#include "sim/run/run.h"
 #include "testlib.h"
 
 /* these tests are about PFC alone: NICs send at line rate (nic.cc = none) */

@@ -14,7 +14,7 @@
 #include <check.h>
 #include <stdlib.h>
 
-#include "scenario.h"
+#include "models/scenario/scenario.h"
 #include "testlib.h"
 
 /* ---- [ecn] and the CNP, nic.rto and output.rates keys ---- */

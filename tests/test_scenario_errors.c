@@ -27,8 +27,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "keyhelp.h"
-#include "scenario.h"
+#include "models/scenario/keyhelp.h"
+#include "models/scenario/scenario.h"
 #include "testlib.h"
 
 /* ---- the syntax of a file, sections and keys ---- */

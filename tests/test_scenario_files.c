@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "scenario.h"
+#include "models/scenario/scenario.h"
 #include "testlib.h"
 
 #ifndef TEST_DATA_DIR

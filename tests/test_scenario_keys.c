@@ -1,5 +1,5 @@
 /*
- * test_scenario_keys.c - the scenario loader (sim/scenario/, contract
+ * test_scenario_keys.c - the scenario loader (models/scenario/, contract
  * scenario.h and DESIGN.md A2): the defaults, and every key parsed to its
  * exact integer or rejected with its exact "FILE:LINE: section.key:" prefix.
  *
@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "scenario.h"
+#include "models/scenario/scenario.h"
 #include "testlib.h"
 
 /* ---- defaults ---- */

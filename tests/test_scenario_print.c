@@ -17,9 +17,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "mmu.h"
-#include "pfc.h"
-#include "scenario.h"
+#include "models/core/mmu.h"
+#include "models/core/pfc.h"
+#include "models/scenario/scenario.h"
 #include "testlib.h"
 
 /* ---- print and load back ---- */

@@ -13,7 +13,7 @@
 #include <check.h>
 #include <stdlib.h>
 
-#include "scenario.h"
+#include "models/scenario/scenario.h"
 #include "testlib.h"
 
 #ifndef TEST_DATA_DIR

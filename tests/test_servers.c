@@ -15,12 +15,12 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "fabric.h"
-#include "nic.h"
-#include "run.h"
-#include "scenario.h"
+#include "models/core/topology.h"
+#include "models/fabric/fabric.h"
+#include "models/node/nic.h"
+#include "models/scenario/scenario.h"
+#include "sim/run/run.h"
 #include "testlib.h"
-#include "topology.h"
 
 /* 400G goodput ceiling, bytes per second (DESIGN B1: 49.0 GB/s) */
 #define GOODPUT_400G (400e9 / 8 * 4096.0 / 4178.0)

@@ -12,8 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "run.h"
-#include "scenario.h"
+#include "models/scenario/scenario.h"
+#include "sim/run/run.h"
 #include "testlib.h"
 
 /* 400G wire: a frame of `payload` bytes (+ 62 B RoCEv2 headers, + 20 B

@@ -5,9 +5,9 @@
 #include <check.h>
 #include <stdlib.h>
 
-#include "rng.h"
-#include "scenario.h"
-#include "topology.h"
+#include "models/base/rng.h"
+#include "models/core/topology.h"
+#include "models/scenario/scenario.h"
 #include "testlib.h"
 
 static struct scenario *scn_new(enum scn_topo_kind kind)

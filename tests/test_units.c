@@ -1,5 +1,5 @@
 /*
- * test_units.c - Check suite for sim/units.c (contract in units.h, DESIGN.md
+ * test_units.c - Check suite for models/base/units.c (contract in units.h, DESIGN.md
  * A2): exact values, every error path with its message, printing, and the
  * round trip format -> parse on fixed and pseudo-random values.  The
  * randomized tests use a fixed-seed LCG, so every run checks the same values.
@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "units.h"
+#include "models/base/units.h"
 
 /* any output of the format functions fits (units.c says so) */
 #define FMT_LEN 32

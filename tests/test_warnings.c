@@ -1,5 +1,5 @@
 /*
- * test_warnings.c - scenario_warnings() (sim/scenario/warnings.c, README
+ * test_warnings.c - scenario_warnings() (models/scenario/warnings.c, README
  * Warnings): each warning fires on a scenario made for it, with the key it
  * names, and none fires on the teaching scenarios that do things right;
  * the two that break a rule on purpose get exactly that rule's warning.
@@ -11,8 +11,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "run.h"
-#include "scenario.h"
+#include "models/scenario/scenario.h"
+#include "sim/run/run.h"
 #include "testlib.h"
 
 #define MAX_SEEN 8

@@ -8,8 +8,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "fabric.h"
-#include "scenario.h"
+#include "models/fabric/fabric.h"
+#include "models/scenario/scenario.h"
 
 struct scenario *tl_load(const char *text)
 {

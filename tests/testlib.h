@@ -11,9 +11,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "net.h"
-#include "traffic.h"
-#include "units.h"
+#include "models/base/units.h"
+#include "models/node/net.h"
+#include "models/workload/traffic.h"
 
 struct scenario;
 struct fabric;

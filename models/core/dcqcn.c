@@ -126,7 +126,7 @@
  *     the timer runs.  PAPER: Rt = Rc on every cut (clamp 1).
  *   - Stage counters saturate at UINT32_MAX instead of wrapping.
  */
-#include "dcqcn.h"
+#include "models/core/dcqcn.h"
 
 #include <assert.h>
 #include <math.h>

@@ -28,7 +28,7 @@
 
 #include <stdint.h>
 
-#include "units.h"
+#include "models/base/units.h"
 
 enum dcqcn_variant { DCQCN_NVIDIA, DCQCN_PAPER, DCQCN_HPCC };
 

@@ -14,7 +14,7 @@
 #ifndef DCQCN_EVKEY_H
 #define DCQCN_EVKEY_H
 
-#include "engine.h"
+#include "models/base/engine.h"
 
 enum evkey_class {
 	EVKEY_PAUSE_SAMPLER = 1, /* pause.csv (index: the sampler's partition) */

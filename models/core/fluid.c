@@ -9,7 +9,7 @@
  * at or before t since h <= tau*), and the average.  After a step q >= 0,
  * Rc in [min, line], Rt <= line.
  */
-#include "fluid.h"
+#include "models/core/fluid.h"
 
 #include <complex.h>
 #include <math.h>

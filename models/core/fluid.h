@@ -1,7 +1,7 @@
 /*
  * fluid.h - the DCQCN fluid model: N flows through one bottleneck, as
  * delay-differential equations, beside the packet model (dcqcn.h).  Pure:
- * parameters in, numbers out; no scenario, no files (sim/fluid.c maps a
+ * parameters in, numbers out; no scenario, no files (sim/run/fluidrun.c maps a
  * scenario onto it and writes the series).
  *
  * Source: Y. Zhu, M. Ghobadi, V. Misra, J. Padhye, "ECN or Delay: Lessons

@@ -13,7 +13,7 @@
  *   7. ECMP sets: for each (switch, access switch) the ports one hop closer,
  *      stored once per distinct set of a switch, O(S x T x ports).
  */
-#include "graph.h"
+#include "models/core/graph.h"
 
 #include <inttypes.h>
 #include <stdarg.h>
@@ -21,7 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "invariant.h"
+#include "models/base/invariant.h"
 
 #define NO_SLOT	  UINT32_MAX
 #define HOST_BIT  0x80000000u /* name table: a host's number, else a switch's */

@@ -1,7 +1,7 @@
 /*
  * graph.h - a fabric wired by a list of links (topology.kind = file): any
  * connected graph of hosts and switches, with shortest-path ECMP routing.
- * Pure: no file, no scenario; the loader (sim/scenario/links.h) reads the
+ * Pure: no file, no scenario; the loader (models/scenario/links.h) reads the
  * links CSV into the arrays graph_build() takes.
  *
  * Nodes.  A node with exactly one link is a host, every other node a switch.

@@ -1,13 +1,13 @@
 /*
  * link.c - constant-delay packet FIFOs (see link.h).
  */
-#include "link.h"
+#include "models/core/link.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "invariant.h"
-#include "slab.h"
+#include "models/base/invariant.h"
+#include "models/base/slab.h"
 
 static void link_fire(struct sim_engine *eng, struct sim_event *ev)
 {

@@ -15,8 +15,8 @@
 
 #include <stdint.h>
 
-#include "engine.h"
-#include "pkt.h"
+#include "models/base/engine.h"
+#include "models/core/pkt.h"
 
 #define LINK_PS_PER_MM 5 /* cable propagation: 5 ns per metre (DESIGN B1) */
 

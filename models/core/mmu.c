@@ -1,7 +1,7 @@
 /*
  * mmu.c - shared-buffer admission (see mmu.h for the model and sources).
  */
-#include "mmu.h"
+#include "models/core/mmu.h"
 
 enum mmu_verdict mmu_admit(const struct mmu_params *p, struct mmu_pool *pool, struct mmu_pg *pg,
 			   int64_t b, int lossless, int64_t egress_bytes)

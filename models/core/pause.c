@@ -1,12 +1,12 @@
 /*
  * pause.c - the receiving side of PFC and the pause sampler (see pause.h).
  */
-#include "pause.h"
+#include "models/core/pause.h"
 
 #include <stdlib.h>
 
-#include "invariant.h"
-#include "pfc.h"
+#include "models/base/invariant.h"
+#include "models/core/pfc.h"
 
 /* a transmitter just became dirty: make sure the sampler runs */
 static void sampler_wake(struct pause_env *env)

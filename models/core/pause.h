@@ -32,9 +32,9 @@
 
 #include <stdint.h>
 
-#include "engine.h"
-#include "link.h"
-#include "pkt.h"
+#include "models/base/engine.h"
+#include "models/core/link.h"
+#include "models/core/pkt.h"
 
 enum pfc_event { PFC_XOFF, PFC_REFRESH, PFC_XON, PFC_EXPIRE };
 

@@ -1,12 +1,12 @@
 /*
  * pfc.c - PFC arithmetic (see pfc.h).
  */
-#include "pfc.h"
+#include "models/core/pfc.h"
 
 #include <assert.h>
 
-#include "link.h"
-#include "pkt.h"
+#include "models/core/link.h"
+#include "models/core/pkt.h"
 
 uint32_t pfc_response_quanta(int64_t rate_bps)
 {

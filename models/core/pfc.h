@@ -25,7 +25,7 @@
 
 #include <stdint.h>
 
-#include "units.h"
+#include "models/base/units.h"
 
 #define PFC_QUANTUM_BITS 512
 #define PFC_AUTO (-1) /* response_ps: from the table */

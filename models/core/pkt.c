@@ -1,11 +1,11 @@
 /*
  * pkt.c - the packet pool (see pkt.h).
  */
-#include "pkt.h"
+#include "models/core/pkt.h"
 
 #include <stddef.h>
 
-#include "invariant.h"
+#include "models/base/invariant.h"
 
 #define SLAB_PKTS 4096
 

@@ -17,8 +17,8 @@
 
 #include <stdint.h>
 
-#include "slab.h"
-#include "units.h"
+#include "models/base/slab.h"
+#include "models/base/units.h"
 
 #define PKT_ROCE_HDR_BYTES 62
 #define PKT_CTRL_FRAME_BYTES 64

@@ -1,13 +1,13 @@
 /*
  * topology.c - closed-form wiring and routing (see topology.h).
  */
-#include "topology.h"
+#include "models/core/topology.h"
 
 #include <stdio.h>
 
-#include "graph.h"
-#include "invariant.h"
-#include "link.h"
+#include "models/base/invariant.h"
+#include "models/core/graph.h"
+#include "models/core/link.h"
 
 uint32_t topo_shape_hosts(const struct topo_shape *s)
 {

@@ -45,7 +45,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "units.h"
+#include "models/base/units.h"
 
 enum topo_kind { TOPO_KIND_LEAF_SPINE, TOPO_KIND_FAT_TREE, TOPO_KIND_STAR, TOPO_KIND_RAIL,
 		 TOPO_KIND_FILE };

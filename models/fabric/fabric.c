@@ -4,16 +4,16 @@
  * Set-up is O(hosts + links): switches and ports come from the closed-form
  * topology, and no route table is stored.
  */
-#include "internal.h"
+#include "models/fabric/internal.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "evkey.h"
-#include "pfc.h"
-#include "scenario.h"
-#include "slab.h"
+#include "models/base/slab.h"
+#include "models/core/evkey.h"
+#include "models/core/pfc.h"
+#include "models/scenario/scenario.h"
 
 /* ---- the scenario as node configurations ---- */
 

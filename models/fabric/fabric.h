@@ -32,13 +32,13 @@
 
 #include <stdint.h>
 
-#include "fault.h"
-#include "net.h"
-#include "nic.h"
-#include "pace.h"
-#include "switch.h"
-#include "topology.h"
-#include "traffic.h"
+#include "models/core/topology.h"
+#include "models/fabric/pace.h"
+#include "models/node/net.h"
+#include "models/node/nic.h"
+#include "models/node/switch.h"
+#include "models/workload/fault.h"
+#include "models/workload/traffic.h"
 
 struct scenario;
 struct fabric;

@@ -5,7 +5,7 @@
 #ifndef DCQCN_FABRIC_INTERNAL_H
 #define DCQCN_FABRIC_INTERNAL_H
 
-#include "fabric.h"
+#include "models/fabric/fabric.h"
 
 /* parallel.c */
 /* the units, the partitions of a run on `threads` threads, the lookahead */

@@ -1,7 +1,7 @@
 /*
  * pace.c - which windows are worth the threads (see pace.h).
  */
-#include "pace.h"
+#include "models/fabric/pace.h"
 
 static struct pace_class *class_of(struct fabric_pace *p, uint64_t events)
 {

@@ -130,7 +130,7 @@
  * passed between them) did not show that cost, and longer windows did not
  * remove it.  We have not found why (docs/SCALING.md).
  */
-#include "internal.h"
+#include "models/fabric/internal.h"
 
 #include <pthread.h>
 #include <sched.h>
@@ -140,10 +140,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "invariant.h"
-#include "pkt.h"
-#include "scenario.h"
-#include "slab.h"
+#include "models/base/invariant.h"
+#include "models/base/slab.h"
+#include "models/core/pkt.h"
+#include "models/scenario/scenario.h"
 
 /* sim.partitions = auto: partitions of this weight at most, several a
  * thread when the fabric is heavier than this many a thread */

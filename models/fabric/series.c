@@ -26,14 +26,14 @@
  * decides the same (the samples are at the same times in all of them) and
  * the sums over partitions do not depend on how the nodes are cut.
  */
-#include "internal.h"
+#include "models/fabric/internal.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "evkey.h"
-#include "invariant.h"
-#include "scenario.h"
+#include "models/base/invariant.h"
+#include "models/core/evkey.h"
+#include "models/scenario/scenario.h"
 
 static struct fabric_totals totals(const struct net *net)
 {

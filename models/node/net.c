@@ -1,14 +1,14 @@
 /*
  * net.c - the shared state of the nodes (see net.h).
  */
-#include "net.h"
+#include "models/node/net.h"
 
 #include <stdlib.h>
 
-#include "evkey.h"
-#include "invariant.h"
-#include "nic.h"
-#include "slab.h"
+#include "models/base/invariant.h"
+#include "models/base/slab.h"
+#include "models/core/evkey.h"
+#include "models/node/nic.h"
 
 int net_init(struct net *net, sim_time_ps sample_interval_ps, uint32_t part)
 {

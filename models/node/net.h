@@ -15,9 +15,9 @@
 
 #include <stdint.h>
 
-#include "engine.h"
-#include "pause.h"
-#include "pkt.h"
+#include "models/base/engine.h"
+#include "models/core/pause.h"
+#include "models/core/pkt.h"
 
 struct flow;
 struct net;

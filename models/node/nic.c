@@ -69,17 +69,17 @@
  * its pace_ev delivers them.  No packet exists, nothing is counted as the
  * NIC's payload; net->st.nvlink_bytes counts what arrived.
  */
-#include "nic.h"
+#include "models/node/nic.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "evkey.h"
-#include "invariant.h"
-#include "pfc.h"
-#include "rng.h"
-#include "slab.h"
-#include "topology.h"
+#include "models/base/invariant.h"
+#include "models/base/rng.h"
+#include "models/base/slab.h"
+#include "models/core/evkey.h"
+#include "models/core/pfc.h"
+#include "models/core/topology.h"
 
 #define NIC_XOFF_FRAMES 4
 #define NIC_ACK_EVERY 16

@@ -10,10 +10,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "dcqcn.h"
-#include "link.h"
-#include "net.h"
-#include "pause.h"
+#include "models/core/dcqcn.h"
+#include "models/core/link.h"
+#include "models/core/pause.h"
+#include "models/node/net.h"
 
 /* what every NIC of the fabric is configured with */
 struct nic_config {

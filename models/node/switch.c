@@ -56,15 +56,15 @@
  * and keep forwarding; alert: only report.  Restored at the first poll after
  * restoration_time without a PFC frame on that priority.
  */
-#include "switch.h"
+#include "models/node/switch.h"
 
 #include <stdlib.h>
 
-#include "evkey.h"
-#include "invariant.h"
-#include "pfc.h"
-#include "rng.h"
-#include "topology.h"
+#include "models/base/invariant.h"
+#include "models/base/rng.h"
+#include "models/core/evkey.h"
+#include "models/core/pfc.h"
+#include "models/core/topology.h"
 
 static struct pg *pg_of(struct sw *s, uint16_t port, unsigned prio)
 {

@@ -9,11 +9,11 @@
 #include <gsl/gsl_rng.h>
 #include <stdint.h>
 
-#include "link.h"
-#include "mmu.h"
-#include "net.h"
-#include "pause.h"
-#include "wred.h"
+#include "models/core/link.h"
+#include "models/core/mmu.h"
+#include "models/core/pause.h"
+#include "models/core/wred.h"
+#include "models/node/net.h"
 
 enum switch_pfcwd_action { SWITCH_PFCWD_DROP, SWITCH_PFCWD_FORWARD, SWITCH_PFCWD_ALERT };
 

@@ -20,17 +20,17 @@
  * Each fault (each end of a failed link) has one event: its next action
  * (start, storm frame, end).
  */
-#include "fault.h"
+#include "models/workload/fault.h"
 
 #include <stdlib.h>
 
-#include "evkey.h"
-#include "net.h"
-#include "nic.h"
-#include "pfc.h"
-#include "scenario.h"
-#include "switch.h"
-#include "topology.h"
+#include "models/core/evkey.h"
+#include "models/core/pfc.h"
+#include "models/core/topology.h"
+#include "models/node/net.h"
+#include "models/node/nic.h"
+#include "models/node/switch.h"
+#include "models/scenario/scenario.h"
 
 static void storm_tick(struct fault_rt *r)
 {

@@ -106,21 +106,21 @@
  * never counted at run time, so a message made late has the id it would
  * have had if every message had been made at set-up.
  */
-#include "traffic.h"
+#include "models/workload/traffic.h"
 
 #include <gsl/gsl_randist.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "invariant.h"
-#include "link.h"
-#include "net.h"
-#include "nic.h"
-#include "rng.h"
-#include "scenario.h"
-#include "slab.h"
-#include "topology.h"
+#include "models/base/invariant.h"
+#include "models/base/rng.h"
+#include "models/base/slab.h"
+#include "models/core/link.h"
+#include "models/core/topology.h"
+#include "models/node/net.h"
+#include "models/node/nic.h"
+#include "models/scenario/scenario.h"
 
 /* one ring channel: S/channels split into n chunks of q + 1 bytes (chunk
  * index < r) or q bytes, each cut into slices */

@@ -15,8 +15,8 @@
 
 #include <stdint.h>
 
-#include "engine.h"
-#include "units.h"
+#include "models/base/engine.h"
+#include "models/base/units.h"
 
 struct net;
 struct flow;

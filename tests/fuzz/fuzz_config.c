@@ -12,9 +12,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "config.h"
 #include "fuzz.h"
-#include "scenario.h"
+#include "models/scenario/configs/config.h"
+#include "models/scenario/scenario.h"
 
 static void one(const char *path, int sonic, const char *export_dir)
 {

@@ -17,7 +17,7 @@
 #include <string.h>
 
 #include "fuzz.h"
-#include "scenario.h"
+#include "models/scenario/scenario.h"
 
 /* the scenario printed into a heap buffer (the caller frees it) */
 static char *print_of(const struct scenario *s)

@@ -1,0 +1,277 @@
+/*
+ * mlx5.c - NVIDIA mlx5 congestion-control parameters into a scenario
+ * (scenario_import_mlx5, config.h), and the table of their names that
+ * export.c writes back.
+ *
+ * Source: the mlx5_ib driver's debugfs files,
+ * /sys/kernel/debug/mlx5/<PCI>/cc_params/<name> (drivers/infiniband/hw/mlx5/
+ * cong.c), one value per file in the firmware unit.  The file read here
+ * holds one "name value" per line (or "name=value"), blank lines and '#'
+ * comments allowed; `grep -H . cc_params/<name>` style "path:value" is not read.
+ *
+ * Each rp_* / np_* name sets the [dcqcn] knob of the same firmware name
+ * (DESIGN B6), whose bare number is the firmware unit: rates Mbps, times us,
+ * rp_byte_reset 64-byte units, rp_dce_tcp_g and rp_initial_alpha_value
+ * 1/1024.  So a value is passed through unchanged, as a bare number, and
+ * the loader checks its range.  A value must be a plain non-negative
+ * integer, as the driver holds it.
+ *
+ * Choices
+ *   - rp_max_rate: 0 (the port speed, the driver's default) is what the
+ *     model does; another value is an error (not modelled).
+ *   - np_cnp_prio_mode and np_cnp_prio set the CNP's 802.1p priority; the
+ *     model's switches classify by DSCP (qos.cnp_dscp through
+ *     qos.dscp_to_priority), so the PCP has no effect: read and logged.
+ *   - the knobs keep the semantics of the scenario's dcqcn.profile; the
+ *     driver's are the nvidia profile's, so another profile is logged.
+ *   - a name given twice is an error; an unknown name is an error with a
+ *     "did you mean" when the name differs from a known one only by its
+ *     rp_/np_ prefix or is a [dcqcn] key name.
+ */
+#include "models/scenario/configs/config.h"
+#include "models/scenario/loader.h"
+
+#include <errno.h>
+#include <stddef.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define DC(f) offsetof(struct scenario, dcqcn.f), sizeof(((struct scenario *)0)->dcqcn.f)
+#define SF(f) offsetof(struct scenario, f), sizeof(((struct scenario *)0)->f)
+
+const struct mlx5_param scn_mlx5_params[] = {
+	{ "rp_clamp_tgt_rate", "dcqcn.clamp_tgt_rate", MLX5_NUM, DC(clamp_tgt_rate), 0, NULL },
+	{ "rp_clamp_tgt_rate_ati", "dcqcn.clamp_tgt_rate_after_time_inc", MLX5_NUM,
+	  DC(clamp_tgt_rate_after_time_inc), 0, NULL },
+	{ "rp_time_reset", "dcqcn.rpg_time_reset", MLX5_US, DC(rpg_time_reset_ps), 0, NULL },
+	{ "rp_byte_reset", "dcqcn.rpg_byte_reset", MLX5_B64, DC(rpg_byte_reset_bytes), 0, NULL },
+	{ "rp_threshold", "dcqcn.rpg_threshold", MLX5_NUM, DC(rpg_threshold), 0, NULL },
+	{ "rp_ai_rate", "dcqcn.rpg_ai_rate", MLX5_MBPS, DC(rpg_ai_rate_bps), 0, NULL },
+	{ "rp_max_rate", NULL, MLX5_FIXED, 0, 0, 0,
+	  "the model's largest rate is the line rate (0)" },
+	{ "rp_hai_rate", "dcqcn.rpg_hai_rate", MLX5_MBPS, DC(rpg_hai_rate_bps), 0, NULL },
+	{ "rp_min_dec_fac", "dcqcn.rpg_min_dec_fac", MLX5_NUM, DC(rpg_min_dec_fac_pct), 0, NULL },
+	{ "rp_min_rate", "dcqcn.rpg_min_rate", MLX5_MBPS, DC(rpg_min_rate_bps), 0, NULL },
+	{ "rp_rate_to_set_on_first_cnp", "dcqcn.rate_to_set_on_first_cnp", MLX5_MBPS,
+	  DC(rate_to_set_on_first_cnp_bps), 0, NULL },
+	{ "rp_dce_tcp_g", "dcqcn.dce_tcp_g", MLX5_NUM, DC(dce_tcp_g), 0, NULL },
+	{ "rp_dce_tcp_rtt", "dcqcn.dce_tcp_rtt", MLX5_US, DC(dce_tcp_rtt_ps), 0, NULL },
+	{ "rp_rate_reduce_monitor_period", "dcqcn.rate_reduce_monitor_period", MLX5_US,
+	  DC(rate_reduce_monitor_period_ps), 0, NULL },
+	{ "rp_initial_alpha_value", "dcqcn.initial_alpha_value", MLX5_NUM,
+	  DC(initial_alpha_value), 0, NULL },
+	{ "rp_gd", "dcqcn.rpg_gd", MLX5_NUM, DC(rpg_gd), 0, NULL },
+	{ "np_min_time_between_cnps", "dcqcn.min_time_between_cnps", MLX5_US,
+	  DC(min_time_between_cnps_ps), 0, NULL },
+	{ "np_cnp_dscp", "qos.cnp_dscp", MLX5_NUM, SF(cnp_dscp), 0, NULL },
+	{ "np_cnp_prio_mode", NULL, MLX5_IGNORED, 0, 0, 0,
+	  "the CNP's 802.1p priority; the switches classify CNPs by qos.cnp_dscp" },
+	{ "np_cnp_prio", NULL, MLX5_IGNORED, 0, 0, 0,
+	  "the CNP's 802.1p priority; the switches classify CNPs by qos.cnp_dscp" },
+};
+const size_t scn_mlx5_nparams = N_OF(scn_mlx5_params);
+
+#define MAX_MLX5_BYTES ((size_t)1 << 20)
+
+static const struct mlx5_param *find_param(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < N_OF(scn_mlx5_params); i++)
+		if (strcmp(scn_mlx5_params[i].name, name) == 0)
+			return &scn_mlx5_params[i];
+	return NULL;
+}
+
+/* the known name that `name` probably means, or NULL */
+static const struct mlx5_param *guess_param(const char *name)
+{
+	char buf[96];
+	size_t i;
+
+	for (i = 0; i < N_OF(scn_mlx5_params); i++) {
+		const struct mlx5_param *p = &scn_mlx5_params[i];
+		const char *dot = p->key ? strchr(p->key, '.') : NULL;
+
+		if (strcmp(p->name + 3, name) == 0 || (dot && strcmp(dot + 1, name) == 0) ||
+		    (p->key && strcmp(p->key, name) == 0))
+			return p;
+		/* rpg_ai_rate for rp_ai_rate */
+		snprintf(buf, sizeof(buf), "rpg_%s", p->name + 3);
+		if (p->name[0] == 'r' && strcmp(buf, name) == 0)
+			return p;
+	}
+	return NULL;
+}
+
+int scn_sfmt(char *buf, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(buf, len, fmt, ap);
+	va_end(ap);
+	return n;
+}
+
+char *scn_read_text(const char *path, size_t max, size_t *len, char *why, size_t wlen)
+{
+	FILE *f = fopen(path, "rb");
+	size_t n = 0, cap = 0;
+	char *buf = NULL;
+
+	if (!f) {
+		snprintf(why, wlen, "cannot open (%s)", strerror(errno));
+		return NULL;
+	}
+	for (;;) {
+		size_t got;
+
+		if (n + 1 >= cap) {
+			size_t ncap = cap ? 2 * cap : 65536;
+			char *nb;
+
+			if (cap > max + 1) {
+				snprintf(why, wlen, "larger than %zu MiB", max >> 20);
+				goto fail;
+			}
+			nb = realloc(buf, ncap);
+			if (!nb) {
+				snprintf(why, wlen, "out of memory");
+				goto fail;
+			}
+			buf = nb;
+			cap = ncap;
+		}
+		got = fread(buf + n, 1, cap - n - 1, f);
+		n += got;
+		if (got == 0)
+			break;
+	}
+	if (ferror(f)) {
+		snprintf(why, wlen, "cannot read (%s)", strerror(errno));
+		goto fail;
+	}
+	if (n > max) {
+		snprintf(why, wlen, "larger than %zu MiB", max >> 20);
+		goto fail;
+	}
+	fclose(f);
+	buf[n] = '\0';
+	if (len)
+		*len = n;
+	return buf;
+fail:
+	fclose(f);
+	free(buf);
+	return NULL;
+}
+
+/* the loader's message without its "--set: " place */
+static const char *loader_words(const char *msg)
+{
+	return strncmp(msg, "--set: ", 7) == 0 ? msg + 7 : msg;
+}
+
+int scenario_import_mlx5(struct scenario *s, const char *path, FILE *log, struct scn_error *err)
+{
+	char why[128], *text, *line, *next;
+	int seen[N_OF(scn_mlx5_params)] = { 0 };
+	int ln = 0, rc = -1;
+	struct place pl = { path, 0 };
+
+	text = scn_read_text(path, MAX_MLX5_BYTES, NULL, why, sizeof(why));
+	if (!text)
+		return scn_set_error(err, pl, "%s", why);
+	if (log && s->dcqcn_profile != SCN_DCQCN_NVIDIA)
+		fprintf(log, "# %s: the driver's values, read with dcqcn.profile = %s semantics\n",
+			path, scn_profile_names[s->dcqcn_profile]);
+	for (line = text; line; line = next) {
+		char *b = line, *e, *name, *value, *sep, set[160];
+		const struct mlx5_param *p;
+		struct scn_error serr;
+		size_t i;
+
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		pl.line = ++ln;
+		if (strchr(line, '#'))
+			*strchr(line, '#') = '\0';
+		e = b + strlen(b);
+		trim_range((const char **)&b, (const char **)&e);
+		*e = '\0';
+		if (*b == '\0')
+			continue;
+		for (sep = b; *sep && !is_blank(*sep) && *sep != '='; sep++)
+			;
+		name = b;
+		value = sep;
+		if (*value) {
+			*value++ = '\0';
+			while (is_blank(*value) || *value == '=')
+				value++;
+		}
+		scn_one_line(name);
+		if (strlen(name) > 64) {
+			scn_set_error(err, pl, "%.40s...: name too long", name);
+			goto out;
+		}
+		p = find_param(name);
+		if (!p) {
+			const struct mlx5_param *g = guess_param(name);
+
+			if (g)
+				scn_set_error(err, pl, "%s: not an mlx5 cc_params name (did you mean %s?)",
+					      name, g->name);
+			else
+				scn_set_error(err, pl, "%s: not an mlx5 cc_params name (%s)", name,
+					      "rp_* and np_* as in /sys/kernel/debug/mlx5/<PCI>/cc_params");
+			goto out;
+		}
+		i = (size_t)(p - scn_mlx5_params);
+		if (seen[i]) {
+			scn_set_error(err, pl, "%s: given twice (line %d)", name, seen[i]);
+			goto out;
+		}
+		seen[i] = ln;
+		if (*value == '\0') {
+			scn_set_error(err, pl, "%s: no value", name);
+			goto out;
+		}
+		for (e = value; *e; e++)
+			if (!is_digit(*e) || e - value > 12) {
+				scn_one_line(value);
+				scn_set_error(err, pl, "%s: %.40s: expected a non-negative integer "
+					      "(the driver's unit)", name, value);
+				goto out;
+			}
+		if (p->unit == MLX5_IGNORED) {
+			if (log)
+				fprintf(log, "# %s:%d: %s %s: no effect in the model (%s)\n", path, ln,
+					name, value, p->why);
+			continue;
+		}
+		if (p->unit == MLX5_FIXED) {
+			if (strtol(value, NULL, 10) != p->fixed) {
+				scn_set_error(err, pl, "%s: %s: not modelled (%s)", name, value, p->why);
+				goto out;
+			}
+			if (log)
+				fprintf(log, "# %s:%d: %s %s: %s\n", path, ln, name, value, p->why);
+			continue;
+		}
+		snprintf(set, sizeof(set), "%s=%s", p->key, value);
+		if (scenario_set(s, set, &serr)) {
+			scn_set_error(err, pl, "%s: %s", name, loader_words(serr.msg));
+			goto out;
+		}
+		if (log)
+			fprintf(log, "%s = %s    # %s:%d: %s\n", p->key, value, path, ln, name);
+	}
+	rc = 0;
+out:
+	free(text);
+	return rc;
+}

@@ -1,0 +1,935 @@
+/*
+ * keys.c - the sections and keys of DESIGN A2: the key table (scn_key_defs[])
+ * with each key's type, field, range and where it applies; the lookups the
+ * other rooms make in it; the defaults (scenario_init) and the [dcqcn]
+ * profiles.
+ *
+ * Choices where the brief is silent
+ *   - job sizes and trace bytes: 1 B to 1000GB; job start and trace start_us:
+ *     0 to 1000 s (the longest sim.duration).
+ *   - job.NAME.iterations (1-100000), compute_gap and skew (0-1000s) apply
+ *     to every pattern; channels (1-64) and slice (1KB-1GB) to
+ *     ring-allreduce only; schedule = all-at-once | shift to alltoall only.
+ *     ranks (at least 2) and size apply to permutation, ring-allreduce and
+ *     alltoall; size also to incast.
+ *   - keys that apply to 3 or more values of their selector list them as
+ *     "pattern = permutation, ring-allreduce or alltoall".
+ *   - topology.fabric_link, fabric_cable and ecmp apply to every kind (a
+ *     star has no fabric link; they are then unused).
+ *   - buffer.cell and nic.pause_watchdog accept a bare "0" (byte exact,
+ *     off) besides a value with a unit, and print 0 that way.
+ *   - pfc.headroom is auto or 0-64MB, pfc.response_time auto or 0-1ms,
+ *     pfc.xon_offset 0-64MB (0 and tiny values are legal: undersized
+ *     headroom is an experiment, not a typo).  pfc.priorities lists
+ *     priorities 0-7 in any order; it prints in ascending order.
+ *   - fault.NAME.node and, for link-down, fault.NAME.link are required (a
+ *     fault has no sensible default place), like slow-receiver's rate.
+ *     node names only hosts: both faults that take a node are NIC faults.
+ *     Node names are canonical: h3, not h03.  fault start and duration:
+ *     0-1000s.  A fault that starts after sim.duration is not an error
+ *     (like a job's start).  Fields of keys that do not apply to a fault's
+ *     kind are unused: host stays UINT32_MAX, link_text empty, rate_bps 0,
+ *     priority 0xff.
+ *   - restoration_time below detection_time is allowed (SONiC allows it).
+ *   - ecn.kmin 0-64GiB, ecn.kmax above 0 and at most 64GiB (and above
+ *     kmin), ecn.pmax above 0 and at most 100%.  ecn.queues lists egress
+ *     queues 0-7 like pfc.priorities and prints in ascending order.
+ *
+ * [dcqcn] profiles (DESIGN B6)
+ *   `profile` sets every knob's default (KF_PROFILE in scn_key_defs[]); a
+ *   knob given explicitly wins whatever the order.  In a file, profile sets
+ *   the knobs not given earlier in that file, and knobs after it are applied
+ *   after it.  struct scenario records no "given" flag, so a later --set of
+ *   dcqcn.profile (or a second file) treats as given every knob whose value
+ *   differs from the previous profile's default and resets the others to
+ *   the new profile's default: a knob given with exactly the old profile's
+ *   default value follows the new profile.  Values are checked one by one;
+ *   nothing depends on another knob.
+ */
+#include "models/scenario/loader.h"
+
+#include <assert.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "models/core/graph.h"
+
+/* ---- sections and keys ---- */
+
+const struct section_def scn_section_defs[SEC_COUNT] = {
+	[SEC_SIM] = { "sim", 0, 1, NULL },
+	[SEC_TOPOLOGY] = { "topology", 0, 1, NULL },
+	[SEC_QOS] = { "qos", 0, 1, NULL },
+	[SEC_NIC] = { "nic", 0, 1, NULL },
+	[SEC_JOB] = { "job", 1, 1, "pattern" },
+	[SEC_BUFFER] = { "buffer", 0, 1, NULL },
+	[SEC_PFC] = { "pfc", 0, 1, NULL },
+	[SEC_PFCWD] = { "pfcwd", 0, 1, NULL },
+	[SEC_ECN] = { "ecn", 0, 1, NULL },
+	[SEC_DCQCN] = { "dcqcn", 0, 1, NULL },
+	[SEC_FAULT] = { "fault", 1, 1, "kind" },
+	[SEC_OUTPUT] = { "output", 0, 1, NULL },
+	[SEC_CRITERIA] = { "criteria", 0, 1, NULL },
+	[SEC_FABRIC] = { "fabric", 0, 1, NULL },
+	[SEC_IB] = { "ib", 0, 1, NULL },
+	[SEC_TCP] = { "tcp", 0, 1, NULL },
+};
+
+#define SF(f) offsetof(struct scenario, f), sizeof(((struct scenario *)0)->f)
+#define JF(f) offsetof(struct scn_job, f), sizeof(((struct scn_job *)0)->f)
+#define FF(f) offsetof(struct scn_fault, f), sizeof(((struct scn_fault *)0)->f)
+#define NOF 0, 0
+#define TODO(sec, name) \
+	{ sec, name, KT_TODO, NOF, 0, 0, NULL, NULL, NULL, NULL, 0, 0, { 0 } }
+
+static const char *const topo_names[] = { "leaf-spine", "fat-tree", "star", "rail-optimized",
+					  "file", NULL };
+static const char *const ecmp_names[] = { "flow", "packet", NULL };
+static const char *const sched_names[] = { "strict", "dwrr", NULL };
+static const char *const cc_names[] = { "none", "dcqcn", NULL };
+const char *const scn_mark_point_names[] = { "dequeue", "enqueue", NULL };
+static const char *const queues_names[] = { "switches", "all", "none", NULL };
+static const char *const flows_names[] = { "none", "all", NULL }; /* output_flows 0, 1 */
+const char *const scn_profile_names[] = { "nvidia", "paper", "hpcc", NULL };
+static const char *const cnp_scope_names[] = { "qp", "port", NULL };
+static const char *const fabric_names[] = { "roce", "infiniband", "ethernet-tcp", NULL };
+static const char *const tcp_cc_names[] = { "newreno", "dctcp", NULL };
+static const char *const busbw_stat_names[] = { "min", "mean", NULL };
+static const char *const pattern_names[] = { "trace", "incast", "permutation", "ring-allreduce",
+					     "alltoall", "storage", NULL };
+static const char *const rw_names[] = { "read", "write", "randrw", NULL };
+static const char *const schedule_names[] = { "all-at-once", "shift", NULL };
+static const char *const algorithm_names[] = { "ring", "tree", NULL };
+static const char *const pfcwd_action_names[] = { "drop", "forward", "alert", NULL };
+const char *const scn_fault_kind_names[] = { "pause-storm", "slow-receiver", "link-down",
+						NULL };
+
+_Static_assert(SCN_TOPO_LEAF_SPINE == 0 && SCN_TOPO_FAT_TREE == 1 && SCN_TOPO_STAR == 2 &&
+		       SCN_TOPO_RAIL == 3 && SCN_TOPO_FILE == 4,
+	       "topo_names[] follows enum scn_topo_kind");
+_Static_assert(SCN_ECMP_FLOW == 0 && SCN_ECMP_PACKET == 1, "ecmp_names[] order");
+_Static_assert(SCN_SCHED_STRICT == 0 && SCN_SCHED_DWRR == 1, "sched_names[] order");
+_Static_assert(SCN_CC_NONE == 0 && SCN_CC_DCQCN == 1, "cc_names[] order");
+_Static_assert(SCN_MARK_DEQUEUE == 0 && SCN_MARK_ENQUEUE == 1, "scn_mark_point_names[] order");
+_Static_assert(SCN_QUEUES_SWITCHES == 0 && SCN_QUEUES_ALL == 1 && SCN_QUEUES_NONE == 2,
+	       "queues_names[] order");
+_Static_assert(SCN_DCQCN_NVIDIA == 0 && SCN_DCQCN_PAPER == 1 && SCN_DCQCN_HPCC == 2,
+	       "scn_profile_names[] order");
+_Static_assert(SCN_FABRIC_ROCE == 0 && SCN_FABRIC_IB == 1 && SCN_FABRIC_TCP == 2,
+	       "fabric_names[] order");
+_Static_assert(SCN_TCP_NEWRENO == 0 && SCN_TCP_DCTCP == 1, "tcp_cc_names[] order");
+_Static_assert(SCN_CNP_SCOPE_QP == 0 && SCN_CNP_SCOPE_PORT == 1, "cnp_scope_names[] order");
+_Static_assert(SCN_JOB_TRACE == 0 && SCN_JOB_INCAST == 1 && SCN_JOB_PERMUTATION == 2 &&
+		       SCN_JOB_RING_ALLREDUCE == 3 && SCN_JOB_ALLTOALL == 4 && SCN_JOB_STORAGE == 5,
+	       "pattern_names[] order");
+_Static_assert(SCN_SCHEDULE_ALL_AT_ONCE == 0 && SCN_SCHEDULE_SHIFT == 1, "schedule_names[] order");
+_Static_assert(SCN_ALGO_RING == 0 && SCN_ALGO_TREE == 1, "algorithm_names[] order");
+_Static_assert(SCN_RW_READ == 0 && SCN_RW_WRITE == 1 && SCN_RW_RANDRW == 2, "rw_names[] order");
+_Static_assert(SCN_PFCWD_DROP == 0 && SCN_PFCWD_FORWARD == 1 && SCN_PFCWD_ALERT == 2,
+	       "pfcwd_action_names[] order");
+_Static_assert(SCN_FAULT_PAUSE_STORM == 0 && SCN_FAULT_SLOW_RECEIVER == 1 &&
+		       SCN_FAULT_LINK_DOWN == 2,
+	       "scn_fault_kind_names[] order");
+_Static_assert(sizeof(enum scn_topo_kind) == sizeof(int32_t) &&
+		       sizeof(enum scn_pattern) == sizeof(int32_t) &&
+		       sizeof(enum scn_schedule) == sizeof(int32_t) &&
+		       sizeof(enum scn_algorithm) == sizeof(int32_t) &&
+		       sizeof(enum scn_rw) == sizeof(int32_t) &&
+		       sizeof(enum scn_pfcwd_action) == sizeof(int32_t) &&
+		       sizeof(enum scn_fault_kind) == sizeof(int32_t) &&
+		       sizeof(enum scn_cc) == sizeof(int32_t) &&
+		       sizeof(enum scn_mark_point) == sizeof(int32_t) &&
+		       sizeof(enum scn_dcqcn_profile) == sizeof(int32_t) &&
+		       sizeof(enum scn_cnp_scope) == sizeof(int32_t),
+	       "enum fields are stored as 32-bit integers");
+_Static_assert(sizeof(((struct scenario *)0)->pfcwd_enable) == sizeof(int32_t) &&
+		       sizeof(((struct scenario *)0)->cnp_priority_strict) == sizeof(int32_t) &&
+		       sizeof(((struct scenario *)0)->dcqcn.clamp_tgt_rate) == sizeof(int32_t) &&
+		       sizeof(((struct scenario *)0)->dcqcn.clamp_tgt_rate_after_time_inc) ==
+			       sizeof(int32_t),
+	       "booleans are stored as 32-bit integers");
+
+#define LS (1u << SCN_TOPO_LEAF_SPINE)
+#define FT (1u << SCN_TOPO_FAT_TREE)
+#define STAR (1u << SCN_TOPO_STAR)
+#define RAIL (1u << SCN_TOPO_RAIL)
+#define TFILE (1u << SCN_TOPO_FILE)
+#define NOT_FILE (LS | FT | STAR | RAIL)
+#define P_TRACE (1u << SCN_JOB_TRACE)
+#define P_INCAST (1u << SCN_JOB_INCAST)
+#define P_PERM (1u << SCN_JOB_PERMUTATION)
+#define P_RING (1u << SCN_JOB_RING_ALLREDUCE)
+#define P_A2A (1u << SCN_JOB_ALLTOALL)
+#define P_STOR (1u << SCN_JOB_STORAGE)
+#define F_STORM (1u << SCN_FAULT_PAUSE_STORM)
+#define F_SLOW (1u << SCN_FAULT_SLOW_RECEIVER)
+#define F_LINK (1u << SCN_FAULT_LINK_DOWN)
+#define CC_DCQCN (1u << SCN_CC_DCQCN)
+
+#define MAX_BUFFER_BYTES (INT64_C(64) << 30)         /* 64GiB */
+#define MAX_HEADROOM_BYTES INT64_C(64000000)         /* 64MB */
+#define MAX_ITERATIONS 100000                        /* job.iterations */
+#define MAX_CHANNELS 64                              /* job.channels */
+#define MIN_SLICE_BYTES INT64_C(1000)                /* job.slice: 1KB */
+#define MAX_SLICE_BYTES INT64_C(1000000000)          /* 1GB */
+#define RATE_MAX_BPS INT64_C(1600000000000)  /* 1600Gbps, the fastest link */
+#define MAX_BYTE_RESET INT64_C(1000000000)   /* dcqcn.rpg_byte_reset: 1GB */
+
+/*
+ * Every key of DESIGN A2.  The order within a section is the print order.
+ * Columns: section, name, type, field, min, max, range shown, enum names,
+ * enum values not implemented, selecting key, where it applies, flags,
+ * default (by profile for the [dcqcn] knobs).
+ */
+const struct key_def scn_key_defs[N_KEYS] = {
+	{ SEC_SIM, "duration", KT_TIME, SF(duration_ps), 1, MAX_TIME_PS,
+	  "above 0, at most 1000s", NULL, NULL, NULL, 0, 0, { UNITS_PS_PER_S } },
+	{ SEC_SIM, "seed", KT_INT, SF(seed), 0, INT64_MAX,
+	  "0-9223372036854775807", NULL, NULL, NULL, 0, 0, { 1 } },
+	/* how many threads run it: not printed, since no output depends on it */
+	{ SEC_SIM, "threads", KT_INT_AUTO, SF(threads), 1, 256, "auto, or 1-256", NULL, NULL,
+	  NULL, 0, KF_NOPRINT, { SCN_AUTO } },
+	{ SEC_SIM, "partitions", KT_INT_AUTO, SF(partitions), 1, 65536, "auto, or 1-65536", NULL,
+	  NULL, NULL, 0, KF_NOPRINT, { SCN_AUTO } },
+
+	{ SEC_TOPOLOGY, "kind", KT_ENUM, SF(topo), 0, 0, NULL, topo_names,
+	  NULL, NULL, 0, KF_POOL, { SCN_TOPO_LEAF_SPINE } },
+	{ SEC_TOPOLOGY, "spines", KT_INT, SF(spines), 1, 256, "1-256", NULL,
+	  NULL, "kind", LS | RAIL, KF_POOL, { 2 } },
+	{ SEC_TOPOLOGY, "leaves", KT_INT, SF(leaves), 1, 1024, "1-1024", NULL,
+	  NULL, "kind", LS, KF_POOL, { 4 } },
+	{ SEC_TOPOLOGY, "hosts_per_leaf", KT_INT, SF(hosts_per_leaf), 1, 512,
+	  "1-512", NULL, NULL, "kind", LS, KF_POOL, { 8 } },
+	{ SEC_TOPOLOGY, "k", KT_INT, SF(k), 2, 64, "even, 2-64", NULL, NULL,
+	  "kind", FT, KF_EVEN | KF_POOL, { 4 } },
+	{ SEC_TOPOLOGY, "hosts", KT_INT, SF(star_hosts), 2, 1024, "2-1024",
+	  NULL, NULL, "kind", STAR, KF_POOL, { 16 } },
+	{ SEC_TOPOLOGY, "units", KT_INT, SF(units), 1, 256, "1-256", NULL, NULL, "kind", RAIL,
+	  KF_POOL, { 1 } },
+	{ SEC_TOPOLOGY, "servers_per_unit", KT_INT, SF(servers_per_unit), 1, 512, "1-512", NULL,
+	  NULL, "kind", RAIL, KF_POOL, { 4 } },
+	{ SEC_TOPOLOGY, "file", KT_FILE, SF(topo_file), 0, 0, NULL, NULL, NULL, "kind", TFILE,
+	  KF_POOL, { 0 } },
+	{ SEC_TOPOLOGY, "uplinks_per_spine", KT_INT, SF(uplinks_per_spine), 1, 16, "1-16", NULL,
+	  NULL, "kind", LS | RAIL, KF_POOL, { 1 } },
+	{ SEC_TOPOLOGY, "gpus_per_server", KT_INT, SF(gpus_per_server), 1, 64, "1-64", NULL, NULL,
+	  NULL, 0, 0, { 1 } },
+	{ SEC_TOPOLOGY, "host_link", KT_RATE, SF(host_link_bps),
+	  INT64_C(1000000000), INT64_C(1600000000000), "1Gbps-1600Gbps", NULL,
+	  NULL, "kind", NOT_FILE, KF_POOL, { INT64_C(400000000000) } },
+	{ SEC_TOPOLOGY, "fabric_link", KT_RATE, SF(fabric_link_bps),
+	  INT64_C(1000000000), INT64_C(1600000000000), "1Gbps-1600Gbps", NULL,
+	  NULL, "kind", NOT_FILE, KF_POOL, { INT64_C(400000000000) } },
+	{ SEC_TOPOLOGY, "host_cable", KT_LENGTH, SF(host_cable_mm), 0,
+	  INT64_C(10000000), "0-10000m", NULL, NULL, "kind", NOT_FILE, KF_POOL, { 3000 } },
+	{ SEC_TOPOLOGY, "fabric_cable", KT_LENGTH, SF(fabric_cable_mm), 0,
+	  INT64_C(10000000), "0-10000m", NULL, NULL, "kind", NOT_FILE, KF_POOL, { 30000 } },
+	{ SEC_TOPOLOGY, "switch_latency", KT_TIME, SF(switch_latency_ps), 0,
+	  UNITS_PS_PER_MS, "0-1ms", NULL, NULL, NULL, 0, 0, { 500 * UNITS_PS_PER_NS } },
+	{ SEC_TOPOLOGY, "mtu", KT_MTU, SF(mtu_bytes), 256, 9000, "256-9000",
+	  NULL, NULL, NULL, 0, KF_POOL, { 4096 } },
+	{ SEC_TOPOLOGY, "ecmp", KT_ENUM, SF(ecmp), 0, 0, NULL, ecmp_names, NULL,
+	  NULL, 0, 0, { SCN_ECMP_FLOW } },
+	{ SEC_TOPOLOGY, "nvlink", KT_RATE, SF(nvlink_bps), INT64_C(1000000000),
+	  INT64_C(16000000000000), "1Gbps-16Tbps", NULL, NULL, NULL, 0, 0,
+	  { INT64_C(3600000000000) } },
+	{ SEC_TOPOLOGY, "nvlink_latency", KT_TIME, SF(nvlink_latency_ps), 0, UNITS_PS_PER_MS,
+	  "0-1ms", NULL, NULL, NULL, 0, 0, { UNITS_PS_PER_US } },
+
+	{ SEC_QOS, "data_dscp", KT_INT, SF(data_dscp), 0, 63, "0-63", NULL,
+	  NULL, NULL, 0, 0, { 26 } },
+	{ SEC_QOS, "nccl_ib_tc", KT_TC, SF(data_dscp), 0, 255, "0-255", NULL,
+	  NULL, NULL, 0, KF_NOPRINT, { 0 } },
+	{ SEC_QOS, "cnp_dscp", KT_INT, SF(cnp_dscp), 0, 63, "0-63", NULL, NULL,
+	  NULL, 0, 0, { 48 } },
+	{ SEC_QOS, "dscp_to_priority", KT_DSCP_MAP, SF(dscp_to_prio), 0, 0,
+	  NULL, NULL, NULL, NULL, 0, 0, { 0 } },
+	{ SEC_QOS, "scheduler", KT_ENUM, SF(scheduler), 0, 0, NULL, sched_names,
+	  NULL, NULL, 0, 0, { SCN_SCHED_STRICT } },
+	{ SEC_QOS, "dwrr_weights", KT_WEIGHTS, SF(dwrr_weights), 1, 1000,
+	  "8 weights 1-1000, for priorities 0-7", NULL, NULL, "scheduler",
+	  1u << SCN_SCHED_DWRR, 0, { 1 } },
+	{ SEC_QOS, "cnp_priority_strict", KT_BOOL, SF(cnp_priority_strict), 0, 1,
+	  NULL, NULL, NULL, NULL, 0, 0, { 1 } },
+
+	{ SEC_NIC, "cc", KT_ENUM, SF(cc), 0, 0, NULL, cc_names, NULL, NULL, 0, 0,
+	  { SCN_CC_DCQCN } },
+	{ SEC_NIC, "pause_watchdog", KT_TIME, SF(nic_pause_watchdog_ps), 0,
+	  10 * UNITS_PS_PER_S, "0 (off) to 10s", NULL, NULL, NULL, 0, KF_ZERO, { 0 } },
+	{ SEC_NIC, "ib_timeout", KT_INT, SF(nic_ib_timeout), 1, 31, "1-31", NULL, NULL, NULL, 0,
+	  0, { 20 } },
+	{ SEC_NIC, "ib_retry_cnt", KT_INT, SF(nic_ib_retry_cnt), 0, 7, "0-7", NULL, NULL, NULL,
+	  0, 0, { 7 } },
+	{ SEC_NIC, "rto", KT_TIME_AUTO, SF(nic_rto_ps), UNITS_PS_PER_US,
+	  10000 * UNITS_PS_PER_S, "auto, or 1us-10000s", NULL, NULL, NULL, 0, 0, { SCN_AUTO } },
+
+	{ SEC_JOB, "pattern", KT_ENUM, JF(pattern), 0, 0, NULL, pattern_names,
+	  NULL, NULL, 0, 0, { SCN_JOB_TRACE } },
+	{ SEC_JOB, "ranks", KT_HOSTSET, JF(ranks), 0, 0, NULL, NULL, NULL,
+	  "pattern", P_PERM | P_RING | P_A2A, 0, { 0 } },
+	{ SEC_JOB, "size", KT_SIZE, JF(size_bytes), 1, MAX_BYTES,
+	  "above 0, at most 1000GB", NULL, NULL, "pattern",
+	  P_INCAST | P_PERM | P_RING | P_A2A | P_STOR, 0, { 4000000 } },
+	{ SEC_JOB, "start", KT_TIME, JF(start_ps), 0, MAX_TIME_PS, "0-1000s",
+	  NULL, NULL, NULL, 0, 0, { 0 } },
+	{ SEC_JOB, "dscp", KT_INT, JF(dscp), 0, 63, "0-63", NULL, NULL, NULL, 0,
+	  0, { -1 } },
+	{ SEC_JOB, "dst", KT_INT, JF(dst), 0, SCN_MAX_HOSTS - 1, NULL, NULL,
+	  NULL, "pattern", P_INCAST, 0, { 0 } },
+	{ SEC_JOB, "senders", KT_HOSTSET, JF(senders), 0, 0, NULL, NULL, NULL,
+	  "pattern", P_INCAST, 0, { 0 } },
+	{ SEC_JOB, "targets", KT_HOSTSET, JF(targets), 0, 0, NULL, NULL, NULL, "pattern", P_STOR, 0,
+	  { 0 } },
+	{ SEC_JOB, "initiators", KT_HOSTSET, JF(initiators), 0, 0, NULL, NULL, NULL, "pattern",
+	  P_STOR, 0, { 0 } },
+	{ SEC_JOB, "rw", KT_ENUM, JF(rw), 0, 0, NULL, rw_names, NULL, "pattern", P_STOR, 0,
+	  { SCN_RW_READ } },
+	{ SEC_JOB, "rwmixread", KT_PERCENT, JF(rwmixread_ppb), 0, UNITS_PPB_ONE, "0-100%", NULL,
+	  NULL, "pattern", P_STOR, 0, { UNITS_PPB_ONE / 2 } },
+	{ SEC_JOB, "bs", KT_SIZE, JF(bs_bytes), 512, INT64_C(64) << 20, "512B-64MiB", NULL, NULL,
+	  "pattern", P_STOR, 0, { 128 * 1024 } },
+	{ SEC_JOB, "iodepth", KT_INT, JF(iodepth), 1, 4096, "1-4096", NULL, NULL, "pattern",
+	  P_STOR, 0, { 32 } },
+	{ SEC_JOB, "target_latency", KT_TIME, JF(target_latency_ps), 0, UNITS_PS_PER_S, "0-1s",
+	  NULL, NULL, "pattern", P_STOR, 0, { 80 * UNITS_PS_PER_US } },
+	{ SEC_JOB, "target_iops", KT_INT_NONE, JF(target_iops), 1, INT64_C(1000000000),
+	  "none, or 1-1000000000", NULL, NULL, "pattern", P_STOR, 0, { SCN_AUTO } },
+	{ SEC_JOB, "target_bw", KT_RATE, JF(target_bw_bps), 0, INT64_C(16000000000000),
+	  "0 (no limit) or up to 16Tbps", NULL, NULL, "pattern", P_STOR, KF_ZERO, { 0 } },
+	{ SEC_JOB, "runtime", KT_TIME, JF(runtime_ps), 0, MAX_TIME_PS, "0 (size decides) to 1000s",
+	  NULL, NULL, "pattern", P_STOR, KF_ZERO, { 0 } },
+	{ SEC_JOB, "file", KT_FILE, JF(file), 0, 0, NULL, NULL, NULL, "pattern",
+	  P_TRACE, 0, { 0 } },
+	{ SEC_JOB, "iterations", KT_INT, JF(iterations), 1, MAX_ITERATIONS,
+	  "1-100000", NULL, NULL, NULL, 0, 0, { 1 } },
+	{ SEC_JOB, "compute_gap", KT_TIME, JF(compute_gap_ps), 0, MAX_TIME_PS,
+	  "0-1000s", NULL, NULL, NULL, 0, 0, { 0 } },
+	{ SEC_JOB, "skew", KT_TIME, JF(skew_ps), 0, MAX_TIME_PS, "0-1000s", NULL,
+	  NULL, NULL, 0, 0, { 0 } },
+	{ SEC_JOB, "straggler", KT_STRAGGLERS, JF(stragglers), 0, MAX_TIME_PS,
+	  "up to 16 HOST:DELAY, e.g. h5:2ms,h9:500us; delays 0-1000s", NULL, NULL, NULL, 0, 0,
+	  { 0 } },
+	{ SEC_JOB, "channels", KT_INT, JF(channels), 1, MAX_CHANNELS, "1-64", NULL,
+	  NULL, "pattern", P_RING, 0, { 1 } },
+	{ SEC_JOB, "slice", KT_SIZE, JF(slice_bytes), MIN_SLICE_BYTES,
+	  MAX_SLICE_BYTES, "1KB-1GB", NULL, NULL, "pattern", P_RING, 0, { 512 * 1024 } },
+	{ SEC_JOB, "schedule", KT_ENUM, JF(schedule), 0, 0, NULL, schedule_names,
+	  NULL, "pattern", P_A2A, 0, { SCN_SCHEDULE_ALL_AT_ONCE } },
+	{ SEC_JOB, "algorithm", KT_ENUM, JF(algorithm), 0, 0, NULL, algorithm_names,
+	  NULL, "pattern", P_RING, 0, { SCN_ALGO_RING } },
+	{ SEC_JOB, "qps_per_connection", KT_INT, JF(qps_per_connection), 1, 16, "1-16", NULL,
+	  NULL, "pattern", P_RING | P_A2A, 0, { 1 } },
+
+	{ SEC_BUFFER, "size", KT_SIZE, SF(buffer_bytes), 1, MAX_BUFFER_BYTES,
+	  "above 0, at most 64GiB", NULL, NULL, NULL, 0, KF_POOL, { 64000000 } },
+	{ SEC_BUFFER, "reserved", KT_SIZE, SF(reserved_bytes), 0, INT64_C(1000000),
+	  "0-1MB", NULL, NULL, NULL, 0, KF_FRAME1 | KF_POOL, { SCN_AUTO } },
+	{ SEC_BUFFER, "dynamic_th", KT_INT, SF(dynamic_th), -7, 7, "-7 to 7", NULL,
+	  NULL, NULL, 0, 0, { 0 } },
+	{ SEC_BUFFER, "lossy_dynamic_th", KT_INT, SF(lossy_dynamic_th), -7, 7,
+	  "-7 to 7", NULL, NULL, NULL, 0, 0, { 3 } },
+	{ SEC_BUFFER, "cell", KT_SIZE, SF(cell_bytes), 0, 4096,
+	  "0 (byte exact) to 4096B", NULL, NULL, NULL, 0, KF_ZERO, { 0 } },
+
+	{ SEC_PFC, "priorities", KT_PRIOS, SF(pfc_prios), 0, SCN_PRIOS - 1,
+	  "0-7, comma-separated; empty = PFC off", NULL, NULL, NULL, 0, KF_POOL, { 1u << 3 } },
+	{ SEC_PFC, "headroom", KT_SIZE_AUTO, SF(headroom_bytes), 0,
+	  MAX_HEADROOM_BYTES, "auto or 0-64MB", NULL, NULL, "priorities", 0, KF_POOL,
+	  { SCN_AUTO } },
+	{ SEC_PFC, "xon_offset", KT_SIZE, SF(xon_offset_bytes), 0,
+	  MAX_HEADROOM_BYTES, "0-64MB", NULL, NULL, "priorities", 0, KF_FRAME2, { SCN_AUTO } },
+	{ SEC_PFC, "pause_quanta", KT_INT, SF(pause_quanta), 1, 65535, "1-65535",
+	  NULL, NULL, "priorities", 0, 0, { 65535 } },
+	{ SEC_PFC, "response_time", KT_TIME_AUTO, SF(response_ps), 0,
+	  UNITS_PS_PER_MS, "auto or 0-1ms", NULL, NULL, "priorities", 0, KF_POOL, { SCN_AUTO } },
+
+	{ SEC_PFCWD, "enable", KT_BOOL, SF(pfcwd_enable), 0, 1, NULL, NULL, NULL,
+	  NULL, 0, 0, { 1 } },
+	{ SEC_PFCWD, "detection_time", KT_TIME, SF(pfcwd_detect_ps),
+	  UNITS_PS_PER_US, 10 * UNITS_PS_PER_S, "1us-10s", NULL, NULL, "enable", 0,
+	  0, { 200 * UNITS_PS_PER_MS } },
+	{ SEC_PFCWD, "restoration_time", KT_TIME, SF(pfcwd_restore_ps),
+	  UNITS_PS_PER_US, 10 * UNITS_PS_PER_S, "1us-10s", NULL, NULL, "enable", 0,
+	  0, { 400 * UNITS_PS_PER_MS } },
+	{ SEC_PFCWD, "poll_interval", KT_TIME, SF(pfcwd_poll_ps), UNITS_PS_PER_US,
+	  10 * UNITS_PS_PER_S, "1us-10s", NULL, NULL, "enable", 0, 0, { 200 * UNITS_PS_PER_MS } },
+	{ SEC_PFCWD, "action", KT_ENUM, SF(pfcwd_action), 0, 0, NULL,
+	  pfcwd_action_names, NULL, "enable", 0, 0, { SCN_PFCWD_DROP } },
+
+	{ SEC_ECN, "queues", KT_PRIOS, SF(ecn_queues), 0, SCN_PRIOS - 1,
+	  "0-7, comma-separated; empty = ECN off", NULL, NULL, NULL, 0, 0, { 1u << 3 } },
+	{ SEC_ECN, "kmin", KT_SIZE, SF(ecn_kmin_bytes), 0, MAX_BUFFER_BYTES,
+	  "0-64GiB", NULL, NULL, "queues", 0, 0, { 150000 } },
+	{ SEC_ECN, "kmax", KT_SIZE, SF(ecn_kmax_bytes), 1, MAX_BUFFER_BYTES,
+	  "above 0, at most 64GiB", NULL, NULL, "queues", 0, 0, { 1500000 } },
+	{ SEC_ECN, "pmax", KT_FRACTION, SF(ecn_pmax_ppb), 1, UNITS_PPB_ONE,
+	  "above 0, at most 100%", NULL, NULL, "queues", 0, 0, { UNITS_PPB_ONE / 10 } },
+	{ SEC_ECN, "mark_point", KT_ENUM, SF(ecn_mark_point), 0, 0, NULL,
+	  scn_mark_point_names, NULL, "queues", 0, 0, { SCN_MARK_DEQUEUE } },
+
+	/*
+	 * DESIGN B6, in the order of its table.  The defaults of each profile,
+	 * in base units, by enum scn_dcqcn_profile: nvidia (ConnectX firmware
+	 * defaults), paper (Zhu et al., SIGCOMM 2015), hpcc (the HPCC ns-3
+	 * "dcqcn" model).  cnp_scope is not a profile setting (qp for all
+	 * three).
+	 */
+	{ SEC_DCQCN, "profile", KT_ENUM, SF(dcqcn_profile), 0, 0, NULL,
+	  scn_profile_names, NULL, "nic.cc", CC_DCQCN, 0, { SCN_DCQCN_NVIDIA } },
+	{ SEC_DCQCN, "rpg_time_reset", KT_FW_TIME, SF(dcqcn.rpg_time_reset_ps), 1,
+	  UNITS_PS_PER_S, "above 0, at most 1s; a bare number is us", NULL, NULL,
+	  "nic.cc", CC_DCQCN, KF_PROFILE,
+	  { 300 * UNITS_PS_PER_US, 55 * UNITS_PS_PER_US, 300 * UNITS_PS_PER_US } },
+	{ SEC_DCQCN, "rpg_byte_reset", KT_FW_BYTES, SF(dcqcn.rpg_byte_reset_bytes),
+	  0, MAX_BYTE_RESET, "0 (off) to 1GB; a bare number counts 64-byte units",
+	  NULL, NULL, "nic.cc", CC_DCQCN, KF_PROFILE, { 32767 * FW_BYTE_UNIT, 10000000, 0 } },
+	{ SEC_DCQCN, "rpg_threshold", KT_INT, SF(dcqcn.rpg_threshold), 1, 31,
+	  "1-31", NULL, NULL, "nic.cc", CC_DCQCN, KF_PROFILE, { 1, 5, 1 } },
+	{ SEC_DCQCN, "rpg_ai_rate", KT_FW_RATE, SF(dcqcn.rpg_ai_rate_bps), MBPS,
+	  RATE_MAX_BPS, "0 or 1Mbps-1600Gbps; a bare number is Mbps", NULL, NULL,
+	  "nic.cc", CC_DCQCN, KF_ZERO | KF_PROFILE, { 5 * MBPS, 40 * MBPS, 20 * MBPS } },
+	{ SEC_DCQCN, "rpg_hai_rate", KT_FW_RATE, SF(dcqcn.rpg_hai_rate_bps), MBPS,
+	  RATE_MAX_BPS, "0 or 1Mbps-1600Gbps; a bare number is Mbps", NULL, NULL,
+	  "nic.cc", CC_DCQCN, KF_ZERO | KF_PROFILE, { 50 * MBPS, 200 * MBPS, 200 * MBPS } },
+	{ SEC_DCQCN, "rpg_gd", KT_INT, SF(dcqcn.rpg_gd), 10, 20, "10-20", NULL,
+	  NULL, "nic.cc", CC_DCQCN, KF_PROFILE, { 11, 11, 11 } },
+	{ SEC_DCQCN, "rpg_min_dec_fac", KT_INT, SF(dcqcn.rpg_min_dec_fac_pct), 0,
+	  100, "0-100", NULL, NULL, "nic.cc", CC_DCQCN, KF_PROFILE, { 50, 0, 0 } },
+	{ SEC_DCQCN, "rpg_min_rate", KT_FW_RATE, SF(dcqcn.rpg_min_rate_bps), MBPS,
+	  RATE_MAX_BPS, "1Mbps-1600Gbps; a bare number is Mbps", NULL, NULL,
+	  "nic.cc", CC_DCQCN, KF_PROFILE, { 1 * MBPS, 1 * MBPS, 1000 * MBPS } },
+	{ SEC_DCQCN, "dce_tcp_g", KT_INT, SF(dcqcn.dce_tcp_g), 0, 1023, "0-1023",
+	  NULL, NULL, "nic.cc", CC_DCQCN, KF_PROFILE, { 1019, 1020, 1020 } },
+	{ SEC_DCQCN, "dce_tcp_rtt", KT_FW_TIME, SF(dcqcn.dce_tcp_rtt_ps), 1,
+	  UNITS_PS_PER_S, "above 0, at most 1s; a bare number is us", NULL, NULL,
+	  "nic.cc", CC_DCQCN, KF_PROFILE,
+	  { 1 * UNITS_PS_PER_US, 55 * UNITS_PS_PER_US, 1 * UNITS_PS_PER_US } },
+	{ SEC_DCQCN, "rate_reduce_monitor_period", KT_FW_TIME,
+	  SF(dcqcn.rate_reduce_monitor_period_ps), 0, UNITS_PS_PER_S,
+	  "0-1s; a bare number is us", NULL, NULL, "nic.cc", CC_DCQCN, KF_PROFILE,
+	  { 4 * UNITS_PS_PER_US, 0, 4 * UNITS_PS_PER_US } },
+	{ SEC_DCQCN, "initial_alpha_value", KT_INT, SF(dcqcn.initial_alpha_value),
+	  0, 1023, "0-1023", NULL, NULL, "nic.cc", CC_DCQCN, KF_PROFILE, { 1023, 1023, 1023 } },
+	{ SEC_DCQCN, "rate_to_set_on_first_cnp", KT_FW_RATE,
+	  SF(dcqcn.rate_to_set_on_first_cnp_bps), MBPS, RATE_MAX_BPS,
+	  "0 (keep the rate) or 1Mbps-1600Gbps; a bare number is Mbps", NULL, NULL,
+	  "nic.cc", CC_DCQCN, KF_ZERO | KF_PROFILE, { 0, 0, 0 } },
+	{ SEC_DCQCN, "clamp_tgt_rate", KT_BOOL, SF(dcqcn.clamp_tgt_rate), 0, 1, NULL,
+	  NULL, NULL, "nic.cc", CC_DCQCN, KF_NUM01 | KF_PROFILE, { 0, 1, 0 } },
+	{ SEC_DCQCN, "clamp_tgt_rate_after_time_inc", KT_BOOL,
+	  SF(dcqcn.clamp_tgt_rate_after_time_inc), 0, 1, NULL, NULL, NULL, "nic.cc",
+	  CC_DCQCN, KF_NUM01 | KF_PROFILE, { 1, 1, 1 } },
+	{ SEC_DCQCN, "min_time_between_cnps", KT_FW_TIME,
+	  SF(dcqcn.min_time_between_cnps_ps), 0, UNITS_PS_PER_S,
+	  "0-1s; a bare number is us", NULL, NULL, "nic.cc", CC_DCQCN, KF_PROFILE,
+	  { 4 * UNITS_PS_PER_US, 50 * UNITS_PS_PER_US, 0 } },
+	{ SEC_DCQCN, "cnp_scope", KT_ENUM, SF(dcqcn.cnp_scope), 0, 0, NULL,
+	  cnp_scope_names, NULL, "nic.cc", CC_DCQCN, 0, { SCN_CNP_SCOPE_QP } },
+
+	{ SEC_FAULT, "kind", KT_ENUM, FF(kind), 0, 0, NULL, scn_fault_kind_names, NULL,
+	  NULL, 0, 0, { SCN_FAULT_PAUSE_STORM } },
+	{ SEC_FAULT, "node", KT_NODE, FF(host), 0, SCN_MAX_HOSTS - 1, NULL, NULL,
+	  NULL, "kind", F_STORM | F_SLOW, 0, { NO_HOST } },
+	{ SEC_FAULT, "link", KT_LINK, FF(link_text), 0, 0, NULL, NULL, NULL, "kind",
+	  F_LINK, 0, { 0 } },
+	{ SEC_FAULT, "start", KT_TIME, FF(start_ps), 0, MAX_TIME_PS, "0-1000s",
+	  NULL, NULL, NULL, 0, 0, { 0 } },
+	{ SEC_FAULT, "duration", KT_TIME, FF(duration_ps), 0, MAX_TIME_PS,
+	  "0 (until the end) to 1000s", NULL, NULL, NULL, 0, 0, { 0 } },
+	{ SEC_FAULT, "priority", KT_INT, FF(priority), 0, SCN_PRIOS - 1, "0-7",
+	  NULL, NULL, "kind", F_STORM, 0, { NO_PRIO } },
+	{ SEC_FAULT, "rate", KT_RATE, FF(rate_bps), INT64_C(1000000),
+	  INT64_C(1600000000000), "1Mbps-1600Gbps", NULL, NULL, "kind", F_SLOW, 0, { 0 } },
+
+	{ SEC_OUTPUT, "sample_interval", KT_TIME, SF(sample_interval_ps),
+	  100 * UNITS_PS_PER_NS, UNITS_PS_PER_S, "100ns-1s", NULL, NULL, NULL, 0, 0,
+	  { 10 * UNITS_PS_PER_US } },
+	{ SEC_OUTPUT, "queues", KT_ENUM, SF(output_queues), 0, 0, NULL, queues_names, NULL,
+	  NULL, 0, 0, { SCN_QUEUES_SWITCHES } },
+	{ SEC_OUTPUT, "flows", KT_ENUM, SF(output_flows), 0, 0, NULL, flows_names, NULL,
+	  NULL, 0, 0, { 1 } },
+	{ SEC_OUTPUT, "rates", KT_INT, SF(output_rates), 0, 100000, "0-100000",
+	  NULL, NULL, NULL, 0, 0, { 64 } },
+	{ SEC_OUTPUT, "plot_qps", KT_FLOWS, SF(output_plot_qps), 0, 99999,
+	  "auto, or up to 16 QP ids below output.rates", NULL, NULL, NULL, 0, 0, { 0 } },
+	{ SEC_CRITERIA, "max_ecn_mark_pct", KT_PERCENT, SF(crit_max_ecn_mark_ppb), 0,
+	  UNITS_PPB_ONE, "0-100 (percent)", NULL, NULL, NULL, 0, 0, { 20000000 } },
+	{ SEC_CRITERIA, "max_lossless_drops", KT_INT, SF(crit_max_lossless_drops), 0,
+	  INT64_C(1000000000000), "0-1000000000000", NULL, NULL, NULL, 0, 0, { 0 } },
+	{ SEC_CRITERIA, "min_busbw_pct_line", KT_PERCENT, SF(crit_min_busbw_ppb), 0,
+	  UNITS_PPB_ONE, "0-100 (percent)", NULL, NULL, NULL, 0, 0, { 950000000 } },
+	{ SEC_CRITERIA, "max_pause_frame_rate", KT_INT_NONE, SF(crit_max_pause_frame_rate), 0,
+	  INT64_C(1000000000000), "none, or 0-1000000000000 frames/s", NULL, NULL, NULL, 0, 0,
+	  { SCN_AUTO } },
+	{ SEC_CRITERIA, "max_drops", KT_INT, SF(crit_max_drops), 0, INT64_C(1000000000000),
+	  "0-1000000000000", NULL, NULL, NULL, 0, 0, { 0 } },
+	{ SEC_CRITERIA, "warmup_iterations", KT_INT, SF(crit_warmup_iterations), 0,
+	  MAX_ITERATIONS, "0-100000", NULL, NULL, NULL, 0, 0, { 1 } },
+	{ SEC_CRITERIA, "busbw_stat", KT_ENUM, SF(crit_busbw_stat), 0, 0, NULL, busbw_stat_names,
+	  NULL, NULL, 0, 0, { SCN_BUSBW_MIN } },
+	{ SEC_CRITERIA, "max_retransmitted_pct", KT_PERCENT, SF(crit_max_retransmitted_ppb), 0,
+	  UNITS_PPB_ONE, "0-100 (percent)", NULL, NULL, NULL, 0, 0,
+	  { UNITS_PPB_ONE / 100 } },
+
+	/* the fabric type; [ib] applies to infiniband only (see scn_apply_fabric) */
+	{ SEC_FABRIC, "type", KT_ENUM, SF(fabric_type), 0, 0, NULL, fabric_names, NULL,
+	  NULL, 0, 0, { SCN_FABRIC_ROCE } },
+	{ SEC_IB, "vl_buffer", KT_SIZE, SF(ib_vl_buffer_bytes), 256, MAX_BUFFER_BYTES,
+	  "256B-64GiB", NULL, NULL, "fabric.type", 1u << SCN_FABRIC_IB, 0,
+	  { 128 * 1024 } },
+	{ SEC_IB, "credit_update_delay", KT_TIME, SF(ib_credit_delay_ps), 0, UNITS_PS_PER_MS,
+	  "0-1ms", NULL, NULL, "fabric.type", 1u << SCN_FABRIC_IB, 0,
+	  { 100 * UNITS_PS_PER_NS } },
+	{ SEC_IB, "sl_to_vl", KT_SL_MAP, SF(ib_sl_to_vl), 0, SCN_PRIOS - 1, NULL, NULL, NULL,
+	  "fabric.type", 1u << SCN_FABRIC_IB, 0, { 0 } },
+	{ SEC_IB, "vl_arbitration", KT_WEIGHTS, SF(ib_vl_arb), 0, 255,
+	  "8 weights 0-255 (64 B units), for VLs 0-7; all 0: off", NULL, NULL, "fabric.type",
+	  1u << SCN_FABRIC_IB, 0, { 0 } },
+	/* IB congestion control (FECN/BECN) is not modelled */
+	TODO(SEC_IB, "cc"),
+
+	/* [tcp]: the hosts' transport on fabric.type = ethernet-tcp (nic.c) */
+	{ SEC_TCP, "cc", KT_ENUM, SF(tcp_cc), 0, 0, NULL, tcp_cc_names, NULL, "fabric.type",
+	  1u << SCN_FABRIC_TCP, 0, { SCN_TCP_NEWRENO } },
+	{ SEC_TCP, "mss", KT_INT, SF(tcp_mss_bytes), 536, 9000, "536-9000 (bytes)", NULL, NULL,
+	  "fabric.type", 1u << SCN_FABRIC_TCP, 0, { 4096 } },
+	{ SEC_TCP, "init_cwnd", KT_INT, SF(tcp_init_cwnd), 1, 1000, "1-1000", NULL, NULL,
+	  "fabric.type", 1u << SCN_FABRIC_TCP, 0, { 10 } },
+	{ SEC_TCP, "rto_min", KT_TIME, SF(tcp_rto_min_ps), UNITS_PS_PER_US, 10 * UNITS_PS_PER_S,
+	  "1us-10s", NULL, NULL, "fabric.type", 1u << SCN_FABRIC_TCP, 0,
+	  { 200 * UNITS_PS_PER_MS } },
+	{ SEC_TCP, "delayed_ack", KT_TIME, SF(tcp_delack_ps), 0, UNITS_PS_PER_S, "0-1s", NULL,
+	  NULL, "fabric.type", 1u << SCN_FABRIC_TCP, KF_ZERO, { 40 * UNITS_PS_PER_MS } },
+	{ SEC_TCP, "stack_latency", KT_TIME, SF(tcp_stack_latency_ps), 0, UNITS_PS_PER_MS,
+	  "0-1ms", NULL, NULL, "fabric.type", 1u << SCN_FABRIC_TCP, KF_ZERO,
+	  { 25 * UNITS_PS_PER_US } },
+};
+
+_Static_assert(N_OF(scn_key_defs) == N_KEYS, "N_KEYS (loader.h) counts scn_key_defs[]");
+
+/* ---- lookups in the table ---- */
+
+int scn_find_key(enum sec_id sec, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < N_KEYS; i++)
+		if (scn_key_defs[i].sec == sec && strcmp(scn_key_defs[i].name, name) == 0)
+			return (int)i;
+	return -1;
+}
+
+/* the key definition by section and name, for keys the code names itself */
+const struct key_def *scn_key_def_of(enum sec_id sec, const char *name)
+{
+	int i = scn_find_key(sec, name);
+
+	return i < 0 ? NULL : &scn_key_defs[i];
+}
+
+void scn_store_int(void *base, const struct key_def *k, int64_t v)
+{
+	char *p = (char *)base + k->off;
+
+	switch (k->size) {
+	case 1: {
+		uint8_t x = (uint8_t)v;
+		memcpy(p, &x, 1);
+		break;
+	}
+	case 4: {
+		int32_t x = (int32_t)v;
+		memcpy(p, &x, 4);
+		break;
+	}
+	case 8:
+		memcpy(p, &v, 8);
+		break;
+	default:
+		break;
+	}
+}
+
+/* integer and enum fields; every value stored fits int32 or int64 */
+int64_t scn_load_int(const void *base, const struct key_def *k)
+{
+	const char *p = (const char *)base + k->off;
+
+	switch (k->size) {
+	case 1: {
+		uint8_t x;
+		memcpy(&x, p, 1);
+		return x;
+	}
+	case 4: {
+		int32_t x;
+		memcpy(&x, p, 4);
+		return x;
+	}
+	case 8: {
+		int64_t x;
+		memcpy(&x, p, 8);
+		return x;
+	}
+	default:
+		return 0;
+	}
+}
+
+size_t scn_count_names(const char *const *names)
+{
+	size_t n = 0;
+
+	while (names && names[n])
+		n++;
+	return n;
+}
+
+/* "a, b, c" */
+void scn_join_names(const char *const *names, const char *sep, char *buf,
+		    size_t len)
+{
+	size_t i, n = 0;
+
+	buf[0] = '\0';
+	for (i = 0; names && names[i]; i++) {
+		int w = snprintf(buf + n, len - n, "%s%s", i ? sep : "", names[i]);
+		if (w < 0 || (size_t)w >= len - n)
+			return;
+		n += (size_t)w;
+	}
+}
+
+/* the definition of k's selecting key: "queues" in k's section, or "nic.cc" */
+static const struct key_def *dep_def(const struct key_def *k)
+{
+	const char *dot = strchr(k->dep, '.');
+	const struct key_def *d = NULL;
+	int i;
+
+	if (!dot)
+		d = scn_key_def_of(k->sec, k->dep);
+	for (i = 0; dot && i < SEC_COUNT; i++)
+		if (strlen(scn_section_defs[i].name) == (size_t)(dot - k->dep) &&
+		    strncmp(scn_section_defs[i].name, k->dep, (size_t)(dot - k->dep)) == 0)
+			d = scn_key_def_of((enum sec_id)i, dot + 1);
+	assert(d != NULL); /* scn_key_defs[] names only keys that exist */
+	return d;
+}
+
+/* k's selecting key as messages name it: "kind" in its section, or "nic.cc" */
+void scn_dep_label(const struct key_def *k, const char *secname, char *buf, size_t len)
+{
+	if (strchr(k->dep, '.'))
+		snprintf(buf, len, "%s", k->dep);
+	else
+		snprintf(buf, len, "%s.%s", secname, k->dep);
+}
+
+/*
+ * Does key k apply, given the selecting key's value in base (for a
+ * selecting key of another section, base is the struct scenario)?  *cur:
+ * its name.
+ */
+int scn_key_applies(const struct key_def *k, const void *base,
+		    const char **cur)
+{
+	const struct key_def *d;
+	int64_t v;
+
+	if (!k->dep)
+		return 1;
+	d = dep_def(k);
+	v = scn_load_int(base, d);
+	if (d->type == KT_PRIOS || d->type == KT_BOOL) {
+		if (cur)
+			*cur = v ? "on" : "off";
+		return v != 0;
+	}
+	if (cur)
+		*cur = (v >= 0 && (size_t)v < scn_count_names(d->names)) ? d->names[v] : "?";
+	return v >= 0 && v < 32 && ((k->mask >> v) & 1u);
+}
+
+/* Is k's dep an on/off switch (pfc.priorities, pfcwd.enable, ecn.queues)? */
+int scn_dep_is_switch(const struct key_def *k)
+{
+	const struct key_def *d = k->dep ? dep_def(k) : NULL;
+
+	return d && (d->type == KT_PRIOS || d->type == KT_BOOL);
+}
+
+/* what is off when a switch dep is 0, and why: "PFC is off", "pfc.priorities is empty" */
+const char *scn_switch_off_what(const struct key_def *k)
+{
+	switch (k->sec) {
+	case SEC_PFC:
+		return "PFC is off";
+	case SEC_ECN:
+		return "ECN is off";
+	default:
+		return "the PFC watchdog is off";
+	}
+}
+
+const char *scn_switch_off_why(const struct key_def *k)
+{
+	switch (k->sec) {
+	case SEC_PFC:
+		return "pfc.priorities is empty";
+	case SEC_ECN:
+		return "ecn.queues is empty";
+	default:
+		return "pfcwd.enable is false";
+	}
+}
+
+/*
+ * "kind = fat-tree", "pattern = incast or permutation", "pattern =
+ * permutation, ring-allreduce or alltoall", "nic.cc = dcqcn"
+ */
+void scn_applies_text(const struct key_def *k, char *buf, size_t len)
+{
+	const struct key_def *d = dep_def(k);
+	size_t i, n, total = 0, done = 0;
+	int w;
+
+	for (i = 0; d->names[i]; i++)
+		total += (k->mask >> i) & 1u;
+	w = snprintf(buf, len, "%s = ", k->dep);
+	n = (w < 0) ? 0 : (size_t)w;
+	for (i = 0; d->names[i] && n < len; i++) {
+		if (!((k->mask >> i) & 1u))
+			continue;
+		w = snprintf(buf + n, len - n, "%s%s",
+			     done == 0 ? "" : done + 1 == total ? " or " : ", ", d->names[i]);
+		if (w < 0)
+			return;
+		n += (size_t)w;
+		done++;
+	}
+}
+
+/* ---- scenario and job defaults ---- */
+
+/*
+ * The defaults of the keys of section sec into base, or with sec ==
+ * SEC_COUNT those of every unnamed section into the struct scenario.  Text
+ * keys start empty (base is zeroed), host sets "all", dscp_to_priority at
+ * dscp >> 3; the [dcqcn] knobs take the nvidia profile's (def[0]).
+ */
+static void init_keys(void *base, int sec)
+{
+	size_t i;
+	int d;
+
+	for (i = 0; i < N_KEYS; i++) {
+		const struct key_def *k = &scn_key_defs[i];
+		char *p = (char *)base + k->off;
+
+		if (sec == SEC_COUNT ? scn_section_defs[k->sec].named : (int)k->sec != sec)
+			continue;
+		switch (k->type) {
+		case KT_TODO:
+		case KT_TC: /* an alias of qos.data_dscp */
+		case KT_FILE:
+		case KT_LINK:
+		case KT_FLOWS: /* auto: n 0 */
+		case KT_STRAGGLERS: /* none: n 0 */
+			break;
+		case KT_DSCP_MAP:
+			for (d = 0; d < 64; d++)
+				((uint8_t *)p)[d] = (uint8_t)(d >> 3);
+			break;
+		case KT_SL_MAP:
+			for (d = 0; d < SCN_PRIOS; d++)
+				((uint8_t *)p)[d] = (uint8_t)d;
+			break;
+		case KT_WEIGHTS:
+			for (d = 0; d < SCN_PRIOS; d++)
+				((uint32_t *)(void *)p)[d] = (uint32_t)k->def[0];
+			break;
+		case KT_HOSTSET:
+			memcpy(((struct scn_hostset *)(void *)p)->text, "all", 4);
+			break;
+		default:
+			scn_store_int(base, k, k->def[0]);
+			break;
+		}
+	}
+}
+
+void scn_job_init(struct scn_job *j, const char *name, int line)
+{
+	memset(j, 0, sizeof(*j));
+	memcpy(j->name, name, strlen(name) + 1); /* checked: < SCN_NAME_LEN */
+	j->line = line;
+	init_keys(j, SEC_JOB);
+}
+
+/* a fault's required keys start "not given"; see the file header */
+void scn_fault_init(struct scn_fault *f, const char *name, int line)
+{
+	memset(f, 0, sizeof(*f));
+	memcpy(f->name, name, strlen(name) + 1); /* checked: < SCN_NAME_LEN */
+	f->line = line;
+	init_keys(f, SEC_FAULT);
+	f->end_node[0] = f->end_node[1] = UINT32_MAX;
+}
+
+static void job_free(struct scn_job *j)
+{
+	scn_hostset_clear(&j->ranks);
+	scn_hostset_clear(&j->senders);
+	scn_hostset_clear(&j->targets);
+	scn_hostset_clear(&j->initiators);
+	free(j->rows);
+	j->rows = NULL;
+	j->nrows = 0;
+}
+
+void scenario_init(struct scenario *s)
+{
+	memset(s, 0, sizeof(*s));
+	memcpy(s->source, "<defaults>", sizeof("<defaults>"));
+	init_keys(s, SEC_COUNT);
+	s->tc_ecn_bits = -1;
+}
+
+void scenario_free(struct scenario *s)
+{
+	uint32_t i;
+
+	if (s->graph) {
+		graph_free(s->graph);
+		free(s->graph);
+		s->graph = NULL;
+	}
+	for (i = 0; i < s->njobs && i < SCN_MAX_JOBS; i++)
+		job_free(&s->jobs[i]);
+}
+
+/*
+ * fabric.type = infiniband has no PFC, no ECN marking, no DCQCN and no PFC
+ * watchdog: credits keep it lossless.  Like a [dcqcn] profile, the type
+ * sets the defaults of pfc.priorities, ecn.queues, nic.cc and pfcwd.enable
+ * (roce: the table's; infiniband: empty, empty, none, false); a key given
+ * explicitly keeps its value (given earlier in the file, or holding a value
+ * other than the old type's default), and validate.c rejects a given value
+ * that contradicts infiniband.
+ */
+int scn_fabric_default(const struct key_def *k, enum scn_fabric f, int64_t *def)
+{
+	if (k == scn_key_def_of(SEC_PFC, "priorities") || k == scn_key_def_of(SEC_ECN, "queues") ||
+	    k == scn_key_def_of(SEC_PFCWD, "enable")) {
+		*def = f != SCN_FABRIC_ROCE ? 0 : k->def[0];
+		return 1;
+	}
+	if (k == scn_key_def_of(SEC_NIC, "cc")) {
+		*def = f != SCN_FABRIC_ROCE ? SCN_CC_NONE : k->def[0];
+		return 1;
+	}
+	return 0;
+}
+
+/* on ethernet-tcp: no PFC, watchdog or DCQCN, TCP's own retransmission
+ * and segment size */
+static const char *tcp_foreign(const struct key_def *k)
+{
+	if (k == scn_key_def_of(SEC_TOPOLOGY, "mtu"))
+		return "a packet carries one segment of tcp.mss";
+	switch (k->sec) {
+	case SEC_PFC:
+		return "lossy: no pause frames";
+	case SEC_PFCWD:
+		return "lossy: no pause frames to watch";
+	case SEC_DCQCN:
+		return "no DCQCN: TCP's congestion control is tcp.cc";
+	case SEC_NIC:
+		if (k == scn_key_def_of(SEC_NIC, "cc"))
+			return "no DCQCN: TCP's congestion control is tcp.cc";
+		if (k == scn_key_def_of(SEC_NIC, "pause_watchdog"))
+			return "lossy: no pause frames";
+		if (k == scn_key_def_of(SEC_NIC, "rto") || k == scn_key_def_of(SEC_NIC, "ib_timeout") ||
+		    k == scn_key_def_of(SEC_NIC, "ib_retry_cnt"))
+			return "TCP retransmits by its own timer: tcp.rto_min";
+		return NULL;
+	default:
+		return NULL;
+	}
+}
+
+/*
+ * Why key k does not belong on fabric f whatever its value, NULL when it
+ * does: a key selected by fabric.type ([ib]) on another fabric; on
+ * infiniband any key of [pfc], [pfcwd], [ecn] and [dcqcn], nic.cc and
+ * nic.pause_watchdog.  validate.c rejects such a key unless it holds the
+ * fabric's own default; `compare` skips it.
+ */
+const char *scn_fabric_foreign(const struct key_def *k, enum scn_fabric f)
+{
+	if (k->dep && strcmp(k->dep, "fabric.type") == 0 && !(k->mask >> f & 1u))
+		return "a key of another fabric.type";
+	if (f == SCN_FABRIC_TCP)
+		return tcp_foreign(k);
+	if (f != SCN_FABRIC_IB)
+		return NULL;
+	switch (k->sec) {
+	case SEC_PFC:
+		return "credits, not pause frames, keep it lossless";
+	case SEC_PFCWD:
+		return "no pause frames to watch: credits keep it lossless";
+	case SEC_ECN:
+		return "no ECN marking: credits, not congestion control, keep it lossless";
+	case SEC_DCQCN:
+		return "no DCQCN: credits, not congestion control, keep it lossless";
+	case SEC_NIC:
+		if (k == scn_key_def_of(SEC_NIC, "cc"))
+			return "no DCQCN: credits, not congestion control, keep it lossless";
+		if (k == scn_key_def_of(SEC_NIC, "pause_watchdog"))
+			return "no pause frames: credits keep it lossless";
+		return NULL;
+	default:
+		return NULL;
+	}
+}
+
+void scn_apply_fabric(struct load *ld, enum scn_fabric old)
+{
+	struct scenario *s = ld->s;
+	int64_t was, now;
+
+	for (size_t i = 0; i < N_KEYS; i++) {
+		const struct key_def *k = &scn_key_defs[i];
+
+		if (!scn_fabric_default(k, old, &was) || (ld->line > 0 && ld->key_line[i] > 0))
+			continue;
+		if (scn_load_int(s, k) != was)
+			continue;
+		scn_fabric_default(k, s->fabric_type, &now);
+		scn_store_int(s, k, now);
+	}
+}
+
+/*
+ * dcqcn.profile changed from `old` to s->dcqcn_profile: every knob not
+ * given explicitly takes the new profile's default.  Given explicitly means
+ * given earlier in the file being read (a knob after `profile` in the file
+ * is applied after it anyway), or holding a value other than the old
+ * profile's default (set by --set or an earlier file).  See the file header.
+ */
+void scn_apply_profile(struct load *ld, enum scn_dcqcn_profile old)
+{
+	struct scenario *s = ld->s;
+	size_t i;
+
+	for (i = 0; i < N_KEYS; i++) {
+		const struct key_def *k = &scn_key_defs[i];
+
+		if (!(k->flags & KF_PROFILE) || (ld->line > 0 && ld->key_line[i] > 0))
+			continue;
+		if (scn_load_int(s, k) != k->def[old])
+			continue;
+		scn_store_int(s, k, k->def[s->dcqcn_profile]);
+	}
+}

@@ -1,0 +1,799 @@
+/*
+ * run.c - the run loop, progress, invariants and result files (run.h).
+ *
+ * The loop advances simulated time in slices of 1 us so that it can draw
+ * the progress bar and notice an interrupt between slices; a slice with no
+ * event jumps straight to the next event.  Each partition counts the
+ * completion times of its messages in its own histogram (hist.h); the
+ * percentiles are those of their sum, nearest rank.  A run that completed
+ * every message ends at the last completion (sim_time_us); the pause
+ * intervals close at the end of the window it fell in (fabric.h).
+ */
+#include "sim/run/run.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "models/base/hist.h"
+#include "models/base/slab.h"
+#include "models/fabric/fabric.h"
+#include "models/scenario/scenario.h"
+#include "sim/run/iostats.h"
+#include "sim/run/output.h"
+
+#define SLICE_PS UNITS_PS_PER_US
+#define PROGRESS_EVERY_S 0.25
+
+struct run_ctx {
+	struct output out;
+	const struct fabric *fabric;
+	int has_out;
+	uint32_t colls;        /* completed collective iterations */
+	sim_time_ps coll_time; /* their total time */
+	double busbw, pct;     /* their total busbw and % of line */
+	uint32_t judged;       /* iterations after the warm-up (criteria) */
+	uint32_t jobs_failed;  /* jobs whose QP went to the error state */
+	sim_time_ps first_failure_ps;
+	double jmin, jmax, jsum; /* their % of line: least, most, total */
+	struct iostats *io;    /* storage jobs' I/Os; NULL: none */
+	uint32_t probe_job;    /* run_opts.probe_job's index; UINT32_MAX: none */
+	struct part_ctx {      /* what each partition's thread counts, on lines of
+				* its own (the threads write them at every completion) */
+		_Alignas(64) struct hist fct; /* completion times of the messages */
+		int oom;       /* the histogram ran out of memory */
+		sim_time_ps last_end; /* the last completion, the probe's aside */
+		struct probe_msg { sim_time_ps start, fct; } *probe;
+		uint32_t nprobe, probe_cap;
+	} *part;               /* by partition */
+};
+
+static double wall_now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static double peak_rss_mb(void)
+{
+	struct rusage ru;
+	if (getrusage(RUSAGE_SELF, &ru))
+		return 0.0;
+	return (double)ru.ru_maxrss / 1024.0; /* Linux: kilobytes */
+}
+
+/* a message of the probe job: kept with its start, judged at the end */
+static void probe_add(struct part_ctx *pc, const struct flow *fl)
+{
+	if (pc->nprobe == pc->probe_cap) {
+		uint32_t cap = pc->probe_cap ? 2 * pc->probe_cap : 256;
+		struct probe_msg *np = realloc(pc->probe, cap * sizeof(*np));
+		if (!np) {
+			pc->oom = 1;
+			return;
+		}
+		pc->probe = np;
+		pc->probe_cap = cap;
+	}
+	pc->probe[pc->nprobe++] = (struct probe_msg){ fl->start_ps, fl->end_ps - fl->start_ps };
+}
+
+static void on_flow_done(void *ctx, const struct fabric *f, unsigned part, const struct flow *fl)
+{
+	struct run_ctx *c = ctx;
+	struct part_ctx *pc = &c->part[part];
+	if (fl->job == c->probe_job)
+		probe_add(pc, fl);
+	else {
+		pc->oom |= hist_add(&pc->fct, fl->end_ps - fl->start_ps);
+		if (fl->end_ps > pc->last_end)
+			pc->last_end = fl->end_ps;
+	}
+	if (c->has_out && f->scn->output_flows)
+		output_flow(&c->out, f, (int)part, fl);
+}
+
+static void on_unfinished(void *ctx, const struct flow *fl)
+{
+	struct run_ctx *c = ctx;
+	output_flow(&c->out, c->fabric, -1, fl);
+}
+
+static const char *const pfc_names[] = { "xoff", "refresh", "xon", "expire" };
+static const char *const pfcwd_names[] = { "storm", "restore" };
+
+static void on_pfc(void *ctx, const struct fabric *f, unsigned part, const struct pause_rx *pr,
+		   unsigned prio, enum pfc_event ev, uint32_t quanta)
+{
+	struct run_ctx *c = ctx;
+	output_pfc(&c->out, f, part, pr, prio, pfc_names[ev], quanta);
+}
+
+static void on_pause_sample(void *ctx, const struct fabric *f, unsigned part, sim_time_ps t,
+			    const struct pause_rx *pr, unsigned prio, uint32_t ppm, uint32_t frames)
+{
+	struct run_ctx *c = ctx;
+	output_pause(&c->out, f, part, t, pr, prio, ppm, frames);
+}
+
+static void on_pfcwd(void *ctx, const struct fabric *f, unsigned part, const struct pause_rx *pr,
+		     unsigned prio, enum pfcwd_event ev, uint64_t dropped)
+{
+	struct run_ctx *c = ctx;
+	output_pfcwd(&c->out, f, part, pr, prio, pfcwd_names[ev], dropped);
+}
+
+static void on_coll_done(void *ctx, const struct fabric *f, const struct coll *c)
+{
+	struct run_ctx *x = ctx;
+	enum scn_pattern p = f->scn->jobs[c->job].pattern;
+	if (c->failed) { /* reported once per job, in time order */
+		if (!x->jobs_failed++)
+			x->first_failure_ps = c->end_ps;
+	} else if (p == SCN_JOB_RING_ALLREDUCE || p == SCN_JOB_ALLTOALL) {
+		double algbw, busbw, pct;
+		output_coll_bw(f->scn, c, &algbw, &busbw, &pct);
+		x->colls++;
+		x->coll_time += c->end_ps - c->start_ps;
+		x->busbw += busbw;
+		x->pct += pct;
+		/* the warm-up is not judged, but a job's last iteration always is */
+		uint32_t iters = f->scn->jobs[c->job].iterations;
+		if (c->iter >= f->scn->crit_warmup_iterations || c->iter + 1 == iters) {
+			x->jmin = x->judged && x->jmin < pct ? x->jmin : pct;
+			x->jmax = x->judged && x->jmax > pct ? x->jmax : pct;
+			x->jsum += pct;
+			x->judged++;
+		}
+	}
+	if (x->has_out)
+		output_coll(&x->out, f, c);
+}
+
+static void on_io_done(void *ctx, const struct fabric *f, const struct traffic_io *io)
+{
+	(void)f;
+	iostats_add(((struct run_ctx *)ctx)->io, io);
+}
+
+static void on_queue_sample(void *ctx, const struct fabric *f, unsigned part,
+			    const struct port *pt, unsigned q, uint64_t bytes)
+{
+	struct run_ctx *c = ctx;
+	output_queue(&c->out, f, part, pt, q, bytes);
+}
+
+static void on_nic_queue(void *ctx, const struct fabric *f, unsigned part, uint32_t host,
+			 unsigned prio, uint64_t bytes)
+{
+	struct run_ctx *c = ctx;
+	output_nic_queue(&c->out, f, part, host, prio, bytes);
+}
+
+static void on_counters(void *ctx, const struct fabric *f, sim_time_ps t,
+			const struct fabric_totals *d)
+{
+	struct run_ctx *c = ctx;
+	(void)f;
+	output_counters(&c->out, t, d);
+}
+
+static void on_rate_sample(void *ctx, const struct fabric *f, unsigned part, const struct qp *q)
+{
+	struct run_ctx *c = ctx;
+	output_rate(&c->out, f, part, q);
+}
+
+static void on_window_done(void *ctx, const struct fabric *f, sim_time_ps end)
+{
+	struct run_ctx *c = ctx;
+	(void)f;
+	(void)end;
+	output_merge(&c->out);
+}
+
+static void progress(FILE *out, const struct fabric *f, sim_time_ps dur, double t0)
+{
+	double wall = wall_now() - t0;
+	double frac = (double)fabric_now(f) / (double)dur;
+	uint64_t total = fabric_flows_total(f);
+	double done = (double)fabric_flows_done(f) / (double)(total ? total : 1);
+	if (done > frac)
+		frac = done; /* the run ends when all flows are done */
+	int width = 30, fill = (int)(frac * width);
+	char bar[32];
+	for (int i = 0; i < width; i++)
+		bar[i] = i < fill ? '=' : ' ';
+	bar[width] = '\0';
+	char now[32];
+	double eta = frac > 0 ? wall * (1 - frac) / frac : 0;
+	fprintf(out, "\r[%s] %5.1f%%  sim %s us  wall %.1f s  %.2f M ev/s  ETA %.0f s ",
+		bar, 100 * frac, units_format_us(fabric_now(f), now, sizeof(now)), wall,
+		wall > 0 ? (double)fabric_events(f) / wall / 1e6 : 0.0, eta);
+	fflush(out);
+}
+
+/* stats.csv, then (after the streamed files are closed) summary.csv, the
+ * last file a run writes */
+static int write_stats(struct run_ctx *c, const struct run_result *r)
+{
+	char row[1024], t[32];
+	snprintf(row, sizeof(row), "%llu,%.3f,%.0f,%.1f,%s,%llu,%.0f,%u",
+		 (unsigned long long)r->events, r->wall_s, r->events_per_s, r->peak_rss_mb,
+		 units_format_us(r->sim_time_ps, t, sizeof(t)),
+		 (unsigned long long)r->data_pkts, r->pkts_per_s, r->threads);
+	return output_write_row(&c->out, "stats.csv",
+				"events,wall_s,events_per_s,peak_rss_mb,sim_time_us,data_pkts,"
+				"pkts_per_s,threads",
+				row, 0);
+}
+
+static int write_summary(struct run_ctx *c, const struct run_result *r)
+{
+	char header[1024], row[1024];
+	run_summary_csv(r, header, sizeof(header), row, sizeof(row));
+	return output_write_row(&c->out, "summary.csv", header, row, 1);
+}
+
+static void free_parts(struct run_ctx *c, uint32_t n)
+{
+	for (uint32_t p = 0; c->part && p < n; p++) {
+		hist_free(&c->part[p].fct);
+		free(c->part[p].probe);
+	}
+	free(c->part);
+}
+
+/* the probe's messages that started before the other jobs' last
+ * completion, in one histogram: their count and percentiles */
+static int probe_result(struct run_ctx *c, uint32_t n, struct run_result *res)
+{
+	struct hist h;
+	sim_time_ps end = 0;
+	int oom = 0;
+	hist_init(&h);
+	for (uint32_t p = 0; p < n; p++)
+		if (c->part[p].last_end > end)
+			end = c->part[p].last_end;
+	for (uint32_t p = 0; p < n; p++)
+		for (uint32_t i = 0; i < c->part[p].nprobe; i++)
+			if (c->part[p].probe[i].start < end)
+				oom |= hist_add(&h, c->part[p].probe[i].fct);
+	res->probe_msgs = (uint32_t)h.n;
+	res->probe_p50_ps = hist_percentile(&h, 50);
+	res->probe_p99_ps = hist_percentile(&h, 99);
+	hist_free(&h);
+	return oom;
+}
+
+/* the completion times of every partition's messages, in one histogram */
+static int merge_fct(struct run_ctx *c, uint32_t n, struct hist *all)
+{
+	int oom = 0;
+	hist_init(all);
+	for (uint32_t p = 0; p < n; p++)
+		oom |= c->part[p].oom | hist_merge(all, &c->part[p].fct);
+	return oom;
+}
+
+/* The QPs the jobs open against the machine's memory.  A run whose QPs do
+ * not fit is refused before anything is built: an all-to-all of n ranks
+ * opens n (n - 1) QPs (8,192 ranks: 67 M, 25.8 GB), and the system would
+ * kill it halfway.  An all-to-all `all-at-once` also posts a message on
+ * each of them at its start (7,168 ranks: 19.7 GB of QPs and 6.6 GB of
+ * messages): they count too.  What it says goes to `check` too. */
+struct qp_need {
+	uint64_t qps, bytes, phys; /* phys 0: unknown */
+	size_t each;               /* bytes a QP takes (TCP's state too, nic.h) */
+	uint64_t msgs;             /* messages posted at once on them (all-to-all) */
+	uint64_t most;             /* QPs of the job that opens the most, */
+	uint32_t job;              /* that job */
+};
+
+static struct qp_need qp_need_of(const struct scenario *scn)
+{
+	struct qp_need n = {0};
+	for (uint32_t j = 0; j < scn->njobs; j++) {
+		uint64_t q = traffic_job_qps(&scn->jobs[j]);
+		n.job = q > n.most ? j : n.job;
+		n.most = q > n.most ? q : n.most;
+		n.qps += q;
+		n.msgs += traffic_job_posted_at_once(&scn->jobs[j]);
+	}
+	n.each = nic_qp_bytes(scn->fabric_type == SCN_FABRIC_TCP);
+	n.bytes = n.qps * n.each + n.msgs * sizeof(struct flow);
+	long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGESIZE);
+	n.phys = pages > 0 && size > 0 ? (uint64_t)pages * (uint64_t)size : 0;
+	return n;
+}
+
+/* "12.3 MB": 2 decimals in GB, 1 in MB and KB */
+static void bytes_text(uint64_t bytes, char *buf, size_t len)
+{
+	double b = (double)bytes;
+	snprintf(buf, len, "%.*f %s", b >= 1e9 ? 2 : 1, b / (b >= 1e9 ? 1e9 : b >= 1e6 ? 1e6 : 1e3),
+		 b >= 1e9 ? "GB" : b >= 1e6 ? "MB" : "KB");
+}
+
+static void qp_need_text(const struct scenario *scn, const struct qp_need *n, char *buf,
+			 size_t len)
+{
+	char b[32];
+	bytes_text(n->qps * n->each, b, sizeof(b));
+	int k = snprintf(buf, len, "the jobs open %llu QPs (%zu B each: %s",
+			 (unsigned long long)n->qps, n->each, b);
+	if (k > 0 && (size_t)k < len && scn->njobs > 1 && n->qps)
+		k += snprintf(buf + k, len - (size_t)k, "; job.%s %llu of them",
+			      scn->jobs[n->job].name, (unsigned long long)n->most);
+	if (k > 0 && (size_t)k < len)
+		k += snprintf(buf + k, len - (size_t)k, ")");
+	bytes_text(n->msgs * sizeof(struct flow), b, sizeof(b));
+	if (k > 0 && (size_t)k < len && n->msgs)
+		snprintf(buf + k, len - (size_t)k,
+			 " and post %llu messages on them at once (%zu B each: %s)",
+			 (unsigned long long)n->msgs, sizeof(struct flow), b);
+}
+
+enum run_status run_scenario(const struct scenario *scn, const struct run_opts *opts,
+			     struct run_result *res)
+{
+	struct run_ctx c = {0};
+	*res = (struct run_result){ .fct_p50_ps = -1, .fct_p99_ps = -1, .collective_time_ps = -1,
+				    .credit_stall_ps = -1, .probe_p50_ps = -1, .probe_p99_ps = -1 };
+	struct qp_need need = qp_need_of(scn);
+	if ((need.phys && need.bytes > need.phys) || need.qps >= UINT32_MAX) {
+		char what[352];
+		qp_need_text(scn, &need, what, sizeof(what));
+		if (need.qps >= UINT32_MAX)
+			snprintf(res->err, sizeof(res->err), "%s, more than the %u a run can number",
+				 what, UINT32_MAX - 1);
+		else
+			snprintf(res->err, sizeof(res->err),
+				 "%s, more than this machine's memory (%.1f GB): fewer ranks, %s, or a "
+				 "machine with more memory",
+				 what, (double)need.phys / 1e9,
+				 need.msgs ? "qps_per_connection or schedule = shift"
+					   : "channels or qps_per_connection");
+		return RUN_EIO;
+	}
+	const char *why;
+	struct fabric *f = fabric_create(scn, opts->threads, &why);
+	if (!f) {
+		snprintf(res->err, sizeof(res->err), "%s", why);
+		return RUN_EIO;
+	}
+	uint32_t nparts = f->nparts;
+	c.part = calloc_lines(nparts, sizeof(*c.part));
+	if (!c.part) {
+		fabric_destroy(f);
+		snprintf(res->err, sizeof(res->err), "out of memory");
+		return RUN_EIO;
+	}
+	for (uint32_t p = 0; p < nparts; p++)
+		hist_init(&c.part[p].fct);
+	c.fabric = f;
+	c.probe_job = UINT32_MAX;
+	for (uint32_t j = 0; opts->probe_job && j < scn->njobs; j++)
+		if (strcmp(scn->jobs[j].name, opts->probe_job) == 0)
+			c.probe_job = j;
+	res->warnings = scenario_warnings(scn, NULL, NULL);
+	if (opts->out_dir) {
+		if (output_open(&c.out, opts->out_dir, scn, nparts, res->err, sizeof(res->err))) {
+			free_parts(&c, nparts);
+			fabric_destroy(f);
+			return RUN_EIO;
+		}
+		c.has_out = 1;
+	}
+	f->hooks = (struct fabric_hooks){ .ctx = &c, .flow_done = on_flow_done,
+					  .coll_done = on_coll_done };
+	c.io = iostats_new(scn, c.has_out ? opts->out_dir : NULL, res->err, sizeof(res->err));
+	if (!c.io && res->err[0]) {
+		if (c.has_out)
+			output_close(&c.out);
+		free_parts(&c, nparts);
+		fabric_destroy(f);
+		return RUN_EIO;
+	}
+	if (c.io)
+		f->hooks.io_done = on_io_done;
+	if (c.has_out) {
+		f->hooks.pfc = on_pfc;
+		f->hooks.pause_sample = on_pause_sample;
+		f->hooks.pfcwd = on_pfcwd;
+		f->hooks.rate_sample = on_rate_sample;
+		f->hooks.counters = on_counters;
+		f->hooks.window_done = on_window_done;
+		if (scn->output_queues != SCN_QUEUES_NONE)
+			f->hooks.queue_sample = on_queue_sample;
+		if (scn->output_queues == SCN_QUEUES_ALL)
+			f->hooks.nic_queue_sample = on_nic_queue;
+	}
+	fabric_start_series(f);
+
+	double t0 = wall_now(), last_draw = t0;
+	sim_time_ps dur = scn->duration_ps;
+	int interrupted = 0, write_failed = 0;
+	while (!fabric_finished(f)) {
+		if (opts->interrupt && *opts->interrupt) {
+			interrupted = *opts->interrupt == SIGINT ? RUN_END_INTERRUPTED
+								 : RUN_END_TERMINATED;
+			break;
+		}
+		sim_time_ps next = fabric_next_time(f);
+		if (next > dur)
+			break;
+		sim_time_ps until = fabric_now(f) + SLICE_PS;
+		if (until < next)
+			until = next;
+		fabric_run_until(f, until < dur ? until : dur);
+		if (wall_now() - last_draw >= PROGRESS_EVERY_S) {
+			last_draw = wall_now();
+			if (opts->progress)
+				progress(opts->progress, f, dur, t0);
+			/* a full disk stops the run now, not after it */
+			if (c.has_out && output_check(&c.out)) {
+				write_failed = 1;
+				break;
+			}
+		}
+	}
+	if (opts->progress && last_draw != t0) {
+		progress(opts->progress, f, dur, t0);
+		fputc('\n', opts->progress);
+	}
+
+	res->end = interrupted			? (enum run_end)interrupted
+		   : fabric_finished(f) ? RUN_END_DONE
+					: RUN_END_DURATION;
+	/* a run that completed stops at the end of the window of its last
+	 * completion (parallel.c), the same for any number of threads; what
+	 * summary.csv counts is counted there */
+	res->sim_time_ps = res->end == RUN_END_DONE       ? f->stop_ps
+			   : res->end == RUN_END_DURATION ? dur
+							  : fabric_now(f);
+	/* the last pause interval closes where the partitions stopped */
+	fabric_pause_flush(f, res->sim_time_ps);
+	if (c.has_out)
+		output_merge(&c.out);
+	struct net_stats ns;
+	fabric_stats(f, &ns);
+	res->threads = f->nthreads;
+	res->wall_s = wall_now() - t0;
+	res->events = fabric_events(f);
+	res->data_pkts = ns.data_pkts_sent;
+	res->events_per_s = res->wall_s > 0 ? (double)res->events / res->wall_s : 0;
+	res->pkts_per_s = res->wall_s > 0 ? (double)res->data_pkts / res->wall_s : 0;
+	res->data_bytes_delivered = ns.payload_delivered;
+	res->nvlink_bytes = ns.nvlink_bytes;
+	res->max_queue_bytes = fabric_max_queue_bytes(f);
+	res->drops_lossless = ns.drops.lossless;
+	res->drops_lossy = ns.drops.lossy;
+	res->drops_pfcwd = ns.drops.pfcwd;
+	res->drops_link_down = ns.drops.link_down;
+	res->ecn_marked_pkts = ns.cc.ce_delivered;
+	res->data_pkts_delivered = ns.cc.pkts_delivered;
+	res->cnps_sent = ns.cc.cnps_sent;
+	res->naks_sent = ns.cc.naks_sent;
+	res->rto_timeouts = ns.cc.timeouts;
+	res->retransmitted_bytes = ns.cc.retransmitted_bytes;
+	res->peak_headroom_bytes = ns.peak_headroom_bytes;
+	res->pause_frames = ns.pause_frames;
+	res->max_paused_ppm = fabric_max_paused_ppm(f);
+	res->credit_stall_ps = scn->fabric_type == SCN_FABRIC_IB
+				       ? fabric_paused_ps(f, res->sim_time_ps)
+				       : -1;
+	res->pfcwd_storms = ns.pfcwd_storms;
+	res->flows_total = fabric_flows_total(f);
+	res->flows_completed = fabric_flows_done(f);
+	res->collectives_completed = c.colls;
+	res->collective_time_ps = c.colls ? c.coll_time / c.colls : -1;
+	res->busbw_GBps = c.colls ? c.busbw / c.colls : 0;
+	res->busbw_pct_line = c.colls ? c.pct / c.colls : 0;
+	res->jobs_failed = c.jobs_failed;
+	res->first_failure_ps = c.jobs_failed ? c.first_failure_ps : -1;
+	res->judged_iterations = c.judged;
+	res->judged_min_pct = c.jmin;
+	res->judged_max_pct = c.jmax;
+	res->judged_mean_pct = c.judged ? c.jsum / c.judged : 0;
+	run_check_criteria(scn, res);
+	struct hist fct;
+	int oom = merge_fct(&c, nparts, &fct);
+	res->fct_p50_ps = hist_percentile(&fct, 50);
+	res->fct_p99_ps = hist_percentile(&fct, 99);
+	hist_free(&fct);
+	if (c.probe_job != UINT32_MAX)
+		oom |= probe_result(&c, nparts, res);
+	char ioerr[480] = "";
+	int io_bad = c.io && iostats_finish(c.io, res, ioerr, sizeof(ioerr));
+	iostats_free(c.io);
+
+	enum run_status st = interrupted ? RUN_INTERRUPTED : RUN_OK;
+	if (fabric_check_conservation(f, &res->data_bytes_in_flight)) {
+		snprintf(res->err, sizeof(res->err), "conservation: %s", f->err);
+		st = RUN_INVARIANT;
+	}
+	if (c.has_out) {
+		if (scn->output_flows && fabric_unfinished(f, on_unfinished, &c))
+			oom = 1;
+		res->peak_rss_mb = peak_rss_mb();
+		/* every file is written and checked, summary.csv last; the first
+		 * failure is reported, with its file and reason, whatever else the
+		 * run's end was */
+		int bad = write_failed | write_stats(&c, res) | io_bad;
+		bad |= output_close(&c.out);
+		if (!bad)
+			bad = write_summary(&c, res);
+		if (bad && st != RUN_INVARIANT) {
+			snprintf(res->err, sizeof(res->err), "writing the results failed: %.480s",
+				 c.out.err[0] ? c.out.err
+				 : ioerr[0]   ? ioerr
+					      : "out of memory for a buffer");
+			st = RUN_EIO;
+		}
+	} else if (io_bad && st == RUN_OK) {
+		snprintf(res->err, sizeof(res->err), "%s", ioerr);
+		st = RUN_EIO;
+	}
+	res->peak_rss_mb = peak_rss_mb();
+	free_parts(&c, nparts);
+	fabric_destroy(f);
+	if (oom && st == RUN_OK) {
+		snprintf(res->err, sizeof(res->err), "out of memory for the results");
+		st = RUN_EIO;
+	}
+	return st;
+}
+
+static const char *end_name(enum run_end e)
+{
+	return e == RUN_END_DONE	  ? "done"
+	       : e == RUN_END_DURATION	  ? "duration"
+	       : e == RUN_END_INTERRUPTED ? "interrupted"
+					  : "terminated";
+}
+
+static double mark_pct_of(const struct run_result *r)
+{
+	return r->data_pkts_delivered
+		       ? 100.0 * (double)r->ecn_marked_pkts / (double)r->data_pkts_delivered
+		       : 0.0;
+}
+
+static double retransmitted_pct_of(const struct run_result *r)
+{
+	if (!r->data_bytes_delivered)
+		return r->retransmitted_bytes ? 100.0 : 0.0;
+	return 100.0 * (double)r->retransmitted_bytes / (double)r->data_bytes_delivered;
+}
+
+static double pause_rate_of(const struct run_result *r)
+{
+	return r->sim_time_ps > 0 ? (double)r->pause_frames * 1e12 / (double)r->sim_time_ps : 0.0;
+}
+
+void run_check_criteria(const struct scenario *scn, struct run_result *r)
+{
+	size_t n = 0;
+	r->criteria_failed[0] = '\0';
+	if (r->end != RUN_END_DONE) { /* what did not finish cannot pass or fail */
+		r->criteria_pass = -1;
+		snprintf(r->criteria_failed, sizeof(r->criteria_failed), "not judged: %s",
+			 r->end == RUN_END_INTERRUPTED ? "the run was interrupted (SIGINT)"
+			 : r->end == RUN_END_TERMINATED
+				 ? "the run was terminated (SIGTERM or SIGHUP)"
+				 : "sim.duration ended the run before its traffic finished");
+		return;
+	}
+#define FAIL_IF(cond, name)                                                                    \
+	do {                                                                                   \
+		if (cond)                                                                      \
+			n += (size_t)snprintf(r->criteria_failed + n,                          \
+					      n < sizeof(r->criteria_failed)                   \
+						      ? sizeof(r->criteria_failed) - n         \
+						      : 0,                                     \
+					      "%s%s", n ? ";" : "", name);                     \
+	} while (0)
+	double busbw = scn->crit_busbw_stat == SCN_BUSBW_MEAN ? r->judged_mean_pct
+							      : r->judged_min_pct;
+	uint64_t drops = r->drops_lossless + r->drops_lossy + r->drops_pfcwd;
+	FAIL_IF(mark_pct_of(r) * 1e7 > (double)scn->crit_max_ecn_mark_ppb, "max_ecn_mark_pct");
+	FAIL_IF((int64_t)r->drops_lossless > scn->crit_max_lossless_drops, "max_lossless_drops");
+	FAIL_IF(r->judged_iterations && busbw * 1e7 < (double)scn->crit_min_busbw_ppb,
+		"min_busbw_pct_line");
+	FAIL_IF(scn->crit_max_pause_frame_rate != SCN_AUTO &&
+			pause_rate_of(r) > (double)scn->crit_max_pause_frame_rate,
+		"max_pause_frame_rate");
+	FAIL_IF(r->jobs_failed, "jobs_failed");
+	FAIL_IF((int64_t)drops > scn->crit_max_drops, "max_drops");
+	FAIL_IF(retransmitted_pct_of(r) * 1e7 > (double)scn->crit_max_retransmitted_ppb,
+		"max_retransmitted_pct");
+#undef FAIL_IF
+	r->criteria_pass = n == 0;
+}
+
+void run_summary_csv(const struct run_result *r, char *header, size_t hlen, char *row,
+		     size_t rlen)
+{
+	char t[32], p50[32] = "", p99[32] = "", ct[32] = "", bw[32] = "", pct[32] = "";
+	char judged[80] = "", verdict[16] = "", failure[32] = "", stall[32] = "";
+	if (r->credit_stall_ps >= 0) /* empty on roce: no credits there */
+		units_format_us(r->credit_stall_ps, stall, sizeof(stall));
+	if (r->jobs_failed)
+		units_format_us(r->first_failure_ps, failure, sizeof(failure));
+	if (r->collectives_completed) {
+		units_format_us(r->collective_time_ps, ct, sizeof(ct));
+		snprintf(bw, sizeof(bw), "%.3f", r->busbw_GBps);
+		snprintf(pct, sizeof(pct), "%.2f", r->busbw_pct_line);
+	}
+	if (r->judged_iterations)
+		snprintf(judged, sizeof(judged), "%.2f,%.2f,%.2f", r->judged_min_pct,
+			 r->judged_mean_pct, r->judged_max_pct);
+	else
+		snprintf(judged, sizeof(judged), ",,");
+	if (r->criteria_pass >= 0)
+		snprintf(verdict, sizeof(verdict), "%d", r->criteria_pass);
+	if (r->fct_p50_ps >= 0) {
+		units_format_us(r->fct_p50_ps, p50, sizeof(p50));
+		units_format_us(r->fct_p99_ps, p99, sizeof(p99));
+	}
+	/* every storage job's I/Os together: IOPS and MiB/s over their runtime,
+	 * completion latency percentiles; empty without a storage job */
+	char storage[200] = ",,,,";
+	const struct run_storage *io = &r->storage[r->nstorage];
+	if (r->nstorage && io->ios) {
+		double secs = (double)io->runtime_ps * 1e-12;
+		char a[32], b[32], c[32];
+		snprintf(storage, sizeof(storage), "%.1f,%.3f,%s,%s,%s",
+			 secs > 0 ? (double)io->ios / secs : 0,
+			 secs > 0 ? (double)io->bytes / 1048576.0 / secs : 0,
+			 units_format_us(io->clat_p50_ps, a, sizeof(a)),
+			 units_format_us(io->clat_p99_ps, b, sizeof(b)),
+			 units_format_us(io->clat_p999_ps, c, sizeof(c)));
+	}
+	/* XOFF frames per simulated second */
+	double rate = pause_rate_of(r);
+	double mark_pct = mark_pct_of(r);
+	snprintf(header, hlen,
+		 "sim_time_us,end,data_bytes_delivered,data_bytes_in_flight,drops_lossless,"
+		 "drops_lossy,drops_pfcwd,drops_link_down,headroom_exceeded,ecn_marked_pkts,"
+		 "ecn_mark_pct,cnps_sent,naks_sent,rto_timeouts,retransmitted_bytes,"
+		 "peak_headroom_bytes,pause_frames,"
+		 "pause_frame_rate,max_paused_fraction,pfcwd_storms,max_queue_bytes,"
+		 "flows_completed,flows_total,fct_p50_us,fct_p99_us,collectives_completed,"
+		 "collective_time_us,busbw_GBps,busbw_pct_line,criteria_pass,criteria_failed,"
+		 "judged_iterations,busbw_judged_min_pct,busbw_judged_mean_pct,"
+		 "busbw_judged_max_pct,retransmitted_pct,jobs_failed,first_failure_us,"
+		 "nvlink_bytes,storage_iops,storage_bw_MiBps,storage_clat_p50_us,"
+		 "storage_clat_p99_us,storage_clat_p999_us,credit_stall_us");
+	snprintf(row, rlen,
+		 "%s,%s,%llu,%llu,%llu,%llu,%llu,%llu,%d,%llu,%.3f,%llu,%llu,%llu,%llu,"
+		 "%lld,%llu,%.3f,%u.%06u,%llu,%llu,%llu,%llu,%s,%s,%u,%s,%s,%s,%s,%s,%u,%s,%.3f,%u,%s,"
+		 "%llu,%s,%s",
+		 units_format_us(r->sim_time_ps, t, sizeof(t)), end_name(r->end),
+		 (unsigned long long)r->data_bytes_delivered,
+		 (unsigned long long)r->data_bytes_in_flight,
+		 (unsigned long long)r->drops_lossless, (unsigned long long)r->drops_lossy,
+		 (unsigned long long)r->drops_pfcwd, (unsigned long long)r->drops_link_down,
+		 r->drops_lossless > 0, (unsigned long long)r->ecn_marked_pkts, mark_pct,
+		 (unsigned long long)r->cnps_sent, (unsigned long long)r->naks_sent,
+		 (unsigned long long)r->rto_timeouts,
+		 (unsigned long long)r->retransmitted_bytes,
+		 (long long)r->peak_headroom_bytes, (unsigned long long)r->pause_frames,
+		 rate,
+		 r->max_paused_ppm / 1000000, r->max_paused_ppm % 1000000,
+		 (unsigned long long)r->pfcwd_storms, (unsigned long long)r->max_queue_bytes,
+		 (unsigned long long)r->flows_completed, (unsigned long long)r->flows_total, p50, p99,
+		 r->collectives_completed, ct, bw,
+		 pct, verdict, r->criteria_failed, r->judged_iterations, judged,
+		 retransmitted_pct_of(r), r->jobs_failed, failure,
+		 (unsigned long long)r->nvlink_bytes, storage, stall);
+}
+
+void run_print_summary(const struct run_result *r, FILE *out)
+{
+	char header[2048], row[2048];
+	run_summary_csv(r, header, sizeof(header), row, sizeof(row));
+	char *hs;
+	char *h = strtok_r(header, ",", &hs);
+	/* strtok_r skips empty fields: split the row by hand */
+	char *v = row;
+	while (h) {
+		char *comma = strchr(v, ',');
+		if (comma)
+			*comma = '\0';
+		fprintf(out, "  %-22s %s\n", h, *v ? v : "-");
+		v = comma ? comma + 1 : v + strlen(v);
+		h = strtok_r(NULL, ",", &hs);
+	}
+	/* each storage job as fio reports it */
+	for (uint32_t k = 0; k < r->nstorage; k++) {
+		const struct run_storage *io = &r->storage[k];
+		double secs = (double)io->runtime_ps * 1e-12, mib = (double)io->bytes / 1048576.0;
+		if (!io->ios)
+			continue;
+		fprintf(out, "  storage %s: %s: IOPS=%.0f, BW=%.1fMiB/s (%.1fMB/s)(%.1fMiB/%.3fmsec)\n",
+			io->job, io->rw, secs > 0 ? (double)io->ios / secs : 0,
+			secs > 0 ? mib / secs : 0, secs > 0 ? (double)io->bytes / 1e6 / secs : 0, mib,
+			secs * 1e3);
+		char a[32], b[32], c[32];
+		fprintf(out, "    clat (usec): min=%s, max=%s, avg=%s\n",
+			units_format_us(io->clat_min_ps, a, sizeof(a)),
+			units_format_us(io->clat_max_ps, b, sizeof(b)),
+			units_format_us((sim_time_ps)io->clat_mean_ps, c, sizeof(c)));
+		fprintf(out, "     clat percentiles (usec): 50.00th=[%s], 99.00th=[%s], 99.90th=[%s]\n",
+			units_format_us(io->clat_p50_ps, a, sizeof(a)),
+			units_format_us(io->clat_p99_ps, b, sizeof(b)),
+			units_format_us(io->clat_p999_ps, c, sizeof(c)));
+	}
+	if (r->drops_lossless)
+		fprintf(out, "  WARNING: %llu lossless packets dropped: the PFC headroom was "
+			     "exceeded (undersized headroom, or a peer that does not stop in time)\n",
+			(unsigned long long)r->drops_lossless);
+	if (r->warnings)
+		fprintf(out, "  %-22s %u risky setting%s (warnings.txt)\n", "warnings", r->warnings,
+			r->warnings == 1 ? "" : "s");
+	fprintf(out, "  %-22s %llu events in %.2f s (%.2f M events/s, %.2f M packets/s), "
+		     "peak RSS %.0f MB\n",
+		"cost", (unsigned long long)r->events, r->wall_s, r->events_per_s / 1e6,
+		r->pkts_per_s / 1e6, r->peak_rss_mb);
+}
+
+void run_print_plan(const struct scenario *scn, FILE *out)
+{
+	struct qp_need need = qp_need_of(scn);
+	char what[352];
+	qp_need_text(scn, &need, what, sizeof(what));
+	fprintf(out, "# QPs: %s%s\n", what,
+		need.qps >= UINT32_MAX ? "; more than a run can number: run refuses it"
+		: need.phys && need.bytes > need.phys
+			? "; more than this machine's memory: run refuses it"
+			: "");
+	struct fabric_plan p = fabric_plan_of(scn, 0);
+	char la[32];
+	units_format_time(p.lookahead_ps, la, sizeof(la));
+	if (p.parts == p.threads)
+		fprintf(out, "# threads: %u partition%s of %u unit%s (a unit: %s)\n", p.parts,
+			p.parts == 1 ? "" : "s", p.units, p.units == 1 ? "" : "s", p.unit_is);
+	else
+		fprintf(out, "# threads: %u, running %u partitions of %u units (a unit: %s) one "
+			     "after another within each window, for locality\n",
+			p.threads, p.parts, p.units, p.unit_is);
+	if (p.auto_light)
+		fprintf(out, "# sim.threads = auto: %u thread%s, one for each %u of the fabric's "
+			     "weight (ports + 2 x hosts: %llu) at most; a lighter fabric's windows "
+			     "hold too little work for more (sim.threads = N sets them)\n",
+			p.threads, p.threads == 1 ? "" : "s", FABRIC_AUTO_THREAD_WEIGHT,
+			(unsigned long long)p.auto_light);
+	if (p.auto_sparse > 0)
+		fprintf(out, "# sim.threads = auto: %u thread%s, one for each %d data packets the "
+			     "jobs can deliver in a window at most (%.2f: their receiving hosts' "
+			     "links at host_link); sparser windows cost more on several threads "
+			     "than they save (sim.threads = N sets them)\n",
+			p.threads, p.threads == 1 ? "" : "s", FABRIC_AUTO_WINDOW_PACKETS, p.auto_sparse);
+	if (p.auto_rings)
+		fprintf(out, "# sim.partitions = auto: %u partitions, %u a thread: every job is a "
+			     "ring all-reduce, whose messages stay within a partition however fine "
+			     "the cut, and finer partitions ran faster on several threads "
+			     "(sim.partitions = N sets them)\n",
+			p.parts, p.parts / p.threads);
+	if (p.why_one)
+		fprintf(out, "# one partition: %s\n", p.why_one);
+	else if (p.threads > 1 && p.weight_total)
+		fprintf(out, "# %s weights (ports + 2 x hosts): heaviest %.1f%%, lightest %.1f%% "
+			     "of %llu\n", p.parts == p.threads ? "partition" : "thread",
+			100.0 * (double)p.weight_max / (double)p.weight_total,
+			100.0 * (double)p.weight_min / (double)p.weight_total,
+			(unsigned long long)p.weight_total);
+	fprintf(out, "# windows of %s (%s); packets between partitions wait for the window's "
+		     "end; the run ends at the end of the window of the last completion\n",
+		la, p.units == 1 ? "a star has no fabric link" : "the lookahead: a fabric cable's delay");
+	if (p.threads > 1)
+		fprintf(out, "# a window after one of fewer than %llu events runs on one thread, "
+			     "after one of %llu or more on the threads, in between the way the run "
+			     "measures cheaper\n",
+			(unsigned long long)p.window_one, (unsigned long long)p.window_threads);
+}
