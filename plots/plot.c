@@ -1,5 +1,5 @@
 /*
- * plot.c - gnuplot figures of a run directory (DESIGN A1 `plot`, A3; plot.h).
+ * plot.c - gnuplot figures of a run directory (docs/contract.md#commands `plot`, A3; plot.h).
  *
  * The work is split so that no chart is ever drawn from data that is not
  * there.  C reads the run's CSVs with libcsv, checks by name every column a
@@ -429,8 +429,8 @@ struct run_info {
 	double kmin_kb, kmax_kb; /* ECN thresholds, NaN unknown */
 	unsigned ecn_queues;	/* bit q: queue q marks */
 	double host_link_gbps;	/* NaN unknown */
-	double max_ecn_mark_pct; /* [criteria], default 2 (DESIGN A2) */
-	double min_busbw_pct;	/* [criteria], default 95 (DESIGN A2) */
+	double max_ecn_mark_pct; /* [criteria], default 2 (docs/contract.md#scenario-files) */
+	double min_busbw_pct;	/* [criteria], default 95 (docs/contract.md#scenario-files) */
 	int ini_read;		/* scenario.ini was read: jobs[] lists its jobs */
 	int queues_none;	/* output.queues = none */
 	int cc_none;		/* nic.cc = none */
@@ -539,7 +539,7 @@ static int span_row(struct scan *sc, char *const *f)
 }
 
 /*
- * scenario.ini is optional (the defaults above, DESIGN A2's, stand in).
+ * scenario.ini is optional (the defaults above, docs/contract.md#scenario-files's, stand in).
  * The end time comes from summary.csv, else the last row of counters.csv,
  * else 0 (each figure then uses its own data's last time); without
  * output.sample_interval, the interval is the end of counters.csv's first

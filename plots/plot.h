@@ -1,5 +1,5 @@
 /*
- * plot.h - gnuplot figures of a run directory (DESIGN A1 `plot`, A3 plots/).
+ * plot.h - gnuplot figures of a run directory (docs/contract.md#commands `plot`, A3 plots/).
  *
  * plot_run() reads the CSV files of a run directory, checks the columns each
  * figure needs, writes the shaped data under DIR/plots/data/ and runs one

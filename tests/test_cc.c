@@ -1,5 +1,5 @@
 /*
- * test_cc.c - congestion control end to end (DESIGN B5, B6): WRED marking
+ * test_cc.c - congestion control end to end (docs/model.md#ecn, #dcqcn): WRED marking
  * statistics, DCQCN fairness and queue, a late joiner, go-back-N recovery
  * on a lossy fabric, and DCQCN against PFC alone on a 16-to-1 incast.
  */

@@ -1,5 +1,5 @@
 #!/bin/sh
-# test_cli.sh DCQCN_SIM SOURCE_ROOT - the command line contract (DESIGN A1):
+# test_cli.sh DCQCN_SIM SOURCE_ROOT - the command line contract (docs/contract.md#commands):
 # exit statuses, file:line errors, check output, a run directory with the
 # documented files and columns, SIGINT -> exit 3 with results marked.
 sim="$1"

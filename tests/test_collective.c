@@ -1,5 +1,5 @@
 /*
- * test_collective.c - collective traffic (DESIGN B7): ring all-reduce time
+ * test_collective.c - collective traffic (docs/model.md#traffic): ring all-reduce time
  * against its closed form, slice pipelining, bus bandwidth bounds,
  * all-to-all byte accounting, skew and iterations, an oversubscribed
  * 64-rank ring, determinism and conservation with concurrent jobs, the
@@ -55,7 +55,7 @@ static double coll_time_s(const struct fabric *f, uint32_t c)
 	return (double)(k->end_ps - k->start_ps) * 1e-12;
 }
 
-/* 400G goodput ceiling, bytes per second (DESIGN B1: 49.0 GB/s) */
+/* 400G goodput ceiling, bytes per second (docs/model.md#wire: 49.0 GB/s) */
 #define GOODPUT_400G (400e9 / 8 * 4096.0 / 4178.0)
 /* one-way latency of a full frame on a star: two cables of 3 m, two
  * serializations at 400G, one switch: 2 x 15 + 2 x 83.56 + 500 ns */
@@ -379,7 +379,7 @@ END_TEST
  * (the lesson of scenarios/pause-storm.ini).  Without the watchdog every
  * stuck QP times out 4 times in a row (nic.ib_retry_cnt 3) and goes to the
  * error state exactly 4 x nic.rto after its last progress, failing its job
- * (DESIGN B6); the run ends once every job has failed.  With a watchdog
+ * (docs/model.md#dcqcn); the run ends once every job has failed.  With a watchdog
  * that acts within that budget the ring completes and only the incast to
  * the broken NIC fails.
  */

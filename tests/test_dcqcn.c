@@ -1,5 +1,5 @@
 /*
- * test_dcqcn.c - the DCQCN reaction point (dcqcn.h, DESIGN B6): alpha decay
+ * test_dcqcn.c - the DCQCN reaction point (dcqcn.h, docs/model.md#dcqcn): alpha decay
  * and half-lives, cut size, one cut per monitor period, fast recovery,
  * increase stages per profile, byte-counter intervals, clamping, the order
  * of simultaneous events, and the lazy module against a step-by-step
@@ -18,7 +18,7 @@
 #define LINE 100e9
 #define FRAME_WIRE 4178 /* 4096 B payload + 62 B headers + 20 B preamble/IFG */
 
-/* DESIGN B6 defaults per profile */
+/* docs/model.md#dcqcn defaults per profile */
 static struct dcqcn_params nvidia(double line)
 {
 	return (struct dcqcn_params){
@@ -68,7 +68,7 @@ static int close_rel(double a, double b, double tol)
  *
  * Half-life: ln 2 / -ln(1019/1024) = 141.61 periods (to first order
  * ln 2 x 1024/5 = 141.96): alpha falls below alpha1/2 between 141 and 142 us
- * after the tick at 1 us.  DESIGN's "about 142 us" is this 141.6 rounded;
+ * after the tick at 1 us.  docs/model.md's "about 142 us" is this 141.6 rounded;
  * any window such as 138-142 us contains it; we assert the closed form and
  * the exact one-period window.
  * PAPER: ln 2 / -ln(255/256) = 177.10 periods of 55 us = 9.74 ms ("about
@@ -187,7 +187,7 @@ static double first_cut(struct dcqcn_params p)
 }
 
 /*
- * DESIGN B6 says one cut at alpha = 1023/1024 with gd 11 and min_dec_fac 50
+ * docs/model.md#dcqcn says one cut at alpha = 1023/1024 with gd 11 and min_dec_fac 50
  * "gives exactly Rc/2".  With B6's own formula the cut is
  * min(Rc 1023/2048, Rc 50/100) = Rc 1023/2048, which leaves Rc 1025/2048
  * (50.05 %), not Rc/2: the min_dec_fac bound (50 %) is larger than the alpha
@@ -671,7 +671,7 @@ END_TEST
  * Every alpha tick, timer expiry and deferred cut is its own step, fired in
  * time order (ties: alpha tick, deferred cut, timer, as documented in
  * dcqcn.c); alpha is multiplied once per tick; no closed forms, no
- * fixed-point shortcut.  Written from DESIGN B6, not from dcqcn.c.
+ * fixed-point shortcut.  Written from docs/model.md#dcqcn, not from dcqcn.c.
  */
 struct ref_qp {
 	double rc, rt, alpha;

@@ -72,7 +72,7 @@ END_TEST
 
 /* 16-to-1 incast on a star at 100 Gbps: every byte arrives, and while all
  * senders are active the receiver's link delivers payload at exactly
- * 100 Gbps x 4096 / 4178 (DESIGN B1), within one packet */
+ * 100 Gbps x 4096 / 4178 (docs/model.md#wire), within one packet */
 START_TEST(incast_runs_at_goodput_ceiling)
 {
 	struct scenario *s = tl_load("[topology]\nkind = star\nhosts = 17\n"

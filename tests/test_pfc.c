@@ -1,5 +1,5 @@
 /*
- * test_pfc.c - the lossless fabric (DESIGN B2-B4): losslessness with auto
+ * test_pfc.c - the lossless fabric (docs/model.md): losslessness with auto
  * headroom, the undersized-headroom negative control, the dynamic threshold
  * fixed point in a switch, pause timing and priority isolation, the PFC
  * watchdog, pause-storm spread, slow receivers, lossy drops.

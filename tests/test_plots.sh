@@ -1,6 +1,6 @@
 #!/bin/sh
 # test_plots.sh DCQCN_SIM SOURCE_ROOT - `dcqcn-sim plot DIR` and `run --plot`
-# (DESIGN A1, A3): short runs (the default with PFC alone and with DCQCN,
+# (docs/contract.md#commands, #outputs): short runs (the default with PFC alone and with DCQCN,
 # an incast that pauses, a ring all-reduce that completes), every
 # expected PNG present, a real PNG and not an empty chart (> 10 KB); the
 # figures whose CSV has no rows skipped and not left behind; a CSV without a

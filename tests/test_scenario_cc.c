@@ -1,13 +1,13 @@
 /*
  * test_scenario_cc.c - the scenario loader's congestion control keys:
- * [ecn], [dcqcn] and the CNP, nic.rto and output.rates keys (DESIGN A2, B5,
- * B6).
+ * [ecn], [dcqcn] and the CNP, nic.rto and output.rates keys
+ * (docs/contract.md#scenario-files, docs/model.md#ecn, #dcqcn).
  *
  * What is pinned: the defaults, the three profiles against the B6 table
  * written out here independently, knobs overriding the profile before and
  * after it (and the documented rule for a later --set of the profile), bare
  * firmware numbers against values with units, every error class with its
- * exact prefix (kmax not above kmin in DESIGN's words, ECN off, CNP on the
+ * exact prefix (kmax not above kmin in docs/contract.md's words, ECN off, CNP on the
  * data DSCP, [dcqcn] with nic.cc = none, ranges, inexact fractions, unknown
  * knob), and the same keys by --set.  Their printing: test_scenario_print.c.
  */
@@ -21,7 +21,8 @@
 
 /* texts and the values they load to */
 static const struct tl_values parsed_cases[] = {
-	/* the defaults of DESIGN A2: ecn.queues 3, kmin 150KB, kmax 1500KB, pmax 10%, dequeue */
+	/* the defaults (docs/contract.md#scenario-files): ecn.queues 3, kmin 150KB,
+	 * kmax 1500KB, pmax 10%, dequeue */
 	{ "",
 	  { TL_FIELD(ecn_queues, 1u << 3),
 	    TL_FIELD(ecn_kmin_bytes, 150000),
@@ -97,7 +98,7 @@ static const struct tl_case ecn_cases[] = {
 	{ "[ecn]\nkmin = 1KB\nkmin = 2KB\n", NULL,
 	  "x.ini:3: ecn.kmin: given twice (first at line 2)" },
 	/* ecn.kmax above ecn.kmin */
-	/* the example of DESIGN A2, with the default kmin */
+	/* the example of docs/contract.md#scenario-files, with the default kmin */
 	{ "[sim]\n\n[ecn]\nkmax = 100KB\n", NULL,
 	  "x.ini:4: ecn.kmax: 100KB must be above ecn.kmin (150KB)" },
 	/* equal is not above */
@@ -170,7 +171,7 @@ START_TEST(test_ecn_kmax_kmin)
 	struct scenario *s;
 	struct scn_error err;
 
-	/* the exact message of DESIGN A2's example */
+	/* the exact message of docs/contract.md#scenario-files's example */
 	ck_assert_ptr_null(tl_scn_try("[ecn]\nkmax = 100KB\n", &err));
 	ck_assert_str_eq(err.msg, "x.ini:2: ecn.kmax: 100KB must be above ecn.kmin (150KB)");
 	/* --set: in either order */
@@ -204,7 +205,7 @@ START_TEST(test_cnp_dscp_moved_apart)
 }
 END_TEST
 
-/* ---- [dcqcn] (DESIGN B6) ---- */
+/* ---- [dcqcn] (docs/model.md#dcqcn) ---- */
 
 #define US INT64_C(1000000) /* ps */
 #define MB_S INT64_C(1000000) /* bps in 1 Mbps */
@@ -224,7 +225,7 @@ struct knobs {
 	int64_t cnps_ps;
 };
 
-/* DESIGN B6 table, written out independently of the loader */
+/* docs/model.md#dcqcn table, written out independently of the loader */
 static const struct knobs nvidia_knobs = {
 	300 * US, 32767 * 64, 1, 5 * MB_S, 50 * MB_S, 11, 50, 1 * MB_S, 1019, 1 * US, 4 * US,
 	1023, 0, 0, 1, 4 * US,

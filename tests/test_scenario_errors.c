@@ -404,7 +404,7 @@ static const struct tl_case collective_cases[] = {
 	{ "[job.r]\npattern = alltoall\nranks = 1,2,1\n", NULL,
 	  "x.ini:3: job.r.ranks: host 1 listed twice" },
 	/* the size against ranks and channels */
-	/* DESIGN A2's form, at the line of size */
+	/* docs/contract.md#scenario-files's form, at the line of size */
 	{ "[topology]\nleaves = 8\nhosts_per_leaf = 8\n\n[job.ar]\npattern = ring-allreduce\n"
 	  "ranks = all\nchannels = 2\nsize = 100B\n", NULL,
 	  "x.ini:9: job.ar.size: 100B is below ranks x channels (64 x 2 = 128 B)" },

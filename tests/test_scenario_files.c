@@ -1,6 +1,6 @@
 /*
  * test_scenario_files.c - the scenario loader and files: scenario files
- * read by path, and trace CSV files (pattern = trace, DESIGN A2).
+ * read by path, and trace CSV files (pattern = trace, docs/contract.md#scenario-files).
  *
  * What is pinned: a trace fixture found relative to its scenario and its
  * rows parsed exactly (start_us to the picosecond, dscp, after); every

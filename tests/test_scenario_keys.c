@@ -1,11 +1,11 @@
 /*
  * test_scenario_keys.c - the scenario loader (models/scenario/, contract
- * scenario.h and DESIGN.md A2): the defaults, and every key parsed to its
+ * scenario.h and docs/contract.md#scenario-files): the defaults, and every key parsed to its
  * exact integer or rejected with its exact "FILE:LINE: section.key:" prefix.
  *
- * What is pinned: the defaults of DESIGN A2 (buffer.reserved and
+ * What is pinned: the defaults of docs/contract.md#scenario-files (buffer.reserved and
  * pfc.xon_offset following the final mtu); every implemented key of [sim],
- * [topology], [qos], [job.NAME] (with the collectives of DESIGN B7:
+ * [topology], [qos], [job.NAME] (with the collectives of docs/model.md#traffic:
  * iterations, compute_gap, skew, channels, slice, schedule), [buffer],
  * [pfc], [pfcwd], [nic], [output], [criteria] and [fault.NAME] parsed
  * exactly, host sets in the order written; comments and white space; and
@@ -28,7 +28,7 @@ START_TEST(test_defaults)
 	struct scn_error err;
 	int d, p;
 
-	/* DESIGN A2 defaults */
+	/* docs/contract.md#scenario-files defaults */
 	ck_assert_int_eq(s->duration_ps, INT64_C(1000000000000));
 	ck_assert_uint_eq(s->seed, 1);
 	ck_assert_int_eq(s->topo, SCN_TOPO_LEAF_SPINE);
@@ -54,7 +54,7 @@ START_TEST(test_defaults)
 	ck_assert_uint_eq(s->njobs, 0);
 	ck_assert_uint_eq(scenario_hosts(s), 32);
 	ck_assert_uint_eq(scenario_switches(s), 6);
-	/* [buffer] [pfc] [pfcwd] [nic] [output] of DESIGN A2 */
+	/* [buffer] [pfc] [pfcwd] [nic] [output] of docs/contract.md#scenario-files */
 	ck_assert_int_eq(s->buffer_bytes, 64000000); /* 64MB, decimal */
 	ck_assert_int_eq(s->dynamic_th, 0);
 	ck_assert_int_eq(s->lossy_dynamic_th, 3);
@@ -677,7 +677,7 @@ static const struct tl_case value_cases[] = {
 	{ "[criteria]\nmax_lossless_drops = -1\n", NULL,
 	  "x.ini:2: criteria.max_lossless_drops: -1 out of range" },
 	{ "[output]\nflows = some\n", NULL, "x.ini:2: output.flows: " },
-	/* implemented now: the collectives and the job keys of DESIGN B7 */
+	/* implemented now: the collectives and the job keys of docs/model.md#traffic */
 	{ "[job.a]\npattern = ring-allreduce\niterations = 5\ncompute_gap = 1us\n"
 	  "[job.b]\npattern = alltoall\nschedule = shift\nskew = 1us\n", NULL,
 	  NULL },
@@ -687,7 +687,7 @@ static const struct tl_case value_cases[] = {
 	  "rpg_time_reset = 300\n[qos]\ncnp_dscp = 48\ncnp_priority_strict = true\n"
 	  "[output]\nrates = 64\n", NULL,
 	  NULL },
-	/* the job keys of the collectives (DESIGN B7) */
+	/* the job keys of the collectives (docs/model.md#traffic) */
 	{ "[job.a]\npattern = ring-allreduce\niterations = 0\n", NULL,
 	  "x.ini:3: job.a.iterations: 0 out of range (1-100000)" },
 	{ "[job.a]\npattern = incast\niterations = 100001\n", NULL,

@@ -1,7 +1,7 @@
 /*
  * test_scenario_print.c - the resolved scenario printed back (scenario_print)
  * and the values `check` derives (scenario_print_derived), with the PFC
- * arithmetic behind them (pfc.h, mmu.h; DESIGN B1-B6).
+ * arithmetic behind them (pfc.h, mmu.h; docs/model.md).
  *
  * What is pinned: print -> load -> print giving the same text and values,
  * for every section, job pattern and fault kind; what is printed and what
@@ -10,7 +10,7 @@
  * values against numbers worked out by hand: hosts, links, the frame and
  * its serialization, goodput, the longest path and its latency, the BDP,
  * pause quanta in ps, the peer response table, auto headroom, the shared
- * pool of each switch tier, the ECN thresholds, and DESIGN B6's DCQCN facts
+ * pool of each switch tier, the ECN thresholds, and docs/model.md#dcqcn's DCQCN facts
  * (42 us / 168 us byte counter, 142 us and 9.7 ms alpha half-lives).
  */
 #include <check.h>
@@ -79,7 +79,7 @@ static const char *const round_trip_texts[] = {
 	"[dcqcn]\nprofile = hpcc\nrpg_threshold = 31\nrpg_min_rate = 1.000001\n",
 	/* off */
 	"[nic]\ncc = none\n[ecn]\nqueues =\n",
-	/* the collectives of DESIGN B7 */
+	/* the collectives of docs/model.md#traffic */
 	"[job.ar]\npattern = ring-allreduce\n[job.a2a]\npattern = alltoall\n",
 	"[topology]\nkind = star\nhosts = 64\n"
 	"[job.ar]\npattern = ring-allreduce\nranks = 0-7, 16-23\nsize = 256MiB\n"
@@ -242,14 +242,15 @@ static const struct print_case {
 		"\ncc = none\n",
 	  },
 	  { "not implemented in this version" } },
-	/* the scenario as INI: every section, the keys in DESIGN A2's order */
+	/* the scenario as INI: every section, the keys in the order of
+	 * docs/contract.md#scenario-files */
 	{ "[qos]\ndscp_to_priority = 26:4,48:7,8:1\n"
 	  "[job.in]\npattern = incast\n", 0,
 	  {
 		"# dcqcn-sim scenario, resolved from x.ini, seed 1\n",
 		"\n[criteria]\nmax_ecn_mark_pct = 2%\nmax_lossless_drops = 0\n"
 		"min_busbw_pct_line = 95%\nmax_pause_frame_rate = none\n",
-		/* the new sections, every key, in the order of DESIGN A2 */
+		/* the new sections, every key, in the order of docs/contract.md#scenario-files */
 		"\n[nic]\ncc = dcqcn\npause_watchdog = 0\nib_timeout = 20\nib_retry_cnt = 7\n"
 		"rto = auto\n",
 		"\n[buffer]\nsize = 64MB\nreserved = 4.158KB\ndynamic_th = 0\n"
@@ -334,7 +335,7 @@ static const struct print_case {
 		"schedule = shift\nqps_per_connection = 1\n",
 	  },
 	  { NULL } },
-	/* derived values of the defaults (DESIGN B1) */
+	/* derived values of the defaults (docs/model.md#wire) */
 	{ NULL, 1,
 	  {
 		"# hosts 32, switches 6, links 40 (32 host, 8 fabric)\n",
@@ -342,7 +343,7 @@ static const struct print_case {
 		"4158 B",
 		"4178 B on the wire",
 		"host_link 400Gbps: 83.56ns\n",
-		/* DESIGN B1: 400 x 4096/4178 = 392 Gbps = 49.0 GB/s */
+		/* docs/model.md#wire: 400 x 4096/4178 = 392 Gbps = 49.0 GB/s */
 		"392.15 Gbps = 49.02 GB/s",
 		"4 hops (2 host links, 2 fabric links, 3 switches)",
 		/* 4 x 83.56 ns + (2 x 3 m + 2 x 30 m) x 5 ns/m + 3 x 500 ns */
@@ -399,7 +400,7 @@ static const struct print_case {
 		"# shared pool of sw0: 64MB - 4 ports x 8 PGs x 4158B reserved = 63866944B",
 	  },
 	  { "headroom 7" } },
-	/* ECN and DCQCN of the defaults (DESIGN B5, B6) */
+	/* ECN and DCQCN of the defaults (docs/model.md#ecn, #dcqcn) */
 	{ "", 1,
 	  {
 		"# ECN on queues 3: WRED kmin 150KB, kmax 1.5MB, pmax 10%, marked on dequeue\n",
@@ -408,10 +409,10 @@ static const struct print_case {
 		" kmin 3.00 us, kmax 30.00 us of sending at host_link 400Gbps\n",
 		"# DCQCN profile nvidia; CNPs at DSCP 48 (priority 6, strict),"
 		" at most one per 4us per QP (min_time_between_cnps)\n",
-		/* DESIGN B6: the 2.1 MB byte counter fires every 42 us at 400G */
+		/* docs/model.md#dcqcn: the 2.1 MB byte counter fires every 42 us at 400G */
 		"# DCQCN byte counter: every 2097088 B = 41.94 us at host_link 400Gbps;"
 		" increase timer every 300us\n",
-		/* DESIGN B6: alpha halves in about 142 us (g = 5/1024 per us) */
+		/* docs/model.md#dcqcn: alpha halves in about 142 us (g = 5/1024 per us) */
 		"# DCQCN alpha: g = 5/1024 per dce_tcp_rtt 1us, initial 1023/1024;"
 		" half-life without CNPs ln 2 / -ln(1 - g) = 141.61 periods = 141.61 us\n",
 		"# DCQCN increase steps: AI 5Mbps, HAI 50Mbps (0.00125% and 0.0125% of host_link 400Gbps)",
@@ -495,7 +496,7 @@ END_TEST
 
 START_TEST(test_quanta_ps)
 {
-	/* DESIGN B3: 65535 quanta = 83.9 us at 400G, 335.5 us at 100G */
+	/* docs/model.md#pfc: 65535 quanta = 83.9 us at 400G, 335.5 us at 100G */
 	ck_assert_int_eq(pfc_quanta_ps(65535, INT64_C(400000000000)), 83884800);
 	ck_assert_int_eq(pfc_quanta_ps(65535, INT64_C(100000000000)), 335539200);
 	ck_assert_int_eq(pfc_quanta_ps(905, INT64_C(400000000000)), 1158400);

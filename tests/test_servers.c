@@ -22,7 +22,7 @@
 #include "sim/run/run.h"
 #include "testlib.h"
 
-/* 400G goodput ceiling, bytes per second (DESIGN B1: 49.0 GB/s) */
+/* 400G goodput ceiling, bytes per second (docs/model.md#wire: 49.0 GB/s) */
 #define GOODPUT_400G (400e9 / 8 * 4096.0 / 4178.0)
 #define NVLINK_BPS 450e9 /* the default 3600Gbps in bytes per second */
 

@@ -521,7 +521,7 @@ END_TEST
  */
 #define RAIL_S 256e6
 #define RAIL_FRAME 4158 /* one data frame, mtu + 62 B, in a queue */
-/* 400G goodput ceiling, bytes per second (DESIGN B1: 49.0 GB/s) */
+/* 400G goodput ceiling, bytes per second (docs/model.md#wire: 49.0 GB/s) */
 #define GOODPUT_400G (400e9 / 8 * 4096.0 / 4178.0)
 
 static const char *const rail_tree[] = { "job.allreduce.algorithm=tree",

@@ -1,6 +1,6 @@
 /*
- * test_units.c - Check suite for models/base/units.c (contract in units.h, DESIGN.md
- * A2): exact values, every error path with its message, printing, and the
+ * test_units.c - Check suite for models/base/units.c (contract in units.h,
+ * docs/contract.md#scenario-files): exact values, every error path with its message, printing, and the
  * round trip format -> parse on fixed and pseudo-random values.  The
  * randomized tests use a fixed-seed LCG, so every run checks the same values.
  */

@@ -24,7 +24,7 @@
  * O(1) to schedule, cancel and fire) in front of a 4-ary min-heap for the
  * rest; engine.c explains the design and why the order is exact.  The event
  * set grows with busy servers (ports, links, pipelines), not with packets
- * (DESIGN D).
+ * (docs/ARCHITECTURE.md#performance-rules).
  */
 #ifndef DCQCN_ENGINE_H
 #define DCQCN_ENGINE_H

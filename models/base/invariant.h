@@ -1,5 +1,5 @@
 /*
- * invariant.h - broken invariants stop the run (DESIGN C: exit status 1).
+ * invariant.h - broken invariants stop the run (docs/ARCHITECTURE.md#rules: exit status 1).
  *
  * SIM_INVARIANT(cond, fmt, ...) is an assert that is never compiled out: a
  * simulator that carries on after its model broke writes plausible garbage.

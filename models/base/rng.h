@@ -4,7 +4,7 @@
  * Every random consumer (a job's permutation, a switch's WRED, a rank's
  * skew) owns a GSL generator seeded from splitmix64(seed, id), never from
  * the clock or a shared stream, so adding a consumer does not shift the
- * numbers another one draws (DESIGN C: determinism by construction).
+ * numbers another one draws (docs/ARCHITECTURE.md#rules: determinism by construction).
  */
 #ifndef DCQCN_RNG_H
 #define DCQCN_RNG_H

@@ -1,5 +1,5 @@
 /*
- * units.c - exact parsing and printing of the scenario units (DESIGN.md A2,
+ * units.c - exact parsing and printing of the scenario units (docs/contract.md#scenario-files,
  * contract in units.h).
  *
  * A value is read as a decimal mantissa m with d digits after the point and

@@ -1,5 +1,5 @@
 /*
- * units.h - exact parsing and printing of the scenario units (DESIGN.md A2).
+ * units.h - exact parsing and printing of the scenario units (docs/contract.md#scenario-files).
  *
  * Every value with a unit is parsed straight into an integer, never through a
  * float: "1.001us" is 1001000 ps, "1.5KiB" is 1536 B.  A decimal fraction is

@@ -1,6 +1,6 @@
 /*
- * dcqcn.c - the DCQCN reaction point, lazy (DESIGN B6, Part D; contract in
- * dcqcn.h).  Rates in bits per second, times in picoseconds, alpha in [0, 1].
+ * dcqcn.c - the DCQCN reaction point, lazy (docs/model.md#dcqcn,
+ * docs/ARCHITECTURE.md#performance-rules; contract in dcqcn.h).  Rates in bits per second, times in picoseconds, alpha in [0, 1].
  *
  * Sources
  *   NVIDIA  ConnectX-4 and later firmware DCQCN knobs, as documented in
@@ -83,7 +83,7 @@
  *   counter is on: byte_count += bytes, then one byte event per
  *   byte_reset_bytes reached.
  *
- * Laziness (DESIGN Part D): the fast path of dcqcn_advance() is three
+ * Laziness (docs/ARCHITECTURE.md#performance-rules): the fast path of dcqcn_advance() is three
  * comparisons (next alpha tick, next timer event, deferred cut).  k >= 1
  * elapsed alpha periods cost one step for the first period (it may hold the
  * CNP flag) and (1-g)^(k-1) for the rest: repeated multiplication while
@@ -98,11 +98,11 @@
  * Where the sources disagree (and what is done here)
  *   - Cut timing.  NVIDIA: at most one cut per rate_reduce_monitor_period;
  *     modelled as "cut at once if the last cut is at least a period ago,
- *     else at last_cut + period" (DESIGN B6).  HPCC ns-3 instead checks on a
+ *     else at last_cut + period" (docs/model.md#dcqcn).  HPCC ns-3 instead checks on a
  *     fixed grid (every period from the first CNP + 1 ns) and cuts if a CNP
  *     arrived since the last check, so its first cut is one period late;
  *     not reproduced.  PAPER: a cut on each CNP (monitor 0).
- *   - First CNP.  DESIGN/NVIDIA: alpha = initial_alpha_value/1024 and the
+ *   - First CNP.  docs/model.md and NVIDIA: alpha = initial_alpha_value/1024 and the
  *     CNP counts for the first alpha period; with rate 0 the CNP is an
  *     ordinary CNP (the first cut happens at once).  HPCC ns-3 sets alpha = 1
  *     and does not count that CNP for alpha; not reproduced (its knob values
@@ -110,7 +110,7 @@
  *     NVIDIA documentation (HPCC ns-3 also sets both), so Rt = Rc = that rate.
  *   - Cut size.  NVIDIA: alpha / 2^(gd-10) bounded by rpg_min_dec_fac (Rc
  *     keeps at least min_dec_fac % of itself).  PAPER and HPCC ns-3: alpha/2
- *     (gd 11, min_dec_fac 0 gives the same).  DESIGN B6 says the first cut
+ *     (gd 11, min_dec_fac 0 gives the same).  docs/model.md#dcqcn says the first cut
  *     (alpha 1023/1024, gd 11, min_dec_fac 50) gives exactly Rc/2; its own
  *     formula gives Rc - Rc 1023/2048 = Rc 1025/2048 (the 50 % bound does not
  *     bind); the formula is implemented, exactly Rc/2 needs alpha = 1.

@@ -1,6 +1,7 @@
 /*
  * dcqcn.h - the DCQCN reaction point (sender side, per QP), pure: state +
- * parameters + `now`, no engine and no periodic timers (DESIGN B6, Part D).
+ * parameters + `now`, no engine and no periodic timers
+ * (docs/model.md#dcqcn, docs/ARCHITECTURE.md#performance-rules).
  *
  * Alpha decay, the increase timer and a deferred cut are applied lazily, in
  * closed form or by replaying the events that fell due, whenever the QP is

@@ -18,7 +18,7 @@
 #include "models/base/engine.h"
 #include "models/core/pkt.h"
 
-#define LINK_PS_PER_MM 5 /* cable propagation: 5 ns per metre (DESIGN B1) */
+#define LINK_PS_PER_MM 5 /* cable propagation: 5 ns per metre (docs/model.md#wire) */
 
 /* ---- serialization: exact, with the sub-picosecond remainder carried ---- */
 

@@ -1,5 +1,5 @@
 /*
- * mmu.h - the switch shared-buffer admission core (DESIGN B2), pure: no
+ * mmu.h - the switch shared-buffer admission core (docs/model.md#buffer), pure: no
  * engine, no packets, so a unit test can drive every branch.
  *
  * Model: SONiC/SAI ingress accounting with a dynamic threshold.  Each

@@ -1,5 +1,5 @@
 /*
- * pause.h - the receiving side of PFC (IEEE 802.1Qbb, DESIGN B3): what
+ * pause.h - the receiving side of PFC (IEEE 802.1Qbb, docs/model.md#pfc): what
  * received pause frames hold back on one transmitter (a switch egress port
  * or a NIC), and the pause sampler behind pause.csv.  Pure of any fabric:
  * a transmitter is told to resume through its `kick` callback, and what is
@@ -14,7 +14,7 @@
  * watches the earliest end among its paused priorities.  Paused priorities
  * start no new frame; the frame in flight finishes.
  *
- * Watchdog interplay (DESIGN B4): while the watchdog holds a storm on a
+ * Watchdog interplay (docs/model.md#pfc-watchdog): while the watchdog holds a storm on a
  * priority with action drop or forward (`ignore`), frames for it are counted
  * (the restoration timer needs their arrival times) but not obeyed.
  *

@@ -1,5 +1,5 @@
 /*
- * pfc.h - PFC arithmetic (IEEE 802.1Qbb, DESIGN B3), pure and exact: pause
+ * pfc.h - PFC arithmetic (IEEE 802.1Qbb, docs/model.md#pfc), pure and exact: pause
  * quanta as time, the peer response table, and the headroom formula.  The
  * loader (`check` prints these) and the switch and NIC models share it.
  *

@@ -7,7 +7,7 @@
  * lists).  A FIFO links packets through pkt->next, so a packet sits in at
  * most one FIFO at a time: an egress queue, a link, a switch pipeline.
  *
- * Wire model (DESIGN B1): a data packet is `payload` bytes of RoCE payload
+ * Wire model (docs/model.md#wire): a data packet is `payload` bytes of RoCE payload
  * plus 62 B of RoCEv2 headers (Eth 14, IPv4 20, UDP 8, BTH 12, ICRC 4, FCS 4);
  * control frames (CNP, PFC, InfiniBand credit updates) are 64 B.  Serialization adds 20 B of preamble
  * and inter-frame gap to either.

@@ -2,7 +2,7 @@
  * topology.h - leaf-spine, 3-tier k-ary fat-tree and star wiring, in closed
  * form: who is behind every switch port and which port leads to a host are
  * computed from indices, so set-up is O(hosts + links) and nothing stores
- * all-pairs routes (DESIGN D).
+ * all-pairs routes (docs/ARCHITECTURE.md#performance-rules).
  *
  * Numbering.  Hosts h0..h(H-1).  Switches are numbered 0..S-1 by tier:
  *   leaf-spine: leaf l = l (0..L-1), spine s = L + s.

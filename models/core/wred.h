@@ -1,5 +1,5 @@
 /*
- * wred.h - WRED/ECN marking at a congestion point (DESIGN B5), pure.
+ * wred.h - WRED/ECN marking at a congestion point (docs/model.md#ecn), pure.
  *
  * On the instantaneous length q (bytes) of an egress queue with ECN:
  *   p = 0                               q <= kmin

@@ -236,7 +236,7 @@ const struct flow *fabric_flow(const struct fabric *f, uint64_t id);
 int fabric_unfinished(const struct fabric *f, void (*fn)(void *ctx, const struct flow *fl),
 		      void *ctx);
 
-/* End-of-run invariants (DESIGN C): payload injected = delivered + dropped
+/* End-of-run invariants (docs/ARCHITECTURE.md#rules): payload injected = delivered + dropped
  * + in flight; every live packet is somewhere in the fabric; with nothing
  * in flight, every switch buffer is back to zero.  Returns 0, or -1
  * with a description in f->err.  in_flight gets the payload still in the

@@ -50,7 +50,7 @@ struct net_qos {
 					* weight x 64 B per turn (dwrr_weights) */
 };
 
-/* drops by cause (DESIGN B2-B4) */
+/* drops by cause (docs/model.md) */
 struct net_drops {
 	uint64_t lossless;             /* headroom overflow (switch or NIC) */
 	uint64_t lossy;                /* egress dynamic threshold */

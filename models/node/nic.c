@@ -11,13 +11,13 @@
  * paused; CNP, ACK and NAK frames go out ahead of data, by priority, and
  * wait while their priority is paused like data does.
  *
- * Rate (DESIGN B6): with nic.cc = dcqcn each QP is paced at its DCQCN rate
+ * Rate (docs/model.md#dcqcn): with nic.cc = dcqcn each QP is paced at its DCQCN rate
  * Rc: after a packet, the QP may send again one frame time at Rc later.  A
  * QP that must wait leaves the ready ring and sets one event (pace_ev) for
  * that time; at line rate it never waits.  The DCQCN state is advanced
  * lazily (dcqcn.h): no per-QP periodic timer.
  *
- * Transport (go-back-N, DESIGN B6 loss recovery): the receiver accepts only
+ * Transport (go-back-N, docs/model.md#dcqcn loss recovery): the receiver accepts only
  * the next expected PSN; a packet beyond it is discarded and answered by
  * one NAK (until the gap fills), a duplicate is discarded.  It acknowledges
  * every NIC_ACK_EVERY packets and the last packet of each message.  The
@@ -33,7 +33,7 @@
  * CNP to the sender's QP unless one went out within min_time_between_cnps
  * (per QP, or per NIC with cnp_scope = port).
  *
- * PFC (DESIGN B3): NICs honour pause per priority (a paused priority's
+ * PFC (docs/model.md#pfc): NICs honour pause per priority (a paused priority's
  * ready ring is skipped; the frame in flight finishes) and send PFC frames
  * ahead of data.  A NIC pauses its ToR only under a fault: `slow-receiver`
  * (below) or `pause-storm` (fault.c).

@@ -2,7 +2,7 @@
  * nic.h - the host NIC: reliable-connected QPs that send messages packet by
  * packet (paced by DCQCN), go-back-N loss recovery, the DCQCN notification
  * point, PFC honoured per priority, and the slow-receiver and failed-link
- * states that faults set (DESIGN B3, B6).  nic.c opens with the model.
+ * states that faults set (docs/model.md#pfc, #dcqcn).  nic.c opens with the model.
  */
 #ifndef DCQCN_NIC_H
 #define DCQCN_NIC_H
@@ -70,7 +70,7 @@ struct flow {
 
 /*
  * A reliable-connected QP: sender and receiver state of one connection
- * (DESIGN B6 loss recovery, go-back-N).  The sender numbers packets by PSN,
+ * (docs/model.md#dcqcn loss recovery, go-back-N).  The sender numbers packets by PSN,
  * keeps messages until they are acknowledged and goes back to psn_una on a
  * NAK or a retransmission timeout; the receiver accepts only rcv_nxt.
  */
@@ -173,7 +173,7 @@ struct nic {
 	uint64_t tx_pkts;
 	struct pktq pfcq;              /* PFC frames: ahead of everything, never paused */
 	/* receive side under a slow-receiver fault: a small buffer drained at
-	 * a fixed rate, which pauses the ToR (DESIGN B3) */
+	 * a fixed rate, which pauses the ToR (docs/model.md#pfc) */
 	struct serializer drain;       /* rate_bps 0: no slow-receiver fault active */
 	struct pktq rxq;
 	struct {

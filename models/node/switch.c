@@ -2,7 +2,7 @@
  * switch.c - switch forwarding, shared-buffer admission, PFC generation,
  * egress scheduling and the PFC watchdog.
  *
- * Ingress (DESIGN B1, B2): a frame is handed to the switch when its last bit
+ * Ingress (docs/model.md#wire, #buffer): a frame is handed to the switch when its last bit
  * has arrived (store-and-forward).  It is routed at once (topology.h), and
  * charged to its ingress (port, priority group) by the MMU (mmu.h): reserved,
  * then shared under the dynamic threshold, then headroom for lossless
@@ -14,7 +14,7 @@
  * PG = priority.  Bytes are released when the frame has left the switch
  * (end of serialization).
  *
- * PFC generation (DESIGN B3): when a lossless PG wants XOFF (it uses
+ * PFC generation (docs/model.md#pfc): when a lossless PG wants XOFF (it uses
  * headroom, or its shared use reached the threshold) the switch queues a PFC
  * frame with pfc.pause_quanta on the ingress port's transmit side, ahead of
  * all data (after the frame in flight).  While the PG stays XOFF, a refresh
@@ -27,7 +27,7 @@
  * full data frame) among the queues that are not paused.  A port has one
  * pending event: the end of the frame it is sending.
  *
- * ECN (DESIGN B5): on the queues of ecn.queues, an ECN-capable data packet
+ * ECN (docs/model.md#ecn): on the queues of ecn.queues, an ECN-capable data packet
  * is marked CE with the WRED probability of the queue's instantaneous
  * length (wred.h): at dequeue, the bytes left behind it; at enqueue, the
  * bytes ahead of it.  Each switch draws from its own random stream.
@@ -48,7 +48,7 @@
  * packet's VL is its priority mapped by ib.sl_to_vl (fabric.c); ports
  * arbitrate VLs by qos.scheduler, or by ib.vl_arbitration (vlarb_pick).
  *
- * PFC watchdog (DESIGN B4, SONiC semantics): every poll_interval each
+ * PFC watchdog (docs/model.md#pfc-watchdog, SONiC semantics): every poll_interval each
  * lossless queue that has been paused by received PFC for detection_time
  * (continuously, so without transmitting, even if empty) is in a storm.
  * drop: discard its queue and every new packet for it, ignore PFC for it,

@@ -1,7 +1,7 @@
 /*
  * switch.h - a switch: forwarding, the shared-buffer MMU with PFC headroom,
  * PFC generation, egress queues and schedulers, WRED/ECN and the PFC
- * watchdog (DESIGN B1-B5).  switch.c opens with the model and its sources.
+ * watchdog (docs/model.md).  switch.c opens with the model and its sources.
  */
 #ifndef DCQCN_SWITCH_H
 #define DCQCN_SWITCH_H
@@ -30,10 +30,10 @@ struct switch_config {
 	sim_time_ps latency_ps;        /* forwarding pipeline, after the whole frame */
 	uint8_t ecmp_packet;           /* hash the PSN too (per-packet spraying) */
 	struct wred_params wred;
-	/* buffer (DESIGN B2); the pool of each switch is derived from its ports */
+	/* buffer (docs/model.md#buffer); the pool of each switch is derived from its ports */
 	int64_t buffer_bytes, reserved_bytes, cell_bytes;
 	int32_t dynamic_th, lossy_dynamic_th;
-	/* PFC watchdog (DESIGN B4) */
+	/* PFC watchdog (docs/model.md#pfc-watchdog) */
 	uint8_t pfcwd_enable;
 	enum switch_pfcwd_action pfcwd_action;
 	sim_time_ps pfcwd_detect_ps, pfcwd_restore_ps, pfcwd_poll_ps;
@@ -116,7 +116,7 @@ void switch_port_set_down(struct sw *s, uint16_t port, int down);
 void switch_sample_queues(struct net *net,
 			  void (*emit)(void *ctx, const struct port *pt, unsigned q, uint64_t bytes),
 			  void *ctx);
-/* the shared pool of a switch with these ports (DESIGN B2; may be <= 0) */
+/* the shared pool of a switch with these ports (docs/model.md#buffer; may be <= 0) */
 int64_t switch_pool_bytes(const struct switch_config *cfg, uint8_t lossless,
 			  uint32_t host_ports, uint32_t fabric_ports);
 

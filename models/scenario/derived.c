@@ -5,7 +5,7 @@
  * of a switch.
  *
  * PFC derived values (scenario_headroom_bytes() and the functions after
- * it, on pfc.h and mmu.h; DESIGN B2, B3).  All integer, exact:
+ * it, on pfc.h and mmu.h; docs/model.md#buffer, #pfc).  All integer, exact:
  *   - one quantum is 512 bit times: q quanta at R bps last
  *     ceil(q * 512 * 10^12 / R) ps (65535 at 400Gbps: 83884800 ps).
  *   - auto headroom = 2 x wire frame (mtu + 82) + ceil(2 x cable x 5 ps/mm x
@@ -96,7 +96,7 @@ void scn_topo(const struct scenario *s, struct topo *t)
 	topo_init(t, &shape);
 }
 
-/* ---- PFC derived values (DESIGN B2, B3; the arithmetic is pfc.h's and
+/* ---- PFC derived values (docs/model.md#buffer, #pfc; the arithmetic is pfc.h's and
  * mmu.h's) ---- */
 
 static sim_time_ps response_setting(const struct scenario *s)
@@ -152,7 +152,7 @@ int64_t scenario_pool_bytes(const struct scenario *s, uint32_t host_ports,
 	return mmu_pool_bytes(s->buffer_bytes, scn_reserved_of(s), host_ports + fabric_ports, headroom);
 }
 
-/* ---- the shared pool of every switch tier (DESIGN B2) ---- */
+/* ---- the shared pool of every switch tier (docs/model.md#buffer) ---- */
 
 /*
  * The tiers are runs of switch numbers (topology.h numbers switches by

@@ -1,5 +1,5 @@
 /*
- * keys.c - the sections and keys of DESIGN A2: the key table (scn_key_defs[])
+ * keys.c - the sections and keys of docs/contract.md#scenario-files: the key table (scn_key_defs[])
  * with each key's type, field, range and where it applies; the lookups the
  * other rooms make in it; the defaults (scenario_init) and the [dcqcn]
  * profiles.
@@ -35,7 +35,7 @@
  *     kmin), ecn.pmax above 0 and at most 100%.  ecn.queues lists egress
  *     queues 0-7 like pfc.priorities and prints in ascending order.
  *
- * [dcqcn] profiles (DESIGN B6)
+ * [dcqcn] profiles (docs/model.md#dcqcn)
  *   `profile` sets every knob's default (KF_PROFILE in scn_key_defs[]); a
  *   knob given explicitly wins whatever the order.  In a file, profile sets
  *   the knobs not given earlier in that file, and knobs after it are applied
@@ -176,7 +176,7 @@ _Static_assert(sizeof(((struct scenario *)0)->pfcwd_enable) == sizeof(int32_t) &
 #define MAX_BYTE_RESET INT64_C(1000000000)   /* dcqcn.rpg_byte_reset: 1GB */
 
 /*
- * Every key of DESIGN A2.  The order within a section is the print order.
+ * Every key of docs/contract.md#scenario-files.  The order within a section is the print order.
  * Columns: section, name, type, field, min, max, range shown, enum names,
  * enum values not implemented, selecting key, where it applies, flags,
  * default (by profile for the [dcqcn] knobs).
@@ -368,7 +368,7 @@ const struct key_def scn_key_defs[N_KEYS] = {
 	  scn_mark_point_names, NULL, "queues", 0, 0, { SCN_MARK_DEQUEUE } },
 
 	/*
-	 * DESIGN B6, in the order of its table.  The defaults of each profile,
+	 * docs/model.md#dcqcn, in the order of its table.  The defaults of each profile,
 	 * in base units, by enum scn_dcqcn_profile: nvidia (ConnectX firmware
 	 * defaults), paper (Zhu et al., SIGCOMM 2015), hpcc (the HPCC ns-3
 	 * "dcqcn" model).  cnp_scope is not a profile setting (qp for all

@@ -1,6 +1,6 @@
 /*
  * loader.h - what the files of the scenario loader share (contract:
- * scenario.h, DESIGN.md A2).  Not for the layers above: they use scenario.h.
+ * scenario.h, docs/contract.md#scenario-files).  Not for the layers above: they use scenario.h.
  *
  * INI files and `--set section.key=value` assignments go into struct
  * scenario through one table of keys (scn_key_defs[]), parsed exactly by the
@@ -156,7 +156,7 @@ struct key_def {
 				  by profile (enum scn_dcqcn_profile) */
 };
 
-/* every key of DESIGN A2 (keys.c checks the count) */
+/* every key of docs/contract.md#scenario-files (keys.c checks the count) */
 #define N_KEYS 133
 extern const struct key_def scn_key_defs[N_KEYS];
 
@@ -347,7 +347,7 @@ int scn_hostset_walk(const char *text, uint32_t nhosts, uint32_t exclude, uint32
 		     uint32_t *count, char *e, size_t elen);
 void scn_hostset_clear(struct scn_hostset *hs);
 
-/* node names (DESIGN A3): h3, leaf0, spine1, edge5, agg2, core0, sw0; a
+/* node names (docs/contract.md#outputs): h3, leaf0, spine1, edge5, agg2, core0, sw0; a
  * tier of nodes is an enum topo_tier (topology.h) */
 #define N_TIERS (TOPO_SW + 1)
 

@@ -1,6 +1,6 @@
 /*
  * nodes.c - host sets ("all", "0-63", "0,2,4-7") and node names (h3,
- * leaf0, spine1, edge5, agg2, core0, sw0, DESIGN A3): their syntax when a
+ * leaf0, spine1, edge5, agg2, core0, sw0, docs/contract.md#outputs): their syntax when a
  * key is read, and their meaning in the scenario's topology (host indices,
  * the ends of a failed link and whether they are cabled) when it is
  * checked.

@@ -239,7 +239,7 @@ static void print_port_class(const struct scenario *s, FILE *out, const char *wh
 		t.total, t.wire, t.cable, t.response, t.wire);
 }
 
-/* PFC and buffer values of `check` (DESIGN A1): per port class and switch tier */
+/* PFC and buffer values of `check` (docs/contract.md#commands): per port class and switch tier */
 static void print_pfc_derived(const struct scenario *s, FILE *out)
 {
 	struct sw_tier tiers[3];
@@ -341,7 +341,7 @@ static char *format_send_us(int64_t bytes, int64_t rate_bps, char *buf, size_t l
 	return format_centi(ps, UNITS_PS_PER_US, buf, len);
 }
 
-/* WRED/ECN (DESIGN B5): thresholds in data frames and as time at host_link */
+/* WRED/ECN (docs/model.md#ecn): thresholds in data frames and as time at host_link */
 static void print_ecn_derived(const struct scenario *s, FILE *out)
 {
 	int64_t frame = scn_data_frames(s, 1);
@@ -366,7 +366,7 @@ static void print_ecn_derived(const struct scenario *s, FILE *out)
 		units_format_rate(s->host_link_bps, f, sizeof(f)));
 }
 
-/* DCQCN (DESIGN B6): byte counter interval, alpha half-life, steps, cut */
+/* DCQCN (docs/model.md#dcqcn): byte counter interval, alpha half-life, steps, cut */
 static void print_dcqcn_derived(const struct scenario *s, FILE *out)
 {
 	const struct scn_dcqcn *d = &s->dcqcn;
@@ -398,7 +398,7 @@ static void print_dcqcn_derived(const struct scenario *s, FILE *out)
 	fprintf(out, "# DCQCN firmware units: a bare rate is Mbps, a bare time us (mlxconfig's "
 		     "RPG_*_RATE, RPG_TIME_RESET, DCE_TCP_RTT texts), alpha and dce_tcp_g 1/1024 "
 		     "(INITIAL_ALPHA_VALUE: a fraction of 2^10); a bare rpg_byte_reset counts "
-		     "64-byte units (DESIGN B6: 32767 = 2097088 B) although mlxconfig's "
+		     "64-byte units (docs/model.md#dcqcn: 32767 = 2097088 B) although mlxconfig's "
 		     "RPG_BYTE_RESET text says bytes: the sources disagree, write 32767B for the "
 		     "bytes reading\n");
 	units_format_time(d->dce_tcp_rtt_ps, a, sizeof(a));

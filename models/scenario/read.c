@@ -8,7 +8,7 @@
  *   ini_parse_stream() is fed by our own reader (read_line), which sees
  *   every raw line before inih does.  Debian 12's inih is built with
  *   INI_HANDLER_LINENO 0, INI_MAX_LINE 200, INI_ALLOW_MULTILINE 1 and ';' as
- *   the only inline comment; the reader adapts it to DESIGN A2:
+ *   the only inline comment; the reader adapts it to docs/contract.md#scenario-files:
  *     - it counts lines, so the handler knows the line of the key it gets;
  *     - it strips leading white space, so an indented line is never glued
  *       onto the previous value as an inih continuation line: an indented

@@ -1,5 +1,5 @@
 /*
- * scenario.h - the resolved scenario: every key of DESIGN.md A2 that this
+ * scenario.h - the resolved scenario: every key of docs/contract.md#scenario-files that this
  * version implements, with its default, parsed exactly (units.h).
  *
  * Loading order: scenario_init() sets the defaults; scenario_load_file() or
@@ -51,7 +51,7 @@ enum scn_fabric { SCN_FABRIC_ROCE, SCN_FABRIC_IB, SCN_FABRIC_TCP };
 enum scn_tcp_cc { SCN_TCP_NEWRENO, SCN_TCP_DCTCP };
 
 /*
- * [dcqcn] knobs (DESIGN B6) by their NVIDIA firmware names, converted to
+ * [dcqcn] knobs (docs/model.md#dcqcn) by their NVIDIA firmware names, converted to
  * base units at load time.  A bare number is in the firmware unit (rates
  * Mbps, times us, rpg_byte_reset 64-byte units, dce_tcp_g and
  * initial_alpha_value 1/1024 units); a value with a unit is parsed exactly.
@@ -158,7 +158,7 @@ struct scn_job {
 };
 
 /*
- * [fault.NAME] (DESIGN A2, B3):
+ * [fault.NAME] (docs/contract.md#scenario-files, docs/model.md#pfc):
  *   pause-storm    host `node` (h3) sends XOFF continuously on `priority`
  *                  from start for duration
  *   slow-receiver  host `node` drains received data at `rate` and pauses
@@ -238,7 +238,7 @@ struct scenario {
 	enum scn_sched scheduler;
 	uint32_t dwrr_weights[SCN_PRIOS];        /* default all 1 */
 
-	/* [buffer] (DESIGN B2) */
+	/* [buffer] (docs/model.md#buffer) */
 	int64_t buffer_bytes;        /* size: shared buffer per switch (64MB) */
 	int64_t reserved_bytes;      /* per (ingress port, PG); default one data frame (mtu + 62);
 				      * SCN_AUTO until scenario_finalize() resolves it */
@@ -246,7 +246,7 @@ struct scenario {
 	int32_t lossy_dynamic_th;    /* lossy egress alpha = 2^lossy_dynamic_th (3); -7..7 */
 	int64_t cell_bytes;          /* accounting cell, 0 = byte exact */
 
-	/* [pfc] (DESIGN B3) */
+	/* [pfc] (docs/model.md#pfc) */
 	uint8_t pfc_prios;           /* bit p: priority p is lossless (default 1 << 3); 0 = PFC off */
 	int64_t headroom_bytes;      /* SCN_AUTO or bytes per lossless PG */
 	int64_t xon_offset_bytes;    /* default two data frames (2 x (mtu + 62));
@@ -254,14 +254,14 @@ struct scenario {
 	uint32_t pause_quanta;       /* 1-65535, default 65535 */
 	sim_time_ps response_ps;     /* SCN_AUTO or a time */
 
-	/* [pfcwd] (DESIGN B4) */
+	/* [pfcwd] (docs/model.md#pfc-watchdog) */
 	int pfcwd_enable;            /* true */
 	sim_time_ps pfcwd_detect_ps; /* 200ms */
 	sim_time_ps pfcwd_restore_ps;/* 400ms */
 	sim_time_ps pfcwd_poll_ps;   /* 200ms */
 	enum scn_pfcwd_action pfcwd_action; /* drop */
 
-	/* [ecn] (DESIGN B5) */
+	/* [ecn] (docs/model.md#ecn) */
 	uint8_t ecn_queues;          /* bit q: WRED/ECN on egress queue q (default 1 << 3); 0 = off */
 	int64_t ecn_kmin_bytes;      /* 150KB */
 	int64_t ecn_kmax_bytes;      /* 1500KB; must be above kmin */
@@ -281,7 +281,7 @@ struct scenario {
 	enum scn_dcqcn_profile dcqcn_profile; /* nvidia */
 	struct scn_dcqcn dcqcn;
 
-	/* [qos] CNPs (DESIGN A2, B6) */
+	/* [qos] CNPs (docs/contract.md#scenario-files, docs/model.md#dcqcn) */
 	uint8_t cnp_dscp;            /* 48 */
 	int cnp_priority_strict;     /* true: CNPs go out ahead of all data */
 
@@ -353,7 +353,7 @@ uint32_t scenario_switches(const struct scenario *s);
 struct topo_shape scenario_topo_shape(const struct scenario *s);
 
 /*
- * PFC and buffer derived values (DESIGN B2, B3), shared by `check` and the
+ * PFC and buffer derived values (docs/model.md#buffer, #pfc), shared by `check` and the
  * fabric assembly; the arithmetic is pfc.h's and mmu.h's.
  */
 /* pfc.response_time for a port at rate_bps (auto: from the table) */

@@ -2,7 +2,7 @@
  * trace.c - trace CSV files (pattern = trace), read with libcsv at
  * scenario_finalize() into the job's rows.
  *
- * Trace CSV (DESIGN A2): a header row names the columns in any order: src,
+ * Trace CSV (docs/contract.md#scenario-files): a header row names the columns in any order: src,
  * dst, bytes, start_us (required), dscp, after (optional).  Fields are
  * trimmed of spaces and tabs, quotes follow RFC 4180 (libcsv strict mode),
  * blank lines are skipped.  bytes is a plain integer, start_us a decimal

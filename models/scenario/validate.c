@@ -28,7 +28,7 @@
  *     directly cabled), against [pfc] (a pause-storm or slow-receiver needs
  *     PFC on; a storm's priority must be lossless) and a slow receiver's
  *     rate against topology.host_link; the shared pool of every switch tier
- *     (DESIGN B2), with the buffer.reserved and pfc.xon_offset defaults
+ *     (docs/model.md#buffer), with the buffer.reserved and pfc.xon_offset defaults
  *     taken from the file's mtu.  These carry the key's line.
  *   - scenario_set(): the value, and whether the key applies to the kind,
  *     pattern, fault kind or scheduler in force at that moment, so a --set
@@ -550,7 +550,7 @@ static void count_text(uint64_t c, char *buf, size_t len)
 }
 
 /*
- * The flows job j generates over all its iterations (DESIGN B7),
+ * The flows job j generates over all its iterations (docs/model.md#traffic),
  * saturating at UINT64_MAX; with how, the product as messages show it and
  * in *keys what to change.  A host set that does not resolve counts 0 (its
  * own check reports it), and a trace counts the rows read so far (none
@@ -766,7 +766,7 @@ static int check_fault(struct scenario *s, const struct load *ld, int f,
 	return 0;
 }
 
-/* ---- the shared pool of every switch tier (DESIGN B2) ---- */
+/* ---- the shared pool of every switch tier (docs/model.md#buffer) ---- */
 
 /*
  * Every switch tier must keep a positive shared pool.  With ld (end of a
@@ -813,7 +813,7 @@ static int check_pool(const struct scenario *s, const struct load *ld,
 }
 
 /*
- * ecn.kmax above ecn.kmin while ECN is on (DESIGN A2's example message).
+ * ecn.kmax above ecn.kmin while ECN is on (docs/contract.md#scenario-files's example message).
  * With ld (end of a file) the message names the later of the two keys the
  * file gives; at finalize it names kmax at "--set".
  */

@@ -8,7 +8,7 @@
  *     against the scenario file's folder, made absolute with the current
  *     directory), so the printed scenario loads back from anywhere.
  *
- * [dcqcn] (DESIGN B6)
+ * [dcqcn] (docs/model.md#dcqcn)
  *   Knobs carry their NVIDIA firmware names.  A bare number is in the
  *   firmware unit: rates Mbps, times us, rpg_byte_reset 64-byte units
  *   (32767 = 2097088 B); it may have decimals if the result is a whole

@@ -1,5 +1,5 @@
 /*
- * fault.c - scheduled faults (DESIGN A2 [fault.*], B3).
+ * fault.c - scheduled faults (docs/contract.md#scenario-files [fault.*], B3).
  *
  *   pause-storm    a broken NIC sends XOFF on `priority` from start for
  *                  duration, a new frame every half pause time, so its ToR

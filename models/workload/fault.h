@@ -1,6 +1,7 @@
 /*
  * fault.h - scheduled faults ([fault.*]): pause storms, slow receivers and
- * failed links (DESIGN A2, B3).  fault.c says what each one does.
+ * failed links (docs/contract.md#scenario-files, docs/model.md#pfc).  fault.c
+ * says what each one does.
  */
 #ifndef DCQCN_FAULT_H
 #define DCQCN_FAULT_H

@@ -2,7 +2,7 @@
  * traffic.c - turns [job.*] sections into messages and posts them on time
  * (see traffic.h).
  *
- * Patterns (DESIGN B7):
+ * Patterns (docs/model.md#traffic):
  *   trace          one message per CSV row; `after` names a row that must
  *                  finish first.  One QP per row.
  *   incast         every sender sends `size` bytes to `dst`.

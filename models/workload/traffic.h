@@ -1,7 +1,7 @@
 /*
  * traffic.h - the [job.*] sections as messages on QPs: collectives, incasts,
  * permutations and traces, their iterations, start times, stragglers and
- * dependencies (DESIGN B7).  traffic.c opens with the patterns and the
+ * dependencies (docs/model.md#traffic).  traffic.c opens with the patterns and the
  * rules of timing.
  *
  * Memory is linear in the jobs' ranks: a message exists only once it may be

@@ -1,5 +1,5 @@
 /*
- * main.c - the dcqcn-sim command line (DESIGN A1).
+ * main.c - the dcqcn-sim command line (docs/contract.md#commands).
  *
  * `dcqcn-sim --help` is the overview; `dcqcn-sim COMMAND --help` (or -h,
  * anywhere among the arguments: the help wins over whatever else is

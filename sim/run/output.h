@@ -1,5 +1,5 @@
 /*
- * output.h - the run directory (DESIGN A3): CSV files with a header row,
+ * output.h - the run directory (docs/contract.md#outputs): CSV files with a header row,
  * written as the run goes (a flow's row when it completes), times as
  * time_us with nanosecond decimals, nodes by name (h0, leaf0, spine1).
  *

@@ -105,7 +105,7 @@ struct run_result {
 enum run_status run_scenario(const struct scenario *scn, const struct run_opts *opts,
 			     struct run_result *res);
 
-/* [criteria] (DESIGN A2) against a result: sets criteria_pass and
+/* [criteria] (docs/contract.md#scenario-files) against a result: sets criteria_pass and
  * criteria_failed.  A run that did not finish its traffic (interrupted, or
  * ended by sim.duration) is not judged.  busbw applies only when a judged
  * collective iteration completed (criteria.busbw_stat of those); the pause

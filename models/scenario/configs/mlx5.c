@@ -10,7 +10,7 @@
  * comments allowed; `grep -H . cc_params/<name>` style "path:value" is not read.
  *
  * Each rp_* / np_* name sets the [dcqcn] knob of the same firmware name
- * (DESIGN B6), whose bare number is the firmware unit: rates Mbps, times us,
+ * (docs/model.md#dcqcn), whose bare number is the firmware unit: rates Mbps, times us,
  * rp_byte_reset 64-byte units, rp_dce_tcp_g and rp_initial_alpha_value
  * 1/1024.  So a value is passed through unchanged, as a bare number, and
  * the loader checks its range.  A value must be a plain non-negative

@@ -40,12 +40,12 @@
  *
  * Choices
  *   - xon_offset, not xon: the model resumes a PG once its shared use is
- *     xon_offset below the dynamic threshold (DESIGN B3), which is SONiC's
+ *     xon_offset below the dynamic threshold (docs/model.md#pfc), which is SONiC's
  *     xon_offset (Broadcom); xon is the absolute XON level of the ASICs
  *     that use one (Mellanox), which the model does not have: it is read
  *     and logged, never mapped.
  *   - buffer.size is the model's one shared buffer per switch, from which
- *     reserved and headroom of every port are carved (DESIGN B2); it comes
+ *     reserved and headroom of every port are carved (docs/model.md#buffer); it comes
  *     from the size of the pool the lossless profile names (on Broadcom
  *     the ingress_lossless_pool holds the same).  The other pools are not
  *     read (logged): the model has no separate egress or lossy pool.  A
