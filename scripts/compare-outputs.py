@@ -25,8 +25,10 @@ sys.path.insert(0, os.path.join(ROOT, 'tests'))
 import soak  # noqa: E402  (the random scenario generator)
 
 # inputs are written here in both modes, so that the paths scenario.ini
-# records (trace files) are the same
-WORK = os.path.join(tempfile.gettempdir(), 'dcqcn-compare-inputs')
+# records (trace files) are the same; DCQCN_COMPARE_INPUTS moves it, so that
+# two checkouts can compare at once
+WORK = os.environ.get('DCQCN_COMPARE_INPUTS',
+                      os.path.join(tempfile.gettempdir(), 'dcqcn-compare-inputs'))
 
 # benchmarks too long for a comparison (minutes each)
 LONG_BENCH = ('allreduce-4096', 'allreduce-8192')
