@@ -334,15 +334,6 @@ int fluid_flow(const struct fluid *f, uint32_t i, double *rc, double *rt, double
 	return f->on[c];
 }
 
-double fluid_total_pps(const struct fluid *f)
-{
-	double s = 0.0;
-	for (uint32_t c = 0; c < f->nclass; c++)
-		if (f->on[c])
-			s += (double)f->cmult[c] * f->rc[c];
-	return s;
-}
-
 void fluid_sums(const struct fluid *f, double *rc_pps, double *alpha)
 {
 	double r = 0.0, a = 0.0;

@@ -87,8 +87,6 @@ double fluid_queue_pkts(const struct fluid *f);
 /* flow i's state; 0 when it has not started (rc, rt, alpha then 0) */
 int fluid_flow(const struct fluid *f, uint32_t i, double *rc_pps, double *rt_pps,
 	       double *alpha);
-/* sum of the rates now */
-double fluid_total_pps(const struct fluid *f);
 /* sums over the flows that have started: Rc and alpha */
 void fluid_sums(const struct fluid *f, double *rc_pps, double *alpha);
 /* classes of flows integrated (distinct start times) */
