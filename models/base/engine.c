@@ -20,14 +20,12 @@
  * walk far in fabrics of thousands of synchronised links, and are kept
  * apart: an event for a later slot that arrives out of order walks back at
  * most WALK_MAX (8) steps, and farther is appended and the slot marked, to
- * be sorted once (a natural merge sort of its runs) when it comes first
- * (the walk: 4 % fewer instructions on the 1,024-host permutation and
- * alltoall-128 than sorting every slot out of order; 4 and 16 steps did
- * less well); an event for `now` scheduled `now` (a FIFO
- * that releases several packets at one instant) goes to a ring of its own,
- * sorted by key, which fires after the events for now scheduled before.
- * A 2,048-rank all-reduce spent 41 % of its time walking; these took
- * 38 % of its instructions off.  Fire: the
+ * be sorted once (a natural merge sort of its runs) when it comes first; an
+ * event for `now` scheduled `now` (a FIFO that releases several packets at
+ * one instant) goes to a ring of its own, sorted by key, which fires after
+ * the events for now scheduled before.  Both keep the walks short, and the
+ * limit of 8 is the one that measured best
+ * (docs/SCALING.md#the-event-queue-measured).  Fire: the
  * head of the first non-empty slot from `now` on, or the heap top when the
  * wheel is empty.  When `now` enters a new slot the wheel window slides with
  * it, and heap events that the window now covers move into the wheel (each
@@ -35,32 +33,20 @@
  *
  * Why: fabric events are a few hundred ns to a few us ahead, so nearly all of
  * them live in the wheel and cost O(1), without the heap's data-dependent
- * comparisons: its sift_down took about half the run time of the 128-host
- * benchmark, mostly in mispredicted branches.  Replaying recorded
- * schedule/cancel/fire sequences of the benchmark, of the default scenario
- * and of a 25/100 Gbps variant through both queues, this one is 2.6-3.5
- * times faster, 5 times on a run where most events share their picosecond.
- * The geometry: 4096 slots of 256 ps (a 1 us window) sent a third of the
- * 25 Gbps events through the heap; 4096 slots of 1 ns made the sorted
- * insertions walk (0.4 steps per event) at 400 Gbps; 16384 slots of 256 ps
- * did well on both.  Slower fabrics and long cables mean more events pass
- * through the heap first, which costs about what the heap alone did.
- * Evaluated and not kept: a branch-free choice among the four children in
- * sift_down (~20% off the heap), a binary or 8-ary heap (no better than
- * 4-ary), pop-then-push fusion, and one heap entry per distinct time with a
- * FIFO of its events (5 times faster with many ties, none without); a
- * prefetch of the next event to fire gained nothing.
+ * comparisons.  The geometry keeps the events of 25 to 400 Gbps links in the
+ * wheel without long sorted walks; slower fabrics and long cables send more
+ * events through the heap first.  The measurements behind the wheel, its
+ * geometry and the heap's arity, and what was tried and not kept, are in
+ * docs/SCALING.md#the-event-queue-measured.
  *
  * Why (time, sched, key) and not (time, insertion): a partitioned run
  * schedules an event that crosses partitions later than a single run does
  * (at the next synchronisation), so insertion order would depend on the
  * partition.  Ordering by key alone made the thousands of same-picosecond
- * events of synchronised links arrive out of order, to be sorted (a sorted
- * ring walked past them, slowing a 1,024-host permutation threefold; sorting
- * per slot or per picosecond, or a heap per slot, still cost 15-40 % more
- * instructions than insertion order).  With sched first, insertion order
- * already is the order but for events scheduled in the same instant, which
- * the key settles in a step or two.
+ * events of synchronised links arrive out of order, to be sorted at a cost
+ * (docs/SCALING.md#the-event-queue-measured).  With sched first, insertion
+ * order already is the order but for events scheduled in the same instant,
+ * which the key settles in a step or two.
  *
  * Order is exactly (time, sched, key, insertion sequence) (the sort is
  * stable, and the ring of `now` holds exactly the events of (now, now)):
@@ -290,8 +276,8 @@ static void wheel_insert(struct sim_engine *eng, struct sim_event *ev)
 	 * a few events of one instant out of key order (a pipeline releasing
 	 * packets to several ports), and a slot of thousands of events that
 	 * is sorted for one of them costs more than the walk.  (The walk is
-	 * written out here: ring_insert with a step limit cost 1-2 % more
-	 * instructions on the benchmarks.) */
+	 * written out here: ring_insert with a step limit measured slower,
+	 * docs/SCALING.md#the-event-queue-measured.) */
 	uint64_t bit = UINT64_C(1) << (s % 64);
 	if (eng->wheel_unsorted[s / 64] & bit) {
 		ring_after(head->prev, ev);

@@ -16,14 +16,9 @@
  * stretches the same way.  So a thread's nodes lie in a few long runs of
  * every table (NICs, QPs, switches, ports), not in one run a unit: the
  * heaviest unit to the lightest partition had made them alternate, leaf by
- * leaf (a switch takes 320 B).  On the 2-core virtual machine measured, two
- * threads writing memory interleaved in blocks of 128 B or 256 B ran 1.2 to
- * 2.9 times slower than alone, in blocks of 2 KB or more about as fast,
- * though they shared no cache line (scripts/interleave.c).  On 2 threads
- * there, the stretches made permutation-1024 1.64 times faster than one
- * thread instead of 1.32, the first 20 us of the 8,192-rank all-reduce 1.96
- * times instead of 1.55, and 32 separate 32-rank all-reduces, one a leaf,
- * take 0.52 s instead of 0.64 (the 1,024-rank all-reduce: no change).
+ * leaf (a switch takes 320 B), and threads that write memory interleaved at
+ * that grain run much slower than in long stretches, though they share no
+ * cache line (docs/SCALING.md#units-in-stretches).
  *
  * Each partition has its own engine, packet and message pools, counters and
  * samplers (a `struct net`), and nodes point to their partition's.  A
@@ -41,13 +36,11 @@
  * separate two events of one rank; its NIC, QPs, messages and ports leave
  * the caches in between, and the engine's slots hold thousands of events of
  * one instant whose sorted insertion walks.  A partition's events of a
- * window touch its own state and queue only.  The first 20 us of the
- * 8,192-rank benchmark on one thread (cachegrind, a 4 MiB last level), one
- * partition against 16: 8.12 G against 5.83 G instructions (scheduling
- * 2.68 G against 0.56 G), 74.7 M against 32.1 M last-level misses.  Smaller
- * partitions (a leaf each) were no faster there, and slower on 1,024 ranks,
- * where the window's fixed costs per partition and the pools' slack add up;
- * a 127-to-1 incast, whose windows hold 9 events, stays on one.
+ * window touch its own state and queue only, which takes instructions and
+ * cache misses off; partitions much smaller than LOCALITY_WEIGHT lose it
+ * again to the window's fixed costs per partition and the pools' slack
+ * (docs/SCALING.md#several-partitions-a-thread).  A 127-to-1 incast, whose
+ * windows hold 9 events, stays on one.
  *
  * Windows.  The lookahead L is the propagation of a fabric cable (the only
  * links between units): a packet that leaves a partition at time t arrives
@@ -82,13 +75,11 @@
  * thread or more, on the threads; in between, the way measured cheaper for
  * windows of that size (pace.h: the wall time an event took on the threads
  * and on one thread, by the log2 of the window's events, the other way
- * tried now and then).  On the 2-core virtual machine measured, a partition
- * that changes core takes its cache lines along (about 325 ns each), so a
- * window on the threads between windows on one thread, or the reverse,
- * costs several times a steady one; the measurements include that.  A fixed
- * threshold ran every window of 128 events or more on the threads, which
- * made the embedded default scenario and incast-128 slower on 2 threads
- * than on one.
+ * tried now and then).  A partition that changes core takes its cache lines
+ * along, so a window on the threads between windows on one thread, or the
+ * reverse, costs several times a steady one; the measurements include
+ * that, where a fixed threshold made sparse runs slower on 2 threads than
+ * on one (docs/SCALING.md#which-windows-use-the-threads).
  *
  * What crosses the cores.  What a partition's thread writes during a window
  * sits on cache lines no other thread uses (calloc_lines, _Alignas(64)): the
@@ -99,36 +90,11 @@
  * its own packets (link.h); control frames answer a data packet from its own
  * fields, not from its QP's lines, which the sender writes; the samplers
  * read their partition's QPs and hosts only; between windows the coordinator
- * reads each engine's remembered next time (engine.h).  Counted by
- * instrumenting every load and store of a 2-thread run (a line counted when
- * a thread touches one the other wrote last), the first 100 us of the
- * 1,024-rank benchmark moved about 478 lines a window before the link
- * copies, the remembered next time, the samplers' own lists and the control
- * frames' fields, and 251 after them, most of those the packets and messages
- * that cross, their outbox entries and the barriers.  Counted by 128-byte
- * pairs (a core fetches a line's neighbour in its pair; and a write to a
- * pair the other thread had read counted too), its first 30 us moved 5,300 a
- * window: packets freed into the pool of the partition they ended in lay
- * 64 B from the other thread's.  Since packets cross as copies (link.h),
- * 1,130; the 2-thread run of the first 500 us takes 0.83 of the wall time it
- * took (median of 10 paired runs).  Aligning what each partition writes to
- * 128 B as well (histograms, QPs, switches) brought 255, but no measurable
- * gain on 2 threads, and cost one thread 7-16 % at 4,096 ranks: not kept.
- * Packed next to each other, the partitions' records had made each
- * partition of that run 2.2-2.8 times slower on 2 threads than on one.  The same
- * instrumented run, with a 1 MiB private cache simulated per thread, had
- * 16.5 M misses on 2 threads (0.1 M of them lines the other thread wrote)
- * against 24.8 M on one: each core keeps half the fabric.  Yet on the 2-core
- * virtual machine where this was measured, some spells ran each partition of
- * the 2-thread run as slowly as the whole run on one thread, while two
- * separate processes of the same run went at full speed side by side, and
- * other spells ran the 2-thread run 2.1 times faster than one thread.  Made
- * to take turns on the two cores, never running at once, the two partitions
- * still fired their events at about twice the cost they had when the same
- * turns ran on one core (85-125 ns against 43-50 ns an event); a test
- * program with the same pattern (8 MB of its own a partition, turns, lines
- * passed between them) did not show that cost, and longer windows did not
- * remove it.  We have not found why (docs/SCALING.md).
+ * reads each engine's remembered next time (engine.h).  Lines that two
+ * threads write, or that one writes and the other reads, move between the
+ * cores at every window; each of these rules took such moves off, and what
+ * each saved, what was tried and not kept, and the cost of a second core
+ * that remains unexplained are in docs/SCALING.md#what-crosses-the-cores.
  */
 #include "models/fabric/internal.h"
 
@@ -149,14 +115,10 @@
  * thread when the fabric is heavier than this many a thread */
 #define LOCALITY_WEIGHT 2048
 /* ... and, on several threads for jobs that are all ring all-reduces, this
- * many partitions a thread at least.  On 2 threads of the 2-core virtual
- * machine measured (medians of 3-5 interleaved runs): the first 300 us of the
- * 1,024-rank benchmark took 0.63 s in 8 partitions against 0.90 s in 2 (and
- * 1.06 s on one thread), the first 40 us of the 4,096-rank one 0.34 s in 8
- * against 0.40 s in 16, the first 20 us of the 8,192-rank one 0.51 s in 8
- * and 0.54 s in 16 against 0.64 s in 64.  Traffic between all pairs does
- * not gain: permutation-1024 took 0.70 s in 8 against 0.64 s in 4, and
- * alltoall-128 0.44 s in 8 against 0.34 s in 2. */
+ * many partitions a thread at least: their messages go between neighbours
+ * and stay within a partition however fine the cut, so smaller partitions
+ * keep their state in the caches; traffic between all pairs does not gain
+ * and keeps its cut (docs/SCALING.md#several-partitions-a-thread) */
 #define RING_PARTS 4
 /* a window when there is no fabric link to give the lookahead (a star) */
 #define STAR_WINDOW_PS UNITS_PS_PER_US
@@ -512,13 +474,10 @@ static void barrier_destroy(struct barrier *b)
 /* The last to arrive opens the barrier.  The others spin a while (a window
  * is short), then sleep: a loaded machine, or partitions that wait through
  * windows run on one thread (run_parts), must not lose a core to spinning.
- * The yields cost kernel time (a system call took about 1.4 us, and a few
- * more of refilled translations, on the virtual machine measured: 0.35 s
- * of 2.5 s on 500 us of the 1,024-rank benchmark on 2 threads), but
- * waiters that spun 1.4 ms without yielding held the cores the threads
- * they waited for needed when two 2-thread runs shared 2 cores, as the
- * test suite runs them: its `threads` test took 86 s instead of 14 s and
- * `compare` over 4 minutes instead of 17 s; a lone run was no faster.
+ * The yields cost kernel time, but waiters that spin long without yielding
+ * hold the cores that the threads they wait for need when several runs
+ * share the cores, as the test suite runs them
+ * (docs/SCALING.md#the-barrier).
  * The opener's gen increment and a sleeper's count are sequentially
  * consistent, so either the opener sees the sleeper and wakes it, or the
  * sleeper sees the new gen and does not sleep. */
@@ -835,8 +794,9 @@ static void window_close(struct fabric *f)
  * (its flag), or the last completion, after which the run ends with the
  * window.  The windows are the same as window by window.  Closing one with
  * nothing to settle only handed the counters of its samples over, which is
- * done at the return, and merged nothing.  incast-128: 5.8 % fewer
- * instructions than a close at every window's end, 280,000 of them. */
+ * done at the return, and merged nothing: closing only the windows that need
+ * it saves instructions on runs of many short windows
+ * (docs/SCALING.md#one-partition-on-one-thread). */
 static uint64_t run_alone(struct fabric *f, sim_time_ps until)
 {
 	struct sim_engine *eng = &f->parts[0].net.eng;
