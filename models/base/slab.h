@@ -3,14 +3,10 @@
  * objects from the newest slab in order as they need them.
  *
  * Where the system can, such memory is mapped with its pages present: one
- * call instead of a page fault per 4 KiB page as the pool reaches it.  On
- * a virtual machine we measured a fault at 10 us and a prefaulted page at
- * under 5 us; a 127-to-1 incast fills 25 packet slabs in its first
- * milliseconds.  From 8 MiB on (a large QP table) it asks for 2 MiB pages
- * too: the set-up of a 2,048-rank all-to-all (4.2 M QPs, 2.4 GB at 576 B a
- * QP) took
- * 2.5-4.7 s, against 7.0 s with 4 KiB pages present and 24.8 s when the
- * table grew by doubling, a fault a page.
+ * call instead of a page fault per 4 KiB page as the pool reaches it (a
+ * 127-to-1 incast fills 25 packet slabs in its first milliseconds).  From
+ * 8 MiB on (a large QP table) it asks for 2 MiB pages too.  What each saves,
+ * measured: docs/SCALING.md#pools-and-small-costs-measured.
  */
 #ifndef DCQCN_SLAB_H
 #define DCQCN_SLAB_H

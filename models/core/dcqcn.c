@@ -140,8 +140,9 @@
 /* pow(keep, m), m > DCQCN_POW_MIN.  A run asks for the same few powers again
  * and again (a QP's packets, and the rate samples, come a similar number of
  * alpha periods apart), so each thread keeps those pow() gave: the same
- * values, without pow's cost (about 2 % of a DCQCN incast).  0 marks a power
- * not computed yet (or one that is 0: computed again, still right). */
+ * values, without pow's cost (docs/SCALING.md#pools-and-small-costs-measured).
+ * 0 marks a power not computed yet (or one that is 0: computed again, still
+ * right). */
 static double keep_pow(double keep, int64_t m)
 {
 	static _Thread_local struct {
