@@ -176,7 +176,8 @@ struct fig {
 
 /* g->data/file opened for writing, or NULL with err */
 FILE *data_open(const struct fig *g, const char *file, char *err, size_t errlen);
-/* closes fp (always); 0, or -1 with err when a write or the close failed */
+/* closes fp (always, file_close); 0, or -1 with err when a write or the
+ * close failed */
 int data_close(FILE *fp, const struct fig *g, const char *file, char *err, size_t errlen);
 /* NAME.vars: t_end_us and the figure's own assignments (printf format) */
 __attribute__((format(printf, 6, 7))) int write_vars(const struct fig *g,

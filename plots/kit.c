@@ -16,6 +16,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "models/base/files.h"
 #include "models/base/units.h"
 
 /* ---- small helpers ---------------------------------------------------- */
@@ -440,9 +441,7 @@ FILE *data_open(const struct fig *g, const char *file, char *err, size_t errlen)
 
 int data_close(FILE *fp, const struct fig *g, const char *file, char *err, size_t errlen)
 {
-	int bad = ferror(fp);
-	bad |= fclose(fp);
-	if (bad)
+	if (file_close(fp))
 		return fail(err, errlen, "%s/%s: write failed", g->data, file);
 	return 0;
 }
