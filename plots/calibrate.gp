@@ -2,7 +2,7 @@
 # influential keys, the other keys at the recommendation.
 #
 # From plane.csv of a calibrate directory, shaped by `dcqcn-sim plot`
-# (plots/plot.c) into plots/data/:
+# (plots/calibrate.c) into plots/data/:
 #   calibrate.dat   ia, ib (the values' positions on their grids, from 0),
 #                   margin_pct (the point's margin, % of its binding limit,
 #                   clamped to -100..100 for the colours; empty when the

@@ -2,7 +2,7 @@
 #
 # From collectives.csv (job, iteration, time_us, busbw_pct_line) and
 # scenario.ini (each job's pattern), shaped by `dcqcn-sim plot`
-# (plots/plot.c) into plots/data/:
+# (plots/collectives.c) into plots/data/:
 #   collectives_K.dat  iteration, time_us, busbw_pct_line of the K-th job
 #                      (in order of first completion; at most 16 jobs),
 #                      titled "JOB" and "JOB busbw"; a job that is not a

@@ -1,7 +1,7 @@
 # compare.gp - `dcqcn-sim compare`: one scenario on each fabric, side by side.
 #
 # From compare.csv of a compare directory, shaped by `dcqcn-sim plot`
-# (plots/plot.c) into plots/data/compare.dat: i (the row, from 0), fabric
+# (plots/compare.c) into plots/data/compare.dat: i (the row, from 0), fabric
 # (starred when its run did not finish), collective_ms, busbw_pct, probe_p99_us, fct_p99_us,
 # retransmitted_MB, drops; "-" where a fabric has no value.
 # Draws six panels of one bar per fabric: collective time, bus bandwidth

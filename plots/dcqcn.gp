@@ -6,7 +6,7 @@
 #
 # From rates.csv (time_us, flow: the QP id, rate_gbps: its Rc, sampled
 # while it has data outstanding) and qps.csv (qp, job, src, dst), shaped by
-# `dcqcn-sim plot` (plots/plot.c) into plots/data/:
+# `dcqcn-sim plot` (plots/dcqcn.c) into plots/data/:
 #   dcqcn_K.dat  time_us, rate_gbps, sample of the K-th drawn QP, titled
 #                "QP N  JOB hS → hD" (qps.csv; "QP N" without it); a blank
 #                line where the QP had no data outstanding for more than 5
@@ -23,7 +23,7 @@
 #                (fluid/rates.csv's flow 0: flows that start together follow
 #                one path), when fluid is 1
 # Runs of more than 4000 sample intervals are thinned to the minimum and
-# maximum of each 1/2000 of the run (plot.c), which keeps every rate cut.
+# maximum of each 1/2000 of the run (plots/kit.c), which keeps every rate cut.
 # Draws one line per QP, in Gbps, with the host link rate dashed, and the
 # fluid model's Rc dotted in black.
 

@@ -2,7 +2,7 @@
 #
 # From pause.csv (time_us, node, port, priority, paused_fraction, frames;
 # rows only for intervals with pause activity, absent = not paused), shaped
-# by `dcqcn-sim plot` (plots/plot.c) into plots/data/:
+# by `dcqcn-sim plot` (plots/pause_map.c) into plots/data/:
 #   pause_rows.dat  row, transmitter ("node → port": node was paused
 #                   sending to port), paused_us: the (at most 40) most paused
 #                   transmitters, in order of their first pause

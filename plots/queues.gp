@@ -1,7 +1,7 @@
 # queues.gp - switch egress queue depth over time: the busiest queues.
 #
 # From queues.csv (time_us, node, port, queue, bytes), shaped by
-# `dcqcn-sim plot` (plots/plot.c) into plots/data/:
+# `dcqcn-sim plot` (plots/queues.c) into plots/data/:
 #   queues.dat   time_us, then one column per drawn queue, in KB (1 KB =
 #                1000 B), titled "node → port  qN  (peak P KB)": the 6
 #                (node, port, queue) with the largest peak bytes.  A queue
@@ -13,7 +13,7 @@
 #   queues_fluid.dat  time_us, the fluid model's bottleneck queue in KB
 #                (from fluid/queues.csv), when fluid is 1
 # Runs of more than 4000 sample intervals are thinned to the minimum and
-# maximum of each 1/2000 of the run (plot.c), which keeps every peak.
+# maximum of each 1/2000 of the run (plots/kit.c), which keeps every peak.
 # Draws one line per queue and the ECN Kmin/Kmax thresholds, dashed, and
 # the fluid model's queue dotted in black.
 

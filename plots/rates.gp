@@ -2,7 +2,7 @@
 #
 # From counters.csv (time_us, data_pkts_delivered, ecn_marked_pkts,
 # pause_frames: counts per sample interval), shaped by `dcqcn-sim plot`
-# (plots/plot.c) into plots/data/:
+# (plots/rates.c) into plots/data/:
 #   rates.dat   time_us, pause_frames_per_s (pause_frames / interval),
 #               ecn_marked_pct (100 x ecn_marked_pkts / data_pkts_delivered;
 #               NaN in an interval that delivered nothing)
@@ -10,7 +10,7 @@
 #               max_ecn_mark_pct ([criteria] of scenario.ini, default 2;
 #               NaN: no criterion line)
 # Runs of more than 4000 intervals are thinned to the minimum and maximum
-# of each 1/2000 of the run (plot.c), which keeps every spike.
+# of each 1/2000 of the run (plots/kit.c), which keeps every spike.
 # Draws pause frames per second (left axis) and the % of delivered data
 # packets that carried CE (right axis).
 

@@ -6,7 +6,7 @@
 # storage_jobs.csv (when there: each job's rw, and the `all` row's I/Os
 # and clat percentiles), collectives.csv (job, iteration, start_us, end_us,
 # time_us) and scenario.ini (each job's pattern), shaped by
-# `dcqcn-sim plot` (plots/plot.c) into plots/data/:
+# `dcqcn-sim plot` (plots/storage.c) into plots/data/:
 #   storage_K.dat       time_us, clat_mean_us, clat_max_us, iops, bw_MiBps
 #                       of the K-th storage job of storage.csv (in order of
 #                       first completion; at most 16), titled "JOB (RW): mean
@@ -34,7 +34,7 @@
 #                       mark_us[], mark_job[] (each one's end and its K;
 #                       defined when nmarks > 0)
 # Runs of more than 4000 sample intervals are thinned to the minimum and
-# maximum of each 1/2000 of the run (plot.c), which keeps every worst I/O.
+# maximum of each 1/2000 of the run (plots/kit.c), which keeps every worst I/O.
 # Draws, per storage job, the mean completion latency per interval (line)
 # and its slowest I/O (dots); below, each collective iteration as a bar
 # from its start to its end at the height of its time, with a point at its

@@ -1,6 +1,6 @@
 # sweep.gp - one metric of a sweep against its first numeric axis.
 #
-# From DIR/sweep.csv, shaped by `dcqcn-sim plot DIR` (plots/plot.c,
+# From DIR/sweep.csv, shaped by `dcqcn-sim plot DIR` (plots/sweep.c,
 # plot_sweep) into plots/data/:
 #   FIG.dat   x (the axis value in its base unit: bytes, ps, bps, ...; the
 #             index of the value for an axis without one), xlabel (the value

@@ -2,7 +2,7 @@
 # two axes.
 #
 # From DIR/sweep.csv's criteria_pass, shaped by `dcqcn-sim plot DIR`
-# (plots/plot.c, plot_sweep) into plots/data/:
+# (plots/sweep.c, plot_sweep) into plots/data/:
 #   sweep_pass.dat   xi, yi (the value indices of the first two axes),
 #                    xlabel, ylabel (the values as written), pass: 1 every
 #                    point of the cell passed, 0 one failed, 0.5 none failed

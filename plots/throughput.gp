@@ -4,7 +4,7 @@
 # From counters.csv (time_us and, per job, JOB_delivered_bytes,
 # JOB_retransmitted_bytes, JOB_drops: counts per sample interval) and
 # pfcwd.csv (storm and restore events), shaped by `dcqcn-sim plot`
-# (plots/plot.c) into plots/data/:
+# (plots/throughput.c) into plots/data/:
 #   throughput_K.dat  time_us, goodput_gbps (payload delivered x 8 / the
 #                     interval), retransmitted_gbps (payload sent again, the
 #                     same way), drops (packets dropped in the interval) of
@@ -20,7 +20,7 @@
 # The run's last interval, when shorter than half a sample interval, is
 # added to the one before (a rate over a few ns would be a false spike);
 # runs of more than 4000 intervals are thinned to the minimum and maximum
-# of each 1/2000 of the run (plot.c).
+# of each 1/2000 of the run (plots/kit.c).
 # Draws three panels over time, one line per job: goodput, retransmitted
 # rate and drops; the storm spans shaded in each.  Lossless drops
 # (headroom), lossy drops (a DSCP that misses the lossless priority) and
