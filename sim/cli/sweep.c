@@ -335,6 +335,7 @@ static int sweep_merge_main(const struct sweep_args *w)
 {
 	char err[2048], dir[4096];
 	struct stat st0, st;
+	memset(&st0, 0, sizeof(st0)); /* set by the first folder before it is read */
 	for (int i = 0; i < w->nargs; i++)
 		if (stat(w->args[i], &st) || !S_ISDIR(st.st_mode))
 			return cli_usage_error("--merge %s: not a folder (the folders of the "
