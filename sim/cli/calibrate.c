@@ -1,0 +1,180 @@
+/*
+ * calibrate.c - `dcqcn-sim calibrate [SCENARIO]`: the ECN and DCQCN
+ * settings that pass [criteria] on SCENARIO and the stress scenarios with
+ * the largest margin (sim/sweeps/calibrate.h), and their figure.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "sim/cli/cli.h"
+#include "sim/run/run.h"
+#include "sim/sweeps/calibrate.h"
+#include "sim/sweeps/sweep.h"
+
+struct cal_args {
+	struct calibrate_opts o;
+	struct cli_sets sets;
+	const char *format;
+	int quiet;
+};
+
+static const char cal_usage[] =
+	"usage: dcqcn-sim calibrate [SCENARIO] [--stress FILE]... "
+	"[--tune SECTION.KEY=LO:HI[:STEP]]...\n"
+	"                           [--seeds N] [-j N] [-o DIR] [--set SECTION.KEY=VALUE]...\n"
+	"                           [--threads N] [--switch-config FILE] [--nic-config FILE]\n"
+	"                           [--no-plane] [--format png|svg|pdf] [--quiet]\n"
+	"\n"
+	"Search the tuned keys for the settings that pass the [criteria] of SCENARIO\n"
+	"(the embedded default without one) and of every --stress scenario, for every\n"
+	"seed, with the largest margin (the tightest criterion's room, relative to its\n"
+	"limit).  Coordinate ascent from the scenario's own settings: a round tries\n"
+	"every value of one key with the others held, key by key; every point runs once.\n"
+	"Prints the recommendation, its margin per scenario and the criterion that\n"
+	"binds, the scenario's own settings and the runner-up, and the runs spent\n"
+	"against a full grid of the same values.  DIR (default results/NAME-calibrate)\n"
+	"gets calibrate.csv (every point), recommended.ini, plane.csv and\n"
+	"plots/calibrate.png (the margin over the two most influential keys), export/\n"
+	"(SONiC config_db.json, mlx5 cc_params, nic-setup.sh, nccl.env) and runs/.\n"
+	"\n";
+
+/* --stress FILE */
+static int opt_stress(void *dst, const struct cli_opt *opt, const char *v, const char *next)
+{
+	struct calibrate_opts *o = &((struct cal_args *)dst)->o;
+	(void)opt;
+	(void)next;
+	if (o->nstress == CAL_MAX_STRESS)
+		return cli_usage_error("at most %d --stress scenarios", CAL_MAX_STRESS);
+	o->stress[o->nstress++] = v;
+	return 0;
+}
+
+/* --tune S.K=LO:HI[:STEP] */
+static int opt_tune(void *dst, const struct cli_opt *opt, const char *v, const char *next)
+{
+	struct calibrate_opts *o = &((struct cal_args *)dst)->o;
+	char err[4400];
+	(void)opt;
+	(void)next;
+	if (o->nkeys == CAL_MAX_KEYS)
+		return cli_usage_error("at most %d --tune keys", CAL_MAX_KEYS);
+	if (calibrate_parse_tune(v, &o->keys[o->nkeys++], err, sizeof(err)))
+		return cli_usage_error("%s", err);
+	for (int k = 0; k < o->nkeys - 1; k++)
+		if (!strcmp(o->keys[k].key, o->keys[o->nkeys - 1].key))
+			return cli_usage_error("--tune %s given twice", o->keys[k].key);
+	return 0;
+}
+
+#define CAL_OFF(f) offsetof(struct cal_args, f)
+
+static const struct cli_opt cal_opts[] = {
+	{ .name = "--stress", .arg = "FILE", .kind = CLI_CALL, .fn = opt_stress,
+	  .help = "a scenario every setting must pass too (repeatable, at most "
+		  XSTR(CAL_MAX_STRESS) ")" },
+	{ .name = "--tune", .arg = "S.K=LO:HI[:STEP]", .kind = CLI_CALL, .fn = opt_tune,
+	  .help = "a key to search and its grid (repeatable, at most\n"
+		  XSTR(CAL_MAX_KEYS) "; replaces the default keys): STEP xF multiplies "
+		  "(default x2,\n"
+		  "3 digits), an amount in the values' unit adds; a plain number\n"
+		  "is the key's bare unit.  Default: ecn.kmin=50KB:3.2MB:x2\n"
+		  "ecn.kmax=400KB:12.8MB:x2 ecn.pmax=1%:32%:x2\n"
+		  "dcqcn.rpg_ai_rate=5:1280:x4 dcqcn.rpg_time_reset=25:800:x2\n"
+		  "dcqcn.min_time_between_cnps=1:64:x4" },
+	{ .name = "--seeds", .arg = "N", .kind = CLI_INT, .off = CAL_OFF(o.seeds), .lo = 1,
+	  .hi = CAL_MAX_SEEDS, .what = "seeds per point", .once = 1,
+	  .help = "run every point with sim.seed = 1..N (1-" XSTR(CAL_MAX_SEEDS) "; default 1: "
+		  "each\n"
+		  "scenario's own seed)" },
+	{ .name = "-j", .arg = "N", .kind = CLI_INT, .off = CAL_OFF(o.jobs), .lo = 1,
+	  .hi = CLI_JOBS_MAX, .what = "runs at a time", .once = 1,
+	  .help = "runs at a time, 1-" XSTR(CLI_JOBS_MAX) " (default 1)" },
+	{ .name = "-o", .arg = "DIR", .kind = CLI_STR, .off = CAL_OFF(o.out_dir),
+	  .help = "the calibrate directory (default results/NAME-calibrate)" },
+	{ .name = "--set", .arg = "S.K=V", .kind = CLI_SET, .off = CAL_OFF(sets),
+	  .help = "override one key in every scenario (repeatable)" },
+	{ .name = "--threads", .arg = "N", .kind = CLI_SIM_SET, .off = CAL_OFF(sets),
+	  .help = "same as --set sim.threads=N" },
+	{ .name = "--switch-config", .arg = "FILE", .once = 1, .kind = CLI_STR,
+	  .off = CAL_OFF(o.switch_config), .synopsis = "--switch-config FILE, --nic-config FILE",
+	  .help = "as for run, in every scenario" },
+	{ .name = "--nic-config", .arg = "FILE", .once = 1, .kind = CLI_STR,
+	  .off = CAL_OFF(o.nic_config) },
+	{ .name = "--no-plane", .kind = CLI_FLAG, .off = CAL_OFF(o.no_plane),
+	  .help = "no margin plane (fewer runs) and no figure" },
+	{ .name = "--format", .arg = "F", .needs = "a value (png, svg or pdf)", .kind = CLI_CALL,
+	  .fn = cli_opt_format, .off = CAL_OFF(format),
+	  .help = "the figure's format: png (default), svg or pdf" },
+	{ .name = "--quiet", .alt = "-q", .kind = CLI_FLAG, .off = CAL_OFF(quiet),
+	  .help = "no progress lines, no report" },
+	{ 0 },
+};
+
+/* SCENARIO; a second one is refused at once */
+static int cal_arg(void *dst, const char *a)
+{
+	struct calibrate_opts *o = &((struct cal_args *)dst)->o;
+	if (o->scenario)
+		return cli_usage_error("one scenario at a time (extra argument %s; a stress "
+				       "scenario is --stress %s)", a, a);
+	o->scenario = a;
+	return 0;
+}
+
+/* calibrate [SCENARIO] [--stress F]... [--tune K=LO:HI[:STEP]]... [--seeds N]
+ * [-j N] [-o DIR] [--set ...] [--threads N] [--switch-config F] [--nic-config F]
+ * [--no-plane] [--format F] [--quiet] */
+static int cal_main(int argc, char **argv)
+{
+	static struct cal_args a; /* the keys' grids: not on the stack */
+	struct calibrate_opts *o = &a.o;
+	char err[4400], dir[4096];
+	o->seeds = o->jobs = 1;
+	int rc = cli_parse(&cli_cmd_calibrate, argc, argv, &a, cal_arg);
+	if (rc)
+		return rc;
+	if (!o->nkeys)
+		o->nkeys = calibrate_default_keys(o->keys);
+	o->sets = a.sets.v;
+	o->nsets = a.sets.n;
+	cli_out_dir(o->out_dir, o->scenario, "-calibrate", dir, sizeof(dir));
+	o->out_dir = dir;
+	int rank = 0, size;
+	sweep_mpi_ranks(&rank, &size);
+	o->log = a.quiet || rank ? NULL : stderr;
+	o->out = a.quiet || rank ? NULL : stdout;
+	o->interrupt = &cli_interrupted;
+	cli_install_signals();
+	int st = calibrate_run(o, NULL, err, sizeof(err));
+	int plot_rc = 0;
+	if ((st == RUN_OK || st == CALIBRATE_NONE_PASSES) && !o->no_plane && o->nkeys > 1 &&
+	    rank == 0)
+		plot_rc = cli_plot_dir(dir, a.format, a.quiet, NULL);
+	switch (st) {
+	case RUN_OK:
+		return plot_rc;
+	case CALIBRATE_NONE_PASSES:
+		return EXIT_NO_PASS;
+	case RUN_INTERRUPTED:
+		fprintf(stderr, "dcqcn-sim: calibrate %s; the points evaluated are in "
+			"%s/calibrate.csv\n",
+			cli_interrupted == SIGINT ? "interrupted" : "terminated", dir);
+		return EXIT_INTERRUPTED;
+	default:
+		fprintf(stderr, "dcqcn-sim: calibrate: %s\n", err);
+		return EXIT_USAGE;
+	}
+}
+
+const struct cli_command cli_cmd_calibrate = {
+	.name = "calibrate",
+	.usage = cal_usage,
+	.opts = cal_opts,
+	.tail = "\n"
+		"Exit status: 0 a setting passes everywhere; 5 none does (the closest is\n"
+		"reported and written); 2 bad usage, a scenario that does not load, or a\n"
+		"write that failed; 3 stopped by SIGINT, SIGTERM or SIGHUP (calibrate.csv has\n"
+		"the points evaluated); 4 the figure failed.\n",
+	.main = cal_main,
+};

@@ -1,0 +1,200 @@
+/*
+ * run.c - `dcqcn-sim run [SCENARIO]`: one simulation into its run
+ * directory, a summary table, and with --fluid the fluid model beside it.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "models/scenario/scenario.h"
+#include "sim/cli/cli.h"
+#include "sim/run/fluidrun.h"
+#include "sim/run/run.h"
+
+struct run_args {
+	struct cli_sets sets;
+	const char *out_dir, *format, *switch_config, *nic_config, *fabric;
+	int quiet, plot, fluid;
+	const char *args[2]; /* the scenario, and the first extra argument */
+	int nargs;
+};
+
+static const char run_usage[] =
+	"usage: dcqcn-sim run [SCENARIO] [-o DIR] [--set SECTION.KEY=VALUE]... [--seed N]\n"
+	"                     [--threads N] [--quiet] [--plot] [--format png|svg|pdf]\n"
+	"                     [--fluid] [--switch-config FILE] [--nic-config FILE]\n"
+	"                     [--fabric " CLI_FABRICS_JOINED("|") "]\n"
+	"\n"
+	"Simulate SCENARIO (without one, the embedded scenarios/default.ini) and write\n"
+	"the run directory DIR: scenario.ini, summary.csv, stats.csv, warnings.txt and\n"
+	"the time series (README, Outputs); print a summary table.\n"
+	"\n";
+
+#define RUN_OFF(f) offsetof(struct run_args, f)
+
+static const struct cli_opt run_opts[] = {
+	{ .name = "-o", .arg = "DIR", .kind = CLI_STR, .off = RUN_OFF(out_dir),
+	  .help = "the run directory (default results/NAME, NAME the scenario\n"
+		  "file name without .ini; results/default for the embedded one)" },
+	{ .name = "--set", .arg = "S.K=V", .kind = CLI_SET, .off = RUN_OFF(sets),
+	  .help = "override one key, e.g. --set topology.spines=4 (repeatable;\n"
+		  "dcqcn-sim keys lists the keys)" },
+	{ .name = "--seed", .arg = "N", .kind = CLI_SIM_SET, .off = RUN_OFF(sets),
+	  .help = "same as --set sim.seed=N" },
+	{ .name = "--threads", .arg = "N", .kind = CLI_SIM_SET, .off = RUN_OFF(sets),
+	  .help = "same as --set sim.threads=N: one run on N cores (default auto:\n"
+		  "every core); the outputs are the same for every N" },
+	{ .name = "--quiet", .alt = "-q", .kind = CLI_FLAG, .off = RUN_OFF(quiet),
+	  .help = "no summary table, no progress bar" },
+	{ .name = "--plot", .kind = CLI_FLAG, .off = RUN_OFF(plot),
+	  .help = "draw the figures (dcqcn-sim plot DIR) when the run ends" },
+	{ .name = "--format", .arg = "F", .needs = "a value (png, svg or pdf)", .kind = CLI_CALL,
+	  .fn = cli_opt_format, .off = RUN_OFF(format),
+	  .help = "the figures' format: png (default), svg or pdf; implies --plot" },
+	{ .name = "--switch-config", .arg = "FILE", .needs = "a file", .once = 1, .kind = CLI_STR,
+	  .off = RUN_OFF(switch_config), .help = CLI_HELP_SWITCH_CONFIG },
+	{ .name = "--nic-config", .arg = "FILE", .needs = "a file", .once = 1, .kind = CLI_STR,
+	  .off = RUN_OFF(nic_config), .help = CLI_HELP_NIC_CONFIG },
+	{ .name = "--fluid", .kind = CLI_FLAG, .off = RUN_OFF(fluid),
+	  .help = "also DCQCN's fluid model of the scenario's incast over the run's\n"
+		  "time (dcqcn-sim fluid) into DIR/fluid/; queues.png and\n"
+		  "dcqcn.png draw it beside the packets.  A scenario that is not\n"
+		  "one incast is refused before anything runs" },
+	{ .name = "--fabric", .arg = "F", .needs = "a fabric (" CLI_FABRICS_JOINED(", ") ")",
+	  .once = 1, .kind = CLI_CALL, .fn = cli_opt_fabric, .off = RUN_OFF(fabric),
+	  .help = CLI_HELP_FABRIC },
+	CLI_OTHERS("--vary", "V", NULL, "sweep"),
+	CLI_OTHERS("-j", "N", NULL, "sweep"),
+	CLI_OTHERS("--resume", NULL, NULL, "sweep"),
+	CLI_OTHERS("--repeat", "N", NULL, "sweep"),
+	CLI_OTHERS("--columns", "M", NULL, "sweep"),
+	CLI_OTHERS("--shard", "I/N", NULL, "sweep"),
+	CLI_OTHERS("--export", "DIR", "a directory", "check"),
+	CLI_OTHERS("--merge", NULL, NULL, "sweep"),
+	{ 0 },
+};
+
+/* SCENARIO; more are refused once every option is read */
+static int run_arg(void *dst, const char *a)
+{
+	struct run_args *r = dst;
+	if (r->nargs == CLI_MAX_ARGS)
+		return cli_usage_error("too many arguments (at most %d)", CLI_MAX_ARGS);
+	if (r->nargs < 2)
+		r->args[r->nargs] = a;
+	r->nargs++;
+	return 0;
+}
+
+/* the files `run --fluid` writes into DIR/fluid/: removed by a run without
+ * it, so that the figures never draw an older run's fluid model */
+static const char *const fluid_files[] = { "queues.csv", "rates.csv", "summary.csv", NULL };
+
+static void remove_fluid(const char *dir)
+{
+	char path[4200];
+	for (int i = 0; fluid_files[i]; i++) {
+		snprintf(path, sizeof(path), "%s/fluid/%s", dir, fluid_files[i]);
+		unlink(path);
+	}
+	snprintf(path, sizeof(path), "%s/fluid", dir);
+	rmdir(path);
+}
+
+/* run --fluid: the fluid model over the packet run's time into DIR/fluid;
+ * 0, or -1 with the message in err */
+static int run_fluid(const struct scenario *s, const char *dir, sim_time_ps until, int quiet,
+		     char *err, size_t errlen)
+{
+	char sub[4200];
+	snprintf(sub, sizeof(sub), "%s/fluid", dir);
+	struct fluidrun_opts o = { .out_dir = sub, .duration_ps = until };
+	struct fluidrun_result r;
+	if (fluidrun_run(s, &o, &r, err, errlen))
+		return -1;
+	if (!quiet) {
+		printf("dcqcn-sim: fluid model in %s/\n", sub);
+		fluidrun_print(&r, stdout);
+	}
+	return 0;
+}
+
+/* the run of s into dir, its summary and figures; the exit status */
+static int run_into(struct scenario *s, const struct run_args *a, const char *dir)
+{
+	remove_fluid(dir);
+	cli_install_signals();
+	struct run_opts opts = {
+		.out_dir = dir,
+		.progress = !a->quiet && isatty(STDERR_FILENO) ? stderr : NULL,
+		.interrupt = &cli_interrupted,
+	};
+	struct run_result r;
+	enum run_status st = run_scenario(s, &opts, &r);
+	if (!a->quiet && st != RUN_EIO) {
+		printf("dcqcn-sim: results in %s/\n", dir);
+		run_print_summary(&r, stdout);
+	}
+	if (a->fluid && st == RUN_OK &&
+	    run_fluid(s, dir, r.sim_time_ps, a->quiet, r.err, sizeof(r.err)))
+		st = RUN_EIO;
+	scenario_close(s);
+	/* the results stand when plotting fails; the exit status says it did */
+	int plot_rc = a->plot && st == RUN_OK ? cli_plot_dir(dir, a->format, a->quiet, NULL) : 0;
+	switch (st) {
+	case RUN_OK:
+		return plot_rc;
+	case RUN_INVARIANT:
+		fprintf(stderr, "dcqcn-sim: invariant broken: %s\n", r.err);
+		return EXIT_INVARIANT;
+	case RUN_INTERRUPTED:
+		fprintf(stderr, "dcqcn-sim: %s; results so far in %s/\n",
+			cli_interrupted == SIGINT ? "interrupted" : "terminated", dir);
+		return EXIT_INTERRUPTED;
+	default:
+		fprintf(stderr, "dcqcn-sim: %s\n", r.err);
+		return EXIT_USAGE;
+	}
+}
+
+static int run_main(int argc, char **argv)
+{
+	struct run_args a = { 0 };
+	int rc = cli_parse(&cli_cmd_run, argc, argv, &a, run_arg);
+	if (rc)
+		return rc;
+	if (a.nargs > 1)
+		return cli_usage_error("one scenario at a time (extra argument %s)", a.args[1]);
+	if (a.format)
+		a.plot = 1;
+	const char *scenario = a.nargs ? a.args[0] : NULL;
+	struct scenario *s = cli_load(scenario, &a.sets, a.switch_config, a.nic_config, a.fabric,
+				      a.quiet);
+	if (!s)
+		return EXIT_USAGE;
+	char err[2048];
+	if (a.fluid && fluidrun_check(s, err, sizeof(err))) { /* the model must take it */
+		scenario_free(s);
+		free(s);
+		return cli_usage_error("--%s", err); /* "fluid: why" */
+	}
+	scenario_write_warnings(s, stderr, "dcqcn-sim: warning: "); /* and DIR/warnings.txt */
+	char dir[4096];
+	cli_out_dir(a.out_dir, scenario, "", dir, sizeof(dir));
+	return run_into(s, &a, dir);
+}
+
+const struct cli_command cli_cmd_run = {
+	.name = "run",
+	.usage = run_usage,
+	.opts = run_opts,
+	.tail = "\n"
+		"Exit status: 0 success; 1 a broken invariant (the message names the check);\n"
+		"2 bad usage, a bad scenario (the message names FILE:LINE and the key) or a\n"
+		"write that failed (the message names the file and why: a full disk, a\n"
+		"file-size limit; the run stops at once and writes no summary.csv);\n"
+		"3 stopped by SIGINT (end = interrupted) or SIGTERM / SIGHUP (end =\n"
+		"terminated): every file complete, summary.csv not judged; a third signal\n"
+		"kills at once; 4 a figure failed (the results are written).\n",
+	.main = run_main,
+};
