@@ -1,8 +1,9 @@
 /*
  * traffic.h - the [job.*] sections as messages on QPs: collectives, incasts,
  * permutations and traces, their iterations, start times, stragglers and
- * dependencies (docs/model.md#traffic).  traffic.c opens with the patterns and the
- * rules of timing.
+ * dependencies (docs/model.md#traffic).  traffic.c opens with the rules of
+ * timing and the list of the patterns, each in a file of its own (ring.c,
+ * tree.c, alltoall.c, incast.c, permutation.c, trace.c, storage.c).
  *
  * Memory is linear in the jobs' ranks: a message exists only once it may be
  * posted (a ring's next slice when the previous one has arrived, an
