@@ -50,6 +50,7 @@
  *     NCCL_MAX_NCHANNELS (channels).
  */
 #include "models/scenario/configs/config.h"
+#include "models/scenario/configs/internal.h"
 #include "models/scenario/loader.h"
 
 #include <errno.h>

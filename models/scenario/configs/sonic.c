@@ -72,6 +72,7 @@
  *     JSON path; ecn.kmax above ecn.kmin is checked here, with both paths.
  */
 #include "models/scenario/configs/config.h"
+#include "models/scenario/configs/internal.h"
 #include "models/scenario/loader.h"
 
 #include <errno.h>
@@ -1090,12 +1091,6 @@ static struct json_object *parse(struct sonic *sn)
 	return root;
 }
 
-/* the loader's message without its "--set: " place */
-static const char *loader_words(const char *msg)
-{
-	return strncmp(msg, "--set: ", 7) == 0 ? msg + 7 : msg;
-}
-
 static int apply(struct sonic *sn, struct scenario *s)
 {
 	int k;
@@ -1116,7 +1111,7 @@ static int apply(struct sonic *sn, struct scenario *s)
 			continue;
 		scn_sfmt(set, sizeof(set), "%s=%s", skey_names[k], a->value);
 		if (scenario_set(s, set, &serr))
-			return fail(sn, a->path, "%s", loader_words(serr.msg));
+			return fail(sn, a->path, "%s", scn_loader_words(serr.msg));
 		if (sn->log)
 			fprintf(sn->log, "%s = %s    # %s: %s\n", skey_names[k], a->value, sn->src,
 				a->path);
