@@ -49,6 +49,7 @@
  *     NCCL_IB_QPS_PER_CONNECTION, NCCL_ALGO (Tree), NCCL_MIN_NCHANNELS and
  *     NCCL_MAX_NCHANNELS (channels).
  */
+#include "models/base/files.h"
 #include "models/scenario/configs/config.h"
 #include "models/scenario/configs/internal.h"
 #include "models/scenario/loader.h"
@@ -145,11 +146,10 @@ static FILE *open_out(struct out *o, const char *name, char *path, size_t len)
 	return f;
 }
 
+/* closes f: an error when a write or the close failed (a full disk) */
 static int close_out(struct out *o, FILE *f, const char *path)
 {
-	int bad = ferror(f);
-
-	if (fclose(f) || bad)
+	if (file_close(f))
 		return fail(o, "%s: cannot write (%s)", path, strerror(errno));
 	return 0;
 }
@@ -247,19 +247,22 @@ static int64_t headroom(struct out *o)
 	return best;
 }
 
-static struct json_object *config_db(struct out *o)
+/* "Ethernet0", "Ethernet8", ...: port p as SONiC names a 400G port by its
+ * first lane (8 lanes each) */
+static void port_name(char *buf, size_t len, uint32_t p)
+{
+	scn_sfmt(buf, len, "Ethernet%" PRIu32, p * 8);
+}
+
+/* BUFFER_POOL, BUFFER_PROFILE, BUFFER_PG: from the lossless PG's profile */
+static void db_buffers(struct out *o, struct json_object *root, uint32_t nports)
 {
 	const struct scenario *s = o->s;
-	struct json_object *root = json_object_new_object(), *t, *e, *m;
-	uint32_t nports = max_ports(s), p;
-	char port[32], key[64], r[16], prios[32];
-	int from, d;
+	struct json_object *t, *e;
+	char port[32], key[64], r[16];
+	uint32_t p;
+	int from;
 
-	if (nports > MAX_EXPORT_PORTS)
-		nports = MAX_EXPORT_PORTS;
-	scn_prios_text(s->pfc_prios, prios, sizeof(prios));
-
-	/* BUFFER_POOL, BUFFER_PROFILE: from the lossless PG's profile */
 	t = add_obj(root, "BUFFER_POOL");
 	if (s->pfc_prios) {
 		e = add_obj(t, "ingress_lossless_pool");
@@ -282,14 +285,23 @@ static struct json_object *config_db(struct out *o)
 	}
 	t = add_obj(root, "BUFFER_PG");
 	for (p = 0; p < nports && s->pfc_prios; p++) {
-		scn_sfmt(port, sizeof(port), "Ethernet%" PRIu32, p * 8);
+		port_name(port, sizeof(port), p);
 		for (from = 0; next_range(s->pfc_prios, &from, r, sizeof(r));) {
 			scn_sfmt(key, sizeof(key), "%s|%s", port, r);
 			add_str(add_obj(t, key), "profile", "pg_lossless_profile");
 		}
 	}
+}
 
-	/* WRED_PROFILE and QUEUE */
+/* WRED_PROFILE and QUEUE: one ECN profile on the ECN queues */
+static void db_wred(struct out *o, struct json_object *root, uint32_t nports)
+{
+	const struct scenario *s = o->s;
+	struct json_object *t, *e;
+	char port[32], key[64], r[16];
+	uint32_t p;
+	int from;
+
 	t = add_obj(root, "WRED_PROFILE");
 	if (s->ecn_queues) {
 		int64_t pct = in_unit(o, "ecn.pmax", s->ecn_pmax_ppb, INT64_C(10000000),
@@ -314,17 +326,31 @@ static struct json_object *config_db(struct out *o)
 	}
 	t = add_obj(root, "QUEUE");
 	for (p = 0; p < nports && s->ecn_queues; p++) {
-		scn_sfmt(port, sizeof(port), "Ethernet%" PRIu32, p * 8);
+		port_name(port, sizeof(port), p);
 		for (from = 0; next_range(s->ecn_queues, &from, r, sizeof(r));) {
 			scn_sfmt(key, sizeof(key), "%s|%s", port, r);
 			add_str(add_obj(t, key), "wred_profile", "AZURE_LOSSLESS");
 		}
 	}
+}
 
-	/* PORT_QOS_MAP and the maps it names */
+/* PORT_QOS_MAP and the maps it names: the scenario's DSCP map, the
+ * identity from TC to PG and to queue */
+static void db_qos_maps(struct out *o, struct json_object *root, uint32_t nports)
+{
+	static const char *const idmaps[] = { "TC_TO_PRIORITY_GROUP_MAP", "TC_TO_QUEUE_MAP",
+					      "MAP_PFC_PRIORITY_TO_QUEUE" };
+	const struct scenario *s = o->s;
+	struct json_object *t, *e, *m;
+	char port[32], key[64], prios[32];
+	uint32_t p;
+	size_t i;
+	int d;
+
+	scn_prios_text(s->pfc_prios, prios, sizeof(prios));
 	t = add_obj(root, "PORT_QOS_MAP");
 	for (p = 0; p < nports; p++) {
-		scn_sfmt(port, sizeof(port), "Ethernet%" PRIu32, p * 8);
+		port_name(port, sizeof(port), p);
 		e = add_obj(t, port);
 		add_str(e, "dscp_to_tc_map", "AZURE");
 		if (s->pfc_prios)
@@ -338,42 +364,57 @@ static struct json_object *config_db(struct out *o)
 		scn_sfmt(key, sizeof(key), "%d", d);
 		add_str(m, key, "%u", s->dscp_to_prio[d]);
 	}
-	{
-		static const char *const idmaps[] = { "TC_TO_PRIORITY_GROUP_MAP", "TC_TO_QUEUE_MAP",
-						      "MAP_PFC_PRIORITY_TO_QUEUE" };
-		size_t i;
-
-		for (i = 0; i < N_OF(idmaps); i++) {
-			m = add_obj(add_obj(root, idmaps[i]), "AZURE");
-			for (d = 0; d < 8; d++) {
-				scn_sfmt(key, sizeof(key), "%d", d);
-				add_str(m, key, "%d", d);
-			}
+	for (i = 0; i < N_OF(idmaps); i++) {
+		m = add_obj(add_obj(root, idmaps[i]), "AZURE");
+		for (d = 0; d < 8; d++) {
+			scn_sfmt(key, sizeof(key), "%d", d);
+			add_str(m, key, "%d", d);
 		}
 	}
+}
 
-	/* PFC_WD */
+/* PFC_WD: every port's watchdog and the poll interval, in whole ms */
+static void db_pfc_wd(struct out *o, struct json_object *root, uint32_t nports)
+{
+	static const char *const act[] = { "drop", "forward", "alert" };
+	const struct scenario *s = o->s;
+	struct json_object *t, *e;
+	char port[32];
+	int64_t det, res;
+	uint32_t p;
+
 	t = add_obj(root, "PFC_WD");
-	if (s->pfcwd_enable) {
-		static const char *const act[] = { "drop", "forward", "alert" };
-		int64_t det = in_unit(o, "pfcwd.detection_time", s->pfcwd_detect_ps, PS_PER_MS,
-				      "ms", 1);
-		int64_t res = in_unit(o, "pfcwd.restoration_time", s->pfcwd_restore_ps, PS_PER_MS,
-				      "ms", 1);
-
-		for (p = 0; p < nports; p++) {
-			scn_sfmt(port, sizeof(port), "Ethernet%" PRIu32, p * 8);
-			e = add_obj(t, port);
-			add_str(e, "action", "%s", act[s->pfcwd_action]);
-			add_str(e, "detection_time", "%" PRId64, det);
-			add_str(e, "restoration_time", "%" PRId64, res);
-		}
-		e = add_obj(t, "GLOBAL");
-		add_str(e, "POLL_INTERVAL", "%" PRId64,
-			in_unit(o, "pfcwd.poll_interval", s->pfcwd_poll_ps, PS_PER_MS, "ms", 1));
-	} else {
+	if (!s->pfcwd_enable) {
 		note(o, "pfcwd.enable is false: PFC_WD has no port entry");
+		return;
 	}
+	det = in_unit(o, "pfcwd.detection_time", s->pfcwd_detect_ps, PS_PER_MS, "ms", 1);
+	res = in_unit(o, "pfcwd.restoration_time", s->pfcwd_restore_ps, PS_PER_MS, "ms", 1);
+	for (p = 0; p < nports; p++) {
+		port_name(port, sizeof(port), p);
+		e = add_obj(t, port);
+		add_str(e, "action", "%s", act[s->pfcwd_action]);
+		add_str(e, "detection_time", "%" PRId64, det);
+		add_str(e, "restoration_time", "%" PRId64, res);
+	}
+	e = add_obj(t, "GLOBAL");
+	add_str(e, "POLL_INTERVAL", "%" PRId64,
+		in_unit(o, "pfcwd.poll_interval", s->pfcwd_poll_ps, PS_PER_MS, "ms", 1));
+}
+
+/* the fragment, table by table (always in this order: the same scenario
+ * gives the same bytes) */
+static struct json_object *config_db(struct out *o)
+{
+	struct json_object *root = json_object_new_object();
+	uint32_t nports = max_ports(o->s);
+
+	if (nports > MAX_EXPORT_PORTS)
+		nports = MAX_EXPORT_PORTS;
+	db_buffers(o, root, nports);
+	db_wred(o, root, nports);
+	db_qos_maps(o, root, nports);
+	db_pfc_wd(o, root, nports);
 	note(o, "config_db.json: %" PRIu32 " ports, Ethernet0 to Ethernet%" PRIu32
 	     " (the largest switch's)", nports, nports ? (nports - 1) * 8 : 0);
 	return root;
