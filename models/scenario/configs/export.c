@@ -231,7 +231,8 @@ static int64_t headroom(struct out *o)
 		for (c = 0; c < t[i].npc; c++) {
 			const struct port_class *pc = &t[i].pc[c];
 
-			h = pc->host ? scenario_headroom_bytes(s, s->host_link_bps, s->host_cable_mm) :
+			h = pc->host ? scenario_headroom_bytes(s, s->host_link_bps,
+							       s->host_cable_mm) :
 				       scenario_headroom_bytes(s, s->fabric_link_bps,
 							       s->fabric_cable_mm);
 			if (h > best)
@@ -278,7 +279,8 @@ static void db_buffers(struct out *o, struct json_object *root, uint32_t nports)
 		add_str(e, "size", "%" PRId64, scn_reserved_of(s));
 		add_str(e, "xoff", "%" PRId64, headroom(o));
 		add_str(e, "xon_offset", "%" PRId64,
-			s->xon_offset_bytes == SCN_AUTO ? scn_data_frames(s, 2) : s->xon_offset_bytes);
+			s->xon_offset_bytes == SCN_AUTO ? scn_data_frames(s, 2) :
+							  s->xon_offset_bytes);
 	} else {
 		note(o, "pfc.priorities is empty: no lossless PG profile, so buffer.size, "
 		     "buffer.reserved and buffer.dynamic_th are not exported");
@@ -319,9 +321,9 @@ static void db_wred(struct out *o, struct json_object *root, uint32_t nports)
 			char q[32];
 
 			scn_prios_text((uint8_t)(s->ecn_queues & ~s->pfc_prios), q, sizeof(q));
-			note(o, "ecn.queues: queue %s is not lossless: it gets the same WRED profile "
-			     "(a SONiC switch also drops non-ECT packets there; the model marks only)",
-			     q);
+			note(o, "ecn.queues: queue %s is not lossless: it gets the same WRED "
+			     "profile (a SONiC switch also drops non-ECT packets there; the model "
+			     "marks only)", q);
 		}
 	}
 	t = add_obj(root, "QUEUE");
@@ -500,7 +502,8 @@ static int write_nic(struct out *o)
 		return -1;
 	fprintf(f, "# mlx5 cc_params (/sys/kernel/debug/mlx5/<PCI>/cc_params/<name>) of\n"
 		   "# %s, in the driver's units: rates Mbps, times us,\n"
-		   "# rp_byte_reset 64-byte units, rp_dce_tcp_g and rp_initial_alpha_value 1/1024\n",
+		   "# rp_byte_reset 64-byte units, rp_dce_tcp_g and rp_initial_alpha_value "
+		   "1/1024\n",
 		o->source);
 	for (i = 0; i < scn_mlx5_nparams; i++)
 		if (scn_mlx5_params[i].unit != MLX5_IGNORED)
@@ -599,8 +602,8 @@ static int64_t job_value(struct out *o, const char *key, size_t off, size_t size
 			*which = (int)j;
 			first = v;
 		} else if (v != first) {
-			note(o, "job.%s.%s = %" PRId64 ": one NCCL environment; nccl.env has job.%s's "
-			     "%" PRId64, job->name, key, v, s->jobs[*which].name, first);
+			note(o, "job.%s.%s = %" PRId64 ": one NCCL environment; nccl.env has "
+			     "job.%s's %" PRId64, job->name, key, v, s->jobs[*which].name, first);
 		}
 	}
 	return first;
@@ -636,8 +639,8 @@ static int write_nccl(struct out *o)
 	v = job_value(o, "qps_per_connection", offsetof(struct scn_job, qps_per_connection), 4, 1,
 		      &which);
 	if (which >= 0)
-		fprintf(f, "export NCCL_IB_QPS_PER_CONNECTION=%" PRId64 "    # job.%s.qps_per_connection\n",
-			v, s->jobs[which].name);
+		fprintf(f, "export NCCL_IB_QPS_PER_CONNECTION=%" PRId64
+			   "    # job.%s.qps_per_connection\n", v, s->jobs[which].name);
 	job_value(o, "algorithm", offsetof(struct scn_job, algorithm), sizeof(int), SCN_ALGO_RING,
 		  &which);
 	if (which >= 0)

@@ -224,11 +224,12 @@ int scenario_import_mlx5(struct scenario *s, const char *path, FILE *log, struct
 			const struct mlx5_param *g = guess_param(name);
 
 			if (g)
-				scn_set_error(err, pl, "%s: not an mlx5 cc_params name (did you mean %s?)",
-					      name, g->name);
+				scn_set_error(err, pl, "%s: not an mlx5 cc_params name (did you "
+					      "mean %s?)", name, g->name);
 			else
 				scn_set_error(err, pl, "%s: not an mlx5 cc_params name (%s)", name,
-					      "rp_* and np_* as in /sys/kernel/debug/mlx5/<PCI>/cc_params");
+					      "rp_* and np_* as in "
+					      "/sys/kernel/debug/mlx5/<PCI>/cc_params");
 			goto out;
 		}
 		i = (size_t)(p - scn_mlx5_params);
@@ -250,13 +251,14 @@ int scenario_import_mlx5(struct scenario *s, const char *path, FILE *log, struct
 			}
 		if (p->unit == MLX5_IGNORED) {
 			if (log)
-				fprintf(log, "# %s:%d: %s %s: no effect in the model (%s)\n", path, ln,
-					name, value, p->why);
+				fprintf(log, "# %s:%d: %s %s: no effect in the model (%s)\n", path,
+					ln, name, value, p->why);
 			continue;
 		}
 		if (p->unit == MLX5_FIXED) {
 			if (strtol(value, NULL, 10) != p->fixed) {
-				scn_set_error(err, pl, "%s: %s: not modelled (%s)", name, value, p->why);
+				scn_set_error(err, pl, "%s: %s: not modelled (%s)", name, value,
+					      p->why);
 				goto out;
 			}
 			if (log)
