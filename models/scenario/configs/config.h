@@ -11,6 +11,8 @@
  *                            cc_params.txt, nic-setup.sh and nccl.env
  *                            (export.c)
  *
+ * What the files of configs/ share among themselves is in internal.h.
+ *
  * The importers run between loading the scenario file and
  * scenario_finalize(), like --set: every value goes through scenario_set(),
  * so the loader's own checks apply, and a file given after the scenario
@@ -50,35 +52,5 @@ int scenario_import_mlx5(struct scenario *s, const char *path, FILE *log,
  * already there is replaced */
 int scenario_export(const struct scenario *s, const char *dir, FILE *log, char *err,
 		    size_t errlen);
-
-/* ---- shared by the three files ---- */
-
-/* the unit of an mlx5 cc_params value: the firmware unit, which is also
- * the bare-number unit of the key it sets */
-enum mlx5_unit {
-	MLX5_US,    /* a time in us (field: ps) */
-	MLX5_MBPS,  /* a rate in Mbps (field: bps) */
-	MLX5_B64,   /* bytes in 64-byte units (field: bytes) */
-	MLX5_NUM,   /* a plain number (field: integer or 0/1 flag) */
-	MLX5_FIXED, /* not a key: the one value the model has (rp_max_rate 0) */
-	MLX5_IGNORED, /* not a key: any value, no effect in the model (logged) */
-};
-
-/* one mlx5 cc_params name, the key it sets and its field in struct
- * scenario (mlx5.c); MLX5_FIXED and MLX5_IGNORED set no key */
-struct mlx5_param {
-	const char *name; /* rp_ai_rate */
-	const char *key;  /* dcqcn.rpg_ai_rate */
-	enum mlx5_unit unit;
-	size_t off, size;
-	long fixed;       /* MLX5_FIXED: the value accepted and exported */
-	const char *why;  /* MLX5_FIXED, MLX5_IGNORED: what the model does instead */
-};
-extern const struct mlx5_param scn_mlx5_params[];
-extern const size_t scn_mlx5_nparams;
-
-/* the text of path, NUL-terminated (free it), at most max bytes; its
- * length into *len (if not NULL); NULL with the reason in why (mlx5.c) */
-char *scn_read_text(const char *path, size_t max, size_t *len, char *why, size_t wlen);
 
 #endif

@@ -49,7 +49,9 @@
  *     NCCL_IB_QPS_PER_CONNECTION, NCCL_ALGO (Tree), NCCL_MIN_NCHANNELS and
  *     NCCL_MAX_NCHANNELS (channels).
  */
+#include "models/base/files.h"
 #include "models/scenario/configs/config.h"
+#include "models/scenario/configs/internal.h"
 #include "models/scenario/loader.h"
 
 #include <errno.h>
@@ -144,11 +146,10 @@ static FILE *open_out(struct out *o, const char *name, char *path, size_t len)
 	return f;
 }
 
+/* closes f: an error when a write or the close failed (a full disk) */
 static int close_out(struct out *o, FILE *f, const char *path)
 {
-	int bad = ferror(f);
-
-	if (fclose(f) || bad)
+	if (file_close(f))
 		return fail(o, "%s: cannot write (%s)", path, strerror(errno));
 	return 0;
 }
@@ -230,7 +231,8 @@ static int64_t headroom(struct out *o)
 		for (c = 0; c < t[i].npc; c++) {
 			const struct port_class *pc = &t[i].pc[c];
 
-			h = pc->host ? scenario_headroom_bytes(s, s->host_link_bps, s->host_cable_mm) :
+			h = pc->host ? scenario_headroom_bytes(s, s->host_link_bps,
+							       s->host_cable_mm) :
 				       scenario_headroom_bytes(s, s->fabric_link_bps,
 							       s->fabric_cable_mm);
 			if (h > best)
@@ -246,19 +248,22 @@ static int64_t headroom(struct out *o)
 	return best;
 }
 
-static struct json_object *config_db(struct out *o)
+/* "Ethernet0", "Ethernet8", ...: port p as SONiC names a 400G port by its
+ * first lane (8 lanes each) */
+static void port_name(char *buf, size_t len, uint32_t p)
+{
+	scn_sfmt(buf, len, "Ethernet%" PRIu32, p * 8);
+}
+
+/* BUFFER_POOL, BUFFER_PROFILE, BUFFER_PG: from the lossless PG's profile */
+static void db_buffers(struct out *o, struct json_object *root, uint32_t nports)
 {
 	const struct scenario *s = o->s;
-	struct json_object *root = json_object_new_object(), *t, *e, *m;
-	uint32_t nports = max_ports(s), p;
-	char port[32], key[64], r[16], prios[32];
-	int from, d;
+	struct json_object *t, *e;
+	char port[32], key[64], r[16];
+	uint32_t p;
+	int from;
 
-	if (nports > MAX_EXPORT_PORTS)
-		nports = MAX_EXPORT_PORTS;
-	scn_prios_text(s->pfc_prios, prios, sizeof(prios));
-
-	/* BUFFER_POOL, BUFFER_PROFILE: from the lossless PG's profile */
 	t = add_obj(root, "BUFFER_POOL");
 	if (s->pfc_prios) {
 		e = add_obj(t, "ingress_lossless_pool");
@@ -274,21 +279,31 @@ static struct json_object *config_db(struct out *o)
 		add_str(e, "size", "%" PRId64, scn_reserved_of(s));
 		add_str(e, "xoff", "%" PRId64, headroom(o));
 		add_str(e, "xon_offset", "%" PRId64,
-			s->xon_offset_bytes == SCN_AUTO ? scn_data_frames(s, 2) : s->xon_offset_bytes);
+			s->xon_offset_bytes == SCN_AUTO ? scn_data_frames(s, 2) :
+							  s->xon_offset_bytes);
 	} else {
 		note(o, "pfc.priorities is empty: no lossless PG profile, so buffer.size, "
 		     "buffer.reserved and buffer.dynamic_th are not exported");
 	}
 	t = add_obj(root, "BUFFER_PG");
 	for (p = 0; p < nports && s->pfc_prios; p++) {
-		scn_sfmt(port, sizeof(port), "Ethernet%" PRIu32, p * 8);
+		port_name(port, sizeof(port), p);
 		for (from = 0; next_range(s->pfc_prios, &from, r, sizeof(r));) {
 			scn_sfmt(key, sizeof(key), "%s|%s", port, r);
 			add_str(add_obj(t, key), "profile", "pg_lossless_profile");
 		}
 	}
+}
 
-	/* WRED_PROFILE and QUEUE */
+/* WRED_PROFILE and QUEUE: one ECN profile on the ECN queues */
+static void db_wred(struct out *o, struct json_object *root, uint32_t nports)
+{
+	const struct scenario *s = o->s;
+	struct json_object *t, *e;
+	char port[32], key[64], r[16];
+	uint32_t p;
+	int from;
+
 	t = add_obj(root, "WRED_PROFILE");
 	if (s->ecn_queues) {
 		int64_t pct = in_unit(o, "ecn.pmax", s->ecn_pmax_ppb, INT64_C(10000000),
@@ -306,24 +321,38 @@ static struct json_object *config_db(struct out *o)
 			char q[32];
 
 			scn_prios_text((uint8_t)(s->ecn_queues & ~s->pfc_prios), q, sizeof(q));
-			note(o, "ecn.queues: queue %s is not lossless: it gets the same WRED profile "
-			     "(a SONiC switch also drops non-ECT packets there; the model marks only)",
-			     q);
+			note(o, "ecn.queues: queue %s is not lossless: it gets the same WRED "
+			     "profile (a SONiC switch also drops non-ECT packets there; the model "
+			     "marks only)", q);
 		}
 	}
 	t = add_obj(root, "QUEUE");
 	for (p = 0; p < nports && s->ecn_queues; p++) {
-		scn_sfmt(port, sizeof(port), "Ethernet%" PRIu32, p * 8);
+		port_name(port, sizeof(port), p);
 		for (from = 0; next_range(s->ecn_queues, &from, r, sizeof(r));) {
 			scn_sfmt(key, sizeof(key), "%s|%s", port, r);
 			add_str(add_obj(t, key), "wred_profile", "AZURE_LOSSLESS");
 		}
 	}
+}
 
-	/* PORT_QOS_MAP and the maps it names */
+/* PORT_QOS_MAP and the maps it names: the scenario's DSCP map, the
+ * identity from TC to PG and to queue */
+static void db_qos_maps(struct out *o, struct json_object *root, uint32_t nports)
+{
+	static const char *const idmaps[] = { "TC_TO_PRIORITY_GROUP_MAP", "TC_TO_QUEUE_MAP",
+					      "MAP_PFC_PRIORITY_TO_QUEUE" };
+	const struct scenario *s = o->s;
+	struct json_object *t, *e, *m;
+	char port[32], key[64], prios[32];
+	uint32_t p;
+	size_t i;
+	int d;
+
+	scn_prios_text(s->pfc_prios, prios, sizeof(prios));
 	t = add_obj(root, "PORT_QOS_MAP");
 	for (p = 0; p < nports; p++) {
-		scn_sfmt(port, sizeof(port), "Ethernet%" PRIu32, p * 8);
+		port_name(port, sizeof(port), p);
 		e = add_obj(t, port);
 		add_str(e, "dscp_to_tc_map", "AZURE");
 		if (s->pfc_prios)
@@ -337,42 +366,57 @@ static struct json_object *config_db(struct out *o)
 		scn_sfmt(key, sizeof(key), "%d", d);
 		add_str(m, key, "%u", s->dscp_to_prio[d]);
 	}
-	{
-		static const char *const idmaps[] = { "TC_TO_PRIORITY_GROUP_MAP", "TC_TO_QUEUE_MAP",
-						      "MAP_PFC_PRIORITY_TO_QUEUE" };
-		size_t i;
-
-		for (i = 0; i < N_OF(idmaps); i++) {
-			m = add_obj(add_obj(root, idmaps[i]), "AZURE");
-			for (d = 0; d < 8; d++) {
-				scn_sfmt(key, sizeof(key), "%d", d);
-				add_str(m, key, "%d", d);
-			}
+	for (i = 0; i < N_OF(idmaps); i++) {
+		m = add_obj(add_obj(root, idmaps[i]), "AZURE");
+		for (d = 0; d < 8; d++) {
+			scn_sfmt(key, sizeof(key), "%d", d);
+			add_str(m, key, "%d", d);
 		}
 	}
+}
 
-	/* PFC_WD */
+/* PFC_WD: every port's watchdog and the poll interval, in whole ms */
+static void db_pfc_wd(struct out *o, struct json_object *root, uint32_t nports)
+{
+	static const char *const act[] = { "drop", "forward", "alert" };
+	const struct scenario *s = o->s;
+	struct json_object *t, *e;
+	char port[32];
+	int64_t det, res;
+	uint32_t p;
+
 	t = add_obj(root, "PFC_WD");
-	if (s->pfcwd_enable) {
-		static const char *const act[] = { "drop", "forward", "alert" };
-		int64_t det = in_unit(o, "pfcwd.detection_time", s->pfcwd_detect_ps, PS_PER_MS,
-				      "ms", 1);
-		int64_t res = in_unit(o, "pfcwd.restoration_time", s->pfcwd_restore_ps, PS_PER_MS,
-				      "ms", 1);
-
-		for (p = 0; p < nports; p++) {
-			scn_sfmt(port, sizeof(port), "Ethernet%" PRIu32, p * 8);
-			e = add_obj(t, port);
-			add_str(e, "action", "%s", act[s->pfcwd_action]);
-			add_str(e, "detection_time", "%" PRId64, det);
-			add_str(e, "restoration_time", "%" PRId64, res);
-		}
-		e = add_obj(t, "GLOBAL");
-		add_str(e, "POLL_INTERVAL", "%" PRId64,
-			in_unit(o, "pfcwd.poll_interval", s->pfcwd_poll_ps, PS_PER_MS, "ms", 1));
-	} else {
+	if (!s->pfcwd_enable) {
 		note(o, "pfcwd.enable is false: PFC_WD has no port entry");
+		return;
 	}
+	det = in_unit(o, "pfcwd.detection_time", s->pfcwd_detect_ps, PS_PER_MS, "ms", 1);
+	res = in_unit(o, "pfcwd.restoration_time", s->pfcwd_restore_ps, PS_PER_MS, "ms", 1);
+	for (p = 0; p < nports; p++) {
+		port_name(port, sizeof(port), p);
+		e = add_obj(t, port);
+		add_str(e, "action", "%s", act[s->pfcwd_action]);
+		add_str(e, "detection_time", "%" PRId64, det);
+		add_str(e, "restoration_time", "%" PRId64, res);
+	}
+	e = add_obj(t, "GLOBAL");
+	add_str(e, "POLL_INTERVAL", "%" PRId64,
+		in_unit(o, "pfcwd.poll_interval", s->pfcwd_poll_ps, PS_PER_MS, "ms", 1));
+}
+
+/* the fragment, table by table (always in this order: the same scenario
+ * gives the same bytes) */
+static struct json_object *config_db(struct out *o)
+{
+	struct json_object *root = json_object_new_object();
+	uint32_t nports = max_ports(o->s);
+
+	if (nports > MAX_EXPORT_PORTS)
+		nports = MAX_EXPORT_PORTS;
+	db_buffers(o, root, nports);
+	db_wred(o, root, nports);
+	db_qos_maps(o, root, nports);
+	db_pfc_wd(o, root, nports);
 	note(o, "config_db.json: %" PRIu32 " ports, Ethernet0 to Ethernet%" PRIu32
 	     " (the largest switch's)", nports, nports ? (nports - 1) * 8 : 0);
 	return root;
@@ -458,7 +502,8 @@ static int write_nic(struct out *o)
 		return -1;
 	fprintf(f, "# mlx5 cc_params (/sys/kernel/debug/mlx5/<PCI>/cc_params/<name>) of\n"
 		   "# %s, in the driver's units: rates Mbps, times us,\n"
-		   "# rp_byte_reset 64-byte units, rp_dce_tcp_g and rp_initial_alpha_value 1/1024\n",
+		   "# rp_byte_reset 64-byte units, rp_dce_tcp_g and rp_initial_alpha_value "
+		   "1/1024\n",
 		o->source);
 	for (i = 0; i < scn_mlx5_nparams; i++)
 		if (scn_mlx5_params[i].unit != MLX5_IGNORED)
@@ -557,8 +602,8 @@ static int64_t job_value(struct out *o, const char *key, size_t off, size_t size
 			*which = (int)j;
 			first = v;
 		} else if (v != first) {
-			note(o, "job.%s.%s = %" PRId64 ": one NCCL environment; nccl.env has job.%s's "
-			     "%" PRId64, job->name, key, v, s->jobs[*which].name, first);
+			note(o, "job.%s.%s = %" PRId64 ": one NCCL environment; nccl.env has "
+			     "job.%s's %" PRId64, job->name, key, v, s->jobs[*which].name, first);
 		}
 	}
 	return first;
@@ -594,8 +639,8 @@ static int write_nccl(struct out *o)
 	v = job_value(o, "qps_per_connection", offsetof(struct scn_job, qps_per_connection), 4, 1,
 		      &which);
 	if (which >= 0)
-		fprintf(f, "export NCCL_IB_QPS_PER_CONNECTION=%" PRId64 "    # job.%s.qps_per_connection\n",
-			v, s->jobs[which].name);
+		fprintf(f, "export NCCL_IB_QPS_PER_CONNECTION=%" PRId64
+			   "    # job.%s.qps_per_connection\n", v, s->jobs[which].name);
 	job_value(o, "algorithm", offsetof(struct scn_job, algorithm), sizeof(int), SCN_ALGO_RING,
 		  &which);
 	if (which >= 0)

@@ -1,7 +1,8 @@
 /*
  * mlx5.c - NVIDIA mlx5 congestion-control parameters into a scenario
- * (scenario_import_mlx5, config.h), and the table of their names that
- * export.c writes back.
+ * (scenario_import_mlx5, config.h), the table of their names that
+ * export.c writes back, and the reading of a configuration file's text that
+ * sonic.c shares (internal.h).
  *
  * Source: the mlx5_ib driver's debugfs files,
  * /sys/kernel/debug/mlx5/<PCI>/cc_params/<name> (drivers/infiniband/hw/mlx5/
@@ -29,6 +30,7 @@
  *     rp_/np_ prefix or is a [dcqcn] key name.
  */
 #include "models/scenario/configs/config.h"
+#include "models/scenario/configs/internal.h"
 #include "models/scenario/loader.h"
 
 #include <errno.h>
@@ -168,8 +170,7 @@ fail:
 	return NULL;
 }
 
-/* the loader's message without its "--set: " place */
-static const char *loader_words(const char *msg)
+const char *scn_loader_words(const char *msg)
 {
 	return strncmp(msg, "--set: ", 7) == 0 ? msg + 7 : msg;
 }
@@ -223,11 +224,12 @@ int scenario_import_mlx5(struct scenario *s, const char *path, FILE *log, struct
 			const struct mlx5_param *g = guess_param(name);
 
 			if (g)
-				scn_set_error(err, pl, "%s: not an mlx5 cc_params name (did you mean %s?)",
-					      name, g->name);
+				scn_set_error(err, pl, "%s: not an mlx5 cc_params name (did you "
+					      "mean %s?)", name, g->name);
 			else
 				scn_set_error(err, pl, "%s: not an mlx5 cc_params name (%s)", name,
-					      "rp_* and np_* as in /sys/kernel/debug/mlx5/<PCI>/cc_params");
+					      "rp_* and np_* as in "
+					      "/sys/kernel/debug/mlx5/<PCI>/cc_params");
 			goto out;
 		}
 		i = (size_t)(p - scn_mlx5_params);
@@ -249,13 +251,14 @@ int scenario_import_mlx5(struct scenario *s, const char *path, FILE *log, struct
 			}
 		if (p->unit == MLX5_IGNORED) {
 			if (log)
-				fprintf(log, "# %s:%d: %s %s: no effect in the model (%s)\n", path, ln,
-					name, value, p->why);
+				fprintf(log, "# %s:%d: %s %s: no effect in the model (%s)\n", path,
+					ln, name, value, p->why);
 			continue;
 		}
 		if (p->unit == MLX5_FIXED) {
 			if (strtol(value, NULL, 10) != p->fixed) {
-				scn_set_error(err, pl, "%s: %s: not modelled (%s)", name, value, p->why);
+				scn_set_error(err, pl, "%s: %s: not modelled (%s)", name, value,
+					      p->why);
 				goto out;
 			}
 			if (log)
@@ -264,7 +267,7 @@ int scenario_import_mlx5(struct scenario *s, const char *path, FILE *log, struct
 		}
 		snprintf(set, sizeof(set), "%s=%s", p->key, value);
 		if (scenario_set(s, set, &serr)) {
-			scn_set_error(err, pl, "%s: %s", name, loader_words(serr.msg));
+			scn_set_error(err, pl, "%s: %s", name, scn_loader_words(serr.msg));
 			goto out;
 		}
 		if (log)
