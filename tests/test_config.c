@@ -1,6 +1,6 @@
 /*
  * test_config.c - real switch and NIC configurations in and out
- * (models/scenario/configs/config.h: sonic.c, mlx5.c, export.c; docs/configs.md).
+ * (models/scenario/configs/: sonic*.c, mlx5.c, export.c; docs/configs.md).
  *
  * What is pinned, with the files of tests/data/config/:
  *   - SONiC in: a full config_db.json of a 4-port leaf (non-QoS tables,

@@ -1,5 +1,5 @@
 /*
- * test_storage.c - NVMe-oF storage jobs (traffic.c, storage): an I/O's
+ * test_storage.c - NVMe-oF storage jobs (models/workload/storage.c): an I/O's
  * latency against the sum of its messages along the path, for a read and
  * a write; a deep queue reaching the NIC's goodput; IOPS = iodepth /
  * latency at low load; a target's IOPS limit; randrw's mix; a runtime

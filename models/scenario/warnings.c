@@ -29,7 +29,7 @@
  *   - on GPU servers (topology.gpus_per_server > 1), a ring or tree
  *     all-reduce spanning servers with fewer channels than GPUs on one
  *     server: channel c leaves every server by the NIC of rail c mod k
- *     (traffic.c), so rails without a channel carry nothing.  Reported
+ *     (models/workload/ring.c), so rails without a channel carry nothing.  Reported
  *     per job.
  */
 #include "models/scenario/loader.h"
