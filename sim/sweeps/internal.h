@@ -11,7 +11,13 @@
 #define DCQCN_SWEEPS_INTERNAL_H
 
 #include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
 
+#include "sim/sweeps/calibrate.h"
+
+struct scenario;
+struct scn_error;
 struct sweep_opts;
 
 #define SWEEP_LINE_BYTES 4096          /* a line of summary.csv or a shard description */
@@ -64,5 +70,59 @@ void sweep_mpi_gather(int *status, int ntasks, int *worst, int *interrupted);
  * *failed, *unjudged) on every rank */
 void sweep_mpi_share_csv(const struct sweep_opts *o, int rank, int *wrc, int *failed,
 			 int *unjudged, char *err, size_t errlen);
+
+/* ---- calibrate: values and the search (calibrate.c) ---- */
+
+/* the margin of a run that did not finish its traffic, failed a job or
+ * failed itself */
+#define CAL_MARGIN_UNFINISHED (-1000.0)
+
+/* the names of the phases after the search's rounds, by round number
+ * (calibrate.csv's round column) */
+extern const char *const cal_phase_names[CAL_MAX_ROUNDS + 3];
+
+/* one value and its unit, by its suffix; 0 or -1 with err */
+int cal_parse_value(const char *s, enum cal_unit *u, int64_t *v, char *err, size_t errlen);
+/* v in unit u as the loader reads it ("150KB"); returns buf */
+char *cal_format_value(enum cal_unit u, int64_t v, char *buf, size_t len);
+/* the index of the point idx among those seen, -1 when not seen */
+int cal_find_point(const struct cal_outcome *o, const int *idx, int nkeys);
+/* every value of key k through base, the ones not seen evaluated (round:
+ * the search's round, or a later phase); then *best moves to the best
+ * point of the line.  1 when it moved, 0 when not, -1 on an error. */
+int cal_search_line(const struct cal_search *s, struct cal_outcome *o, const int *base, int k,
+		    int round, int *best, char *err, size_t errlen);
+
+/* ---- calibrate: the evaluator (calibrate_eval.c) ---- */
+
+/* what the evaluator and the report know of a calibration */
+struct cal_ctx {
+	const struct calibrate_opts *o;
+	int nscn;
+	const char *files[CAL_MAX_SCENARIOS];  /* NULL: the embedded default */
+	char labels[CAL_MAX_SCENARIOS][48];
+	struct cal_limits limits[CAL_MAX_SCENARIOS];
+	int busbw_mean[CAL_MAX_SCENARIOS];     /* criteria.busbw_stat = mean */
+	int batch;
+	int interrupted;
+	int own_start;                         /* the start is the scenario's own settings */
+};
+
+/* scenario file (NULL: the default) with the configurations, sets and then
+ * assigns, finalized; NULL with err */
+struct scenario *cal_load_with(const struct calibrate_opts *o, const char *file,
+			       char (*assigns)[96], int nassigns, struct scn_error *err);
+/* the point idx as --set assignments, one per key ("ecn.kmin=600KB") */
+void cal_point_assigns(const struct calibrate_opts *o, const int *idx, char (*a)[96]);
+
+/* ---- calibrate: files and report (calibrate_report.c) ---- */
+
+/* calibrate.csv, recommended.ini, plane.csv over keys a and b (b < 0 or
+ * --no-plane: none) and export/; 0, or -1 with err (the first that failed) */
+int cal_write_files(const struct cal_ctx *c, const struct cal_outcome *out, int a, int b,
+		    char *err, size_t errlen);
+/* the recommendation, as the command prints it */
+void cal_print_result(const struct cal_ctx *c, const struct cal_outcome *out, long search_runs,
+		      long plane_runs, FILE *f);
 
 #endif
