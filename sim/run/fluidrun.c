@@ -21,6 +21,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "models/base/files.h"
 #include "models/core/link.h"
 #include "models/core/pkt.h"
 #include "models/core/topology.h"
@@ -347,9 +348,13 @@ static int integrate(const struct fluidrun_setup *su, const char *dir, struct fl
 	r->steps = fluid_steps(f);
 	fluid_free(f);
 	if (dir) {
-		int bad = ferror(fs.q) | ferror(fs.r);
-		bad |= fclose(fs.q) != 0;
-		bad |= fclose(fs.r) != 0;
+		/* the first failure's reason: a close that succeeds may clear errno */
+		int bad = file_close(fs.q) != 0, why = errno;
+		if (file_close(fs.r)) {
+			why = bad ? why : errno;
+			bad = 1;
+		}
+		errno = why;
 		if (bad) {
 			snprintf(err, len, "fluid: writing %s: %s", dir, strerror(errno));
 			return FLUID_EIO;
@@ -444,7 +449,7 @@ static int write_summary(const char *dir, const struct fluidrun_result *r, char 
 		r->flows, r->cap_gbps, r->delay_us, r->step_ns, r->duration_ms, fixed,
 		r->mean_queue_bytes, r->mean_mark_prob, r->mean_alpha, r->mean_rate_gbps, pm, wc,
 		stable, r->swing4_bytes, r->oscillating);
-	if (fclose(f)) {
+	if (file_close(f)) {
 		snprintf(err, len, "fluid: %s: %s", path, strerror(errno));
 		return FLUID_EIO;
 	}

@@ -17,6 +17,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "models/base/files.h"
 #include "models/base/hist.h"
 #include "models/scenario/scenario.h"
 #include "models/workload/traffic.h"
@@ -177,8 +178,7 @@ int iostats_finish(struct iostats *s, struct run_storage *storage, uint32_t *nst
 	}
 	if (!s->csv)
 		return 0;
-	int bad = ferror(s->csv);
-	bad |= fclose(s->csv) != 0;
+	int bad = file_close(s->csv) != 0;
 	s->csv = NULL;
 	char path[4200];
 	snprintf(path, sizeof(path), "%s/storage_jobs.csv", s->dir);
@@ -208,9 +208,7 @@ int iostats_finish(struct iostats *s, struct run_storage *storage, uint32_t *nst
 			r->ios ? units_format_us(r->clat_p999_ps, e, sizeof(e)) : "",
 			r->ios ? units_format_us(r->clat_max_ps, f, sizeof(f)) : "");
 	}
-	bad = ferror(fp);
-	bad |= fclose(fp) != 0;
-	if (bad) {
+	if (file_close(fp)) {
 		snprintf(err, errlen, "%.400s: cannot write: %s", path, strerror(errno));
 		return -1;
 	}

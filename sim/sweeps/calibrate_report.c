@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "models/base/files.h"
 #include "models/scenario/configs/config.h"
 #include "models/scenario/scenario.h"
 #include "sim/sweeps/internal.h"
@@ -82,8 +83,7 @@ static int write_points(const struct cal_ctx *c, const struct cal_outcome *out, 
 					: sc->why);
 		fputc('\n', fp);
 	}
-	int bad = ferror(fp);
-	if (fclose(fp) || bad) {
+	if (file_close(fp)) {
 		snprintf(err, errlen, "%s: write failed", path);
 		return -1;
 	}
@@ -124,8 +124,7 @@ static int write_plane(const struct cal_ctx *c, const struct cal_outcome *out, i
 			}
 			fprintf(fp, ",%d\n", p == out->best);
 		}
-	int bad = ferror(fp);
-	if (fclose(fp) || bad) {
+	if (file_close(fp)) {
 		snprintf(err, errlen, "%s: write failed", path);
 		return -1;
 	}
@@ -165,8 +164,7 @@ static int write_recommended(const struct cal_ctx *c, const struct cal_outcome *
 				done[j] = 1;
 			}
 	}
-	int bad = ferror(fp);
-	if (fclose(fp) || bad) {
+	if (file_close(fp)) {
 		snprintf(err, errlen, "%s: write failed", path);
 		return -1;
 	}

@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "models/base/files.h"
 #include "models/scenario/keyhelp.h"
 #include "sim/run/output.h"
 #include "sim/run/run.h"
@@ -313,8 +314,7 @@ int sweep_write_csv(const struct sweep_opts *o, int npoints, const int *status, 
 	}
 	free(header);
 	free(row);
-	int bad = ferror(fp);
-	if (fclose(fp) || bad) {
+	if (file_close(fp)) {
 		snprintf(err, errlen, "%s: write failed", path);
 		return -1;
 	}

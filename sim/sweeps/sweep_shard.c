@@ -23,6 +23,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "models/base/files.h"
 #include "models/scenario/scenario.h"
 #include "sim/run/output.h"
 #include "sim/run/run.h"
@@ -146,8 +147,7 @@ int sweep_write_shard(const struct sweep_opts *o, const char *identity, int ntas
 	for (int t = 0; t < ntasks; t++)
 		if (status[t] >= 0)
 			fprintf(fp, "run = %d %d\n", t, status[t]);
-	int bad = ferror(fp);
-	if (fclose(fp) || bad || rename(tmp, path)) {
+	if (file_close(fp) || rename(tmp, path)) {
 		snprintf(err, errlen, "%s: write failed: %s", path, strerror(errno));
 		unlink(tmp);
 		return -1;
