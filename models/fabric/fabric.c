@@ -1,6 +1,7 @@
 /*
  * fabric.c - assembles the fabric of a scenario, owns its memory, samples
- * the time series and checks the end-of-run invariants (see fabric.h).
+ * the time series and checks the end-of-run invariants (see fabric.h); and
+ * estimates the memory a scenario's QPs would take, before any is built.
  * Set-up is O(hosts + links): switches and ports come from the closed-form
  * topology, and no route table is stored.
  */
@@ -9,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "models/base/slab.h"
 #include "models/core/evkey.h"
@@ -621,4 +623,24 @@ uint64_t fabric_max_queue_bytes(const struct fabric *f)
 			if (f->sws[s].ports[p].max_queued_bytes > m)
 				m = f->sws[s].ports[p].max_queued_bytes;
 	return m;
+}
+
+struct fabric_memory fabric_memory_estimate(const struct scenario *scn)
+{
+	struct fabric_memory n = { .msg_bytes = sizeof(struct flow) };
+	for (uint32_t j = 0; j < scn->njobs; j++) {
+		uint64_t q = traffic_job_qps(&scn->jobs[j]);
+		n.job = q > n.most ? j : n.job;
+		n.most = q > n.most ? q : n.most;
+		n.qps += q;
+		n.msgs += traffic_job_posted_at_once(&scn->jobs[j]);
+	}
+	n.qp_bytes = nic_qp_bytes(scn->fabric_type == SCN_FABRIC_TCP);
+	n.bytes = n.qps * n.qp_bytes + n.msgs * n.msg_bytes;
+	long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGESIZE);
+	n.phys = pages > 0 && size > 0 ? (uint64_t)pages * (uint64_t)size : 0;
+	n.verdict = n.qps >= UINT32_MAX		     ? FABRIC_MEMORY_TOO_MANY_QPS
+		    : n.phys && n.bytes > n.phys ? FABRIC_MEMORY_TOO_LARGE
+						 : FABRIC_MEMORY_FITS;
+	return n;
 }

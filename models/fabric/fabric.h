@@ -250,6 +250,30 @@ uint64_t fabric_flows_peak(const struct fabric *f);
 /* largest egress queue seen on any switch port, frame bytes */
 uint64_t fabric_max_queue_bytes(const struct fabric *f);
 
+/* The memory the jobs' QPs take, against the machine's.  A run whose QPs
+ * do not fit is refused before anything is built: an all-to-all of n ranks
+ * opens n (n - 1) QPs (8,192 ranks: 67 M, 25.8 GB), and the system would
+ * kill it halfway.  An all-to-all `all-at-once` also posts a message on
+ * each of them at its start (7,168 ranks: 19.7 GB of QPs and 6.6 GB of
+ * messages): they count too.  A run numbers its QPs in 32 bits. */
+enum fabric_memory_verdict {
+	FABRIC_MEMORY_FITS,            /* or the machine's memory is unknown */
+	FABRIC_MEMORY_TOO_MANY_QPS,    /* UINT32_MAX QPs or more: more than a run can number */
+	FABRIC_MEMORY_TOO_LARGE,       /* more bytes than the machine's memory */
+};
+struct fabric_memory {
+	uint64_t qps;                  /* QPs the jobs open */
+	size_t qp_bytes;               /* bytes a QP takes (TCP's state too, nic.h) */
+	uint64_t msgs;                 /* messages posted at once on them (all-to-all) */
+	size_t msg_bytes;              /* bytes a message takes */
+	uint64_t bytes;                /* the QPs' and the messages' bytes */
+	uint64_t phys;                 /* the machine's memory, bytes; 0: unknown */
+	uint64_t most;                 /* QPs of the job that opens the most, */
+	uint32_t job;                  /* that job (its index in the scenario) */
+	enum fabric_memory_verdict verdict;
+};
+struct fabric_memory fabric_memory_estimate(const struct scenario *scn);
+
 /* what `check` prints: the units, the partitions of a run on `threads`
  * threads and the lookahead */
 struct fabric_plan {

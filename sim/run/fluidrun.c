@@ -21,6 +21,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "models/base/files.h"
 #include "models/core/link.h"
 #include "models/core/pkt.h"
 #include "models/core/topology.h"
@@ -65,74 +66,71 @@ void fluidrun_setup_free(struct fluidrun_setup *su)
 	su->start_s = NULL;
 }
 
-int fluidrun_setup_of(const struct scenario *s, const struct fluidrun_opts *o,
-		   struct fluidrun_setup *su, char *err, size_t len)
+/* the incast's senders src[0..*n) and destination: an incast job's, or a
+ * trace's whose rows all go to one host at once (*trace_src: the array to
+ * free); 0, or FLUID_EUSAGE with err */
+static int senders_of(const struct scn_job *j, const uint32_t **src, uint32_t *n, uint32_t *dst,
+		      uint32_t **trace_src, char *err, size_t len)
 {
-	memset(su, 0, sizeof(*su));
-	if (s->cc != SCN_CC_DCQCN)
-		return refuse(err, len, "nic.cc = none: there is no DCQCN to model");
-	if (s->njobs != 1)
-		return refuse(err, len, "%s has %u jobs; the fluid model takes one incast",
-			      s->source, s->njobs);
-	const struct scn_job *j = &s->jobs[0];
-	uint32_t n = 0, dst = 0;
-	const uint32_t *src = NULL;
-	uint32_t *trace_src = NULL;
+	*n = *dst = 0;
+	*src = *trace_src = NULL;
 	if (j->pattern == SCN_JOB_INCAST) {
-		n = j->senders.n;
-		src = j->senders.hosts;
-		dst = j->dst;
-	} else if (j->pattern == SCN_JOB_TRACE && j->nrows > 0) {
-		trace_src = calloc(j->nrows, sizeof(uint32_t));
-		if (!trace_src)
-			return refuse(err, len, "out of memory");
-		dst = j->rows[0].dst;
-		for (uint32_t r = 0; r < j->nrows; r++) {
-			if (j->rows[r].dst != dst || j->rows[r].after >= 0) {
-				free(trace_src);
-				return refuse(err, len, "job.%s is a trace whose flows do not all go "
-					      "to one host at once; the fluid model takes one incast",
-					      j->name);
-			}
-			trace_src[n++] = j->rows[r].src;
-		}
-		src = trace_src;
-	} else {
+		*n = j->senders.n;
+		*src = j->senders.hosts;
+		*dst = j->dst;
+		return 0;
+	}
+	if (j->pattern != SCN_JOB_TRACE || j->nrows == 0)
 		return refuse(err, len, "job.%s is %s; the fluid model takes one incast", j->name,
 			      pattern_name[j->pattern]);
-	}
-	struct topo_shape shape = scenario_topo_shape(s);
-	struct topo topo;
-	topo_init(&topo, &shape);
-	unsigned prio = s->dscp_to_prio[j->dscp >= 0 ? (uint8_t)j->dscp : s->data_dscp];
-	int rc = 0;
-	if (!(s->ecn_queues & (1u << prio)))
-		rc = refuse(err, len, "ecn.queues does not mark the data queue %u: no ECN, no "
-			    "DCQCN loop", prio);
-	uint32_t hops = 0;
-	for (uint32_t i = 0; !rc && i < n; i++) {
-		if (src[i] == dst || topo_server(&topo, src[i]) == topo_server(&topo, dst))
-			rc = refuse(err, len, "h%u shares a server with the destination h%u "
-				    "(NVLink, no bottleneck port)", src[i], dst);
-		else {
-			uint32_t hh = topo_hops(&topo, src[i], dst);
-			hops = hh > hops ? hh : hops;
-		}
-	}
-	if (!rc && n == 0)
-		rc = refuse(err, len, "job.%s has no senders", j->name);
-	if (!rc && o->flows > 0 && o->flows > n && j->pattern != SCN_JOB_INCAST)
-		rc = refuse(err, len, "%u flows: job.%s has %u", o->flows, j->name, n);
-	if (rc) {
-		free(trace_src);
-		return rc;
-	}
-	uint32_t nf = o->flows ? o->flows : n;
-	su->start_s = calloc(nf, sizeof(double));
-	if (!su->start_s) {
-		free(trace_src);
+	uint32_t *ts = calloc(j->nrows, sizeof(uint32_t));
+	if (!ts)
 		return refuse(err, len, "out of memory");
+	*dst = j->rows[0].dst;
+	for (uint32_t r = 0; r < j->nrows; r++) {
+		if (j->rows[r].dst != *dst || j->rows[r].after >= 0) {
+			free(ts);
+			return refuse(err, len, "job.%s is a trace whose flows do not all go "
+				      "to one host at once; the fluid model takes one incast",
+				      j->name);
+		}
+		ts[(*n)++] = j->rows[r].src;
 	}
+	*src = *trace_src = ts;
+	return 0;
+}
+
+/* the data queue prio marks, every sender has a port to dst, and the flows
+ * asked for are there; *hops: the longest sender's switches to dst.  0, or
+ * FLUID_EUSAGE with err */
+static int check_incast(const struct scenario *s, const struct fluidrun_opts *o,
+			const struct scn_job *j, const struct topo *topo, const uint32_t *src,
+			uint32_t n, uint32_t dst, unsigned prio, uint32_t *hops, char *err,
+			size_t len)
+{
+	*hops = 0;
+	if (!(s->ecn_queues & (1u << prio)))
+		return refuse(err, len, "ecn.queues does not mark the data queue %u: no ECN, no "
+			      "DCQCN loop", prio);
+	for (uint32_t i = 0; i < n; i++) {
+		if (src[i] == dst || topo_server(topo, src[i]) == topo_server(topo, dst))
+			return refuse(err, len, "h%u shares a server with the destination h%u "
+				      "(NVLink, no bottleneck port)", src[i], dst);
+		uint32_t hh = topo_hops(topo, src[i], dst);
+		*hops = hh > *hops ? hh : *hops;
+	}
+	if (n == 0)
+		return refuse(err, len, "job.%s has no senders", j->name);
+	if (o->flows > 0 && o->flows > n && j->pattern != SCN_JOB_INCAST)
+		return refuse(err, len, "%u flows: job.%s has %u", o->flows, j->name, n);
+	return 0;
+}
+
+/* each flow's start, seconds: its sender's (the last sender's for flows
+ * beyond them), with its straggler delay */
+static void start_times(struct fluidrun_setup *su, const struct scn_job *j, const uint32_t *src,
+			uint32_t n, uint32_t nf)
+{
 	for (uint32_t i = 0; i < nf; i++) {
 		uint32_t h = src[i < n ? i : n - 1];
 		sim_time_ps t = j->pattern == SCN_JOB_TRACE ? j->rows[i < n ? i : n - 1].start_ps
@@ -142,29 +140,18 @@ int fluidrun_setup_of(const struct scenario *s, const struct fluidrun_opts *o,
 				t += j->stragglers.delay_ps[k];
 		su->start_s[i] = (double)t / 1e12;
 	}
-	free(trace_src);
-	su->frame_bytes = (int64_t)s->mtu_bytes + PKT_ROCE_HDR_BYTES;
-	su->wire_bytes = su->frame_bytes + PKT_WIRE_OVERHEAD_BYTES;
-	su->delay_ps = one_way_ps(s, hops, su->wire_bytes) +
-		       one_way_ps(s, hops, PKT_CTRL_FRAME_BYTES + PKT_WIRE_OVERHEAD_BYTES);
-	su->step_ps = o->step_ps ? o->step_ps : FLUID_DEFAULT_STEP_PS;
-	if (su->step_ps > su->delay_ps)
-		su->step_ps = su->delay_ps;
-	su->duration_ps = o->duration_ps ? o->duration_ps : s->duration_ps;
-	su->sample_ps = s->sample_interval_ps;
-	su->rates_flows = s->output_rates;
-	su->dst = dst;
-	su->queue = prio;
-	snprintf(su->job, sizeof(su->job), "%s", j->name);
-	struct topo_end up = topo_host_uplink(&topo, dst);
-	topo_switch_name(&topo, up.node, su->node, sizeof(su->node));
-	snprintf(su->port, sizeof(su->port), "h%u", dst);
+}
 
+/* the [dcqcn] knobs, the link and the thresholds in the fluid model's
+ * units (packets, seconds) */
+static struct fluid_params params_of(const struct scenario *s, const struct fluidrun_setup *su,
+				     uint32_t nf)
+{
 	const struct scn_dcqcn *k = &s->dcqcn;
 	double pkt_bits = 8.0 * (double)su->wire_bytes;
 	double cnp = (double)k->min_time_between_cnps_ps, mon =
 		(double)k->rate_reduce_monitor_period_ps;
-	su->p = (struct fluid_params){
+	return (struct fluid_params){
 		.flows = nf,
 		.cap_pps = (double)s->host_link_bps / pkt_bits,
 		.line_pps = (double)s->host_link_bps / pkt_bits,
@@ -184,6 +171,58 @@ int fluidrun_setup_of(const struct scenario *s, const struct fluidrun_opts *o,
 		.step_s = (double)su->step_ps / 1e12,
 		.start_s = su->start_s,
 	};
+}
+
+int fluidrun_setup_of(const struct scenario *s, const struct fluidrun_opts *o,
+		   struct fluidrun_setup *su, char *err, size_t len)
+{
+	memset(su, 0, sizeof(*su));
+	if (s->cc != SCN_CC_DCQCN)
+		return refuse(err, len, "nic.cc = none: there is no DCQCN to model");
+	if (s->njobs != 1)
+		return refuse(err, len, "%s has %u jobs; the fluid model takes one incast",
+			      s->source, s->njobs);
+	const struct scn_job *j = &s->jobs[0];
+	uint32_t n, dst, *trace_src;
+	const uint32_t *src;
+	int rc = senders_of(j, &src, &n, &dst, &trace_src, err, len);
+	if (rc)
+		return rc;
+	struct topo_shape shape = scenario_topo_shape(s);
+	struct topo topo;
+	topo_init(&topo, &shape);
+	unsigned prio = s->dscp_to_prio[j->dscp >= 0 ? (uint8_t)j->dscp : s->data_dscp];
+	uint32_t hops;
+	rc = check_incast(s, o, j, &topo, src, n, dst, prio, &hops, err, len);
+	if (rc) {
+		free(trace_src);
+		return rc;
+	}
+	uint32_t nf = o->flows ? o->flows : n;
+	su->start_s = calloc(nf, sizeof(double));
+	if (!su->start_s) {
+		free(trace_src);
+		return refuse(err, len, "out of memory");
+	}
+	start_times(su, j, src, n, nf);
+	free(trace_src);
+	su->frame_bytes = (int64_t)s->mtu_bytes + PKT_ROCE_HDR_BYTES;
+	su->wire_bytes = su->frame_bytes + PKT_WIRE_OVERHEAD_BYTES;
+	su->delay_ps = one_way_ps(s, hops, su->wire_bytes) +
+		       one_way_ps(s, hops, PKT_CTRL_FRAME_BYTES + PKT_WIRE_OVERHEAD_BYTES);
+	su->step_ps = o->step_ps ? o->step_ps : FLUID_DEFAULT_STEP_PS;
+	if (su->step_ps > su->delay_ps)
+		su->step_ps = su->delay_ps;
+	su->duration_ps = o->duration_ps ? o->duration_ps : s->duration_ps;
+	su->sample_ps = s->sample_interval_ps;
+	su->rates_flows = s->output_rates;
+	su->dst = dst;
+	su->queue = prio;
+	snprintf(su->job, sizeof(su->job), "%s", j->name);
+	struct topo_end up = topo_host_uplink(&topo, dst);
+	topo_switch_name(&topo, up.node, su->node, sizeof(su->node));
+	snprintf(su->port, sizeof(su->port), "h%u", dst);
+	su->p = params_of(s, su, nf);
 	return 0;
 }
 
@@ -309,9 +348,13 @@ static int integrate(const struct fluidrun_setup *su, const char *dir, struct fl
 	r->steps = fluid_steps(f);
 	fluid_free(f);
 	if (dir) {
-		int bad = ferror(fs.q) | ferror(fs.r);
-		bad |= fclose(fs.q) != 0;
-		bad |= fclose(fs.r) != 0;
+		/* the first failure's reason: a close that succeeds may clear errno */
+		int bad = file_close(fs.q) != 0, why = errno;
+		if (file_close(fs.r)) {
+			why = bad ? why : errno;
+			bad = 1;
+		}
+		errno = why;
 		if (bad) {
 			snprintf(err, len, "fluid: writing %s: %s", dir, strerror(errno));
 			return FLUID_EIO;
@@ -406,7 +449,7 @@ static int write_summary(const char *dir, const struct fluidrun_result *r, char 
 		r->flows, r->cap_gbps, r->delay_us, r->step_ns, r->duration_ms, fixed,
 		r->mean_queue_bytes, r->mean_mark_prob, r->mean_alpha, r->mean_rate_gbps, pm, wc,
 		stable, r->swing4_bytes, r->oscillating);
-	if (fclose(f)) {
+	if (file_close(f)) {
 		snprintf(err, len, "fluid: %s: %s", path, strerror(errno));
 		return FLUID_EIO;
 	}

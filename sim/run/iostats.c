@@ -17,10 +17,10 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "models/base/files.h"
 #include "models/base/hist.h"
 #include "models/scenario/scenario.h"
 #include "models/workload/traffic.h"
-#include "sim/run/run.h"
 
 #define MIB 1048576.0
 
@@ -162,23 +162,23 @@ static void result_of(const struct io_acc *a, const char *job, const char *rw,
 	snprintf(r->job, sizeof(r->job), "%s", job);
 }
 
-int iostats_finish(struct iostats *s, struct run_result *res, char *err, size_t errlen)
+int iostats_finish(struct iostats *s, struct run_storage *storage, uint32_t *nstorage, char *err,
+		   size_t errlen)
 {
 	flush_interval(s);
-	res->nstorage = s->n;
+	*nstorage = s->n;
 	for (uint32_t j = 0; j < s->scn->njobs; j++)
 		if (s->slot[j] >= 0)
 			result_of(&s->acc[s->slot[j]], s->scn->jobs[j].name,
-				  rw_text[s->scn->jobs[j].rw], &res->storage[s->slot[j]]);
-	result_of(&s->acc[s->n], "all", "", &res->storage[s->n]);
+				  rw_text[s->scn->jobs[j].rw], &storage[s->slot[j]]);
+	result_of(&s->acc[s->n], "all", "", &storage[s->n]);
 	if (s->oom) {
 		snprintf(err, errlen, "out of memory for the storage latencies");
 		return -1;
 	}
 	if (!s->csv)
 		return 0;
-	int bad = ferror(s->csv);
-	bad |= fclose(s->csv) != 0;
+	int bad = file_close(s->csv) != 0;
 	s->csv = NULL;
 	char path[4200];
 	snprintf(path, sizeof(path), "%s/storage_jobs.csv", s->dir);
@@ -192,7 +192,7 @@ int iostats_finish(struct iostats *s, struct run_result *res, char *err, size_t 
 	      "clat_p50_us,clat_p99_us,clat_p999_us,clat_max_us\n",
 	      fp);
 	for (uint32_t k = 0; k <= s->n; k++) {
-		const struct run_storage *r = &res->storage[k];
+		const struct run_storage *r = &storage[k];
 		double secs = (double)r->runtime_ps * 1e-12;
 		char a[32], b[32], c[32], d[32], e[32], f[32];
 		char g[32];
@@ -208,9 +208,7 @@ int iostats_finish(struct iostats *s, struct run_result *res, char *err, size_t 
 			r->ios ? units_format_us(r->clat_p999_ps, e, sizeof(e)) : "",
 			r->ios ? units_format_us(r->clat_max_ps, f, sizeof(f)) : "");
 	}
-	bad = ferror(fp);
-	bad |= fclose(fp) != 0;
-	if (bad) {
+	if (file_close(fp)) {
 		snprintf(err, errlen, "%.400s: cannot write: %s", path, strerror(errno));
 		return -1;
 	}

@@ -29,6 +29,7 @@
 #include <unistd.h>
 
 #include "models/base/figures.h"
+#include "models/base/files.h"
 #include "models/base/slab.h"
 #include "models/base/units.h"
 #include "models/fabric/fabric.h"
@@ -418,7 +419,7 @@ static int copy_file(const char *src, const char *dst, char *err, size_t errlen)
 		bad |= fwrite(buf, 1, n, out) != n;
 	bad |= ferror(in);
 	fclose(in);
-	bad |= fclose(out) != 0;
+	bad |= file_close(out) != 0;
 	if (bad)
 		snprintf(err, errlen, "%.200s: copying %.200s failed", dst, src);
 	return bad ? -1 : 0;
@@ -510,8 +511,7 @@ static int write_scenario(struct output *o, const struct scenario *scn, char *er
 		} else {
 			scenario_write_warnings(scn, fp, "");
 		}
-		bad = ferror(fp);
-		bad |= fclose(fp);
+		bad = file_close(fp) != 0;
 		if (bad)
 			io_error(o, names[i]);
 	}
@@ -862,8 +862,7 @@ int output_write_row(struct output *o, const char *name, const char *header, con
 		return -1;
 	}
 	fprintf(fp, "%s\n%s\n", header, row);
-	int bad = ferror(fp);
-	if (fclose(fp) || bad) {
+	if (file_close(fp)) {
 		io_error(o, tmp);
 		return -1;
 	}
@@ -899,8 +898,7 @@ static int close_one(struct output *o, FILE **fp, const char *name)
 	int rc = 0;
 	if (*fp) {
 		errno = 0;
-		rc |= ferror(*fp);
-		rc |= fclose(*fp);
+		rc = file_close(*fp) != 0;
 		*fp = NULL;
 		if (rc)
 			io_error(o, name);
@@ -922,8 +920,7 @@ static int write_qps(const struct output *o)
 		fprintf(fp, "%" PRIu32 ",%s,h%" PRIu32 ",h%" PRIu32 "\n", i,
 			q->job < o->njobs ? o->job_names[q->job] : "", q->src, q->dst);
 	}
-	int bad = ferror(fp);
-	return (fclose(fp) || bad) ? -1 : 0;
+	return file_close(fp);
 }
 
 int output_close(struct output *o)

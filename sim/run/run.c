@@ -279,37 +279,6 @@ static int merge_fct(struct run_ctx *c, uint32_t n, struct hist *all)
 	return oom;
 }
 
-/* The QPs the jobs open against the machine's memory.  A run whose QPs do
- * not fit is refused before anything is built: an all-to-all of n ranks
- * opens n (n - 1) QPs (8,192 ranks: 67 M, 25.8 GB), and the system would
- * kill it halfway.  An all-to-all `all-at-once` also posts a message on
- * each of them at its start (7,168 ranks: 19.7 GB of QPs and 6.6 GB of
- * messages): they count too.  What it says goes to `check` too. */
-struct qp_need {
-	uint64_t qps, bytes, phys; /* phys 0: unknown */
-	size_t each;               /* bytes a QP takes (TCP's state too, nic.h) */
-	uint64_t msgs;             /* messages posted at once on them (all-to-all) */
-	uint64_t most;             /* QPs of the job that opens the most, */
-	uint32_t job;              /* that job */
-};
-
-static struct qp_need qp_need_of(const struct scenario *scn)
-{
-	struct qp_need n = {0};
-	for (uint32_t j = 0; j < scn->njobs; j++) {
-		uint64_t q = traffic_job_qps(&scn->jobs[j]);
-		n.job = q > n.most ? j : n.job;
-		n.most = q > n.most ? q : n.most;
-		n.qps += q;
-		n.msgs += traffic_job_posted_at_once(&scn->jobs[j]);
-	}
-	n.each = nic_qp_bytes(scn->fabric_type == SCN_FABRIC_TCP);
-	n.bytes = n.qps * n.each + n.msgs * sizeof(struct flow);
-	long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGESIZE);
-	n.phys = pages > 0 && size > 0 ? (uint64_t)pages * (uint64_t)size : 0;
-	return n;
-}
-
 /* "12.3 MB": 2 decimals in GB, 1 in MB and KB */
 static void bytes_text(uint64_t bytes, char *buf, size_t len)
 {
@@ -318,105 +287,127 @@ static void bytes_text(uint64_t bytes, char *buf, size_t len)
 		 b >= 1e9 ? "GB" : b >= 1e6 ? "MB" : "KB");
 }
 
-static void qp_need_text(const struct scenario *scn, const struct qp_need *n, char *buf,
+/* what the jobs' QPs take (fabric_memory_estimate), in words */
+static void qp_need_text(const struct scenario *scn, const struct fabric_memory *n, char *buf,
 			 size_t len)
 {
 	char b[32];
-	bytes_text(n->qps * n->each, b, sizeof(b));
+	bytes_text(n->qps * n->qp_bytes, b, sizeof(b));
 	int k = snprintf(buf, len, "the jobs open %llu QPs (%zu B each: %s",
-			 (unsigned long long)n->qps, n->each, b);
+			 (unsigned long long)n->qps, n->qp_bytes, b);
 	if (k > 0 && (size_t)k < len && scn->njobs > 1 && n->qps)
 		k += snprintf(buf + k, len - (size_t)k, "; job.%s %llu of them",
 			      scn->jobs[n->job].name, (unsigned long long)n->most);
 	if (k > 0 && (size_t)k < len)
 		k += snprintf(buf + k, len - (size_t)k, ")");
-	bytes_text(n->msgs * sizeof(struct flow), b, sizeof(b));
+	bytes_text(n->msgs * n->msg_bytes, b, sizeof(b));
 	if (k > 0 && (size_t)k < len && n->msgs)
 		snprintf(buf + k, len - (size_t)k,
 			 " and post %llu messages on them at once (%zu B each: %s)",
-			 (unsigned long long)n->msgs, sizeof(struct flow), b);
+			 (unsigned long long)n->msgs, n->msg_bytes, b);
 }
 
-enum run_status run_scenario(const struct scenario *scn, const struct run_opts *opts,
-			     struct run_result *res)
+/* a run whose QPs do not fit (fabric_memory_estimate) is refused: 0, or
+ * RUN_EIO with res->err */
+static enum run_status refuse(const struct scenario *scn, struct run_result *res)
 {
-	struct run_ctx c = {0};
-	*res = (struct run_result){ .fct_p50_ps = -1, .fct_p99_ps = -1, .collective_time_ps = -1,
-				    .credit_stall_ps = -1, .probe_p50_ps = -1, .probe_p99_ps = -1 };
-	struct qp_need need = qp_need_of(scn);
-	if ((need.phys && need.bytes > need.phys) || need.qps >= UINT32_MAX) {
-		char what[352];
-		qp_need_text(scn, &need, what, sizeof(what));
-		if (need.qps >= UINT32_MAX)
-			snprintf(res->err, sizeof(res->err), "%s, more than the %u a run can number",
-				 what, UINT32_MAX - 1);
-		else
-			snprintf(res->err, sizeof(res->err),
-				 "%s, more than this machine's memory (%.1f GB): fewer ranks, %s, or a "
-				 "machine with more memory",
-				 what, (double)need.phys / 1e9,
-				 need.msgs ? "qps_per_connection or schedule = shift"
-					   : "channels or qps_per_connection");
-		return RUN_EIO;
-	}
+	struct fabric_memory need = fabric_memory_estimate(scn);
+	if (need.verdict == FABRIC_MEMORY_FITS)
+		return RUN_OK;
+	char what[352];
+	qp_need_text(scn, &need, what, sizeof(what));
+	if (need.verdict == FABRIC_MEMORY_TOO_MANY_QPS)
+		snprintf(res->err, sizeof(res->err), "%s, more than the %u a run can number", what,
+			 UINT32_MAX - 1);
+	else
+		snprintf(res->err, sizeof(res->err),
+			 "%s, more than this machine's memory (%.1f GB): fewer ranks, %s, or a "
+			 "machine with more memory",
+			 what, (double)need.phys / 1e9,
+			 need.msgs ? "qps_per_connection or schedule = shift"
+				   : "channels or qps_per_connection");
+	return RUN_EIO;
+}
+
+/* the hooks the run observes the fabric with: the results always, the
+ * storage statistics with a storage job, the files with a run directory */
+static void set_hooks(struct run_ctx *c, struct fabric *f)
+{
+	const struct scenario *scn = f->scn;
+	f->hooks = (struct fabric_hooks){ .ctx = c, .flow_done = on_flow_done,
+					  .coll_done = on_coll_done };
+	if (c->io)
+		f->hooks.io_done = on_io_done;
+	if (!c->has_out)
+		return;
+	f->hooks.pfc = on_pfc;
+	f->hooks.pause_sample = on_pause_sample;
+	f->hooks.pfcwd = on_pfcwd;
+	f->hooks.rate_sample = on_rate_sample;
+	f->hooks.counters = on_counters;
+	f->hooks.window_done = on_window_done;
+	if (scn->output_queues != SCN_QUEUES_NONE)
+		f->hooks.queue_sample = on_queue_sample;
+	if (scn->output_queues == SCN_QUEUES_ALL)
+		f->hooks.nic_queue_sample = on_nic_queue;
+}
+
+/* the fabric, the partitions' counters, the run directory and the storage
+ * statistics, hooked up; the fabric, or NULL with res->err (nothing left
+ * to free) */
+static struct fabric *open_run(struct run_ctx *c, const struct scenario *scn,
+			       const struct run_opts *opts, struct run_result *res)
+{
 	const char *why;
 	struct fabric *f = fabric_create(scn, opts->threads, &why);
 	if (!f) {
 		snprintf(res->err, sizeof(res->err), "%s", why);
-		return RUN_EIO;
+		return NULL;
 	}
 	uint32_t nparts = f->nparts;
-	c.part = calloc_lines(nparts, sizeof(*c.part));
-	if (!c.part) {
+	c->part = calloc_lines(nparts, sizeof(*c->part));
+	if (!c->part) {
 		fabric_destroy(f);
 		snprintf(res->err, sizeof(res->err), "out of memory");
-		return RUN_EIO;
+		return NULL;
 	}
 	for (uint32_t p = 0; p < nparts; p++)
-		hist_init(&c.part[p].fct);
-	c.fabric = f;
-	c.probe_job = UINT32_MAX;
+		hist_init(&c->part[p].fct);
+	c->fabric = f;
+	c->probe_job = UINT32_MAX;
 	for (uint32_t j = 0; opts->probe_job && j < scn->njobs; j++)
 		if (strcmp(scn->jobs[j].name, opts->probe_job) == 0)
-			c.probe_job = j;
+			c->probe_job = j;
 	res->warnings = scenario_warnings(scn, NULL, NULL);
 	if (opts->out_dir) {
-		if (output_open(&c.out, opts->out_dir, scn, nparts, res->err, sizeof(res->err))) {
-			free_parts(&c, nparts);
+		if (output_open(&c->out, opts->out_dir, scn, nparts, res->err, sizeof(res->err))) {
+			free_parts(c, nparts);
 			fabric_destroy(f);
-			return RUN_EIO;
+			return NULL;
 		}
-		c.has_out = 1;
+		c->has_out = 1;
 	}
-	f->hooks = (struct fabric_hooks){ .ctx = &c, .flow_done = on_flow_done,
-					  .coll_done = on_coll_done };
-	c.io = iostats_new(scn, c.has_out ? opts->out_dir : NULL, res->err, sizeof(res->err));
-	if (!c.io && res->err[0]) {
-		if (c.has_out)
-			output_close(&c.out);
-		free_parts(&c, nparts);
+	c->io = iostats_new(scn, c->has_out ? opts->out_dir : NULL, res->err, sizeof(res->err));
+	if (!c->io && res->err[0]) {
+		if (c->has_out)
+			output_close(&c->out);
+		free_parts(c, nparts);
 		fabric_destroy(f);
-		return RUN_EIO;
+		return NULL;
 	}
-	if (c.io)
-		f->hooks.io_done = on_io_done;
-	if (c.has_out) {
-		f->hooks.pfc = on_pfc;
-		f->hooks.pause_sample = on_pause_sample;
-		f->hooks.pfcwd = on_pfcwd;
-		f->hooks.rate_sample = on_rate_sample;
-		f->hooks.counters = on_counters;
-		f->hooks.window_done = on_window_done;
-		if (scn->output_queues != SCN_QUEUES_NONE)
-			f->hooks.queue_sample = on_queue_sample;
-		if (scn->output_queues == SCN_QUEUES_ALL)
-			f->hooks.nic_queue_sample = on_nic_queue;
-	}
-	fabric_start_series(f);
+	set_hooks(c, f);
+	return f;
+}
 
-	double t0 = wall_now(), last_draw = t0;
-	sim_time_ps dur = scn->duration_ps;
-	int interrupted = 0, write_failed = 0;
+/* the run itself, in slices, with the progress bar; how it ended early:
+ * RUN_END_INTERRUPTED or RUN_END_TERMINATED by a signal, or 0 (*write_failed:
+ * a file could not be written) */
+static int run_loop(struct run_ctx *c, struct fabric *f, const struct run_opts *opts, double t0,
+		    int *write_failed)
+{
+	double last_draw = t0;
+	sim_time_ps dur = f->scn->duration_ps;
+	int interrupted = 0;
 	while (!fabric_finished(f)) {
 		if (opts->interrupt && *opts->interrupt) {
 			interrupted = *opts->interrupt == SIGINT ? RUN_END_INTERRUPTED
@@ -435,8 +426,8 @@ enum run_status run_scenario(const struct scenario *scn, const struct run_opts *
 			if (opts->progress)
 				progress(opts->progress, f, dur, t0);
 			/* a full disk stops the run now, not after it */
-			if (c.has_out && output_check(&c.out)) {
-				write_failed = 1;
+			if (c->has_out && output_check(&c->out)) {
+				*write_failed = 1;
 				break;
 			}
 		}
@@ -445,20 +436,13 @@ enum run_status run_scenario(const struct scenario *scn, const struct run_opts *
 		progress(opts->progress, f, dur, t0);
 		fputc('\n', opts->progress);
 	}
+	return interrupted;
+}
 
-	res->end = interrupted			? (enum run_end)interrupted
-		   : fabric_finished(f) ? RUN_END_DONE
-					: RUN_END_DURATION;
-	/* a run that completed stops at the end of the window of its last
-	 * completion (parallel.c), the same for any number of threads; what
-	 * summary.csv counts is counted there */
-	res->sim_time_ps = res->end == RUN_END_DONE       ? f->stop_ps
-			   : res->end == RUN_END_DURATION ? dur
-							  : fabric_now(f);
-	/* the last pause interval closes where the partitions stopped */
-	fabric_pause_flush(f, res->sim_time_ps);
-	if (c.has_out)
-		output_merge(&c.out);
+/* the fabric's counters and the run's own into res */
+static void collect(const struct run_ctx *c, struct fabric *f, double t0, struct run_result *res)
+{
+	const struct scenario *scn = f->scn;
 	struct net_stats ns;
 	fabric_stats(f, &ns);
 	res->threads = f->nthreads;
@@ -489,16 +473,73 @@ enum run_status run_scenario(const struct scenario *scn, const struct run_opts *
 	res->pfcwd_storms = ns.pfcwd_storms;
 	res->flows_total = fabric_flows_total(f);
 	res->flows_completed = fabric_flows_done(f);
-	res->collectives_completed = c.colls;
-	res->collective_time_ps = c.colls ? c.coll_time / c.colls : -1;
-	res->busbw_GBps = c.colls ? c.busbw / c.colls : 0;
-	res->busbw_pct_line = c.colls ? c.pct / c.colls : 0;
-	res->jobs_failed = c.jobs_failed;
-	res->first_failure_ps = c.jobs_failed ? c.first_failure_ps : -1;
-	res->judged_iterations = c.judged;
-	res->judged_min_pct = c.jmin;
-	res->judged_max_pct = c.jmax;
-	res->judged_mean_pct = c.judged ? c.jsum / c.judged : 0;
+	res->collectives_completed = c->colls;
+	res->collective_time_ps = c->colls ? c->coll_time / c->colls : -1;
+	res->busbw_GBps = c->colls ? c->busbw / c->colls : 0;
+	res->busbw_pct_line = c->colls ? c->pct / c->colls : 0;
+	res->jobs_failed = c->jobs_failed;
+	res->first_failure_ps = c->jobs_failed ? c->first_failure_ps : -1;
+	res->judged_iterations = c->judged;
+	res->judged_min_pct = c->jmin;
+	res->judged_max_pct = c->jmax;
+	res->judged_mean_pct = c->judged ? c->jsum / c->judged : 0;
+}
+
+/* the files of the run directory, checked, summary.csv last; the first
+ * failure is reported, with its file and reason, whatever else the run's
+ * end was.  The run's status, from st (the run's own) */
+static enum run_status write_files(struct run_ctx *c, struct fabric *f, enum run_status st,
+				   int write_failed, int io_bad, const char *ioerr, int *oom,
+				   struct run_result *res)
+{
+	if (f->scn->output_flows && fabric_unfinished(f, on_unfinished, c))
+		*oom = 1;
+	res->peak_rss_mb = peak_rss_mb();
+	int bad = write_failed | write_stats(c, res) | io_bad;
+	bad |= output_close(&c->out);
+	if (!bad)
+		bad = write_summary(c, res);
+	if (bad && st != RUN_INVARIANT) {
+		snprintf(res->err, sizeof(res->err), "writing the results failed: %.480s",
+			 c->out.err[0] ? c->out.err
+			 : ioerr[0]    ? ioerr
+				       : "out of memory for a buffer");
+		st = RUN_EIO;
+	}
+	return st;
+}
+
+enum run_status run_scenario(const struct scenario *scn, const struct run_opts *opts,
+			     struct run_result *res)
+{
+	struct run_ctx c = {0};
+	*res = (struct run_result){ .fct_p50_ps = -1, .fct_p99_ps = -1, .collective_time_ps = -1,
+				    .credit_stall_ps = -1, .probe_p50_ps = -1, .probe_p99_ps = -1 };
+	if (refuse(scn, res))
+		return RUN_EIO;
+	struct fabric *f = open_run(&c, scn, opts, res);
+	if (!f)
+		return RUN_EIO;
+	uint32_t nparts = f->nparts;
+	fabric_start_series(f);
+
+	double t0 = wall_now();
+	int write_failed = 0;
+	int interrupted = run_loop(&c, f, opts, t0, &write_failed);
+	res->end = interrupted			? (enum run_end)interrupted
+		   : fabric_finished(f) ? RUN_END_DONE
+					: RUN_END_DURATION;
+	/* a run that completed stops at the end of the window of its last
+	 * completion (parallel.c), the same for any number of threads; what
+	 * summary.csv counts is counted there */
+	res->sim_time_ps = res->end == RUN_END_DONE	  ? f->stop_ps
+			   : res->end == RUN_END_DURATION ? scn->duration_ps
+							  : fabric_now(f);
+	/* the last pause interval closes where the partitions stopped */
+	fabric_pause_flush(f, res->sim_time_ps);
+	if (c.has_out)
+		output_merge(&c.out);
+	collect(&c, f, t0, res);
 	run_check_criteria(scn, res);
 	struct hist fct;
 	int oom = merge_fct(&c, nparts, &fct);
@@ -508,7 +549,8 @@ enum run_status run_scenario(const struct scenario *scn, const struct run_opts *
 	if (c.probe_job != UINT32_MAX)
 		oom |= probe_result(&c, nparts, res);
 	char ioerr[480] = "";
-	int io_bad = c.io && iostats_finish(c.io, res, ioerr, sizeof(ioerr));
+	int io_bad = c.io && iostats_finish(c.io, res->storage, &res->nstorage, ioerr,
+					    sizeof(ioerr));
 	iostats_free(c.io);
 
 	enum run_status st = interrupted ? RUN_INTERRUPTED : RUN_OK;
@@ -517,23 +559,7 @@ enum run_status run_scenario(const struct scenario *scn, const struct run_opts *
 		st = RUN_INVARIANT;
 	}
 	if (c.has_out) {
-		if (scn->output_flows && fabric_unfinished(f, on_unfinished, &c))
-			oom = 1;
-		res->peak_rss_mb = peak_rss_mb();
-		/* every file is written and checked, summary.csv last; the first
-		 * failure is reported, with its file and reason, whatever else the
-		 * run's end was */
-		int bad = write_failed | write_stats(&c, res) | io_bad;
-		bad |= output_close(&c.out);
-		if (!bad)
-			bad = write_summary(&c, res);
-		if (bad && st != RUN_INVARIANT) {
-			snprintf(res->err, sizeof(res->err), "writing the results failed: %.480s",
-				 c.out.err[0] ? c.out.err
-				 : ioerr[0]   ? ioerr
-					      : "out of memory for a buffer");
-			st = RUN_EIO;
-		}
+		st = write_files(&c, f, st, write_failed, io_bad, ioerr, &oom, res);
 	} else if (io_bad && st == RUN_OK) {
 		snprintf(res->err, sizeof(res->err), "%s", ioerr);
 		st = RUN_EIO;
@@ -744,12 +770,13 @@ void run_print_summary(const struct run_result *r, FILE *out)
 
 void run_print_plan(const struct scenario *scn, FILE *out)
 {
-	struct qp_need need = qp_need_of(scn);
+	struct fabric_memory need = fabric_memory_estimate(scn);
 	char what[352];
 	qp_need_text(scn, &need, what, sizeof(what));
 	fprintf(out, "# QPs: %s%s\n", what,
-		need.qps >= UINT32_MAX ? "; more than a run can number: run refuses it"
-		: need.phys && need.bytes > need.phys
+		need.verdict == FABRIC_MEMORY_TOO_MANY_QPS
+			? "; more than a run can number: run refuses it"
+		: need.verdict == FABRIC_MEMORY_TOO_LARGE
 			? "; more than this machine's memory: run refuses it"
 			: "");
 	struct fabric_plan p = fabric_plan_of(scn, 0);

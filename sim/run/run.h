@@ -16,6 +16,7 @@
 #include <stdio.h>
 
 #include "models/base/units.h"
+#include "sim/run/iostats.h"
 
 struct scenario;
 
@@ -42,16 +43,6 @@ struct run_opts {
 						* latency probe): its messages are left
 						* out of fct_p50/p99 and give probe_*;
 						* NULL: none */
-};
-
-/* a storage job's I/Os (iostats.h): fio's figures */
-struct run_storage {
-	char job[32];                          /* its name; "all" for every storage job */
-	const char *rw;                        /* "read", "write", "randrw" */
-	uint64_t ios, reads, bytes;
-	sim_time_ps runtime_ps;                /* first submission to last completion */
-	sim_time_ps clat_min_ps, clat_max_ps, clat_p50_ps, clat_p99_ps, clat_p999_ps;
-	double clat_mean_ps;
 };
 
 /* the run's metrics (summary.csv) and cost (stats.csv) */
@@ -86,7 +77,8 @@ struct run_result {
 	 * their completion times; -1 when none */
 	uint32_t probe_msgs;
 	sim_time_ps probe_p50_ps, probe_p99_ps;
-	uint32_t nstorage;                     /* storage jobs; storage[nstorage]: all of them */
+	uint32_t nstorage;                     /* storage jobs; storage[nstorage]: all of them
+						* (iostats.h) */
 	struct run_storage storage[65];
 	uint32_t jobs_failed;                  /* jobs a QP in the error state failed */
 	sim_time_ps first_failure_ps;          /* the first of them; -1 when none */

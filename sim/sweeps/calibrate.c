@@ -1,41 +1,24 @@
 /*
  * calibrate.c - the threshold search of `dcqcn-sim calibrate` (see
- * calibrate.h): the value grids, the margins, the coordinate search, and
- * the evaluator that runs points as sweeps.
+ * calibrate.h): the value grids, the margins and the coordinate search.
+ * The search takes its evaluator as a callback (calibrate_eval.c runs
+ * points as sweeps; test_calibrate.c gives its own).
  *
  * Choices:
  * - A grid's unit comes from its values' unit (KB: a size, us: a time,
  *   Mbps: a rate, %: a fraction, none: a plain number, which the loader
  *   reads in the key's own bare unit, e.g. Mbps for dcqcn.rpg_ai_rate).
  *   The loader checks every value against the key when a point loads.
- * - The start is the scenario's own settings: each key's value joins its
- *   grid.  The value is read from what `check` prints, so any key works; a
- *   key printed in another unit than its grid's starts mid-grid.
- * - The seeds are the sweep's last axis (sim.seed = 1..N); with one seed
- *   each scenario keeps its own sim.seed.
- * - Under mpirun (the MPI build) every rank runs the same search: each
- *   sweep spreads its points over the ranks and every rank reads the
- *   sweep.csv rank 0 wrote, so all take the same steps; rank 0 alone writes
- *   calibrate.csv, plane.csv and recommended.ini.
  */
 #include "sim/sweeps/calibrate.h"
 
-#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "models/base/units.h"
-#include "models/scenario/configs/config.h"
 #include "models/scenario/keyhelp.h"
-#include "models/scenario/scenario.h"
-#include "sim/run/output.h"
-#include "sim/run/run.h"
-#include "sim/sweeps/sweep.h"
-
-#define LINE_BYTES 8192
-#define MAX_COLS 160
-#define MAX_SETS 256 /* --set options (as the command line takes) */
+#include "sim/sweeps/internal.h"
 
 const char *const cal_criterion_names[CAL_N_CRITERIA] = {
 	[CAL_NONE] = "none",
@@ -49,12 +32,9 @@ const char *const cal_criterion_names[CAL_N_CRITERIA] = {
 	[CAL_RUN_FAILED] = "run_failed",
 };
 
-#define MARGIN_UNFINISHED (-1000.0)
-
 /* ---- values and grids ---- */
 
-/* one value and its unit, by its suffix; 0 or -1 with err */
-static int parse_value(const char *s, enum cal_unit *u, int64_t *v, char *err, size_t errlen)
+int cal_parse_value(const char *s, enum cal_unit *u, int64_t *v, char *err, size_t errlen)
 {
 	char why[128];
 	size_t n = strlen(s);
@@ -79,7 +59,7 @@ static int parse_value(const char *s, enum cal_unit *u, int64_t *v, char *err, s
 	return -1;
 }
 
-static char *format_value(enum cal_unit u, int64_t v, char *buf, size_t len)
+char *cal_format_value(enum cal_unit u, int64_t v, char *buf, size_t len)
 {
 	switch (u) {
 	case CAL_SIZE:
@@ -116,7 +96,7 @@ static int add_value(struct cal_key *k, int64_t v, char *err, size_t errlen)
 		return -1;
 	}
 	k->base[k->n] = v;
-	format_value(k->unit, v, k->text[k->n], sizeof(k->text[0]));
+	cal_format_value(k->unit, v, k->text[k->n], sizeof(k->text[0]));
 	k->n++;
 	return 0;
 }
@@ -150,7 +130,8 @@ int calibrate_parse_tune(const char *arg, struct cal_key *k, char *err, size_t e
 	enum cal_unit ulo, uhi;
 	int64_t vlo, vhi;
 	char e[160];
-	if (parse_value(lo, &ulo, &vlo, e, sizeof(e)) || parse_value(hi, &uhi, &vhi, e, sizeof(e))) {
+	if (cal_parse_value(lo, &ulo, &vlo, e, sizeof(e)) ||
+	    cal_parse_value(hi, &uhi, &vhi, e, sizeof(e))) {
 		snprintf(err, errlen, "--tune %s: %s", k->key, e);
 		return -1;
 	}
@@ -175,7 +156,7 @@ int calibrate_parse_tune(const char *arg, struct cal_key *k, char *err, size_t e
 		}
 	} else if (step) {
 		enum cal_unit us;
-		if (parse_value(step, &us, &amount, e, sizeof(e)) || us != ulo || amount <= 0) {
+		if (cal_parse_value(step, &us, &amount, e, sizeof(e)) || us != ulo || amount <= 0) {
 			snprintf(err, errlen,
 				 "--tune %s: step %s: xF (a factor) or an amount in the unit of %s",
 				 k->key, step, lo);
@@ -244,8 +225,8 @@ double calibrate_margin(const struct cal_run *r, const struct cal_limits *l,
 	if (!r->ran || !r->judged || r->jobs_failed) {
 		*binding = r->ran ? CAL_UNFINISHED : CAL_RUN_FAILED;
 		if (each)
-			each[*binding] = MARGIN_UNFINISHED;
-		return MARGIN_UNFINISHED;
+			each[*binding] = CAL_MARGIN_UNFINISHED;
+		return CAL_MARGIN_UNFINISHED;
 	}
 	double m = INFINITY;
 	*binding = CAL_NONE;
@@ -308,7 +289,7 @@ int calibrate_better(const struct cal_score *a, const struct cal_score *b)
 
 /* ---- the search ---- */
 
-static int find_point(const struct cal_outcome *o, const int *idx, int nkeys)
+int cal_find_point(const struct cal_outcome *o, const int *idx, int nkeys)
 {
 	for (int i = 0; i < o->npoints; i++)
 		if (!memcmp(o->points[i].idx, idx, sizeof(int) * (size_t)nkeys))
@@ -333,8 +314,8 @@ static int add_point(struct cal_outcome *o, const int *idx, int round)
 	return o->npoints++;
 }
 
-static const char *const phase_names[] = { [CAL_MAX_ROUNDS + 1] = "plane",
-					    [CAL_MAX_ROUNDS + 2] = "neighbours" };
+const char *const cal_phase_names[CAL_MAX_ROUNDS + 3] = { [CAL_MAX_ROUNDS + 1] = "plane",
+							   [CAL_MAX_ROUNDS + 2] = "neighbours" };
 
 /*
  * The values vals[0..nv) of key k through base that have not been seen,
@@ -352,7 +333,7 @@ static int eval_values(const struct cal_search *s, struct cal_outcome *o, const 
 		int at[CAL_MAX_KEYS];
 		memcpy(at, base, sizeof(at));
 		at[k] = vals[i];
-		if (find_point(o, at, s->nkeys) >= 0)
+		if (cal_find_point(o, at, s->nkeys) >= 0)
 			continue;
 		memcpy(idx[n], at, sizeof(at));
 		n++;
@@ -365,7 +346,7 @@ static int eval_values(const struct cal_search *s, struct cal_outcome *o, const 
 		fprintf(s->log, "calibrate: round %d, %s: %d value%s\n", round, s->keys[k].key, n,
 			n == 1 ? "" : "s");
 	else if (s->log)
-		fprintf(s->log, "calibrate: %s, %s: %d value%s\n", phase_names[round],
+		fprintf(s->log, "calibrate: %s, %s: %d value%s\n", cal_phase_names[round],
 			s->keys[k].key, n, n == 1 ? "" : "s");
 	if (s->eval(s->ctx, n, (const int(*)[CAL_MAX_KEYS])idx, varying, sc, err, errlen))
 		return -1;
@@ -381,13 +362,8 @@ static int eval_values(const struct cal_search *s, struct cal_outcome *o, const 
 	return 0;
 }
 
-/*
- * Every value of key k through base, the ones not seen evaluated; then
- * *best moves to the best point of the line.  Returns 1 when it moved, 0
- * when not, -1 on an error.
- */
-static int search_line(const struct cal_search *s, struct cal_outcome *o, const int *base, int k,
-		       int round, int *best, char *err, size_t errlen)
+int cal_search_line(const struct cal_search *s, struct cal_outcome *o, const int *base, int k,
+		    int round, int *best, char *err, size_t errlen)
 {
 	int vals[CAL_MAX_VALUES];
 	for (int v = 0; v < s->keys[k].n; v++)
@@ -399,7 +375,7 @@ static int search_line(const struct cal_search *s, struct cal_outcome *o, const 
 		int at[CAL_MAX_KEYS];
 		memcpy(at, base, sizeof(at));
 		at[k] = v;
-		int p = find_point(o, at, s->nkeys);
+		int p = cal_find_point(o, at, s->nkeys);
 		if (p >= 0 && p != *best && calibrate_better(&o->points[p].score,
 							     &o->points[*best].score)) {
 			*best = p;
@@ -438,7 +414,7 @@ static int neighbours(const struct cal_search *s, struct cal_outcome *o, int c, 
 			at[k] += d;
 			if (at[k] < 0 || at[k] >= s->keys[k].n)
 				continue;
-			int p = find_point(o, at, s->nkeys);
+			int p = cal_find_point(o, at, s->nkeys);
 			if (p < 0 || !o->points[p].score.valid)
 				continue;
 			n++;
@@ -479,7 +455,7 @@ static int known_fragile(const struct cal_search *s, const struct cal_outcome *o
 			at[k] += d;
 			if (at[k] < 0 || at[k] >= s->keys[k].n)
 				continue;
-			int p = find_point(o, at, s->nkeys);
+			int p = cal_find_point(o, at, s->nkeys);
 			if (p >= 0 && o->points[p].score.valid && !o->points[p].score.pass)
 				return 1;
 		}
@@ -574,7 +550,7 @@ int calibrate_search(const struct cal_search *s, struct cal_outcome *o, char *er
 		for (int k = 0; k < s->nkeys; k++) {
 			int base[CAL_MAX_KEYS];
 			memcpy(base, o->points[best].idx, sizeof(base));
-			if (search_line(s, o, base, k, round, &best, err, errlen) < 0) {
+			if (cal_search_line(s, o, base, k, round, &best, err, errlen) < 0) {
 				o->best = best;
 				return -1;
 			}
@@ -620,715 +596,4 @@ void calibrate_outcome_free(struct cal_outcome *o)
 	free(o->points);
 	o->points = NULL;
 	o->npoints = o->cap = 0;
-}
-
-/* ---- the evaluator: points as sweeps ---- */
-
-struct cal_ctx {
-	const struct calibrate_opts *o;
-	int nscn;
-	const char *files[CAL_MAX_SCENARIOS];  /* NULL: the embedded default */
-	char labels[CAL_MAX_SCENARIOS][48];
-	struct cal_limits limits[CAL_MAX_SCENARIOS];
-	int busbw_mean[CAL_MAX_SCENARIOS];     /* criteria.busbw_stat = mean */
-	int batch;
-	int interrupted;
-	int own_start;                         /* the start is the scenario's own settings */
-};
-
-/* scenario file (NULL: the default) with the configurations, sets and then
- * assigns, finalized; NULL with err */
-static struct scenario *load_with(const struct calibrate_opts *o, const char *file,
-				  char (*assigns)[96], int nassigns, struct scn_error *err)
-{
-	const char *all[MAX_SETS + CAL_MAX_KEYS];
-	int n = 0;
-	for (int i = 0; i < o->nsets && n < MAX_SETS; i++)
-		all[n++] = o->sets[i];
-	for (int i = 0; i < nassigns; i++)
-		all[n++] = assigns[i];
-	struct scenario_inputs in = { .path = file, .switch_config = o->switch_config,
-				      .nic_config = o->nic_config, .sets = all, .nsets = n };
-	return scenario_open(&in, err);
-}
-
-static void point_assigns(const struct calibrate_opts *o, const int *idx, char (*a)[96])
-{
-	for (int k = 0; k < o->nkeys; k++)
-		snprintf(a[k], sizeof(a[k]), "%s=%s", o->keys[k].key, o->keys[k].text[idx[k]]);
-}
-
-static int col_of(char **h, int n, const char *name)
-{
-	for (int i = 0; i < n; i++)
-		if (!strcmp(h[i], name))
-			return i;
-	return -1;
-}
-
-static double num_at(char **f, int n, int col)
-{
-	return col >= 0 && col < n && f[col][0] ? strtod(f[col], NULL) : 0;
-}
-
-/* the runs of sweep directory dir (points in V order x seeds) into out[] */
-static int read_sweep(struct cal_ctx *c, int scn, const char *dir, const int *V, int nvalid,
-		      int nseeds, struct cal_score *out, char *err, size_t errlen)
-{
-	char path[4400];
-	snprintf(path, sizeof(path), "%s/sweep.csv", dir);
-	unsigned char *seen = calloc((size_t)nvalid * (size_t)nseeds, 1);
-	char *line = malloc(LINE_BYTES), *hline = malloc(LINE_BYTES);
-	if (!seen || !line || !hline) {
-		free(seen);
-		free(line);
-		free(hline);
-		snprintf(err, errlen, "out of memory");
-		return -1;
-	}
-	FILE *fp = fopen(path, "r");
-	char *h[MAX_COLS], *f[MAX_COLS];
-	int nh = 0;
-	if (fp && fgets(hline, LINE_BYTES, fp)) {
-		hline[strcspn(hline, "\n")] = '\0';
-		nh = output_split_csv(hline, h, MAX_COLS);
-	}
-	int cp = col_of(h, nh, "point"), cpass = col_of(h, nh, "criteria_pass"),
-	    cjudged = col_of(h, nh, "judged_iterations"),
-	    cbusbw = col_of(h, nh, c->busbw_mean[scn] ? "busbw_judged_mean_pct"
-						       : "busbw_judged_min_pct"),
-	    cecn = col_of(h, nh, "ecn_mark_pct"), cpause = col_of(h, nh, "pause_frame_rate"),
-	    cre = col_of(h, nh, "retransmitted_pct"), cll = col_of(h, nh, "drops_lossless"),
-	    cly = col_of(h, nh, "drops_lossy"), cwd = col_of(h, nh, "drops_pfcwd"),
-	    cjf = col_of(h, nh, "jobs_failed");
-	while (fp && nh && fgets(line, LINE_BYTES, fp)) {
-		line[strcspn(line, "\n")] = '\0';
-		int n = output_split_csv(line, f, MAX_COLS);
-		long p = cp >= 0 && cp < n ? strtol(f[cp], NULL, 10) : -1;
-		if (p < 0 || p >= (long)nvalid * nseeds)
-			continue;
-		seen[p] = 1;
-		struct cal_run r = { .ran = 1 };
-		const char *pass = cpass >= 0 && cpass < n ? f[cpass] : "";
-		r.judged = pass[0] == '0' || pass[0] == '1';
-		r.pass = pass[0] == '1';
-		r.has_busbw = num_at(f, n, cjudged) > 0;
-		r.busbw_pct = num_at(f, n, cbusbw);
-		r.ecn_mark_pct = num_at(f, n, cecn);
-		r.pause_frame_rate = num_at(f, n, cpause);
-		r.retransmitted_pct = num_at(f, n, cre);
-		r.drops_lossless = (int64_t)num_at(f, n, cll);
-		r.drops = r.drops_lossless + (int64_t)num_at(f, n, cly) + (int64_t)num_at(f, n, cwd);
-		r.jobs_failed = (int)num_at(f, n, cjf);
-		enum cal_criterion b;
-		double each[CAL_N_CRITERIA];
-		double m = calibrate_margin(&r, &c->limits[scn], &b, each);
-		struct cal_score *sc = &out[V[p / nseeds]];
-		for (int k = 1; k < CAL_N_CRITERIA; k++)
-			sc->crit[k] = fmin(sc->crit[k], each[k]);
-		if (m < sc->scn_margin[scn]) {
-			sc->scn_margin[scn] = m;
-			sc->scn_binding[scn] = b;
-		}
-		sc->scn_pass[scn] &= r.pass;
-	}
-	if (fp)
-		fclose(fp);
-	for (int i = 0; i < nvalid * nseeds; i++)
-		if (!seen[i]) { /* no row: the run failed (its error.txt says why) */
-			struct cal_score *sc = &out[V[i / nseeds]];
-			sc->scn_margin[scn] = MARGIN_UNFINISHED;
-			sc->scn_binding[scn] = CAL_RUN_FAILED;
-			sc->crit[CAL_RUN_FAILED] = MARGIN_UNFINISHED;
-			sc->scn_pass[scn] = 0;
-		}
-	free(seen);
-	free(line);
-	free(hline);
-	return 0;
-}
-
-static int eval_points(void *ctxp, int n, const int (*idx)[CAL_MAX_KEYS], const int *varying,
-		       struct cal_score *out, char *err, size_t errlen)
-{
-	struct cal_ctx *c = ctxp;
-	const struct calibrate_opts *o = c->o;
-	int k = -1;
-	for (int j = 0; j < o->nkeys; j++)
-		if (varying[j])
-			k = j;
-	int V[CAL_MAX_VALUES], nvalid = 0;
-	for (int i = 0; i < n; i++) {
-		struct cal_score *sc = &out[i];
-		memset(sc, 0, sizeof(*sc));
-		sc->valid = 1;
-		for (int cr = 0; cr < CAL_N_CRITERIA; cr++)
-			sc->crit[cr] = INFINITY;
-		for (int s = 0; s < c->nscn; s++) {
-			sc->scn_pass[s] = 1;
-			sc->scn_margin[s] = INFINITY;
-		}
-		char a[CAL_MAX_KEYS][96];
-		point_assigns(o, idx[i], a);
-		for (int s = 0; s < c->nscn && sc->valid; s++) {
-			struct scn_error e;
-			struct scenario *scn = load_with(o, c->files[s], a, o->nkeys, &e);
-			if (!scn) {
-				sc->valid = 0;
-				const char *m = e.msg;
-				if (!strncmp(m, "--set: ", 7)) /* the point's own values */
-					m += 7;
-				snprintf(sc->why, sizeof(sc->why), "%.255s", m);
-			} else {
-				scenario_close(scn);
-			}
-		}
-		if (sc->valid)
-			V[nvalid++] = i;
-	}
-	if (!nvalid)
-		return 0;
-	/* the sweep: the key of the line as an axis (its valid values), the
-	 * seeds as another, every other key as a --set */
-	int nsets = 0;
-	const char **sets = malloc(sizeof(*sets) * (size_t)(o->nsets + CAL_MAX_KEYS));
-	char fixed[CAL_MAX_KEYS][96];
-	if (!sets) {
-		snprintf(err, errlen, "out of memory");
-		return -1;
-	}
-	for (int i = 0; i < o->nsets; i++)
-		sets[nsets++] = o->sets[i];
-	point_assigns(o, idx[V[0]], fixed);
-	for (int j = 0; j < o->nkeys; j++)
-		if (j != k || nvalid == 1)
-			sets[nsets++] = fixed[j];
-	struct sweep_opts so = { .sets = sets, .nsets = nsets, .jobs = o->jobs,
-				 .interrupt = o->interrupt, .switch_config = o->switch_config,
-				 .nic_config = o->nic_config };
-	if (k >= 0 && nvalid > 1) {
-		so.axes[so.naxes].key = o->keys[k].key;
-		for (int i = 0; i < nvalid; i++)
-			so.axes[so.naxes].values[i] = o->keys[k].text[idx[V[i]][k]];
-		so.axes[so.naxes++].n = nvalid;
-	}
-	int nseeds = o->seeds > 1 ? o->seeds : 1;
-	char seedtext[CAL_MAX_SEEDS][12];
-	if (nseeds > 1) {
-		so.axes[so.naxes].key = "sim.seed";
-		for (int i = 0; i < nseeds; i++) {
-			snprintf(seedtext[i], sizeof(seedtext[i]), "%d", i + 1);
-			so.axes[so.naxes].values[i] = seedtext[i];
-		}
-		so.axes[so.naxes++].n = nseeds;
-	}
-	int rc = 0;
-	c->batch++;
-	for (int s = 0; s < c->nscn && rc == 0; s++) {
-		char dir[4200];
-		snprintf(dir, sizeof(dir), "%s/runs/b%03d-%s", o->out_dir, c->batch, c->labels[s]);
-		so.scenario = c->files[s];
-		so.out_dir = dir;
-		int failed, unjudged;
-		char why[2048] = "";
-		int st = sweep_run(&so, &failed, &unjudged, why, sizeof(why));
-		if (st == RUN_INTERRUPTED) {
-			c->interrupted = 1;
-			snprintf(err, errlen, "interrupted");
-			rc = -1;
-		} else if (st == RUN_EIO) {
-			snprintf(err, errlen, "%s: %s", dir, why);
-			rc = -1;
-		} else {
-			rc = read_sweep(c, s, dir, V, nvalid, nseeds, out, err, errlen);
-		}
-	}
-	free(sets);
-	for (int i = 0; i < nvalid && rc == 0; i++) {
-		struct cal_score *sc = &out[V[i]];
-		sc->runs = (long)c->nscn * nseeds;
-		sc->pass = 1;
-		sc->margin = INFINITY;
-		for (int s = 0; s < c->nscn; s++) {
-			sc->pass &= sc->scn_pass[s];
-			if (sc->scn_margin[s] < sc->margin) {
-				sc->margin = sc->scn_margin[s];
-				sc->binding = sc->scn_binding[s];
-				sc->binding_scn = s;
-			}
-		}
-	}
-	return rc;
-}
-
-/* ---- the command ---- */
-
-/* the value of key (section.key) as `check` prints it; 0 or -1 */
-static int printed_value(const struct scenario *s, const char *key, char *buf, size_t len)
-{
-	char *text = NULL;
-	size_t size = 0;
-	FILE *m = open_memstream(&text, &size);
-	if (!m)
-		return -1;
-	scenario_print(s, m);
-	fclose(m);
-	const char *dot = strrchr(key, '.');
-	char section[64];
-	snprintf(section, sizeof(section), "[%.*s]", (int)(dot - key), key);
-	int in = 0, found = -1;
-	for (char *save = NULL, *l = strtok_r(text, "\n", &save); l && found;
-	     l = strtok_r(NULL, "\n", &save)) {
-		if (l[0] == '[') {
-			in = !strcmp(l, section);
-			continue;
-		}
-		size_t kl = strlen(dot + 1);
-		if (in && !strncmp(l, dot + 1, kl) && !strncmp(l + kl, " = ", 3)) {
-			snprintf(buf, len, "%s", l + kl + 3);
-			buf[strcspn(buf, " ;#")] = '\0';
-			found = 0;
-		}
-	}
-	free(text);
-	return found;
-}
-
-/*
- * The grid index of the scenario's own value of k: inserted into the grid
- * (in order) when it is not on it; when it is printed in another unit than
- * the grid's, or the grid is full, the nearest value (log scale) or the
- * middle.  *own is cleared unless the index holds the scenario's value.
- */
-static int own_value(struct cal_key *k, const struct scenario *s, int *own)
-{
-	char text[96], why[160];
-	enum cal_unit u;
-	int64_t v;
-	if (printed_value(s, k->key, text, sizeof(text)) ||
-	    parse_value(text, &u, &v, why, sizeof(why)) || u != k->unit) {
-		*own = 0;
-		return k->n / 2;
-	}
-	int at = 0;
-	while (at < k->n && k->base[at] < v)
-		at++;
-	if (at < k->n && k->base[at] == v)
-		return at;
-	if (k->n < CAL_MAX_VALUES) {
-		memmove(&k->base[at + 1], &k->base[at], sizeof(k->base[0]) * (size_t)(k->n - at));
-		memmove(&k->text[at + 1], &k->text[at], sizeof(k->text[0]) * (size_t)(k->n - at));
-		k->base[at] = v;
-		format_value(k->unit, v, k->text[at], sizeof(k->text[0]));
-		k->n++;
-		return at;
-	}
-	*own = 0;
-	int best = 0;
-	double bd = INFINITY;
-	for (int i = 0; i < k->n; i++) {
-		double d = v > 0 && k->base[i] > 0 ? fabs(log((double)v / (double)k->base[i]))
-						   : fabs((double)(v - k->base[i]));
-		if (d < bd) {
-			bd = d;
-			best = i;
-		}
-	}
-	return best;
-}
-
-static const char *stem(const char *path, char *buf, size_t len)
-{
-	if (!path)
-		return snprintf(buf, len, "default"), buf;
-	const char *b = strrchr(path, '/');
-	b = b ? b + 1 : path;
-	size_t n = strlen(b);
-	if (n > 4 && !strcmp(b + n - 4, ".ini"))
-		n -= 4;
-	snprintf(buf, len, "%.*s", (int)n, b);
-	for (char *p = buf; *p; p++)
-		if (*p == ',' || *p == '"' || *p == ' ')
-			*p = '_';
-	return buf;
-}
-
-static void put_margin(FILE *fp, const struct cal_score *sc, double m)
-{
-	if (sc->valid && isfinite(m))
-		fprintf(fp, "%.4f", m);
-}
-
-/* a CSV field, quoted when it needs to be */
-static void put_field(FILE *fp, const char *s)
-{
-	if (!strpbrk(s, ",\"\n")) {
-		fputs(s, fp);
-		return;
-	}
-	fputc('"', fp);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', fp);
-		fputc(*s == '\n' ? ' ' : *s, fp);
-	}
-	fputc('"', fp);
-}
-
-static int write_points(const struct cal_ctx *c, const struct cal_outcome *out, char *err,
-			size_t errlen)
-{
-	const struct calibrate_opts *o = c->o;
-	char path[4200];
-	snprintf(path, sizeof(path), "%s/calibrate.csv", o->out_dir);
-	FILE *fp = fopen(path, "w");
-	if (!fp) {
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
-		return -1;
-	}
-	fputs("point,round", fp);
-	for (int k = 0; k < o->nkeys; k++)
-		fprintf(fp, ",%s", o->keys[k].key);
-	fputs(",pass,margin,binding,binding_scenario,runs", fp);
-	for (int s = 0; s < c->nscn; s++)
-		fprintf(fp, ",%s_pass,%s_margin,%s_binding", c->labels[s], c->labels[s],
-			c->labels[s]);
-	fputs(",note\n", fp);
-	for (int i = 0; i < out->npoints; i++) {
-		const struct cal_point *p = &out->points[i];
-		const struct cal_score *sc = &p->score;
-		fprintf(fp, "%d,", i);
-		if (p->round > CAL_MAX_ROUNDS)
-			fputs(phase_names[p->round], fp);
-		else
-			fprintf(fp, "%d", p->round);
-		for (int k = 0; k < o->nkeys; k++)
-			fprintf(fp, ",%s", o->keys[k].text[p->idx[k]]);
-		fprintf(fp, ",%d,", sc->valid && sc->pass);
-		put_margin(fp, sc, sc->margin);
-		fprintf(fp, ",%s,%s,%ld", sc->valid ? cal_criterion_names[sc->binding] : "invalid",
-			sc->valid ? c->labels[sc->binding_scn] : "", sc->runs);
-		for (int s = 0; s < c->nscn; s++) {
-			fprintf(fp, ",%d,", sc->valid && sc->scn_pass[s]);
-			put_margin(fp, sc, sc->scn_margin[s]);
-			fprintf(fp, ",%s", sc->valid ? cal_criterion_names[sc->scn_binding[s]] : "");
-		}
-		fputc(',', fp);
-		put_field(fp, sc->valid ? (i == out->best ? "recommended"
-					   : i == out->runner_up ? "runner-up"
-								 : "")
-					: sc->why);
-		fputc('\n', fp);
-	}
-	int bad = ferror(fp);
-	if (fclose(fp) || bad) {
-		snprintf(err, errlen, "%s: write failed", path);
-		return -1;
-	}
-	return 0;
-}
-
-/* plane.csv: the margin over keys a (x) and b (y), the others at the best;
- * a row per pair of values, a's outer, in grid order */
-static int write_plane(const struct cal_ctx *c, const struct cal_outcome *out, int a, int b,
-		       char *err, size_t errlen)
-{
-	const struct calibrate_opts *o = c->o;
-	char path[4200];
-	snprintf(path, sizeof(path), "%s/plane.csv", o->out_dir);
-	FILE *fp = fopen(path, "w");
-	if (!fp) {
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
-		return -1;
-	}
-	const struct cal_key *ka = &o->keys[a], *kb = &o->keys[b];
-	fputs("key_a,a,a_base,key_b,b,b_base,pass,margin,binding,recommended\n", fp);
-	for (int i = 0; i < ka->n; i++)
-		for (int j = 0; j < kb->n; j++) {
-			int at[CAL_MAX_KEYS];
-			memcpy(at, out->points[out->best].idx, sizeof(at));
-			at[a] = i;
-			at[b] = j;
-			int p = find_point(out, at, o->nkeys);
-			const struct cal_score *sc = p >= 0 ? &out->points[p].score : NULL;
-			fprintf(fp, "%s,%s,%lld,%s,%s,%lld,", ka->key, ka->text[i],
-				(long long)ka->base[i], kb->key, kb->text[j], (long long)kb->base[j]);
-			if (sc && sc->valid) {
-				fprintf(fp, "%d,", sc->pass);
-				put_margin(fp, sc, sc->margin);
-				fprintf(fp, ",%s", cal_criterion_names[sc->binding]);
-			} else {
-				fprintf(fp, "0,,%s", sc ? "invalid" : "not run");
-			}
-			fprintf(fp, ",%d\n", p == out->best);
-		}
-	int bad = ferror(fp);
-	if (fclose(fp) || bad) {
-		snprintf(err, errlen, "%s: write failed", path);
-		return -1;
-	}
-	return 0;
-}
-
-static int write_recommended(const struct cal_ctx *c, const struct cal_outcome *out,
-			     char *err, size_t errlen)
-{
-	const struct calibrate_opts *o = c->o;
-	const struct cal_point *p = &out->points[out->best];
-	char path[4200];
-	snprintf(path, sizeof(path), "%s/recommended.ini", o->out_dir);
-	FILE *fp = fopen(path, "w");
-	if (!fp) {
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
-		return -1;
-	}
-	fprintf(fp, "# dcqcn-sim calibrate: the recommended settings (%s, margin %+.1f %%, "
-		"binding: %s on %s)\n", p->score.pass ? "pass" : "NO SETTING PASSES",
-		100 * p->score.margin, cal_criterion_names[p->score.binding],
-		c->labels[p->score.binding_scn]);
-	if (p->score.pass && out->neighbours)
-		fprintf(fp, "# %d of its %d one-step neighbours pass\n", out->neighbours_pass,
-			out->neighbours);
-	int done[CAL_MAX_KEYS] = {0};
-	for (int k = 0; k < o->nkeys; k++) {
-		if (done[k])
-			continue;
-		const char *dot = strrchr(o->keys[k].key, '.');
-		int sl = (int)(dot - o->keys[k].key);
-		fprintf(fp, "\n[%.*s]\n", sl, o->keys[k].key);
-		for (int j = k; j < o->nkeys; j++)
-			if (!done[j] && !strncmp(o->keys[j].key, o->keys[k].key, (size_t)sl + 1)) {
-				fprintf(fp, "%s = %s\n", o->keys[j].key + sl + 1,
-					o->keys[j].text[p->idx[j]]);
-				done[j] = 1;
-			}
-	}
-	int bad = ferror(fp);
-	if (fclose(fp) || bad) {
-		snprintf(err, errlen, "%s: write failed", path);
-		return -1;
-	}
-	return 0;
-}
-
-/* DIR/export/: the recommendation for switches and NICs (config.h) */
-static int export_best(const struct cal_ctx *c, const struct cal_outcome *out, char *err,
-		       size_t errlen)
-{
-	const struct calibrate_opts *o = c->o;
-	char a[CAL_MAX_KEYS][96], dir[4200];
-	point_assigns(o, out->points[out->best].idx, a);
-	struct scn_error e;
-	struct scenario *s = load_with(o, o->scenario, a, o->nkeys, &e);
-	if (!s) {
-		snprintf(err, errlen, "%s", e.msg);
-		return -1;
-	}
-	snprintf(dir, sizeof(dir), "%s/export", o->out_dir);
-	int rc = scenario_export(s, dir, NULL, err, errlen);
-	scenario_close(s);
-	return rc;
-}
-
-static void print_point(const struct cal_ctx *c, const struct cal_point *p, FILE *f)
-{
-	for (int k = 0; k < c->o->nkeys; k++)
-		fprintf(f, "%s%s = %s", k ? ", " : "", c->o->keys[k].key,
-			c->o->keys[k].text[p->idx[k]]);
-}
-
-static void print_result(const struct cal_ctx *c, const struct cal_outcome *out, long search_runs,
-			 long plane_runs, FILE *f)
-{
-	const struct calibrate_opts *o = c->o;
-	const struct cal_point *b = &out->points[out->best];
-	double grid = calibrate_grid_points(o->keys, o->nkeys) * c->nscn *
-		      (o->seeds > 1 ? o->seeds : 1);
-	fprintf(f, "calibrate: %d scenario%s x %d seed%s, %d key%s: %ld runs for the search "
-		"(%d points, %d round%s), %ld for the figure's plane; a full grid of the same "
-		"values is %.0f runs\n", c->nscn, c->nscn == 1 ? "" : "s",
-		o->seeds > 1 ? o->seeds : 1, o->seeds > 1 ? "s" : "", o->nkeys,
-		o->nkeys == 1 ? "" : "s", search_runs, out->npoints, out->rounds,
-		out->rounds == 1 ? "" : "s", plane_runs, grid);
-	if (b->score.pass)
-		fprintf(f, "recommended (passes everywhere; margin %+.1f %%, binding: %s on %s):\n",
-			100 * b->score.margin, cal_criterion_names[b->score.binding],
-			c->labels[b->score.binding_scn]);
-	else
-		fprintf(f, "NO SETTING PASSES; the closest (margin %+.1f %%, binding: %s on %s):\n",
-			100 * b->score.margin, cal_criterion_names[b->score.binding],
-			c->labels[b->score.binding_scn]);
-	for (int k = 0; k < o->nkeys; k++)
-		fprintf(f, "  %-28s = %s\n", o->keys[k].key, o->keys[k].text[b->idx[k]]);
-	if (b->score.pass && out->neighbours) {
-		const struct cal_point *w = &out->points[out->weakest];
-		int k = 0;
-		while (k < o->nkeys - 1 && w->idx[k] == b->idx[k])
-			k++;
-		fprintf(f, "%s: %d of its %d one-step neighbours pass; the weakest, %s = %s, %s "
-			"(margin %+.1f %%)\n", out->neighbours_pass == out->neighbours ? "robust"
-										: "FRAGILE",
-			out->neighbours_pass, out->neighbours, o->keys[k].key,
-			o->keys[k].text[w->idx[k]], w->score.pass ? "passes" : "fails",
-			100 * w->score.margin);
-	}
-	fprintf(f, "per scenario:\n");
-	for (int s = 0; s < c->nscn; s++)
-		fprintf(f, "  %-20s %s  margin %+7.1f %%  binding %s\n", c->labels[s],
-			b->score.scn_pass[s] ? "pass" : "FAIL", 100 * b->score.scn_margin[s],
-			cal_criterion_names[b->score.scn_binding[s]]);
-	const struct cal_point *own = &out->points[0];
-	if (c->own_start && own->score.valid)
-		fprintf(f, "the scenario's own settings: %s, margin %+.1f %% (binding: %s on %s)\n",
-			own->score.pass ? "pass" : "FAIL", 100 * own->score.margin,
-			cal_criterion_names[own->score.binding], c->labels[own->score.binding_scn]);
-	if (out->runner_up >= 0) {
-		const struct cal_point *r = &out->points[out->runner_up];
-		fprintf(f, "runner-up (%s, margin %+.1f %%): ", r->score.pass ? "pass" : "fails",
-			100 * r->score.margin);
-		print_point(c, r, f);
-		fputc('\n', f);
-	}
-	fprintf(f, "run it: dcqcn-sim run%s%s", o->scenario ? " " : "",
-		o->scenario ? o->scenario : "");
-	for (int i = 0; i < o->nsets; i++)
-		fprintf(f, " --set %s", o->sets[i]);
-	for (int k = 0; k < o->nkeys; k++)
-		fprintf(f, " --set %s=%s", o->keys[k].key, o->keys[k].text[b->idx[k]]);
-	fprintf(f, "\nresults: %s/calibrate.csv (every point), recommended.ini, export/ (SONiC "
-		"config_db.json, mlx5 cc_params, NCCL environment)\n", o->out_dir);
-}
-
-int calibrate_run(const struct calibrate_opts *o, char (*sets_out)[96], char *err,
-		  size_t errlen)
-{
-	struct cal_ctx *c = calloc(1, sizeof(*c));
-	struct calibrate_opts *oc = malloc(sizeof(*oc));
-	if (!c || !oc) {
-		free(c);
-		free(oc);
-		snprintf(err, errlen, "out of memory");
-		return RUN_EIO;
-	}
-	*oc = *o; /* its grids get the scenario's own values */
-	c->o = oc;
-	c->own_start = 1;
-	c->files[c->nscn++] = o->scenario;
-	for (int i = 0; i < o->nstress && c->nscn < CAL_MAX_SCENARIOS; i++)
-		c->files[c->nscn++] = o->stress[i];
-	int start[CAL_MAX_KEYS] = {0};
-	for (int s = 0; s < c->nscn; s++) {
-		char base[48];
-		stem(c->files[s], base, sizeof(base));
-		snprintf(c->labels[s], sizeof(c->labels[s]), "%s", base);
-		for (int t = 0, dup = 1; t < s; t++)
-			if (!strcmp(c->labels[t], c->labels[s]))
-				snprintf(c->labels[s], sizeof(c->labels[s]), "%.36s-%d", base,
-					 ++dup % 1000);
-		struct scn_error e;
-		struct scenario *scn = load_with(oc, c->files[s], NULL, 0, &e);
-		if (!scn) {
-			snprintf(err, errlen, "%s", e.msg);
-			free(c);
-			free(oc);
-			return RUN_EIO;
-		}
-		struct cal_limits *l = &c->limits[s];
-		l->min_busbw_pct = (double)scn->crit_min_busbw_ppb / 1e7;
-		l->max_ecn_mark_pct = (double)scn->crit_max_ecn_mark_ppb / 1e7;
-		l->max_pause_frame_rate = scn->crit_max_pause_frame_rate == SCN_AUTO
-						  ? -1
-						  : (double)scn->crit_max_pause_frame_rate;
-		l->max_retransmitted_pct = (double)scn->crit_max_retransmitted_ppb / 1e7;
-		l->max_lossless_drops = scn->crit_max_lossless_drops;
-		l->max_drops = scn->crit_max_drops;
-		c->busbw_mean[s] = scn->crit_busbw_stat == SCN_BUSBW_MEAN;
-		if (s == 0)
-			for (int k = 0; k < o->nkeys; k++)
-				start[k] = own_value(&oc->keys[k], scn, &c->own_start);
-		scenario_close(scn);
-	}
-	/* the start must load everywhere (a tuned key that does not apply,
-	 * e.g. a [dcqcn] knob with nic.cc = none, fails here, before any run) */
-	for (int s = 0; s < c->nscn; s++) {
-		char a[CAL_MAX_KEYS][96];
-		struct scn_error e;
-		point_assigns(oc, start, a);
-		struct scenario *scn = load_with(oc, c->files[s], a, oc->nkeys, &e);
-		if (!scn) {
-			snprintf(err, errlen, "the tuned keys at the scenario's own values: %s",
-				 strncmp(e.msg, "--set: ", 7) ? e.msg : e.msg + 7);
-			free(c);
-			free(oc);
-			return RUN_EIO;
-		}
-		scenario_close(scn);
-	}
-	char runs_dir[4200];
-	snprintf(runs_dir, sizeof(runs_dir), "%s/runs", o->out_dir);
-	if (output_mkdir_p(runs_dir)) {
-		snprintf(err, errlen, "%s: cannot create the output directory: %s", runs_dir,
-			 strerror(errno));
-		free(c);
-		free(oc);
-		return RUN_EIO;
-	}
-	o = oc;
-	struct cal_search s = { .keys = o->keys, .nkeys = o->nkeys, .eval = eval_points,
-				.ctx = c, .log = o->log };
-	memcpy(s.start, start, sizeof(start));
-	struct cal_outcome out;
-	int rc = calibrate_search(&s, &out, err, errlen);
-	long search_runs = out.runs;
-	/* the plane of the two most influential keys, the others at the best */
-	int a = -1, b = -1;
-	for (int k = 0; k < o->nkeys; k++) {
-		if (a < 0 || out.influence[k] > out.influence[a]) {
-			b = a;
-			a = k;
-		} else if (b < 0 || out.influence[k] > out.influence[b]) {
-			b = k;
-		}
-	}
-	if (rc == 0 && out.npoints && b >= 0 && !o->no_plane) {
-		if (o->log)
-			fprintf(o->log, "calibrate: the margin over %s and %s\n", o->keys[a].key,
-				o->keys[b].key);
-		for (int i = 0; i < o->keys[a].n && rc == 0; i++) {
-			int base[CAL_MAX_KEYS], dummy = out.best;
-			memcpy(base, out.points[out.best].idx, sizeof(base));
-			base[a] = i;
-			rc = search_line(&s, &out, base, b, CAL_MAX_ROUNDS + 1, &dummy, err, errlen) < 0;
-		}
-	}
-	int st = RUN_OK;
-	if (rc && !c->interrupted)
-		st = RUN_EIO;
-	int rank, size;
-	sweep_mpi_ranks(&rank, &size); /* under mpirun every rank searched alike */
-	if (out.npoints && rank == 0) {
-		char werr[4300];
-		if (write_points(c, &out, werr, sizeof(werr)) ||
-		    write_recommended(c, &out, werr, sizeof(werr)) ||
-		    (b >= 0 && !o->no_plane && write_plane(c, &out, a, b, werr, sizeof(werr))) ||
-		    export_best(c, &out, werr, sizeof(werr))) {
-			snprintf(err, errlen, "%s", werr);
-			st = RUN_EIO;
-		}
-	}
-	if (st == RUN_OK && c->interrupted)
-		st = RUN_INTERRUPTED;
-	if (st == RUN_OK) {
-		if (o->out)
-			print_result(c, &out, search_runs, out.runs - search_runs, o->out);
-		for (int k = 0; sets_out && k < o->nkeys; k++)
-			snprintf(sets_out[k], sizeof(sets_out[k]), "%s=%s", o->keys[k].key,
-				 o->keys[k].text[out.points[out.best].idx[k]]);
-		if (!out.points[out.best].score.pass)
-			st = CALIBRATE_NONE_PASSES;
-	}
-	calibrate_outcome_free(&out);
-	free(c);
-	free(oc);
-	return st;
 }

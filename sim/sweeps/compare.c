@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "models/base/files.h"
 #include "models/scenario/scenario.h"
 #include "sim/run/output.h"
 
@@ -48,8 +49,7 @@ static int write_probe(const char *path, unsigned n, uint32_t a, uint32_t b, cha
 			fprintf(fp, "%" PRIu32 ",%" PRIu32 ",%d,%s,\n", s, d, COMPARE_PROBE_BYTES,
 				start);
 	}
-	int bad = ferror(fp);
-	if (fclose(fp) || bad)
+	if (file_close(fp))
 		return fail(err, errlen, "%s: write failed", path);
 	return 0;
 }
@@ -328,8 +328,7 @@ int compare_write_csv(const char *dir, const struct compare_row *rows, int n, ch
 		fprintf(fp, ",%.6f,%s,%s\n", r->max_paused_ppm / 1e6,
 			r->criteria_pass < 0 ? "" : r->criteria_pass ? "1" : "0", r->criteria_failed);
 	}
-	int bad = ferror(fp);
-	if (fclose(fp) || bad)
+	if (file_close(fp))
 		return fail(err, errlen, "%s: write failed", path);
 	return 0;
 }

@@ -36,6 +36,7 @@
 #include <sys/types.h>
 #include <unistd.h>
 
+#include "models/base/files.h"
 #include "models/base/units.h"
 #include "models/scenario/scenario.h"
 #include "models/workload/traffic.h"
@@ -851,8 +852,7 @@ static int write_csv(const struct nccltests *t, int nrun, char *err, size_t errl
 		}
 		fputc('\n', fp);
 	}
-	int bad = ferror(fp);
-	if (fclose(fp) || bad) {
+	if (file_close(fp)) {
 		snprintf(err, errlen, "%s: write failed", path);
 		return -1;
 	}

@@ -1,0 +1,128 @@
+/*
+ * internal.h - what the files of sim/sweeps share and nothing outside
+ * them uses.
+ *
+ * A sweep (sweep.h) is four files: sweep.c (the grid of points, their runs
+ * in worker processes, sweep_run), sweep_csv.c (the runs' summary.csv rows
+ * joined into sweep.csv), sweep_shard.c (a shard's description and
+ * sweep_merge) and sweep_mpi.c (the ranks of the MPI build).
+ */
+#ifndef DCQCN_SWEEPS_INTERNAL_H
+#define DCQCN_SWEEPS_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "sim/sweeps/calibrate.h"
+
+struct scenario;
+struct scn_error;
+struct sweep_opts;
+
+#define SWEEP_LINE_BYTES 4096          /* a line of summary.csv or a shard description */
+#define SWEEP_PATH_BYTES 4400          /* a run directory's path */
+
+/* ---- the points of a sweep (sweep.c) ---- */
+
+/* runs per point: at least 1 */
+int sweep_repeats(const struct sweep_opts *o);
+/* the value index of each axis at point p */
+void sweep_point_index(const struct sweep_opts *o, int p, int *idx);
+/* "key=value, key=value" of point p */
+void sweep_point_label(const struct sweep_opts *o, int p, char *buf, size_t len);
+/* DIR/pNNN: the point's run directory, or with repeats the folder of
+ * its runs */
+void sweep_point_dir(const char *out_dir, int p, char *buf, size_t len);
+/* the run directory of task t: DIR/pNNN, or DIR/pNNN/rK with repeats */
+void sweep_task_dir(const char *out_dir, int repeat, int t, char *buf, size_t len);
+
+/* ---- summary.csv and sweep.csv (sweep_csv.c) ---- */
+
+/* the two lines of DIR/summary.csv (each of SWEEP_LINE_BYTES); 0 or -1 */
+int sweep_read_summary(const char *dir, char *header, char *row);
+/* the value of column `name` in a CSV row of unquoted fields is `want` */
+int sweep_column_is(const char *header, const char *row, const char *name, const char *want);
+/* DIR/sweep.csv: a row per point whose every run ended (status[] RUN_OK,
+ * by task); *failed and *unjudged as sweep_run sets them; 0, or -1 with err */
+int sweep_write_csv(const struct sweep_opts *o, int npoints, const int *status, int *failed,
+		    int *unjudged, char *err, size_t errlen);
+
+/* ---- shards (sweep_shard.c) ---- */
+
+/* what identifies the sweep, as the lines of a shard description (no shard
+ * or run lines), into *identity (the caller frees it); 0, or -1 with err */
+int sweep_shard_identity(const struct sweep_opts *o, long npoints, char **identity, char *err,
+			 size_t errlen);
+/* write DIR/shard-I-of-N.txt: the identity and the runs of the shard that
+ * ended (status >= 0); 0, or -1 with err */
+int sweep_write_shard(const struct sweep_opts *o, const char *identity, int ntasks,
+		      const int *status, char *err, size_t errlen);
+
+/* ---- MPI ranks (sweep_mpi.c; without MPI, one rank) ---- */
+
+/* the largest of x over the ranks (x itself without MPI) */
+int sweep_mpi_max(int x, int mpi);
+/* every rank's statuses (the largest of each task's), its worst outcome
+ * and whether one was interrupted, on every rank */
+void sweep_mpi_gather(int *status, int ntasks, int *worst, int *interrupted);
+/* rank 0 has written sweep.csv: the barrier, and its outcome (*wrc,
+ * *failed, *unjudged) on every rank */
+void sweep_mpi_share_csv(const struct sweep_opts *o, int rank, int *wrc, int *failed,
+			 int *unjudged, char *err, size_t errlen);
+
+/* ---- calibrate: values and the search (calibrate.c) ---- */
+
+/* the margin of a run that did not finish its traffic, failed a job or
+ * failed itself */
+#define CAL_MARGIN_UNFINISHED (-1000.0)
+
+/* the names of the phases after the search's rounds, by round number
+ * (calibrate.csv's round column) */
+extern const char *const cal_phase_names[CAL_MAX_ROUNDS + 3];
+
+/* one value and its unit, by its suffix; 0 or -1 with err */
+int cal_parse_value(const char *s, enum cal_unit *u, int64_t *v, char *err, size_t errlen);
+/* v in unit u as the loader reads it ("150KB"); returns buf */
+char *cal_format_value(enum cal_unit u, int64_t v, char *buf, size_t len);
+/* the index of the point idx among those seen, -1 when not seen */
+int cal_find_point(const struct cal_outcome *o, const int *idx, int nkeys);
+/* every value of key k through base, the ones not seen evaluated (round:
+ * the search's round, or a later phase); then *best moves to the best
+ * point of the line.  1 when it moved, 0 when not, -1 on an error. */
+int cal_search_line(const struct cal_search *s, struct cal_outcome *o, const int *base, int k,
+		    int round, int *best, char *err, size_t errlen);
+
+/* ---- calibrate: the evaluator (calibrate_eval.c) ---- */
+
+/* what the evaluator and the report know of a calibration */
+struct cal_ctx {
+	const struct calibrate_opts *o;
+	int nscn;
+	const char *files[CAL_MAX_SCENARIOS];  /* NULL: the embedded default */
+	char labels[CAL_MAX_SCENARIOS][48];
+	struct cal_limits limits[CAL_MAX_SCENARIOS];
+	int busbw_mean[CAL_MAX_SCENARIOS];     /* criteria.busbw_stat = mean */
+	int batch;
+	int interrupted;
+	int own_start;                         /* the start is the scenario's own settings */
+};
+
+/* scenario file (NULL: the default) with the configurations, sets and then
+ * assigns, finalized; NULL with err */
+struct scenario *cal_load_with(const struct calibrate_opts *o, const char *file,
+			       char (*assigns)[96], int nassigns, struct scn_error *err);
+/* the point idx as --set assignments, one per key ("ecn.kmin=600KB") */
+void cal_point_assigns(const struct calibrate_opts *o, const int *idx, char (*a)[96]);
+
+/* ---- calibrate: files and report (calibrate_report.c) ---- */
+
+/* calibrate.csv, recommended.ini, plane.csv over keys a and b (b < 0 or
+ * --no-plane: none) and export/; 0, or -1 with err (the first that failed) */
+int cal_write_files(const struct cal_ctx *c, const struct cal_outcome *out, int a, int b,
+		    char *err, size_t errlen);
+/* the recommendation, as the command prints it */
+void cal_print_result(const struct cal_ctx *c, const struct cal_outcome *out, long search_runs,
+		      long plane_runs, FILE *f);
+
+#endif
