@@ -6,11 +6,11 @@
  * finalized scenario and freed; nothing is global, so two fabrics can run in
  * one process.
  *
- * This is the top of models/ (docs/ARCHITECTURE.md): the only model code that
- * reads the scenario.  It turns [topology], [qos], [buffer], [pfc], [pfcwd],
- * [ecn], [nic] and [dcqcn] into the configurations of the nodes (net.h,
- * switch.h, nic.h), builds them, and forwards what they observe to the hooks
- * of the run layer.
+ * This is the top of models/ (docs/ARCHITECTURE.md).  It turns [topology],
+ * [qos], [buffer], [pfc], [pfcwd], [ecn], [nic] and [dcqcn] into the
+ * configurations of the nodes (net.h, switch.h, nic.h), builds them, and
+ * forwards what they observe to the hooks of the run layer; the workloads
+ * below it read their own sections ([job.*], [fault.*]).
  *
  * Partitions (parallel.c).  The fabric is cut into units that the topology
  * fixes: a leaf (or edge switch) with its hosts, and every other switch; only
@@ -301,21 +301,15 @@ struct fabric_plan fabric_plan_of(const struct scenario *scn, unsigned threads);
 
 /* sim.threads = auto: a thread for each this much weight at most.  A
  * fabric this light holds too little work a window for a second partition
- * to pay.  Medians of 7-9 interleaved runs on 2 cores, 2 threads against
- * one: 1.02x the time on the embedded scenario (weight 112), 1.06x at 160.
- * Heavier, it depends on the traffic: 1.03x at 448, 0.70-0.99x on
- * alltoall-128 (512, every host sending at once) but 1.18x on incast-128
- * (512), 1.08-1.18x at 896, then 0.76-0.87x from 1,344 and 0.6-0.9x on the
- * 1,024-host benchmarks; there the windows' pace decides (pace.h). */
+ * to pay; heavier, the traffic decides, and the windows' pace (pace.h).
+ * The measurements behind the bound: docs/SCALING.md#pools-and-small-costs-measured. */
 #define FABRIC_AUTO_THREAD_WEIGHT 256
 
 /* sim.threads = auto: a thread for each this many data packets the jobs
  * can deliver in a window at most (their receiving hosts' links at
- * host_link, every job at once).  incast-128 delivers 0.46 a window of
- * 150 ns (one 100 Gb/s link) and took 1.18x the time on 2 threads of 2
- * cores; alltoall-128 (128 links, 59 a window) 0.70-0.99x, the 1,024-host
- * permutation (462) 0.6-0.9x.  A window needs some 64 events a thread (a
- * data packet is 11-20 across a fabric) before the threads can pay. */
+ * host_link, every job at once).  A window needs some 64 events a thread (a
+ * data packet is 11-20 across a fabric) before the threads can pay; the
+ * measurements: docs/SCALING.md#pools-and-small-costs-measured. */
 #define FABRIC_AUTO_WINDOW_PACKETS 8
 
 #endif
