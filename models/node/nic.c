@@ -38,14 +38,9 @@
  * ahead of data.  A NIC pauses its ToR only under a fault: `slow-receiver`
  * (below) or `pause-storm` (fault.c).
  *
- * InfiniBand (fabric.type = infiniband, switch.c): the NIC holds credits
- * per VL toward its ToR and starts a frame (control or data) of a VL only
- * with credits for all of it; a VL whose next frame does not fit is
- * stalled (pause_stall) until a credit update brings enough.  A frame it
- * receives frees its blocks when accepted (or discarded; under a
- * slow-receiver fault when drained, with no drop and no PFC: credits bound
- * the receive buffer); they go back to the ToR credit_update_delay later,
- * batched, as a credit update ahead of everything (like PFC frames).
+ * InfiniBand (fabric.type = infiniband): a VL without credits for its next
+ * frame is stalled like a paused priority, and credit updates go out ahead
+ * of everything like PFC frames (ib.c).
  *
  * Receive: payload bytes are credited to the packet's flow; the flow
  * completes when all its bytes have arrived (packets may arrive out of
@@ -56,18 +51,9 @@
  * beyond that plus the host link's headroom are dropped (a lossless drop).
  *
  * NVLink (topology.gpus_per_server > 1): a QP between two GPUs of one
- * server carries its messages over the server's NVLink/NVSwitch, never
- * over the NIC.  Each GPU has an NVLink port of nvlink_bps per direction;
- * the NVSwitch is non-blocking.  A message posted at t is reserved whole on
- * the sender's egress and the receiver's ingress: it starts at the latest
- * of t and the moments both are free, holds both for bytes x 8 / nvlink_bps
- * and arrives nvlink_latency after it ends.  So a GPU never sends or
- * receives faster than its NVLink, messages from one sender go one after
- * the other, and an incast into one GPU is served in the order posted
- * (first come, first served, not shared).  The QP keeps its messages in
- * its FIFO until they arrive (their arrival times increase along it) and
- * its pace_ev delivers them.  No packet exists, nothing is counted as the
- * NIC's payload; net->st.nvlink_bytes counts what arrived.
+ * server carries its messages over NVLink, never over the NIC (nvlink.c).
+ *
+ * What these files share is in internal.h.
  */
 #include "models/node/nic.h"
 
@@ -80,36 +66,10 @@
 #include "models/core/evkey.h"
 #include "models/core/pfc.h"
 #include "models/core/topology.h"
+#include "models/node/internal.h"
 
 #define NIC_XOFF_FRAMES 4
 #define NIC_ACK_EVERY 16
-
-static void nic_kick(struct nic *n);
-
-static void ready_push(struct nic *n, struct qp *q)
-{
-	q->next_ready = NULL;
-	if (n->ready[q->prio].tail)
-		n->ready[q->prio].tail->next_ready = q;
-	else
-		n->ready[q->prio].head = q;
-	n->ready[q->prio].tail = q;
-	n->ready_mask |= (uint8_t)(1u << q->prio);
-	q->ready = 1;
-}
-
-static struct qp *ready_pop(struct nic *n, unsigned prio)
-{
-	struct qp *q = n->ready[prio].head;
-	n->ready[prio].head = q->next_ready;
-	if (!n->ready[prio].head) {
-		n->ready[prio].tail = NULL;
-		n->ready_mask &= (uint8_t)~(1u << prio);
-	}
-	q->next_ready = NULL;
-	q->ready = 0;
-	return q;
-}
 
 static void start_tx(struct nic *n, struct pkt *p)
 {
@@ -358,7 +318,7 @@ static void tcp_try(struct nic *n, struct qp *q)
 	if (q->ready)
 		return;
 	if (tcp_can_send(n, q)) {
-		ready_push(n, q);
+		nic_ready_push(n, q);
 		nic_kick(n);
 	} else if (sim_event_pending(&q->pace_ev) || q->failed) {
 		return;
@@ -642,76 +602,17 @@ static void requeue(struct nic *n, struct qp *q, uint32_t wire)
 			return;
 		}
 	}
-	ready_push(n, q);
+	nic_ready_push(n, q);
 }
 
-static struct qp *ready_pop(struct nic *n, unsigned prio);
-
-/* InfiniBand: blocks the next frame of VL p needs (control frames first),
- * 0 when it has none; drops QPs with nothing to send from the ring head */
-static uint32_t next_blocks(struct nic *n, unsigned p)
+void nic_tx_next(struct nic *n)
 {
-	if (n->ctrlq[p].n)
-		return pkt_credit_blocks(PKT_CTRL_FRAME_BYTES);
-	while (n->ready[p].head && !n->ready[p].head->snd)
-		ready_pop(n, p);
-	const struct qp *q = n->ready[p].head;
-	if (!q)
-		return 0;
-	int64_t left = q->snd_left;
-	uint32_t mtu = n->net->qos.mtu_bytes;
-	uint32_t payload = left < mtu ? (uint32_t)left : mtu;
-	return pkt_credit_blocks(payload + PKT_ROCE_HDR_BYTES);
-}
-
-/* InfiniBand: stall the VLs whose next frame lacks credits */
-static void credit_gate(struct nic *n)
-{
-	for (uint8_t open = (n->ctrl_mask | n->ready_mask) & pause_open(&n->pause); open;
-	     open &= open - 1) {
-		unsigned p = (unsigned)__builtin_ctz(open);
-		uint32_t need = next_blocks(n, p);
-		if (need && n->cred.have[p] < (int32_t)need)
-			pause_stall(&n->pause, p);
-	}
-}
-
-static void credit_fire(struct sim_engine *eng, struct sim_event *ev)
-{
-	struct nic *n = container_of(ev, struct nic, cred.ev);
-	(void)eng;
-	net_credits_send(n->net, &n->cred, &n->pfcq);
-	nic_kick(n);
-}
-
-/* InfiniBand: a received frame of VL p freed its blocks */
-static void credit_return(struct nic *n, unsigned p, uint32_t blocks)
-{
-	struct net *net = n->net;
-	if (!net->qos.ib || n->down)
-		return;
-	net_credits_freed(net, &n->cred, p, blocks);
-}
-
-static void credit_receive(struct nic *n, struct pkt *p)
-{
-	unsigned v = net_credits_receive(n->net, &n->cred, p);
-	if (n->pause.paused >> v & 1u && n->cred.have[v] >= (int32_t)next_blocks(n, v)) {
-		pause_unstall(&n->pause, v);
-		nic_kick(n);
-	}
-}
-
-static void nic_kick(struct nic *n)
-{
-	if (n->tx || n->down)
-		return;
 	if (n->pfcq.head) {
 		start_tx(n, pktq_pop(&n->pfcq));
 		return;
 	}
 	if (n->net->qos.ib)
-		credit_gate(n);
+		ib_gate(n);
 	uint8_t ctrl = n->ctrl_mask & pause_open(&n->pause);
 	if (ctrl) {
 		unsigned prio = 31u - (unsigned)__builtin_clz(ctrl);
@@ -725,7 +626,7 @@ static void nic_kick(struct nic *n)
 		uint8_t eligible = n->ready_mask & pause_open(&n->pause);
 		if (!eligible)
 			return;
-		q = ready_pop(n, 31u - (unsigned)__builtin_clz(eligible));
+		q = nic_ready_pop(n, 31u - (unsigned)__builtin_clz(eligible));
 	} while (n->cfg->tcp ? !tcp_can_send(n, q) : !q->snd);
 	struct pkt *p = take_packet(n, q);
 	start_tx(n, p);
@@ -745,7 +646,7 @@ static void pace_fire(struct sim_engine *eng, struct sim_event *ev)
 		pace_wait(n, q, target);
 		return;
 	}
-	ready_push(n, q);
+	nic_ready_push(n, q);
 	nic_kick(n);
 }
 
@@ -776,7 +677,7 @@ static void go_back(struct net *net, struct qp *q, uint32_t r)
 	seek(net, q, r);
 	struct nic *n = &net->nics[q->src];
 	if (q->snd && !q->ready && !q->pacing)
-		ready_push(n, q);
+		nic_ready_push(n, q);
 	nic_kick(n);
 }
 
@@ -852,46 +753,6 @@ static void nic_tx_done(struct sim_engine *eng, struct sim_event *ev)
 	nic_kick(n);
 }
 
-/* NVLink: reserve a message posted now on the sender's egress and the
- * receiver's ingress; its QP's pace_ev delivers it */
-static void nvlink_send(struct net *net, struct qp *q, struct flow *fl)
-{
-	struct nic *a = &net->nics[q->src], *b = &net->nics[q->dst];
-	const struct nic_config *cfg = a->cfg;
-	sim_time_ps start = net->eng.now;
-	if (a->nv_tx_free > start)
-		start = a->nv_tx_free;
-	if (b->nv_rx_free > start)
-		start = b->nv_rx_free;
-	sim_time_ps end = start + units_mul_div_ceil(fl->bytes * 8, UNITS_PS_PER_S, cfg->nvlink_bps);
-	a->nv_tx_free = b->nv_rx_free = end;
-	fl->due_ps = end + cfg->nvlink_latency_ps;
-	if (!sim_event_pending(&q->pace_ev))
-		sim_schedule(&net->eng, &q->pace_ev, fl->due_ps);
-}
-
-/* NVLink: the messages of a local QP that have arrived */
-static void nvlink_fire(struct sim_engine *eng, struct sim_event *ev)
-{
-	struct qp *q = container_of(ev, struct qp, pace_ev);
-	struct net *net = container_of(eng, struct net, eng);
-	struct flow *fl;
-	while ((fl = q->head) && fl->due_ps <= eng->now) {
-		q->head = fl->next;
-		if (!q->head)
-			q->tail = NULL;
-		fl->rx_bytes = fl->bytes;
-		fl->end_ps = eng->now;
-		net->st.nvlink_bytes += (uint64_t)fl->bytes;
-		net->flows_done++;
-		if (net->obs.flow_done)
-			net->obs.flow_done(net->obs.flow_ctx, fl);
-		nic_flow_free(net, fl);
-	}
-	if (q->head && !sim_event_pending(ev))
-		sim_schedule(eng, ev, q->head->due_ps);
-}
-
 void nic_post(struct net *net, struct flow *fl)
 {
 	struct qp *q = &net->qps[fl->qp];
@@ -919,7 +780,7 @@ void nic_post(struct net *net, struct flow *fl)
 	if (!q->snd && !q->failed) {
 		next_message(q, fl);
 		if (!q->ready && !q->pacing)
-			ready_push(n, q);
+			nic_ready_push(n, q);
 	}
 	nic_kick(n);
 }
@@ -967,7 +828,7 @@ static void deliver(struct nic *n, struct pkt *p)
 {
 	struct net *net = n->net;
 	struct qp *q = &net->qps[p->qp];
-	credit_return(n, p->prio, pkt_credit_blocks(pkt_frame_bytes(p)));
+	ib_return(n, p->prio, pkt_credit_blocks(pkt_frame_bytes(p)));
 	if (n->cfg->tcp) {
 		tcp_deliver(n, q, p);
 		return;
@@ -1099,14 +960,14 @@ void nic_rx(void *to, uint16_t port, struct pkt *p)
 		return;
 	}
 	if (p->type == PKT_CREDIT) {
-		credit_receive(n, p);
+		ib_receive(n, p);
 		return;
 	}
 	SIM_INVARIANT(p->dst == n->id, "h%u received a packet for h%u", n->id,
 		      (unsigned)p->dst);
 	if (p->type != PKT_DATA) {
 		struct qp *q = &net->qps[p->qp];
-		credit_return(n, p->prio, pkt_credit_blocks(pkt_frame_bytes(p)));
+		ib_return(n, p->prio, pkt_credit_blocks(pkt_frame_bytes(p)));
 		switch (p->type) {
 		case PKT_CNP:
 			net->st.cc.cnps_received++;
@@ -1142,10 +1003,8 @@ void nic_set_down(struct nic *n, int down)
 {
 	struct net *net = n->net;
 	n->down = (uint8_t)down;
-	if (net->qos.ib) { /* the link's credits are void; training restores them */
-		net_credits_void(net, &n->cred);
-		net_credits_full(net, &n->cred);
-	}
+	if (net->qos.ib)
+		ib_retrain(n);
 	if (down) {
 		while (n->pfcq.n)
 			pkt_release(&net->pool, pktq_pop(&n->pfcq));
@@ -1388,7 +1247,7 @@ void nic_init(struct net *net, struct nic *n, uint32_t id, const struct nic_conf
 	sim_event_init(&n->drain_ev, drain_fire, SIM_KEY(EVKEY_NIC, id, EVKEY_NIC_DRAIN));
 	sim_event_init(&n->refresh_ev, rx_refresh, SIM_KEY(EVKEY_NIC, id, EVKEY_NIC_REFRESH));
 	sim_event_init(&n->post_ev, post_fire, SIM_KEY(EVKEY_NIC, id, EVKEY_NIC_POST));
-	net_credits_init(net, &n->cred, credit_fire, SIM_KEY(EVKEY_NIC, id, EVKEY_NIC_CREDIT));
+	ib_init(net, n);
 	pause_init(&net->pause, &n->pause, 1, id, 0, cfg->rate_bps, cfg->response_ps,
 		   nic_pause_kick, SIM_KEY(EVKEY_NIC, id, EVKEY_NIC_PAUSE),
 		   SIM_KEY(EVKEY_NIC, id, EVKEY_NIC_PAUSE_DELAY));

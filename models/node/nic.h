@@ -203,7 +203,7 @@ void nic_init(struct net *net, struct nic *n, uint32_t id, const struct nic_conf
 void nic_rx(void *to, uint16_t port, struct pkt *p);
 /* a QP from host src to host dst; its id, or NET_NONE when out of memory.
  * Between two GPUs of one server (topo_server) it is an NVLink connection:
- * see nic.c, NVLink. */
+ * see nvlink.c. */
 uint32_t nic_add_qp(struct net *net, uint32_t src, uint32_t dst, uint8_t dscp);
 /* the memory a QP takes: TCP's state (net->tcp) comes on top in TCP runs */
 static inline size_t nic_qp_bytes(int tcp)
