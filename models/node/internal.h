@@ -1,7 +1,7 @@
 /*
- * internal.h - what the NIC's files share (nic.c, ib.c, nvlink.c): the
- * ready ring, and the calls between the transports and the NIC's
- * transmit/receive skeleton in nic.c.  Nothing outside models/node
+ * internal.h - what the NIC's files share (nic.c, ib.c, nvlink.c,
+ * qps.c): the ready ring, and the calls between the transports and the
+ * NIC's transmit/receive skeleton in nic.c.  Nothing outside models/node
  * includes it.  The small helpers of the per-packet path are static inline
  * here, so that splitting the NIC into files costs no call per packet.
  */
@@ -27,6 +27,16 @@ static inline void nic_kick(struct nic *n)
 		return;
 	nic_tx_next(n);
 }
+
+/* the events of a RoCE QP: its pacing wait, its retransmission timer (TCP's too) */
+void nic_pace_fire(struct sim_engine *eng, struct sim_event *ev);
+void nic_rto_fire(struct sim_engine *eng, struct sim_event *ev);
+
+/* TCP (fabric.type = ethernet-tcp) */
+/* the pace_ev of a TCP QP: its message is due, or resent holes are late */
+void tcp_wake(struct sim_engine *eng, struct sim_event *ev);
+/* the connection of new QP qid opens (its entry in net->tcp exists) */
+void tcp_open(struct net *net, uint32_t qid, const struct nic_config *cfg);
 
 /* QPs with data wait in a ready ring per priority, an intrusive FIFO */
 static inline void nic_ready_push(struct nic *n, struct qp *q)
@@ -80,5 +90,10 @@ static inline void ib_return(struct nic *n, unsigned p, uint32_t blocks)
 void nvlink_send(struct net *net, struct qp *q, struct flow *fl);
 /* the pace_ev of a local QP: its messages that have arrived */
 void nvlink_fire(struct sim_engine *eng, struct sim_event *ev);
+
+/* ---- qps.c: the QP table, the message pool, messages waiting to start ---- */
+
+/* the NIC's post_ev: the waiting messages whose start time has come */
+void nic_post_fire(struct sim_engine *eng, struct sim_event *ev);
 
 #endif
