@@ -4,7 +4,7 @@
  * (its source port, its events by transport: RoCE, TCP or NVLink), the pool
  * of messages (slabs, never shrinking during a run), and each NIC's heap of
  * messages waiting for their start time, which posts them in (start, id)
- * order.  The transports that use them are in nic.c (RoCE, TCP) and
+ * order.  The transports that use them are nic.c (RoCE), tcp.c and
  * nvlink.c.
  */
 #include "models/node/internal.h"
@@ -30,6 +30,12 @@ static int tcp_table(struct net *net, uint32_t cap)
 	slab_free(net->tcp, (size_t)net->qps_cap * sizeof(struct qp_tcp));
 	net->tcp = a;
 	return 0;
+}
+
+/* the memory a QP takes: TCP's state (net->tcp) comes on top in TCP runs */
+size_t nic_qp_bytes(int tcp)
+{
+	return sizeof(struct qp) + (tcp ? sizeof(struct qp_tcp) : 0);
 }
 
 /* the table at n QPs: slab memory is aligned to a cache line, as a QP's
