@@ -8,7 +8,7 @@
 #include "models/base/invariant.h"
 #include "models/base/slab.h"
 #include "models/core/evkey.h"
-#include "models/node/nic.h"
+#include "models/node/internal.h"
 
 int net_init(struct net *net, sim_time_ps sample_interval_ps, uint32_t part)
 {

@@ -22,6 +22,7 @@
 struct flow;
 struct net;
 struct qp;
+struct qp_tcp;
 struct sw;
 struct port;
 struct nic;
@@ -148,7 +149,8 @@ struct net {
 	/* transport (nic.h): QPs by id (made before the run) */
 	struct qp *qps;
 	uint32_t nqps, qps_cap;
-	struct qp_tcp *tcp;            /* TCP runs: each QP's TCP state, beside qps; else NULL */
+	struct qp_tcp *tcp;            /* TCP runs: each QP's TCP state, beside qps
+					* (internal.h); else NULL */
 
 	/* the pool of messages */
 	_Alignas(64) struct flow *flow_free; /* free messages */

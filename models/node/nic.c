@@ -1,15 +1,25 @@
 /*
- * nic.c - the host NIC: QPs that send their messages packet by packet, and
- * the receive side that counts delivered payload per flow.
+ * nic.c - the host NIC's transmit/receive skeleton and its RoCE transport:
+ * QPs that send their messages packet by packet, paced by DCQCN, with
+ * go-back-N loss recovery, the DCQCN notification point, PFC, and the
+ * receive side that counts delivered payload per flow.  The other
+ * transports plug into this skeleton where it switches on them: TCP
+ * (fabric.type = ethernet-tcp) is in tcp.c, InfiniBand's credits
+ * (fabric.type = infiniband) in ib.c, messages between the GPUs of one
+ * server in nvlink.c; the QP table, the message pool and the messages
+ * waiting for their start time are in qps.c, and what these files share in
+ * internal.h.
  *
  * Transmit: QPs with data wait in a ready ring per priority (an intrusive
  * FIFO).  When the wire is free the NIC takes the first QP of the highest
  * non-empty priority, sends one packet of its current message (at most mtu
  * bytes of payload) and puts the QP back at the tail if it has more: round
  * robin among QPs, strict priority between priorities, O(1) per packet
- * whatever the number of QPs.  PFC frames go out first and are never
- * paused; CNP, ACK and NAK frames go out ahead of data, by priority, and
- * wait while their priority is paused like data does.
+ * whatever the number of QPs.  PFC frames (and InfiniBand's credit
+ * updates) go out first and are never paused; CNP, ACK and NAK frames go
+ * out ahead of data, by priority, and wait while their priority is paused
+ * like data does.  Under InfiniBand a VL without credits for its next frame
+ * is stalled like a paused priority (ib.c).
  *
  * Rate (docs/model.md#dcqcn): with nic.cc = dcqcn each QP is paced at its DCQCN rate
  * Rc: after a packet, the QP may send again one frame time at Rc later.  A
@@ -27,7 +37,7 @@
  * the (retry_cnt + 1)-th timeout in a row without progress, that is
  * (retry_cnt + 1) x rto after the last progress, it stops sending for good
  * (its messages never complete) and the net's qp_failed observer hears of
- * it.
+ * it.  TCP's QPs use the same timer, with TCP's timeout (tcp.c).
  *
  * Notification point: a CE-marked data packet makes the receiver send a
  * CNP to the sender's QP unless one went out within min_time_between_cnps
@@ -38,15 +48,6 @@
  * ahead of data.  A NIC pauses its ToR only under a fault: `slow-receiver`
  * (below) or `pause-storm` (fault.c).
  *
- * InfiniBand (fabric.type = infiniband, switch.c): the NIC holds credits
- * per VL toward its ToR and starts a frame (control or data) of a VL only
- * with credits for all of it; a VL whose next frame does not fit is
- * stalled (pause_stall) until a credit update brings enough.  A frame it
- * receives frees its blocks when accepted (or discarded; under a
- * slow-receiver fault when drained, with no drop and no PFC: credits bound
- * the receive buffer); they go back to the ToR credit_update_delay later,
- * batched, as a credit update ahead of everything (like PFC frames).
- *
  * Receive: payload bytes are credited to the packet's flow; the flow
  * completes when all its bytes have arrived (packets may arrive out of
  * order with ecmp = packet).  Under a slow-receiver fault, received frames
@@ -54,62 +55,16 @@
  * the ToR when it holds NIC_XOFF_FRAMES data frames, refreshed at half the
  * pause time, XON at NIC_XOFF_FRAMES frames minus pfc.xon_offset; frames
  * beyond that plus the host link's headroom are dropped (a lossless drop).
- *
- * NVLink (topology.gpus_per_server > 1): a QP between two GPUs of one
- * server carries its messages over the server's NVLink/NVSwitch, never
- * over the NIC.  Each GPU has an NVLink port of nvlink_bps per direction;
- * the NVSwitch is non-blocking.  A message posted at t is reserved whole on
- * the sender's egress and the receiver's ingress: it starts at the latest
- * of t and the moments both are free, holds both for bytes x 8 / nvlink_bps
- * and arrives nvlink_latency after it ends.  So a GPU never sends or
- * receives faster than its NVLink, messages from one sender go one after
- * the other, and an incast into one GPU is served in the order posted
- * (first come, first served, not shared).  The QP keeps its messages in
- * its FIFO until they arrive (their arrival times increase along it) and
- * its pace_ev delivers them.  No packet exists, nothing is counted as the
- * NIC's payload; net->st.nvlink_bytes counts what arrived.
  */
 #include "models/node/nic.h"
 
-#include <stdlib.h>
-#include <string.h>
-
 #include "models/base/invariant.h"
-#include "models/base/rng.h"
-#include "models/base/slab.h"
 #include "models/core/evkey.h"
 #include "models/core/pfc.h"
-#include "models/core/topology.h"
+#include "models/node/internal.h"
 
 #define NIC_XOFF_FRAMES 4
 #define NIC_ACK_EVERY 16
-
-static void nic_kick(struct nic *n);
-
-static void ready_push(struct nic *n, struct qp *q)
-{
-	q->next_ready = NULL;
-	if (n->ready[q->prio].tail)
-		n->ready[q->prio].tail->next_ready = q;
-	else
-		n->ready[q->prio].head = q;
-	n->ready[q->prio].tail = q;
-	n->ready_mask |= (uint8_t)(1u << q->prio);
-	q->ready = 1;
-}
-
-static struct qp *ready_pop(struct nic *n, unsigned prio)
-{
-	struct qp *q = n->ready[prio].head;
-	n->ready[prio].head = q->next_ready;
-	if (!n->ready[prio].head) {
-		n->ready[prio].tail = NULL;
-		n->ready_mask &= (uint8_t)~(1u << prio);
-	}
-	q->next_ready = NULL;
-	q->ready = 0;
-	return q;
-}
 
 static void start_tx(struct nic *n, struct pkt *p)
 {
@@ -136,21 +91,6 @@ static void send_ctrl(struct net *net, const struct pkt *d, enum pkt_type type, 
 	nic_kick(n);
 }
 
-/* the QP's next message to send after `fl` (assigning its first PSN) */
-static void next_message(struct qp *q, struct flow *fl)
-{
-	q->snd = fl;
-	q->snd_left = fl ? fl->bytes : 0;
-	if (fl && fl->first_psn == UINT32_MAX)
-		fl->first_psn = q->psn_nxt;
-}
-
-/* TCP: the sender's state of q (nic.h: a table beside the QPs) */
-static struct qp_tcp_tx *tcp_tx(const struct net *net, const struct qp *q)
-{
-	return &net->tcp[q->id].tx;
-}
-
 /* the retransmission timeout of q: go-back-N's fixed one, or TCP's */
 static sim_time_ps rto_of(const struct nic *n, const struct qp *q)
 {
@@ -165,14 +105,6 @@ static void rto_arm(struct nic *n, struct qp *q)
 		sim_schedule(eng, &q->rto_ev, q->rto_at_ps);
 }
 
-static void count_resent(struct net *net, const struct qp *q, uint32_t payload)
-{
-	net->st.cc.retransmitted_bytes += payload;
-	struct net_job_stats *js = net_job(net, q->job);
-	if (js)
-		js->retransmitted_bytes += payload;
-}
-
 static void count_sent(struct nic *n, uint32_t payload)
 {
 	n->tx_pkts++;
@@ -181,15 +113,9 @@ static void count_sent(struct nic *n, uint32_t payload)
 	n->net->st.data_pkts_sent++;
 }
 
-/* the bytes of message fl from its packet of PSN r on */
-static int64_t bytes_from(const struct flow *fl, uint32_t r, uint32_t mtu)
-{
-	return fl->bytes - (int64_t)(r - fl->first_psn) * mtu;
-}
-
 /* a data packet of message fl, of which `left` bytes are from it on, PSN psn */
-static struct pkt *data_packet(struct nic *n, struct qp *q, struct flow *fl, int64_t left,
-			       uint32_t psn)
+struct pkt *nic_data_packet(struct nic *n, struct qp *q, struct flow *fl, int64_t left,
+			    uint32_t psn)
 {
 	uint32_t mtu = n->net->qos.mtu_bytes;
 	uint32_t payload = left < mtu ? (uint32_t)left : mtu;
@@ -205,390 +131,34 @@ static struct pkt *data_packet(struct nic *n, struct qp *q, struct flow *fl, int
 	return p;
 }
 
-/* TCP: the one segment fast retransmit or a partial ACK resends,
- * without moving psn_nxt */
-static struct pkt *take_rexmit(struct nic *n, struct qp *q)
-{
-	struct qp_tcp_tx *t = tcp_tx(n->net, q);
-	uint32_t r = t->rexmit;
-	struct flow *fl = q->head;
-	t->rexmit = UINT32_MAX;
-	while (fl && r >= fl->first_psn + fl->npkts)
-		fl = fl->next;
-	SIM_INVARIANT(fl && fl->first_psn != UINT32_MAX && r >= fl->first_psn,
-		      "QP %u cannot resend PSN %u", q->id, r);
-	struct pkt *p = data_packet(n, q, fl, bytes_from(fl, r, n->net->qos.mtu_bytes), r);
-	count_resent(n->net, q, p->payload);
-	if (t->rtt_psn != UINT32_MAX && t->rtt_psn >= r)
-		t->rtt_psn = UINT32_MAX; /* Karn: no sample across a resend */
-	return p;
-}
-
-static uint32_t tcp_next_hole(struct qp_tcp_tx *t, const struct qp *q);
-
-/* build the next data packet of q; the QP stays out of the ready ring */
+/* build the next data packet of q (a TCP QP may resend a segment first);
+ * the QP stays out of the ready ring */
 static struct pkt *take_packet(struct nic *n, struct qp *q)
 {
 	struct net *net = n->net;
-	struct qp_tcp_tx *t = n->cfg->tcp ? tcp_tx(net, q) : NULL;
-	if (t && t->in_recovery && t->rexmit == UINT32_MAX) {
-		uint32_t hole = tcp_next_hole(t, q);
-		if (hole != UINT32_MAX) { /* SACK: resend a hole before new data */
-			t->rexmit = hole;
-			t->rtx_next = hole + 1;
-			t->retx_out++;
-		}
+	if (n->cfg->tcp) {
+		struct pkt *r = tcp_resend(n, q);
+		if (r)
+			return r;
 	}
-	if (t && t->rexmit != UINT32_MAX)
-		return take_rexmit(n, q);
 	struct flow *fl = q->snd;
-	struct pkt *p = data_packet(n, q, fl, q->snd_left, q->psn_nxt);
+	struct pkt *p = nic_data_packet(n, q, fl, q->snd_left, q->psn_nxt);
 	uint32_t payload = p->payload;
 	if (q->psn_nxt < q->psn_max)
-		count_resent(net, q, payload);
-	else if (t && t->rtt_psn == UINT32_MAX) { /* time a new segment */
-		t->rtt_psn = q->psn_nxt;
-		t->rtt_start = net->eng.now;
-	}
+		nic_count_resent(net, q, payload);
+	else if (n->cfg->tcp)
+		tcp_time_segment(net, q);
 	q->psn_nxt++;
 	if (q->psn_nxt > q->psn_max)
 		q->psn_max = q->psn_nxt;
 	q->snd_left -= payload;
 	if (!q->snd_left)
-		next_message(q, fl->next);
+		nic_next_message(q, fl->next);
 	if (!q->rto_at_ps) { /* nothing was outstanding: the timer starts now */
 		q->progress_ps = net->eng.now;
 		rto_arm(n, q);
 	}
 	return p;
-}
-
-/* ---- TCP (fabric.type = ethernet-tcp) ---- */
-
-/* the segments a receiver takes beyond its next expected one: Linux's
- * default largest receive buffer (tcp_rmem), 6 MiB */
-#define TCP_RWND_BYTES (6 << 20)
-#define TCP_RTO_MAX_PS (120 * UNITS_PS_PER_S)
-#define DCTCP_G (1.0 / 16)
-
-static uint32_t tcp_rwnd(const struct net *net)
-{
-	return TCP_RWND_BYTES / net->qos.mtu_bytes;
-}
-
-/* a map of the segments of a receive window (the receiver's out of
- * order, the sender's SACKed): bit psn % bits, bits a power of two above
- * the window, allocated on first use */
-static int seg_test(const uint64_t *map, uint32_t bits, uint32_t psn)
-{
-	return map && (map[(psn % bits) / 64] >> (psn % 64) & 1u);
-}
-
-static void seg_clear(uint64_t *map, uint32_t bits, uint32_t psn)
-{
-	map[(psn % bits) / 64] &= ~(1ull << (psn % 64));
-}
-
-/* 1 when the bit was not set */
-static int seg_set(const struct net *net, uint64_t **map, uint32_t *bits, uint32_t psn)
-{
-	if (!*map) {
-		uint32_t b = 64;
-		while (b <= tcp_rwnd(net) + 1)
-			b *= 2;
-		*map = calloc(b / 64, sizeof(**map));
-		SIM_INVARIANT(*map, "out of memory for a TCP window map");
-		*bits = b;
-	}
-	if (seg_test(*map, *bits, psn))
-		return 0;
-	(*map)[(psn % *bits) / 64] |= 1ull << (psn % 64);
-	return 1;
-}
-
-/* SACK: the next hole (below the highest SACKed segment, not SACKed, not
- * resent in this recovery), UINT32_MAX when none; rtx_next skips past the
- * SACKed ones on the way */
-static uint32_t tcp_next_hole(struct qp_tcp_tx *t, const struct qp *q)
-{
-	uint32_t p = t->rtx_next > q->psn_una ? t->rtx_next : q->psn_una;
-	while (p < t->high_sack && seg_test(t->sacked, t->sack_bits, p))
-		p++;
-	t->rtx_next = p;
-	return p < t->high_sack ? p : UINT32_MAX;
-}
-
-/* RFC 6675's pipe: the segments sent above the highest SACKed one (in
- * flight or lost, not known yet; after a timeout's go-back, those sent
- * again) and the holes resent in this recovery; the holes below it are
- * deemed lost */
-static uint32_t tcp_pipe(const struct qp_tcp_tx *t, const struct qp *q)
-{
-	uint32_t from = t->high_sack > q->psn_una ? t->high_sack : q->psn_una;
-	return (q->psn_nxt > from ? q->psn_nxt - from : 0) + t->retx_out;
-}
-
-/* may q send a segment now: a resend, or new data within the window whose
- * message the stack has handed over; in recovery, while the pipe is below
- * cwnd, a hole first */
-static int tcp_can_send(const struct nic *n, struct qp *q)
-{
-	struct qp_tcp_tx *t = tcp_tx(n->net, q);
-	if (q->failed)
-		return 0;
-	if (t->rexmit != UINT32_MAX)
-		return 1;
-	int data = q->snd && q->snd->due_ps <= n->net->eng.now &&
-		   q->psn_nxt - q->psn_una < tcp_rwnd(n->net);
-	if (t->in_recovery)
-		return (double)tcp_pipe(t, q) < t->cwnd && (data || tcp_next_hole(t, q) != UINT32_MAX);
-	return data && (double)(q->psn_nxt - q->psn_una) < t->cwnd;
-}
-
-/*
- * Into the ready ring if q may send; else wait for its message's due time,
- * or, in recovery with resent holes outstanding, for two round trips (at
- * least 10 us): a resent hole that has not arrived by then is deemed lost
- * again and resent (RACK's time-based loss detection, simplified).
- */
-static void tcp_try(struct nic *n, struct qp *q)
-{
-	struct sim_engine *eng = &n->net->eng;
-	struct qp_tcp_tx *t = tcp_tx(n->net, q);
-	if (q->ready)
-		return;
-	if (tcp_can_send(n, q)) {
-		ready_push(n, q);
-		nic_kick(n);
-	} else if (sim_event_pending(&q->pace_ev) || q->failed) {
-		return;
-	} else if (t->in_recovery && t->retx_out) {
-		sim_time_ps wait = 2 * t->srtt > 10 * UNITS_PS_PER_US ? 2 * t->srtt
-								       : 10 * UNITS_PS_PER_US;
-		t->rack_una = q->psn_una;
-		sim_schedule(eng, &q->pace_ev, eng->now + wait);
-	} else if (q->snd && q->snd->due_ps > eng->now) {
-		sim_schedule(eng, &q->pace_ev, q->snd->due_ps);
-	}
-}
-
-static void tcp_wake(struct sim_engine *eng, struct sim_event *ev)
-{
-	struct qp *q = container_of(ev, struct qp, pace_ev);
-	struct net *net = container_of(eng, struct net, eng);
-	struct qp_tcp_tx *t = tcp_tx(net, q);
-	if (t->in_recovery && t->retx_out && t->rack_una == q->psn_una) {
-		t->retx_out = 0; /* no progress: the resent holes are lost again */
-		t->rtx_next = q->psn_una;
-	}
-	tcp_try(&net->nics[q->src], q);
-}
-
-/* RFC 6298: a round-trip sample r */
-static void tcp_rtt_sample(struct qp_tcp_tx *t, sim_time_ps r, sim_time_ps rto_min)
-{
-	if (!t->srtt) {
-		t->srtt = r;
-		t->rttvar = r / 2;
-	} else {
-		sim_time_ps d = t->srtt > r ? t->srtt - r : r - t->srtt;
-		t->rttvar = (3 * t->rttvar + d) / 4;
-		t->srtt = (7 * t->srtt + r) / 8;
-	}
-	sim_time_ps rto = t->srtt + 4 * t->rttvar;
-	t->rto = rto < rto_min ? rto_min : rto > TCP_RTO_MAX_PS ? TCP_RTO_MAX_PS : rto;
-}
-
-/* a loss: ssthresh to half the data in flight (at least 2 segments) */
-static void tcp_halve(struct qp_tcp_tx *t, const struct qp *q)
-{
-	double half = (double)(q->psn_max - q->psn_una) / 2;
-	t->ssthresh = half > 2 ? half : 2;
-}
-
-/* DCTCP: alpha once per window of data; one cut per window while marked */
-static void dctcp_ack(struct qp_tcp_tx *t, const struct qp *q, uint32_t newly, int ece)
-{
-	t->win_acked += newly;
-	if (ece)
-		t->win_marked += newly;
-	if (q->psn_una >= t->win_end) {
-		double f = t->win_acked ? (double)t->win_marked / t->win_acked : 0;
-		t->alpha = (1 - DCTCP_G) * t->alpha + DCTCP_G * f;
-		t->win_acked = t->win_marked = 0;
-		t->win_end = q->psn_max;
-	}
-	if (ece && q->psn_una >= t->cwr_end) {
-		double c = t->cwnd * (1 - t->alpha / 2);
-		t->cwnd = t->ssthresh = c > 1 ? c : 1;
-		t->cwr_end = q->psn_max;
-	}
-}
-
-static void acked(struct net *net, struct qp *q, uint32_t a);
-
-/* SACK: the scoreboard forgets what the cumulative ACK a now covers; the
- * holes resent among it are no longer in the pipe */
-static void sack_advance(struct qp_tcp_tx *t, const struct qp *q, uint32_t a)
-{
-	for (uint32_t p = q->psn_una; p < a; p++) {
-		if (seg_test(t->sacked, t->sack_bits, p)) {
-			seg_clear(t->sacked, t->sack_bits, p);
-			t->sacked_cnt--;
-		} else if (t->in_recovery && p < t->rtx_next && t->retx_out) {
-			t->retx_out--;
-		}
-	}
-}
-
-/*
- * An ACK of everything below a (ece: the receiver echoes CE; sack: the
- * segment PSN + 1 it answers out of order, 0 none).  New data acknowledged:
- * an RTT sample, the window grows (slow start below ssthresh, else one
- * segment per window) outside recovery, and recovery ends once `recover`
- * is acknowledged.  The third duplicate ACK: fast retransmit of psn_una,
- * ssthresh and cwnd to half the flight, recovery until psn_max is
- * acknowledged, in which SACKed holes are resent while the pipe is below
- * cwnd (RFC 6675).
- */
-static void tcp_ack(struct net *net, struct qp *q, uint32_t a, int ece, uint32_t sack)
-{
-	struct nic *n = &net->nics[q->src];
-	struct qp_tcp_tx *t = tcp_tx(net, q);
-	if (sack && sack - 1 >= q->psn_una && sack <= q->psn_max &&
-	    seg_set(net, &t->sacked, &t->sack_bits, sack - 1)) {
-		t->sacked_cnt++;
-		if (sack > t->high_sack)
-			t->high_sack = sack;
-		if (t->in_recovery && sack - 1 < t->rtx_next && t->retx_out)
-			t->retx_out--; /* a resent hole arrived */
-	}
-	if (a > q->psn_una) {
-		uint32_t newly = a - q->psn_una;
-		if (t->rtt_psn != UINT32_MAX && a > t->rtt_psn) {
-			tcp_rtt_sample(t, net->eng.now - t->rtt_start, n->cfg->tcp_rto_min_ps);
-			t->rtt_psn = UINT32_MAX;
-		}
-		sack_advance(t, q, a);
-		acked(net, q, a);
-		t->dupacks = 0;
-		if (t->in_recovery && a >= t->recover) {
-			t->in_recovery = 0;
-			t->retx_out = 0;
-			t->cwnd = t->ssthresh;
-		} else if (!t->in_recovery && t->cwnd < t->ssthresh) {
-			t->cwnd += newly;
-		} else if (!t->in_recovery) {
-			t->cwnd += newly / t->cwnd;
-		}
-		if (n->cfg->dctcp)
-			dctcp_ack(t, q, newly, ece);
-	} else if (a == q->psn_una && q->psn_una < q->psn_max) {
-		if (++t->dupacks == 3 && !t->in_recovery) {
-			net->st.cc.naks_sent++; /* fast retransmits, in summary.csv's naks_sent */
-			tcp_halve(t, q);
-			t->cwnd = t->ssthresh;
-			t->recover = q->psn_max;
-			t->in_recovery = 1;
-			t->rexmit = q->psn_una;
-			t->rtx_next = q->psn_una + 1;
-			t->retx_out = 1;
-		}
-		if (n->cfg->dctcp)
-			dctcp_ack(t, q, 0, ece);
-	}
-	tcp_try(n, q);
-}
-
-/* a timeout: cwnd to one segment, the timer backs off, resend from psn_una */
-static void tcp_timeout(struct qp_tcp_tx *t, const struct qp *q)
-{
-	tcp_halve(t, q);
-	t->cwnd = 1;
-	t->dupacks = 0;
-	t->in_recovery = 0;
-	t->rexmit = UINT32_MAX;
-	t->rtt_psn = UINT32_MAX;
-	t->rto = t->rto * 2 < TCP_RTO_MAX_PS ? t->rto * 2 : TCP_RTO_MAX_PS;
-	if (t->sacked) /* what was SACKed is sent again from psn_una on */
-		memset(t->sacked, 0, t->sack_bits / 8);
-	t->sacked_cnt = t->high_sack = t->rtx_next = t->retx_out = 0;
-}
-
-/* the receiver's cumulative ACK, CE echoed for DCTCP, with the SACK block
- * of the out-of-order segment it answers (PSN + 1; 0: none) */
-static void tcp_send_ack(struct net *net, struct qp *q, uint32_t sack)
-{
-	struct nic *n = &net->nics[q->dst];
-	struct pkt *p = net_pkt(net);
-	*p = (struct pkt){ .qp = q->id, .psn = q->rx.nxt, .src = q->dst, .dst = q->src,
-			   .sport = q->sport, .dscp = q->dscp, .prio = q->prio, .type = PKT_ACK,
-			   .flags = q->rx.ce ? PKT_F_CE : 0, .sack = sack };
-	q->rx.unacked = 0;
-	sim_cancel(&net->eng, &net->tcp[q->id].delack_ev);
-	net->st.cc.acks_sent++;
-	pktq_push(&n->ctrlq[p->prio], p);
-	n->ctrl_mask |= (uint8_t)(1u << p->prio);
-	nic_kick(n);
-}
-
-static void tcp_delack_fire(struct sim_engine *eng, struct sim_event *ev)
-{
-	struct net *net = container_of(eng, struct net, eng);
-	tcp_send_ack(net, &net->qps[container_of(ev, struct qp_tcp, delack_ev)->qp], 0);
-}
-
-static int ooo_test(const struct qp *q, uint32_t psn)
-{
-	return seg_test(q->rx.ooo, q->rx.ooo_bits, psn);
-}
-
-static void credit_payload(struct nic *n, struct pkt *p);
-
-/*
- * TCP's receiver: a segment beyond nxt (within the window) is kept and
- * answered at once by a duplicate ACK; the next expected one moves nxt past
- * the segments kept.  ACKs: at once when a hole fills, at a message's last
- * segment, when DCTCP's CE state changes, and for every second segment;
- * otherwise after tcp.delayed_ack.  A segment below nxt, or kept already,
- * is a duplicate (discarded, ACKed at once).
- */
-static void tcp_deliver(struct nic *n, struct qp *q, struct pkt *p)
-{
-	struct net *net = n->net;
-	uint32_t psn = p->psn;
-	int ce = (p->flags & PKT_F_CE) != 0;
-	if (psn < q->rx.nxt || psn > q->rx.nxt + tcp_rwnd(net) || ooo_test(q, psn)) {
-		net_drop(net, p, &net->st.drops.rx_discard);
-		tcp_send_ack(net, q, 0);
-		return;
-	}
-	int now_ack = n->cfg->dctcp && ce != q->rx.ce;
-	if (now_ack && q->rx.unacked)
-		tcp_send_ack(net, q, 0); /* DCTCP: the segments before, with the old state */
-	q->rx.ce = (uint8_t)ce;
-	if (ce)
-		net->st.cc.ce_delivered++;
-	int last = p->fl->rx_bytes + p->payload == p->fl->bytes;
-	uint32_t sack = 0;
-	if (psn > q->rx.nxt) {
-		seg_set(net, &q->rx.ooo, &q->rx.ooo_bits, psn);
-		sack = psn + 1;
-		now_ack = 1;
-	} else {
-		q->rx.nxt++;
-		while (ooo_test(q, q->rx.nxt)) { /* a hole filled */
-			seg_clear(q->rx.ooo, q->rx.ooo_bits, q->rx.nxt);
-			q->rx.nxt++;
-			now_ack = 1;
-		}
-	}
-	net->st.cc.pkts_delivered++;
-	credit_payload(n, p);
-	if (now_ack || last || ++q->rx.unacked >= 2 || !n->cfg->tcp_delack_ps)
-		tcp_send_ack(net, q, sack);
-	else if (!sim_event_pending(&net->tcp[q->id].delack_ev))
-		sim_schedule(&net->eng, &net->tcp[q->id].delack_ev, net->eng.now + n->cfg->tcp_delack_ps);
 }
 
 /*
@@ -642,76 +212,17 @@ static void requeue(struct nic *n, struct qp *q, uint32_t wire)
 			return;
 		}
 	}
-	ready_push(n, q);
+	nic_ready_push(n, q);
 }
 
-static struct qp *ready_pop(struct nic *n, unsigned prio);
-
-/* InfiniBand: blocks the next frame of VL p needs (control frames first),
- * 0 when it has none; drops QPs with nothing to send from the ring head */
-static uint32_t next_blocks(struct nic *n, unsigned p)
+void nic_tx_next(struct nic *n)
 {
-	if (n->ctrlq[p].n)
-		return pkt_credit_blocks(PKT_CTRL_FRAME_BYTES);
-	while (n->ready[p].head && !n->ready[p].head->snd)
-		ready_pop(n, p);
-	const struct qp *q = n->ready[p].head;
-	if (!q)
-		return 0;
-	int64_t left = q->snd_left;
-	uint32_t mtu = n->net->qos.mtu_bytes;
-	uint32_t payload = left < mtu ? (uint32_t)left : mtu;
-	return pkt_credit_blocks(payload + PKT_ROCE_HDR_BYTES);
-}
-
-/* InfiniBand: stall the VLs whose next frame lacks credits */
-static void credit_gate(struct nic *n)
-{
-	for (uint8_t open = (n->ctrl_mask | n->ready_mask) & pause_open(&n->pause); open;
-	     open &= open - 1) {
-		unsigned p = (unsigned)__builtin_ctz(open);
-		uint32_t need = next_blocks(n, p);
-		if (need && n->cred.have[p] < (int32_t)need)
-			pause_stall(&n->pause, p);
-	}
-}
-
-static void credit_fire(struct sim_engine *eng, struct sim_event *ev)
-{
-	struct nic *n = container_of(ev, struct nic, cred.ev);
-	(void)eng;
-	net_credits_send(n->net, &n->cred, &n->pfcq);
-	nic_kick(n);
-}
-
-/* InfiniBand: a received frame of VL p freed its blocks */
-static void credit_return(struct nic *n, unsigned p, uint32_t blocks)
-{
-	struct net *net = n->net;
-	if (!net->qos.ib || n->down)
-		return;
-	net_credits_freed(net, &n->cred, p, blocks);
-}
-
-static void credit_receive(struct nic *n, struct pkt *p)
-{
-	unsigned v = net_credits_receive(n->net, &n->cred, p);
-	if (n->pause.paused >> v & 1u && n->cred.have[v] >= (int32_t)next_blocks(n, v)) {
-		pause_unstall(&n->pause, v);
-		nic_kick(n);
-	}
-}
-
-static void nic_kick(struct nic *n)
-{
-	if (n->tx || n->down)
-		return;
 	if (n->pfcq.head) {
 		start_tx(n, pktq_pop(&n->pfcq));
 		return;
 	}
 	if (n->net->qos.ib)
-		credit_gate(n);
+		ib_gate(n);
 	uint8_t ctrl = n->ctrl_mask & pause_open(&n->pause);
 	if (ctrl) {
 		unsigned prio = 31u - (unsigned)__builtin_clz(ctrl);
@@ -725,14 +236,14 @@ static void nic_kick(struct nic *n)
 		uint8_t eligible = n->ready_mask & pause_open(&n->pause);
 		if (!eligible)
 			return;
-		q = ready_pop(n, 31u - (unsigned)__builtin_clz(eligible));
+		q = nic_ready_pop(n, 31u - (unsigned)__builtin_clz(eligible));
 	} while (n->cfg->tcp ? !tcp_can_send(n, q) : !q->snd);
 	struct pkt *p = take_packet(n, q);
 	start_tx(n, p);
 	requeue(n, q, pkt_wire_bytes(p));
 }
 
-static void pace_fire(struct sim_engine *eng, struct sim_event *ev)
+void nic_pace_fire(struct sim_engine *eng, struct sim_event *ev)
 {
 	struct qp *q = container_of(ev, struct qp, pace_ev);
 	struct net *net = eng->user;
@@ -745,7 +256,7 @@ static void pace_fire(struct sim_engine *eng, struct sim_event *ev)
 		pace_wait(n, q, target);
 		return;
 	}
-	ready_push(n, q);
+	nic_ready_push(n, q);
 	nic_kick(n);
 }
 
@@ -761,11 +272,11 @@ static void seek(const struct net *net, struct qp *q, uint32_t r)
 		      "QP %u cannot go back to PSN %u", q->id, r);
 	q->psn_nxt = r;
 	if (fl && fl->first_psn == UINT32_MAX) {
-		next_message(q, fl);
+		nic_next_message(q, fl);
 		return;
 	}
 	q->snd = fl;
-	q->snd_left = fl ? bytes_from(fl, r, net->qos.mtu_bytes) : 0;
+	q->snd_left = fl ? nic_bytes_from(fl, r, net->qos.mtu_bytes) : 0;
 }
 
 /* go back to PSN r and resend from there */
@@ -776,13 +287,13 @@ static void go_back(struct net *net, struct qp *q, uint32_t r)
 	seek(net, q, r);
 	struct nic *n = &net->nics[q->src];
 	if (q->snd && !q->ready && !q->pacing)
-		ready_push(n, q);
+		nic_ready_push(n, q);
 	nic_kick(n);
 }
 
 /* cumulative acknowledgement: everything below a.  A resend in progress
  * skips what the acknowledgement covers. */
-static void acked(struct net *net, struct qp *q, uint32_t a)
+void nic_acked(struct net *net, struct qp *q, uint32_t a)
 {
 	if (a <= q->psn_una)
 		return;
@@ -804,7 +315,7 @@ static void acked(struct net *net, struct qp *q, uint32_t a)
 	q->rto_at_ps = q->psn_una < q->psn_max ? net->eng.now + rto_of(&net->nics[q->src], q) : 0;
 }
 
-static void rto_fire(struct sim_engine *eng, struct sim_event *ev)
+void nic_rto_fire(struct sim_engine *eng, struct sim_event *ev)
 {
 	struct qp *q = container_of(ev, struct qp, rto_ev);
 	struct net *net = eng->user;
@@ -852,46 +363,6 @@ static void nic_tx_done(struct sim_engine *eng, struct sim_event *ev)
 	nic_kick(n);
 }
 
-/* NVLink: reserve a message posted now on the sender's egress and the
- * receiver's ingress; its QP's pace_ev delivers it */
-static void nvlink_send(struct net *net, struct qp *q, struct flow *fl)
-{
-	struct nic *a = &net->nics[q->src], *b = &net->nics[q->dst];
-	const struct nic_config *cfg = a->cfg;
-	sim_time_ps start = net->eng.now;
-	if (a->nv_tx_free > start)
-		start = a->nv_tx_free;
-	if (b->nv_rx_free > start)
-		start = b->nv_rx_free;
-	sim_time_ps end = start + units_mul_div_ceil(fl->bytes * 8, UNITS_PS_PER_S, cfg->nvlink_bps);
-	a->nv_tx_free = b->nv_rx_free = end;
-	fl->due_ps = end + cfg->nvlink_latency_ps;
-	if (!sim_event_pending(&q->pace_ev))
-		sim_schedule(&net->eng, &q->pace_ev, fl->due_ps);
-}
-
-/* NVLink: the messages of a local QP that have arrived */
-static void nvlink_fire(struct sim_engine *eng, struct sim_event *ev)
-{
-	struct qp *q = container_of(ev, struct qp, pace_ev);
-	struct net *net = container_of(eng, struct net, eng);
-	struct flow *fl;
-	while ((fl = q->head) && fl->due_ps <= eng->now) {
-		q->head = fl->next;
-		if (!q->head)
-			q->tail = NULL;
-		fl->rx_bytes = fl->bytes;
-		fl->end_ps = eng->now;
-		net->st.nvlink_bytes += (uint64_t)fl->bytes;
-		net->flows_done++;
-		if (net->obs.flow_done)
-			net->obs.flow_done(net->obs.flow_ctx, fl);
-		nic_flow_free(net, fl);
-	}
-	if (q->head && !sim_event_pending(ev))
-		sim_schedule(eng, ev, q->head->due_ps);
-}
-
 void nic_post(struct net *net, struct flow *fl)
 {
 	struct qp *q = &net->qps[fl->qp];
@@ -910,16 +381,13 @@ void nic_post(struct net *net, struct flow *fl)
 		return;
 	}
 	if (n->cfg->tcp) { /* the host stack hands it over tcp.stack_latency later */
-		fl->due_ps = n->net->eng.now + n->cfg->tcp_stack_ps;
-		if (!q->snd && !q->failed)
-			next_message(q, fl);
-		tcp_try(n, q);
+		tcp_post(n, q, fl);
 		return;
 	}
 	if (!q->snd && !q->failed) {
-		next_message(q, fl);
+		nic_next_message(q, fl);
 		if (!q->ready && !q->pacing)
-			ready_push(n, q);
+			nic_ready_push(n, q);
 	}
 	nic_kick(n);
 }
@@ -936,9 +404,8 @@ static void np_mark(struct nic *n, struct qp *q, const struct pkt *d)
 	send_ctrl(net, d, PKT_CNP, 0, net->qos.cnp_dscp);
 }
 
-/* the payload reaches the host */
 /* p's payload reaches its message: complete when all of it has */
-static void credit_payload(struct nic *n, struct pkt *p)
+void nic_credit_payload(struct nic *n, struct pkt *p)
 {
 	struct net *net = n->net;
 	struct flow *fl = p->fl;
@@ -967,7 +434,7 @@ static void deliver(struct nic *n, struct pkt *p)
 {
 	struct net *net = n->net;
 	struct qp *q = &net->qps[p->qp];
-	credit_return(n, p->prio, pkt_credit_blocks(pkt_frame_bytes(p)));
+	ib_return(n, p->prio, pkt_credit_blocks(pkt_frame_bytes(p)));
 	if (n->cfg->tcp) {
 		tcp_deliver(n, q, p);
 		return;
@@ -997,7 +464,7 @@ static void deliver(struct nic *n, struct pkt *p)
 		net->st.cc.acks_sent++;
 		send_ctrl(net, p, PKT_ACK, q->rx.nxt, p->dscp);
 	}
-	credit_payload(n, p);
+	nic_credit_payload(n, p);
 }
 
 static int64_t xoff_bytes(const struct net *net)
@@ -1099,14 +566,14 @@ void nic_rx(void *to, uint16_t port, struct pkt *p)
 		return;
 	}
 	if (p->type == PKT_CREDIT) {
-		credit_receive(n, p);
+		ib_receive(n, p);
 		return;
 	}
 	SIM_INVARIANT(p->dst == n->id, "h%u received a packet for h%u", n->id,
 		      (unsigned)p->dst);
 	if (p->type != PKT_DATA) {
 		struct qp *q = &net->qps[p->qp];
-		credit_return(n, p->prio, pkt_credit_blocks(pkt_frame_bytes(p)));
+		ib_return(n, p->prio, pkt_credit_blocks(pkt_frame_bytes(p)));
 		switch (p->type) {
 		case PKT_CNP:
 			net->st.cc.cnps_received++;
@@ -1116,13 +583,13 @@ void nic_rx(void *to, uint16_t port, struct pkt *p)
 			if (n->cfg->tcp)
 				tcp_ack(net, q, p->psn, (p->flags & PKT_F_CE) != 0, p->sack);
 			else
-				acked(net, q, p->psn);
+				nic_acked(net, q, p->psn);
 			break;
 		case PKT_NAK:
 			/* a NAK below psn_una is stale: a timeout or an earlier
 			 * NAK already resent that range and it was acknowledged */
 			if (p->psn >= q->psn_una) {
-				acked(net, q, p->psn);
+				nic_acked(net, q, p->psn);
 				go_back(net, q, p->psn);
 			}
 			break;
@@ -1142,10 +609,8 @@ void nic_set_down(struct nic *n, int down)
 {
 	struct net *net = n->net;
 	n->down = (uint8_t)down;
-	if (net->qos.ib) { /* the link's credits are void; training restores them */
-		net_credits_void(net, &n->cred);
-		net_credits_full(net, &n->cred);
-	}
+	if (net->qos.ib)
+		ib_retrain(n);
 	if (down) {
 		while (n->pfcq.n)
 			pkt_release(&net->pool, pktq_pop(&n->pfcq));
@@ -1159,226 +624,6 @@ void nic_set_down(struct nic *n, int down)
 	nic_kick(n);
 }
 
-/* ---- QPs and messages ---- */
-
-/* TCP's table (net->tcp) at cap QPs, from qps_cap: made with the first TCP
- * QP, then resized with the QPs' */
-static int tcp_table(struct net *net, uint32_t cap)
-{
-	struct qp_tcp *a = slab_alloc((size_t)cap * sizeof(struct qp_tcp));
-	if (!a)
-		return -1;
-	if (net->tcp && net->nqps)
-		memcpy(a, net->tcp, (size_t)net->nqps * sizeof(struct qp_tcp));
-	slab_free(net->tcp, (size_t)net->qps_cap * sizeof(struct qp_tcp));
-	net->tcp = a;
-	return 0;
-}
-
-/* the table at n QPs: slab memory is aligned to a cache line, as a QP's
- * receiving half (struct qp_rx) requires (realloc promises only 16 bytes) */
-int nic_reserve_qps(struct net *net, uint64_t n)
-{
-	if (n <= net->qps_cap)
-		return 0;
-	if (n >= UINT32_MAX)
-		return -1;
-	uint32_t cap = (uint32_t)n;
-	/* mapped with its pages present (slab.h): an all-to-all's table is
-	 * gigabytes, a page fault each 4 KiB */
-	struct qp *a = slab_alloc((size_t)cap * sizeof(struct qp));
-	if (!a)
-		return -1;
-	if (net->nqps)
-		memcpy(a, net->qps, (size_t)net->nqps * sizeof(struct qp));
-	if (net->tcp && tcp_table(net, cap)) {
-		slab_free(a, (size_t)cap * sizeof(struct qp));
-		return -1;
-	}
-	slab_free(net->qps, (size_t)net->qps_cap * sizeof(struct qp));
-	net->qps = a;
-	net->qps_cap = cap;
-	return 0;
-}
-
-/* room for one more QP: the table doubles */
-static int grow_qps(struct net *net)
-{
-	if (net->nqps < net->qps_cap)
-		return 0;
-	if (net->qps_cap > UINT32_MAX / 2)
-		return -1;
-	return nic_reserve_qps(net, net->qps_cap ? (uint64_t)net->qps_cap * 2 : 64);
-}
-
-/* RoCEv2 UDP source port of a QP: RoCE NICs derive it from a hash of the
- * QP number, within 0xC000-0xFFFF; here from the seed and the QP id */
-static uint16_t qp_sport(uint64_t seed, uint32_t qp)
-{
-	return (uint16_t)(0xC000u | (rng_derive(seed, RNG_ID(RNG_NIC, qp)) & 0x3FFFu));
-}
-
-uint32_t nic_add_qp(struct net *net, uint32_t src, uint32_t dst, uint8_t dscp)
-{
-	if (grow_qps(net))
-		return NET_NONE;
-	const struct nic_config *cfg = net->nics[src].cfg;
-	uint32_t qid = net->nqps++;
-	struct qp *q = &net->qps[qid];
-	*q = (struct qp){
-		.id = qid, .src = (uint16_t)src, .dst = (uint16_t)dst,
-		.sport = qp_sport(cfg->seed, qid), .prio = net->qos.dscp_to_prio[dscp],
-		.dscp = dscp, .job = NET_NONE, .rx.last_cnp_ps = -1,
-	};
-	q->local = net->topo && net->topo->gps > 1 && src != dst &&
-		   topo_server(net->topo, src) == topo_server(net->topo, dst);
-	sim_event_init(&q->pace_ev, q->local ? nvlink_fire : cfg->tcp ? tcp_wake : pace_fire,
-		       SIM_KEY(EVKEY_QP, qid, EVKEY_QP_PACE));
-	sim_event_init(&q->rto_ev, rto_fire, SIM_KEY(EVKEY_QP, qid, EVKEY_QP_RTO));
-	if (cfg->dcqcn)
-		dcqcn_init(&cfg->dcqcn_params, &q->dc);
-	if (cfg->tcp) {
-		if (!net->tcp && tcp_table(net, net->qps_cap)) {
-			net->nqps--;
-			return NET_NONE;
-		}
-		/* the connection is open before the traffic: no RTT sample yet,
-		 * RTO = rto_min; DCTCP starts from alpha = 1 (Linux) */
-		struct qp_tcp *t = &net->tcp[qid];
-		*t = (struct qp_tcp){ .tx = { .cwnd = cfg->tcp_init_cwnd, .ssthresh = 1e9,
-					      .rexmit = UINT32_MAX, .rtt_psn = UINT32_MAX,
-					      .rto = cfg->tcp_rto_min_ps, .alpha = 1 },
-				      .qp = qid };
-		sim_event_init(&t->delack_ev, tcp_delack_fire,
-			       SIM_KEY(EVKEY_QP, qid, EVKEY_QP_DELACK));
-	}
-	return qid;
-}
-
-/* ---- the message pool: slabs, never shrinking during a run ---- */
-
-#define FLOW_SLAB 1024
-
-struct flow_slab {
-	void *before;               /* the chain's link (slab.h) */
-	struct flow flows[FLOW_SLAB];
-};
-
-struct flow *nic_flow_new(struct net *net, uint64_t id, uint32_t qp, int64_t bytes,
-			  sim_time_ps start_ps)
-{
-	const struct qp *q = &net->qps[qp];
-	net = net->nics[q->src].net;
-	/* freed messages first, then the newest slab's never used (as packets) */
-	struct flow *fl = net->flow_free;
-	if (fl) {
-		net->flow_free = fl->next;
-	} else {
-		fl = slab_next(&net->flow_slabs, sizeof(struct flow_slab),
-			       offsetof(struct flow_slab, flows), sizeof(struct flow));
-		if (!fl)
-			return NULL;
-	}
-	if (++net->flows_live > net->flows_peak)
-		net->flows_peak = net->flows_live;
-	uint32_t mtu = net->qos.mtu_bytes;
-	*fl = (struct flow){
-		.id = id, .src = q->src, .dst = q->dst, .qp = qp, .first_psn = UINT32_MAX,
-		.npkts = (uint32_t)((bytes + mtu - 1) / mtu), .heap_idx = UINT32_MAX,
-		.bytes = bytes, .start_ps = start_ps, .end_ps = -1,
-		.dscp = q->dscp, .prio = q->prio,
-	};
-	return fl;
-}
-
-void nic_flow_free(struct net *net, struct flow *fl)
-{
-	fl->next = net->flow_free;
-	net->flow_free = fl;
-	net->flows_live--;
-}
-
-void nic_flow_pool_free(struct net *net)
-{
-	slab_chain_free(&net->flow_slabs, sizeof(struct flow_slab));
-	net->flow_free = NULL;
-}
-
-/* ---- messages waiting for their start: a heap per NIC on (start, id) ---- */
-
-static int wait_less(const struct flow *a, const struct flow *b)
-{
-	return a->start_ps < b->start_ps || (a->start_ps == b->start_ps && a->id < b->id);
-}
-
-static void wait_place(struct nic *n, uint32_t i, struct flow *fl)
-{
-	n->wait[i] = fl;
-	fl->heap_idx = i;
-}
-
-static struct flow *wait_pop(struct nic *n)
-{
-	struct flow *top = n->wait[0], *last = n->wait[--n->nwait];
-	uint32_t i = 0;
-	for (;;) {
-		uint32_t c = 2 * i + 1;
-		if (c >= n->nwait)
-			break;
-		if (c + 1 < n->nwait && wait_less(n->wait[c + 1], n->wait[c]))
-			c++;
-		if (!wait_less(n->wait[c], last))
-			break;
-		wait_place(n, i, n->wait[c]);
-		i = c;
-	}
-	if (n->nwait)
-		wait_place(n, i, last);
-	top->heap_idx = UINT32_MAX;
-	return top;
-}
-
-void nic_post_at(struct net *net, struct flow *fl, sim_time_ps sched)
-{
-	struct nic *n = &net->nics[net->qps[fl->qp].src];
-	net = n->net;
-	if (fl->start_ps <= net->eng.now) {
-		nic_post(net, fl);
-		return;
-	}
-	if (n->nwait == n->wait_cap) {
-		uint32_t cap = n->wait_cap ? 2 * n->wait_cap : 8;
-		struct flow **w = realloc(n->wait, cap * sizeof(*w));
-		SIM_INVARIANT(w, "out of memory for h%u's waiting messages", n->id);
-		n->wait = w;
-		n->wait_cap = cap;
-	}
-	uint32_t i = n->nwait++;
-	while (i > 0 && wait_less(fl, n->wait[(i - 1) / 2])) {
-		wait_place(n, i, n->wait[(i - 1) / 2]);
-		i = (i - 1) / 2;
-	}
-	wait_place(n, i, fl);
-	if (i == 0)
-		sim_schedule_at(&net->eng, &n->post_ev, fl->start_ps, sched);
-}
-
-static void post_fire(struct sim_engine *eng, struct sim_event *ev)
-{
-	struct nic *n = container_of(ev, struct nic, post_ev);
-	while (n->nwait && n->wait[0]->start_ps <= eng->now)
-		nic_post(n->net, wait_pop(n));
-	if (n->nwait)
-		sim_schedule(eng, ev, n->wait[0]->start_ps);
-}
-
-void nic_free(struct nic *n)
-{
-	free(n->wait);
-	n->wait = NULL;
-	n->nwait = n->wait_cap = 0;
-}
-
 void nic_init(struct net *net, struct nic *n, uint32_t id, const struct nic_config *cfg)
 {
 	*n = (struct nic){ .net = net, .cfg = cfg, .id = id };
@@ -1387,8 +632,8 @@ void nic_init(struct net *net, struct nic *n, uint32_t id, const struct nic_conf
 	n->last_cnp_ps = -1;
 	sim_event_init(&n->drain_ev, drain_fire, SIM_KEY(EVKEY_NIC, id, EVKEY_NIC_DRAIN));
 	sim_event_init(&n->refresh_ev, rx_refresh, SIM_KEY(EVKEY_NIC, id, EVKEY_NIC_REFRESH));
-	sim_event_init(&n->post_ev, post_fire, SIM_KEY(EVKEY_NIC, id, EVKEY_NIC_POST));
-	net_credits_init(net, &n->cred, credit_fire, SIM_KEY(EVKEY_NIC, id, EVKEY_NIC_CREDIT));
+	sim_event_init(&n->post_ev, nic_post_fire, SIM_KEY(EVKEY_NIC, id, EVKEY_NIC_POST));
+	ib_init(net, n);
 	pause_init(&net->pause, &n->pause, 1, id, 0, cfg->rate_bps, cfg->response_ps,
 		   nic_pause_kick, SIM_KEY(EVKEY_NIC, id, EVKEY_NIC_PAUSE),
 		   SIM_KEY(EVKEY_NIC, id, EVKEY_NIC_PAUSE_DELAY));

@@ -2,7 +2,10 @@
  * nic.h - the host NIC: reliable-connected QPs that send messages packet by
  * packet (paced by DCQCN), go-back-N loss recovery, the DCQCN notification
  * point, PFC honoured per priority, and the slow-receiver and failed-link
- * states that faults set (docs/model.md#pfc, #dcqcn).  nic.c opens with the model.
+ * states that faults set (docs/model.md#pfc, #dcqcn).  nic.c opens with the
+ * model; TCP hosts are in tcp.c, InfiniBand's credits in ib.c, NVLink in
+ * nvlink.c, the QP table and the message pool in qps.c (their shared
+ * declarations: internal.h, private to models/node).
  */
 #ifndef DCQCN_NIC_H
 #define DCQCN_NIC_H
@@ -25,7 +28,7 @@ struct nic_config {
 	sim_time_ps min_time_between_cnps_ps;
 	sim_time_ps rto_ps;            /* go-back-N retransmission timeout */
 	uint32_t retry_cnt;            /* a QP errors at the (retry_cnt + 1)-th timeout in a row */
-	/* fabric.type = ethernet-tcp: the hosts run TCP (nic.c, TCP) */
+	/* fabric.type = ethernet-tcp: the hosts run TCP (tcp.c) */
 	uint8_t tcp, dctcp;
 	uint32_t tcp_init_cwnd;        /* segments */
 	sim_time_ps tcp_rto_min_ps, tcp_delack_ps, tcp_stack_ps;
@@ -122,39 +125,6 @@ struct qp {
 _Static_assert(offsetof(struct qp, dc.rc_bps) + sizeof(double) <= 128,
 	       "a QP's per-packet sender fields must stay on its first two lines");
 
-/*
- * TCP's state of a QP (nic_config.tcp), in a table of its own indexed like
- * the QPs (net->tcp): RoCE's QPs do without it, 384 bytes instead of 576
- * (an all-to-all of n ranks opens n (n - 1) of them).
- */
-struct qp_tcp {
-	/* the sender's congestion state, in segments (a segment is one PSN) */
-	struct qp_tcp_tx {
-		double cwnd, ssthresh;
-		uint32_t dupacks;
-		uint32_t recover;          /* NewReno: psn_max when recovery began */
-		uint32_t rexmit;           /* one segment to resend first; UINT32_MAX: none */
-		uint32_t rtt_psn;          /* the segment timed; UINT32_MAX: none */
-		sim_time_ps rtt_start;
-		sim_time_ps srtt, rttvar, rto; /* srtt 0: no sample yet */
-		uint8_t in_recovery;
-		/* SACK (RFC 6675, simplified): segments the receiver reported
-		 * (bit psn % sack_bits), how many at or above psn_una, one past the
-		 * highest; holes are resent from rtx_next on, retx_out of them
-		 * still in the pipe */
-		uint64_t *sacked;
-		uint32_t sack_bits, sacked_cnt, high_sack, rtx_next, retx_out;
-		uint32_t rack_una;         /* psn_una when the wait for resent holes began */
-		/* DCTCP: the fraction marked, per window of data */
-		double alpha;
-		uint32_t win_end, win_acked, win_marked;
-		uint32_t cwr_end;          /* no other cut before this PSN is acknowledged */
-	} tx;
-	/* the receiver's delayed ACK: its partition's, on a line of its own */
-	_Alignas(64) struct sim_event delack_ev;
-	uint32_t qp;                   /* the QP's id */
-};
-
 /* The fields every frame reads or writes come first (tx_ev to ready: the
  * first 336 bytes); a fabric of thousands of NICs misses on each
  * line a packet touches. */
@@ -203,13 +173,10 @@ void nic_init(struct net *net, struct nic *n, uint32_t id, const struct nic_conf
 void nic_rx(void *to, uint16_t port, struct pkt *p);
 /* a QP from host src to host dst; its id, or NET_NONE when out of memory.
  * Between two GPUs of one server (topo_server) it is an NVLink connection:
- * see nic.c, NVLink. */
+ * see nvlink.c. */
 uint32_t nic_add_qp(struct net *net, uint32_t src, uint32_t dst, uint8_t dscp);
 /* the memory a QP takes: TCP's state (net->tcp) comes on top in TCP runs */
-static inline size_t nic_qp_bytes(int tcp)
-{
-	return sizeof(struct qp) + (tcp ? sizeof(struct qp_tcp) : 0);
-}
+size_t nic_qp_bytes(int tcp);
 /* room for n QPs in all, made at once: a caller that knows how many it will
  * add saves the table's doublings (an all-to-all of 4,096 ranks adds 16.8 M,
  * 6.4 GB).  -1 when out of memory or beyond the QP numbers. */

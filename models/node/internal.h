@@ -1,0 +1,208 @@
+/*
+ * internal.h - what the NIC's files share (nic.c, tcp.c, ib.c, nvlink.c,
+ * qps.c; net.c frees TCP's table): TCP's per-QP state, the ready ring, and
+ * the calls between the transports and the NIC's transmit/receive skeleton
+ * in nic.c.  Nothing
+ * outside models/node includes it.  The small helpers of the per-packet
+ * path are static inline here, so that splitting the NIC into files costs
+ * no call per packet.
+ */
+#ifndef DCQCN_NODE_INTERNAL_H
+#define DCQCN_NODE_INTERNAL_H
+
+#include <stdint.h>
+
+#include "models/base/engine.h"
+#include "models/node/nic.h"
+
+/*
+ * TCP's state of a QP (nic_config.tcp), in a table of its own indexed like
+ * the QPs (net->tcp): RoCE's QPs do without it, 384 bytes instead of 576
+ * (an all-to-all of n ranks opens n (n - 1) of them).
+ */
+struct qp_tcp {
+	/* the sender's congestion state, in segments (a segment is one PSN) */
+	struct qp_tcp_tx {
+		double cwnd, ssthresh;
+		uint32_t dupacks;
+		uint32_t recover;          /* NewReno: psn_max when recovery began */
+		uint32_t rexmit;           /* one segment to resend first; UINT32_MAX: none */
+		uint32_t rtt_psn;          /* the segment timed; UINT32_MAX: none */
+		sim_time_ps rtt_start;
+		sim_time_ps srtt, rttvar, rto; /* srtt 0: no sample yet */
+		uint8_t in_recovery;
+		/* SACK (RFC 6675, simplified): segments the receiver reported
+		 * (bit psn % sack_bits), how many at or above psn_una, one past the
+		 * highest; holes are resent from rtx_next on, retx_out of them
+		 * still in the pipe */
+		uint64_t *sacked;
+		uint32_t sack_bits, sacked_cnt, high_sack, rtx_next, retx_out;
+		uint32_t rack_una;         /* psn_una when the wait for resent holes began */
+		/* DCTCP: the fraction marked, per window of data */
+		double alpha;
+		uint32_t win_end, win_acked, win_marked;
+		uint32_t cwr_end;          /* no other cut before this PSN is acknowledged */
+	} tx;
+	/* the receiver's delayed ACK: its partition's, on a line of its own */
+	_Alignas(64) struct sim_event delack_ev;
+	uint32_t qp;                   /* the QP's id */
+};
+
+/* ---- nic.c: the transmit/receive skeleton, RoCE's go-back-N and DCQCN ---- */
+
+/* the wire is free and the link up: start the next frame, if any (PFC
+ * frames and credit updates, then control frames, then data by priority) */
+void nic_tx_next(struct nic *n);
+
+/* start the next frame unless one is on the wire or the link is down; the
+ * test is inline, as it was when nic.c held every caller */
+static inline void nic_kick(struct nic *n)
+{
+	if (n->tx || n->down)
+		return;
+	nic_tx_next(n);
+}
+
+/* a data packet of message fl, of which `left` bytes are from it on, PSN
+ * psn (counted as sent) */
+struct pkt *nic_data_packet(struct nic *n, struct qp *q, struct flow *fl, int64_t left,
+			    uint32_t psn);
+/* cumulative acknowledgement: everything below a */
+void nic_acked(struct net *net, struct qp *q, uint32_t a);
+/* p's payload reaches its message (p is released): complete when all of it has */
+void nic_credit_payload(struct nic *n, struct pkt *p);
+/* the events of a RoCE QP: its pacing wait, its retransmission timer (TCP's too) */
+void nic_pace_fire(struct sim_engine *eng, struct sim_event *ev);
+void nic_rto_fire(struct sim_engine *eng, struct sim_event *ev);
+
+/* QPs with data wait in a ready ring per priority, an intrusive FIFO */
+static inline void nic_ready_push(struct nic *n, struct qp *q)
+{
+	q->next_ready = NULL;
+	if (n->ready[q->prio].tail)
+		n->ready[q->prio].tail->next_ready = q;
+	else
+		n->ready[q->prio].head = q;
+	n->ready[q->prio].tail = q;
+	n->ready_mask |= (uint8_t)(1u << q->prio);
+	q->ready = 1;
+}
+
+static inline struct qp *nic_ready_pop(struct nic *n, unsigned prio)
+{
+	struct qp *q = n->ready[prio].head;
+	n->ready[prio].head = q->next_ready;
+	if (!n->ready[prio].head) {
+		n->ready[prio].tail = NULL;
+		n->ready_mask &= (uint8_t)~(1u << prio);
+	}
+	q->next_ready = NULL;
+	q->ready = 0;
+	return q;
+}
+
+/* the QP's next message to send after `fl` (assigning its first PSN) */
+static inline void nic_next_message(struct qp *q, struct flow *fl)
+{
+	q->snd = fl;
+	q->snd_left = fl ? fl->bytes : 0;
+	if (fl && fl->first_psn == UINT32_MAX)
+		fl->first_psn = q->psn_nxt;
+}
+
+/* the bytes of message fl from its packet of PSN r on */
+static inline int64_t nic_bytes_from(const struct flow *fl, uint32_t r, uint32_t mtu)
+{
+	return fl->bytes - (int64_t)(r - fl->first_psn) * mtu;
+}
+
+/* `payload` bytes of q are sent again */
+static inline void nic_count_resent(struct net *net, const struct qp *q, uint32_t payload)
+{
+	net->st.cc.retransmitted_bytes += payload;
+	struct net_job_stats *js = net_job(net, q->job);
+	if (js)
+		js->retransmitted_bytes += payload;
+}
+
+/* ---- tcp.c: TCP on the hosts (fabric.type = ethernet-tcp) ---- */
+
+/* the sender's state of q (a table beside the QPs) */
+static inline struct qp_tcp_tx *tcp_tx(const struct net *net, const struct qp *q)
+{
+	return &net->tcp[q->id].tx;
+}
+
+/* a new segment (PSN psn_nxt) leaves now: timed for an RTT sample unless
+ * one is already */
+static inline void tcp_time_segment(struct net *net, const struct qp *q)
+{
+	struct qp_tcp_tx *t = tcp_tx(net, q);
+	if (t->rtt_psn == UINT32_MAX) {
+		t->rtt_psn = q->psn_nxt;
+		t->rtt_start = net->eng.now;
+	}
+}
+
+/* may q send a segment now */
+int tcp_can_send(const struct nic *n, struct qp *q);
+/* into the ready ring if q may send, else wait for what will let it */
+void tcp_try(struct nic *n, struct qp *q);
+/* the segment q resends before new data (fast retransmit, partial ACK, a
+ * SACK hole), NULL when none */
+struct pkt *tcp_take_resend(struct nic *n, struct qp *q);
+
+/* the same, with the common case (no recovery, nothing to resend) decided
+ * inline on the per-packet path */
+static inline struct pkt *tcp_resend(struct nic *n, struct qp *q)
+{
+	const struct qp_tcp_tx *t = tcp_tx(n->net, q);
+	return t->in_recovery || t->rexmit != UINT32_MAX ? tcp_take_resend(n, q) : NULL;
+}
+/* message fl, just queued on q, is handed over by the host stack */
+void tcp_post(struct nic *n, struct qp *q, struct flow *fl);
+/* an ACK of everything below a (ece: CE echoed; sack: PSN + 1 of the
+ * out-of-order segment it answers, 0 none) */
+void tcp_ack(struct net *net, struct qp *q, uint32_t a, int ece, uint32_t sack);
+/* the receiver takes data segment p of q */
+void tcp_deliver(struct nic *n, struct qp *q, struct pkt *p);
+/* a retransmission timeout of q */
+void tcp_timeout(struct qp_tcp_tx *t, const struct qp *q);
+/* the pace_ev of a TCP QP: its message is due, or resent holes are late */
+void tcp_wake(struct sim_engine *eng, struct sim_event *ev);
+/* the connection of new QP qid opens (its entry in net->tcp exists) */
+void tcp_open(struct net *net, uint32_t qid, const struct nic_config *cfg);
+
+/* ---- ib.c: InfiniBand's credits (net qos.ib) ---- */
+
+/* the NIC's credits toward its ToR, full */
+void ib_init(struct net *net, struct nic *n);
+/* stall the VLs whose next frame lacks credits */
+void ib_gate(struct nic *n);
+/* a credit update from the ToR (p is released) */
+void ib_receive(struct nic *n, struct pkt *p);
+/* the host link failed or came back: its credits are void, then full */
+void ib_retrain(struct nic *n);
+
+/* a received frame of VL p freed its blocks: the next update returns them */
+static inline void ib_return(struct nic *n, unsigned p, uint32_t blocks)
+{
+	struct net *net = n->net;
+	if (!net->qos.ib || n->down)
+		return;
+	net_credits_freed(net, &n->cred, p, blocks);
+}
+
+/* ---- nvlink.c: messages between the GPUs of one server ---- */
+
+/* reserve message fl, posted now on local QP q, on both NVLink ports */
+void nvlink_send(struct net *net, struct qp *q, struct flow *fl);
+/* the pace_ev of a local QP: its messages that have arrived */
+void nvlink_fire(struct sim_engine *eng, struct sim_event *ev);
+
+/* ---- qps.c: the QP table, the message pool, messages waiting to start ---- */
+
+/* the NIC's post_ev: the waiting messages whose start time has come */
+void nic_post_fire(struct sim_engine *eng, struct sim_event *ev);
+
+#endif
