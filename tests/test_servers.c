@@ -1,6 +1,6 @@
 /*
- * test_servers.c - clusters as they are built (traffic.c, GPU servers;
- * nic.c, NVLink; topology.h, rail-optimized): the rail wiring and parallel
+ * test_servers.c - clusters as they are built (ring.c and tree.c, GPU
+ * servers; nvlink.c, NVLink; topology.h, rail-optimized): the rail wiring and parallel
  * uplinks, a job inside one server that never reaches Ethernet, NVLink and
  * NIC-bound ring all-reduce times against their closed forms, the double
  * binary tree's time and its parents, all-to-all bytes per NIC and per
