@@ -255,14 +255,27 @@ static void port_name(char *buf, size_t len, uint32_t p)
 	scn_sfmt(buf, len, "Ethernet%" PRIu32, p * 8);
 }
 
+/* a table keyed "PORT|RANGE" (BUFFER_PG, QUEUE): for every port and every run
+ * of the priorities in mask, an entry whose field names the profile */
+static void per_port_ranges(struct json_object *t, uint32_t nports, uint8_t mask,
+			    const char *field, const char *profile)
+{
+	char port[32], key[64], r[16];
+
+	for (uint32_t p = 0; p < nports && mask; p++) {
+		port_name(port, sizeof(port), p);
+		for (int from = 0; next_range(mask, &from, r, sizeof(r));) {
+			scn_sfmt(key, sizeof(key), "%s|%s", port, r);
+			add_str(add_obj(t, key), field, "%s", profile);
+		}
+	}
+}
+
 /* BUFFER_POOL, BUFFER_PROFILE, BUFFER_PG: from the lossless PG's profile */
 static void db_buffers(struct out *o, struct json_object *root, uint32_t nports)
 {
 	const struct scenario *s = o->s;
 	struct json_object *t, *e;
-	char port[32], key[64], r[16];
-	uint32_t p;
-	int from;
 
 	t = add_obj(root, "BUFFER_POOL");
 	if (s->pfc_prios) {
@@ -285,14 +298,8 @@ static void db_buffers(struct out *o, struct json_object *root, uint32_t nports)
 		note(o, "pfc.priorities is empty: no lossless PG profile, so buffer.size, "
 		     "buffer.reserved and buffer.dynamic_th are not exported");
 	}
-	t = add_obj(root, "BUFFER_PG");
-	for (p = 0; p < nports && s->pfc_prios; p++) {
-		port_name(port, sizeof(port), p);
-		for (from = 0; next_range(s->pfc_prios, &from, r, sizeof(r));) {
-			scn_sfmt(key, sizeof(key), "%s|%s", port, r);
-			add_str(add_obj(t, key), "profile", "pg_lossless_profile");
-		}
-	}
+	per_port_ranges(add_obj(root, "BUFFER_PG"), nports, s->pfc_prios, "profile",
+			"pg_lossless_profile");
 }
 
 /* WRED_PROFILE and QUEUE: one ECN profile on the ECN queues */
@@ -300,9 +307,6 @@ static void db_wred(struct out *o, struct json_object *root, uint32_t nports)
 {
 	const struct scenario *s = o->s;
 	struct json_object *t, *e;
-	char port[32], key[64], r[16];
-	uint32_t p;
-	int from;
 
 	t = add_obj(root, "WRED_PROFILE");
 	if (s->ecn_queues) {
@@ -326,14 +330,8 @@ static void db_wred(struct out *o, struct json_object *root, uint32_t nports)
 			     "marks only)", q);
 		}
 	}
-	t = add_obj(root, "QUEUE");
-	for (p = 0; p < nports && s->ecn_queues; p++) {
-		port_name(port, sizeof(port), p);
-		for (from = 0; next_range(s->ecn_queues, &from, r, sizeof(r));) {
-			scn_sfmt(key, sizeof(key), "%s|%s", port, r);
-			add_str(add_obj(t, key), "wred_profile", "AZURE_LOSSLESS");
-		}
-	}
+	per_port_ranges(add_obj(root, "QUEUE"), nports, s->ecn_queues, "wred_profile",
+			"AZURE_LOSSLESS");
 }
 
 /* PORT_QOS_MAP and the maps it names: the scenario's DSCP map, the
