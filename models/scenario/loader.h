@@ -13,7 +13,8 @@
  *   values.c    one value of a key: parse (with its syntax and range) and
  *               format (as it loads back)
  *   nodes.c     host sets and node names against the topology
- *   read.c      messages, reading INI text (the inih adaptation) and --set
+ *   errors.c    messages, one line each at their place; calls nothing
+ *   read.c      reading INI text (the inih adaptation) and --set
  *   validate.c  checks that involve several keys; scenario_finalize()
  *   derived.c   values the scenario implies: hosts, switch tiers, PFC
  *               headroom and the shared pool
@@ -25,6 +26,9 @@
  *   keyhelp.c   what `dcqcn-sim keys` prints
  *   sonic.c, mlx5.c, export.c   real switch and NIC configurations in and
  *               out (config.h)
+ *   open.c      scenario_load_inputs(), scenario_open(): the file, then the
+ *               configurations, then the sets; above the loader, which never
+ *               calls into configs/
  *
  * The functions and tables shared between the rooms carry the prefix scn_
  * (the public functions scenario_); the rest of each room is static.
@@ -252,7 +256,7 @@ static inline int copy_range(char *buf, size_t len, const char *b, const char *e
 	return 0;
 }
 
-/* ---- messages and the state of one file or one --set (read.c) ---- */
+/* ---- messages (errors.c) and the state of one file or one --set (read.c) ---- */
 
 /* where a message points: "src:line: ", or "src: " when line is 0 */
 struct place {
@@ -315,6 +319,16 @@ static inline int hdr_at(const struct load *ld, int sec, int j)
 /* the first error of ld, at its current place; returns -1 */
 SCN_PRINTF(2, 3)
 __attribute__((format(printf, 2, 3))) int scn_fail(struct load *ld, const char *fmt, ...);
+
+/* scenario_load_string(), scenario_load_file() and scenario_set() with the
+ * inputs' forced fabric (in->fabric; in may be NULL): the steps of
+ * scenario_load_inputs() (configs/open.c) */
+int scn_load_text(struct scenario *s, const char *name, const char *text, struct scn_error *err,
+		  const struct scenario_inputs *in);
+int scn_load_path(struct scenario *s, const char *path, struct scn_error *err,
+		  const struct scenario_inputs *in);
+int scn_set_one(struct scenario *s, const char *assignment, struct scn_error *err,
+		const struct scenario_inputs *in);
 
 /* fabric.type changed from `old` (keys.c): the keys it sets the default of
  * (pfc.priorities, pfcwd.enable, ecn.queues, nic.cc) follow it unless given */
