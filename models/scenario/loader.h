@@ -9,7 +9,8 @@
  *
  * The rooms, each opening with what it holds and the rules it keeps:
  *   keys.c      the sections, the key table and its lookups, the defaults
- *               (scenario_init) and the [dcqcn] profiles
+ *               fabric.type and the [dcqcn] profiles set
+ *   defaults.c  a new scenario, job or fault (scenario_init), scenario_free()
  *   values.c    one value of a key: parse (with its syntax and range) and
  *               format (as it loads back)
  *   nodes.c     host sets and node names against the topology
@@ -191,7 +192,7 @@ void scn_dep_label(const struct key_def *k, const char *secname, char *buf, size
 /* "kind = fat-tree", "pattern = incast or permutation", "nic.cc = dcqcn" */
 void scn_applies_text(const struct key_def *k, char *buf, size_t len);
 
-/* the defaults of a new [job.NAME] and [fault.NAME] */
+/* the defaults of a new [job.NAME] and [fault.NAME] (defaults.c) */
 void scn_job_init(struct scn_job *j, const char *name, int line);
 void scn_fault_init(struct scn_fault *f, const char *name, int line);
 
@@ -371,6 +372,7 @@ struct tier_words {
 	const char *prefix, *name, *label, *peers;
 };
 
+/* derived.c, beside the switch tiers that name themselves by it */
 extern const struct tier_words scn_tier_words[N_TIERS];
 
 #define NODE_EXAMPLES "e.g. h3, leaf0, spine1, edge0, agg2, core1, sw0"
