@@ -1,6 +1,6 @@
 /*
  * defaults.c - a new scenario, job and fault at the defaults of the key
- * table (keys.c): scenario_init(), scn_job_init(), scn_fault_init(); and
+ * table (keytable.c): scenario_init(), scn_job_init(), scn_fault_init(); and
  * scenario_free(), which frees what loading and finalizing allocated (the
  * resolved host sets of nodes.c, trace rows, the links file's graph).
  */

@@ -8,8 +8,10 @@
  * resolved scenario prints back as INI that loads to the same values.
  *
  * The rooms, each opening with what it holds and the rules it keeps:
- *   keys.c      the sections, the key table and its lookups, the defaults
- *               fabric.type and the [dcqcn] profiles set
+ *   keytable.c  the sections and the key table, one row a key with its
+ *               meaning
+ *   keys.c      the lookups in the table, the defaults fabric.type and the
+ *               [dcqcn] profiles set
  *   defaults.c  a new scenario, job or fault (scenario_init), scenario_free()
  *   values.c    one value of a key: parse (with its syntax and range) and
  *               format (as it loads back)
@@ -66,7 +68,7 @@ SCN_PRINTF(3, 4) int scn_sfmt(char *buf, size_t len, const char *fmt, ...);
 #define MBPS INT64_C(1000000)
 #define FW_BYTE_UNIT 64 /* rpg_byte_reset firmware unit */
 
-/* ---- sections and keys (keys.c) ---- */
+/* ---- sections and keys (the table: keytable.c; its lookups: keys.c) ---- */
 
 enum sec_id {
 	SEC_SIM,
@@ -159,9 +161,12 @@ struct key_def {
 	unsigned flags;
 	int64_t def[3];        /* the default in the base unit; a KF_PROFILE knob's
 				  by profile (enum scn_dcqcn_profile) */
+	const char *meaning;   /* one line, as `dcqcn-sim keys` prints it; NULL for KT_TODO */
+	const char *def_text;  /* the default in words where a value cannot show it
+				  ("required"), else NULL */
 };
 
-/* every key of docs/contract.md#scenario-files (keys.c checks the count) */
+/* every key of docs/contract.md#scenario-files (keytable.c checks the count) */
 #define N_KEYS 133
 extern const struct key_def scn_key_defs[N_KEYS];
 
