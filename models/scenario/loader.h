@@ -19,6 +19,7 @@
  *   errors.c    messages, one line each at their place; calls nothing
  *   read.c      reading INI text (the inih adaptation) and --set
  *   validate.c  checks that involve several keys; scenario_finalize()
+ *   checkjobs.c those checks for each job, and all jobs' flows together
  *   derived.c   values the scenario implies: hosts, switch tiers, PFC
  *               headroom and the shared pool
  *   trace.c     trace CSV files
@@ -430,10 +431,20 @@ uint32_t scn_tier_ports(const struct sw_tier *t, int host);
  * the shared pool of a switch of tier t, returned and written out */
 int64_t scn_pool_text(const struct scenario *s, const struct sw_tier *t, char *buf, size_t len);
 
-/* ---- checks that involve several keys (validate.c), trace files (trace.c) ---- */
+/* ---- checks that involve several keys (validate.c, checkjobs.c), trace files (trace.c) ---- */
 
 /* end of a file: see validate.c */
 int scn_check_file(struct load *ld);
+/* where a message about key ki of item j of named section sec (or of the
+ * scenario, j < 0) points: its line in the file, else the item's header,
+ * else "--set" (ld NULL: at finalize) */
+struct place scn_key_place(const struct scenario *s, const struct load *ld, int sec, int ki,
+			   int j);
+/* the checks of job j (checkjobs.c); resolve: at finalize, host sets resolved */
+int scn_check_job(struct scenario *s, const struct load *ld, int j, int resolve,
+		  struct scn_error *err);
+/* all jobs' flows together, at most 10^12 (checkjobs.c) */
+int scn_check_flows(const struct scenario *s, const struct load *ld, struct scn_error *err);
 /* read job->file into job->rows; errors are "FILE:LINE: column: ..." */
 /*
  * A CSV file read row by row (csvfile.c; traces, links files), a reader's
