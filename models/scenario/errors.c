@@ -1,8 +1,9 @@
 /*
  * errors.c - the loader's messages (loader.h): one line each, at their
  * place ("src:line: " or "src: "), the first error of a file or a --set
- * kept.  Every room of the loader and the configurations report through
- * these; they call nothing of the loader.
+ * kept, and where a message about a key points.  Every room of the loader
+ * and the configurations report through these; they call nothing of the
+ * loader.
  */
 #include "models/scenario/loader.h"
 
@@ -73,4 +74,27 @@ int scn_fail(struct load *ld, const char *fmt, ...)
 	scn_vset_error(ld->err, pl, fmt, ap);
 	va_end(ap);
 	return -1;
+}
+
+struct place scn_key_place(const struct scenario *s, const struct load *ld, int sec, int ki,
+			   int j)
+{
+	struct place pl = { "--set", 0 };
+
+	if (ld && ki >= 0) {
+		int line = line_at(ld, sec, j, ki);
+		if (line > 0) {
+			pl.src = ld->src;
+			pl.line = line;
+			return pl;
+		}
+	}
+	if (ld && j >= 0 && hdr_at(ld, sec, j) > 0) {
+		pl.src = ld->src;
+		pl.line = hdr_at(ld, sec, j);
+	} else if (j >= 0 && item_line(s, sec, j) > 0) {
+		pl.src = s->source;
+		pl.line = item_line(s, sec, j);
+	}
+	return pl;
 }

@@ -326,6 +326,11 @@ static inline int hdr_at(const struct load *ld, int sec, int j)
 /* the first error of ld, at its current place; returns -1 */
 SCN_PRINTF(2, 3)
 __attribute__((format(printf, 2, 3))) int scn_fail(struct load *ld, const char *fmt, ...);
+/* where a message about key ki of item j of named section sec (or of the
+ * scenario, j < 0) points: its line in the file, else the item's header,
+ * else "--set" (ld NULL: at finalize) */
+struct place scn_key_place(const struct scenario *s, const struct load *ld, int sec, int ki,
+			   int j);
 
 /* scenario_load_string(), scenario_load_file() and scenario_set() with the
  * inputs' forced fabric (in->fabric; in may be NULL): the steps of
@@ -435,11 +440,6 @@ int64_t scn_pool_text(const struct scenario *s, const struct sw_tier *t, char *b
 
 /* end of a file: see validate.c */
 int scn_check_file(struct load *ld);
-/* where a message about key ki of item j of named section sec (or of the
- * scenario, j < 0) points: its line in the file, else the item's header,
- * else "--set" (ld NULL: at finalize) */
-struct place scn_key_place(const struct scenario *s, const struct load *ld, int sec, int ki,
-			   int j);
 /* the checks of job j (checkjobs.c); resolve: at finalize, host sets resolved */
 int scn_check_job(struct scenario *s, const struct load *ld, int j, int resolve,
 		  struct scn_error *err);

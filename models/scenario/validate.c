@@ -83,30 +83,6 @@
 
 /* ---- checks that involve several keys ---- */
 
-/* the place of key ki of item j of named section sec (or of the scenario, j < 0) */
-struct place scn_key_place(const struct scenario *s, const struct load *ld, int sec, int ki,
-			   int j)
-{
-	struct place pl = { "--set", 0 };
-
-	if (ld && ki >= 0) {
-		int line = line_at(ld, sec, j, ki);
-		if (line > 0) {
-			pl.src = ld->src;
-			pl.line = line;
-			return pl;
-		}
-	}
-	if (ld && j >= 0 && hdr_at(ld, sec, j) > 0) {
-		pl.src = ld->src;
-		pl.line = hdr_at(ld, sec, j);
-	} else if (j >= 0 && item_line(s, sec, j) > 0) {
-		pl.src = s->source;
-		pl.line = item_line(s, sec, j);
-	}
-	return pl;
-}
-
 /* the place of a [topology] key */
 static struct place topo_place(const struct scenario *s, const struct load *ld, const char *key)
 {
