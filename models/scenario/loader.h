@@ -34,6 +34,12 @@
  *               configurations, then the sets; above the loader, which never
  *               calls into configs/
  *
+ * Each room calls only rooms below it, bottom first: keytable.c and
+ * errors.c; keys.c and csvfile.c; derived.c, trace.c and links.c; nodes.c;
+ * values.c, defaults.c and checkjobs.c; validate.c, keyhelp.c, print.c and
+ * warnings.c; read.c; then configs/ (mlx5.c, sonic.c and export.c, open.c
+ * last), which the loader never calls.
+ *
  * The functions and tables shared between the rooms carry the prefix scn_
  * (the public functions scenario_); the rest of each room is static.
  */
