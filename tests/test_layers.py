@@ -13,30 +13,35 @@ import os
 import re
 import sys
 
-# layer: (folder, layers it may use besides itself), bottom up
+# layer: (folder, layers it may use besides itself), bottom up; a folder
+# inside another's is a layer above it (configs/ over the loader)
 LAYERS = {
     'base': ('models/base', []),
     'core': ('models/core', ['base']),
     'scenario': ('models/scenario', ['base', 'core']),
+    'configs': ('models/scenario/configs', ['base', 'core', 'scenario']),
     'node': ('models/node', ['base', 'core']),
     'workload': ('models/workload', ['base', 'core', 'scenario', 'node']),
     'fabric': ('models/fabric', ['base', 'core', 'scenario', 'node', 'workload']),
     'plots': ('plots', ['base']),
-    'run': ('sim/run', ['base', 'core', 'scenario', 'node', 'workload', 'fabric']),
-    'sweeps': ('sim/sweeps', ['base', 'core', 'scenario', 'node', 'workload', 'fabric',
-                              'run']),
-    'cli': ('sim/cli', ['base', 'core', 'scenario', 'node', 'workload', 'fabric', 'plots',
-                        'run', 'sweeps']),
+    'run': ('sim/run', ['base', 'core', 'scenario', 'configs', 'node', 'workload',
+                        'fabric']),
+    'sweeps': ('sim/sweeps', ['base', 'core', 'scenario', 'configs', 'node', 'workload',
+                              'fabric', 'run']),
+    'cli': ('sim/cli', ['base', 'core', 'scenario', 'configs', 'node', 'workload', 'fabric',
+                        'plots', 'run', 'sweeps']),
 }
 SCANNED = ['models', 'plots', 'sim']
 INCLUDE = re.compile(r'\s*#\s*include\s+"([^"]+)"')
 
 
 def layer_of(rel):
-    for name, (folder, _) in LAYERS.items():
-        if rel.startswith(folder + '/'):
-            return name
-    return None
+    """the layer of the longest folder that holds rel (configs/ lies in scenario/)"""
+    best, name = '', None
+    for layer, (folder, _) in LAYERS.items():
+        if rel.startswith(folder + '/') and len(folder) > len(best):
+            best, name = folder, layer
+    return name
 
 
 def main():

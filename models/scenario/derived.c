@@ -34,6 +34,18 @@
 #include "models/core/pfc.h"
 #include "models/core/pkt.h"
 
+/* ---- the words of a tier: node names (nodes.c), switch tiers (below) ---- */
+
+const struct tier_words scn_tier_words[N_TIERS] = {
+	[TOPO_HOST] = { "h", NULL, NULL, "hosts" },
+	[TOPO_LEAF] = { "leaf", "leaf", "leaf switches", "leaves" },
+	[TOPO_SPINE] = { "spine", "spine", "spine switches", "spines" },
+	[TOPO_EDGE] = { "edge", "edge", "edge switches", "edges" },
+	[TOPO_AGG] = { "agg", "agg", "agg switches", "aggs" },
+	[TOPO_CORE] = { "core", "core", "core switches", "cores" },
+	[TOPO_SW] = { "sw", "sw0", "sw0", "sw0" },
+};
+
 /* ---- frames and the topology ---- */
 
 /* bytes of n data frames (mtu + RoCEv2 headers), the unit of some defaults */

@@ -4,10 +4,8 @@
  * mistyped section, key, enum value, job or fault name.
  *
  * Choices
- *   - The meanings are the README's key table, one line per key (a README
- *     row of several keys is split).  A default the table cannot show as a
- *     value that loads back (a required key, a "not given" marker, the
- *     qos.data_dscp a job inherits) is written out in key_docs[] too.
+ *   - The meanings sit in the key table's rows (keytable.c), with the
+ *     default in words where a value cannot show it.
  *   - `keys` shows each [dcqcn] knob's nvidia default (the profile a
  *     scenario gets) and its default under every profile.
  *   - Keys of type KT_TODO (known, not implemented) are left out: no key is
@@ -28,260 +26,27 @@
 
 /* ---- the meanings ---- */
 
-struct key_doc {
-	const char *key;     /* "section.key"; named sections without NAME */
-	const char *meaning; /* one line */
-	const char *def;     /* the default in words, when a value cannot show it */
-};
-
-static const struct key_doc key_docs[] = {
-	{ "sim.duration", "hard stop; the run ends earlier when every flow has completed", NULL },
-	{ "sim.seed", "seeds every random stream (permutations, ECMP salts, QP source ports)",
-	  NULL },
-	{ "sim.threads",
-	  "threads of one run: auto (the machine's cores, fewer for a light fabric or jobs that deliver "
-	  "few packets a window: check says) or 1-256; the outputs are the same for any value",
-	  NULL },
-	{ "sim.partitions",
-	  "pieces the fabric is cut into, each thread running its share one after another: auto (one a "
-	  "thread, more in large fabrics, for cache locality) or 1-65536, at least the threads and at "
-	  "most the units; the outputs are the same for any value",
-	  NULL },
-
-	{ "topology.kind", "leaf-spine, fat-tree, star, rail-optimized or file", NULL },
-	{ "topology.spines", "leaf-spine and rail-optimized size: spine switches", NULL },
-	{ "topology.leaves", "leaf-spine size: leaf switches", NULL },
-	{ "topology.hosts_per_leaf", "leaf-spine size: hosts under each leaf", NULL },
-	{ "topology.k", "fat-tree: k-ary 3-tier, k^3/4 hosts, 5k^2/4 switches", NULL },
-	{ "topology.hosts", "star: hosts on one switch", NULL },
-	{ "topology.file",
-	  "file: the links CSV (a,b,rate,cable), relative to the scenario's folder; hosts are "
-	  "the nodes with one link, h0.. in order of appearance",
-	  "none, required with kind = file" },
-	{ "topology.units",
-	  "rail-optimized: scalable units, each with gpus_per_server rail leaves", NULL },
-	{ "topology.servers_per_unit",
-	  "rail-optimized: servers in a unit; NIC r of each goes to the unit's rail leaf r", NULL },
-	{ "topology.uplinks_per_spine",
-	  "parallel links between every leaf and every spine (ECMP spreads over them)", NULL },
-	{ "topology.gpus_per_server",
-	  "hosts per server (GPUs, each with its own NIC), joined by NVLink; 1 = plain hosts",
-	  NULL },
-	{ "topology.nvlink", "NVLink/NVSwitch bandwidth per GPU and direction (450GB/s = 3600Gbps)",
-	  NULL },
-	{ "topology.nvlink_latency", "latency of one transfer between GPUs of a server", NULL },
-	{ "topology.host_link", "link rate host-switch", NULL },
-	{ "topology.fabric_link", "link rate switch-switch", NULL },
-	{ "topology.host_cable", "cable length host-switch (5 ns per metre)", NULL },
-	{ "topology.fabric_cable", "cable length switch-switch (5 ns per metre)", NULL },
-	{ "topology.switch_latency", "forwarding pipeline, after the whole frame is received", NULL },
-	{ "topology.mtu", "RoCE payload bytes per packet (a plain number of bytes)", NULL },
-	{ "topology.ecmp",
-	  "flow: hash of (src, dst, UDP source port); packet: also the PSN (spraying)", NULL },
-
-	{ "qos.data_dscp", "DSCP of RoCE data", NULL },
-	{ "qos.nccl_ib_tc", "the TOS byte NCCL sets, instead of data_dscp; 106 = DSCP 26 with ECT(0)",
-	  "not set; qos.data_dscp applies" },
-	{ "qos.cnp_dscp", "DSCP of CNPs (priority 6 by the default map)", NULL },
-	{ "qos.dscp_to_priority", "overrides of priority = dscp>>3, e.g. 26:3,48:6",
-	  "empty (priority = dscp>>3)" },
-	{ "qos.scheduler", "strict (priority 7 first) or dwrr", NULL },
-	{ "qos.dwrr_weights",
-	  "8 weights for priorities 0-7 (only with dwrr); quantum = weight x one full frame", NULL },
-	{ "qos.cnp_priority_strict", "CNPs leave ahead of every data queue", NULL },
-
-	{ "nic.cc", "dcqcn, or none (line rate, PFC alone)", NULL },
-	{ "nic.pause_watchdog",
-	  "NIC stall prevention: a NIC stalled this long stops pausing; 0 = off", NULL },
-	{ "nic.ib_timeout",
-	  "NCCL_IB_TIMEOUT: the RC retransmission timeout is 4.096 us x 2^n (20: 4.29 s)", NULL },
-	{ "nic.ib_retry_cnt",
-	  "NCCL_IB_RETRY_CNT: a QP goes to the error state, and its job fails, at the "
-	  "(n + 1)-th timeout in a row without progress", NULL },
-	{ "nic.rto", "go-back-N retransmission timeout: auto (from nic.ib_timeout) or a time", NULL },
-
-	{ "job.pattern", "ring-allreduce, alltoall, trace, incast or permutation", "required" },
-	{ "job.ranks", "hosts taking part (all, 0-63, 0,2,4-7), in that order around the ring", NULL },
-	{ "job.size",
-	  "ring-allreduce, alltoall: the collective size S; incast, permutation: bytes per flow",
-	  NULL },
-	{ "job.start", "start time (for traces, added to every row's start_us)", NULL },
-	{ "job.dscp", "DSCP of the job's packets", "qos.data_dscp" },
-	{ "job.dst", "incast: the host every sender sends size to", NULL },
-	{ "job.senders", "incast: the hosts that send size to dst (all: every other host)", NULL },
-	{ "job.file", "trace: CSV, relative to the scenario file's folder", "required" },
-	{ "job.iterations",
-	  "repeat the job; iteration k+1 starts compute_gap after iteration k ended on every rank",
-	  NULL },
-	{ "job.compute_gap", "the pause between one iteration's end and the next one's start", NULL },
-	{ "job.skew",
-	  "each rank starts each iteration up to skew late (uniform, drawn from the seed; stragglers)",
-	  NULL },
-	{ "job.straggler",
-	  "named hosts start each iteration this much late, on top of skew (h5:2ms,h9:500us)",
-	  NULL },
-	{ "job.channels",
-	  "rings, each with its own QPs and ECMP hashes, each carrying S/channels", NULL },
-	{ "job.slice", "pipelining granularity of the ring", NULL },
-	{ "job.schedule", "all-at-once, or shift (rank i sends to i+1, then i+2, ...)", NULL },
-	{ "job.targets", "storage: the NVMe-oF target hosts, e.g. 0-3", "none, required" },
-	{ "job.initiators", "storage: the GPU hosts that read and write, e.g. 4-31",
-	  "none, required" },
-	{ "job.rw", "storage: read, write or randrw (fio's rw)", NULL },
-	{ "job.rwmixread", "storage, randrw: the share of I/Os that read", NULL },
-	{ "job.bs", "storage: the I/O size (fio's bs)", NULL },
-	{ "job.iodepth", "storage: I/Os each initiator keeps outstanding", NULL },
-	{ "job.target_latency", "storage: a target's media time per I/O", NULL },
-	{ "job.target_iops", "storage: a target's I/Os per second at most, or none", NULL },
-	{ "job.target_bw", "storage: a target's media bandwidth at most; 0 = no limit", NULL },
-	{ "job.runtime",
-	  "storage: stop submitting I/Os this long after the start (fio's runtime); 0 = when size is moved",
-	  NULL },
-	{ "job.algorithm",
-	  "ring, or tree (NCCL's double binary tree between servers, a chain inside each)", NULL },
-	{ "job.qps_per_connection",
-	  "NCCL_IB_QPS_PER_CONNECTION: QPs per connection, each with its own UDP source port",
-	  NULL },
-
-	{ "buffer.size", "shared buffer per switch", NULL },
-	{ "buffer.reserved", "guaranteed bytes per (ingress port, priority group)", NULL },
-	{ "buffer.dynamic_th", "lossless ingress alpha = 2^dynamic_th (SONiC convention)", NULL },
-	{ "buffer.lossy_dynamic_th", "lossy egress alpha = 2^lossy_dynamic_th", NULL },
-	{ "buffer.cell", "accounting cell (each frame rounded up to cells); 0 = byte exact", NULL },
-
-	{ "pfc.priorities", "lossless priorities, e.g. 3,4; empty = PFC off", NULL },
-	{ "pfc.headroom",
-	  "per lossless PG: auto (2 frames + cable round trip + peer response + 1 frame) or bytes",
-	  NULL },
-	{ "pfc.xon_offset", "XON once shared use < threshold - xon_offset", NULL },
-	{ "pfc.pause_quanta", "quanta per XOFF (512 bit times each: 83.9 us at 400G)", NULL },
-	{ "pfc.response_time",
-	  "peer response: auto (by link rate, 905 quanta at 400G) or a time", NULL },
-
-	{ "pfcwd.enable", "switch PFC watchdog", NULL },
-	{ "pfcwd.detection_time", "a queue paused this long is in a pause storm (SONiC semantics)",
-	  NULL },
-	{ "pfcwd.restoration_time", "a storm ends after this long without a pause (SONiC semantics)",
-	  NULL },
-	{ "pfcwd.poll_interval", "how often the watchdog looks (SONiC semantics)", NULL },
-	{ "pfcwd.action", "what a queue in a storm does: drop, forward or alert", NULL },
-
-	{ "ecn.queues", "egress queues with WRED/ECN; empty = off", NULL },
-	{ "ecn.kmin", "marking ramp on the instantaneous queue: no mark below kmin", NULL },
-	{ "ecn.kmax", "marking ramp: probability pmax at kmax, every packet above", NULL },
-	{ "ecn.pmax", "marking ramp: the marking probability at kmax", NULL },
-	{ "ecn.mark_point", "dequeue (bytes left behind the packet) or enqueue (bytes ahead of it)",
-	  NULL },
-
-	{ "dcqcn.profile", "nvidia, paper or hpcc: the defaults and semantics of the knobs", NULL },
-	{ "dcqcn.rpg_time_reset", "the increase timer", NULL },
-	{ "dcqcn.rpg_byte_reset", "the byte counter of increases; 0 = off",
-	  NULL },
-	{ "dcqcn.rpg_threshold", "F: the fast-recovery steps before additive increase", NULL },
-	{ "dcqcn.rpg_ai_rate", "additive increase step of the target rate",
-	  NULL },
-	{ "dcqcn.rpg_hai_rate", "hyper increase step of the target rate",
-	  NULL },
-	{ "dcqcn.rpg_gd", "a cut is Rc x alpha / 2^(gd - 10)", NULL },
-	{ "dcqcn.rpg_min_dec_fac", "a cut leaves at least this % of the rate; 0 = no limit", NULL },
-	{ "dcqcn.rpg_min_rate", "the lowest rate a cut leaves", NULL },
-	{ "dcqcn.dce_tcp_g", "G of the alpha average: g = (1024 - G) / 1024", NULL },
-	{ "dcqcn.dce_tcp_rtt", "the alpha update period", NULL },
-	{ "dcqcn.rate_reduce_monitor_period",
-	  "at most one cut per period; 0 = a cut on each CNP", NULL },
-	{ "dcqcn.initial_alpha_value", "alpha at a QP's first CNP, in 1/1024", NULL },
-	{ "dcqcn.rate_to_set_on_first_cnp",
-	  "the rate a QP's first CNP sets; 0 = keep the rate", NULL },
-	{ "dcqcn.clamp_tgt_rate", "a cut sets the target rate to the current rate (1) or not (0)",
-	  NULL },
-	{ "dcqcn.clamp_tgt_rate_after_time_inc",
-	  "clamp the target rate at a cut after a timer-driven increase (1) or not (0)", NULL },
-	{ "dcqcn.min_time_between_cnps",
-	  "notification point: at most one CNP per QP (or port) in this time",
-	  NULL },
-	{ "dcqcn.cnp_scope", "min_time_between_cnps counts per qp or per port", NULL },
-
-	{ "fault.kind", "pause-storm, slow-receiver or link-down", "required" },
-	{ "fault.node", "the host, e.g. h3", "required" },
-	{ "fault.link", "two cabled nodes, e.g. leaf0-spine1, h3-leaf0, edge0-agg0", "required" },
-	{ "fault.start", "when the fault begins", NULL },
-	{ "fault.duration", "how long it lasts; 0 = to the end of the run", NULL },
-	{ "fault.priority", "the paused priority", "the lowest lossless priority" },
-	{ "fault.rate", "the host's drain rate (below topology.host_link)", "required" },
-
-	{ "output.sample_interval", "the interval of pause.csv and rates.csv", NULL },
-	{ "output.queues", "queues.csv: switches, all (also NIC backlogs) or none", NULL },
-	{ "output.flows", "flows.csv rows: all or none", NULL },
-	{ "output.rates", "rates.csv traces the DCQCN state of the first N QPs (flows)", NULL },
-	{ "output.plot_qps",
-	  "the QPs dcqcn.png draws, in that order: up to 16 ids below output.rates (0,5,9; the "
-	  "flow of rates.csv), or auto: the 8 whose Rc fell lowest", NULL },
-
-	{ "criteria.max_ecn_mark_pct", "acceptance: ecn_mark_pct at most (percent)", NULL },
-	{ "criteria.max_lossless_drops", "acceptance: drops_lossless at most", NULL },
-	{ "criteria.min_busbw_pct_line",
-	  "acceptance: the busbw (% of line) of the judged iterations at least (busbw_stat)", NULL },
-	{ "criteria.max_pause_frame_rate",
-	  "acceptance: pause_frame_rate at most (frames/s), or none", NULL },
-	{ "criteria.max_drops",
-	  "acceptance: data packets dropped in any class at most (a failed link's not counted)", NULL },
-	{ "criteria.warmup_iterations",
-	  "the first iterations of each collective job that busbw is not judged on", NULL },
-	{ "criteria.max_retransmitted_pct",
-	  "acceptance: payload sent again at most this % of the payload delivered", NULL },
-	{ "criteria.busbw_stat",
-	  "which busbw of the judged iterations min_busbw_pct_line applies to: min or mean", NULL },
-
-	{ "fabric.type",
-	  "roce (PFC, ECN, DCQCN), infiniband (credit-based link-level flow control) or "
-	  "ethernet-tcp (lossy switches, TCP on the hosts); on the last two PFC, ECN, DCQCN "
-	  "and the PFC watchdog default to off", NULL },
-	{ "ib.vl_buffer",
-	  "infiniband: receive buffer per port and virtual lane (VL = priority); every "
-	  "transmitter starts with vl_buffer/64 credits of 64 B", NULL },
-	{ "ib.credit_update_delay",
-	  "infiniband: from the receiver freeing buffer to its credit update leaving", NULL },
-	{ "ib.sl_to_vl",
-	  "infiniband: the VL of each SL (the SL is the priority qos.dscp_to_priority gives); "
-	  "overrides of VL = SL", NULL },
-	{ "tcp.cc", "ethernet-tcp: newreno, or dctcp (needs switches that mark: [ecn])", NULL },
-	{ "tcp.mss", "ethernet-tcp: payload bytes per segment (headers as RoCE's 62 B)", NULL },
-	{ "tcp.init_cwnd", "ethernet-tcp: initial congestion window, segments (RFC 6928)", NULL },
-	{ "tcp.rto_min", "ethernet-tcp: least retransmission timeout (Linux: 200ms)", NULL },
-	{ "tcp.delayed_ack",
-	  "ethernet-tcp: an ACK waits this long for a second segment (Linux: 40ms); 0: every "
-	  "segment is acknowledged at once", NULL },
-	{ "tcp.stack_latency",
-	  "ethernet-tcp: host stack time per message before its first segment leaves", NULL },
-	{ "ib.vl_arbitration",
-	  "infiniband: VL arbitration weights of switch ports, in 64 B units: a VL sends while "
-	  "its turn's weight is not used up (its last packet may overdraw it), then the next VL "
-	  "with packets; all 0: qos.scheduler", NULL },
-};
-
-/* "pfc.headroom", "job.size" */
-static void doc_name(const struct key_def *k, char *buf, size_t len)
+/* the section named name[0..len), or -1 */
+static int section_of(const char *name, size_t len)
 {
-	snprintf(buf, len, "%s.%s", scn_section_defs[k->sec].name, k->name);
-}
-
-static const struct key_doc *doc_of(const struct key_def *k)
-{
-	char name[128];
-
-	doc_name(k, name, sizeof(name));
-	for (size_t i = 0; i < N_OF(key_docs); i++)
-		if (strcmp(key_docs[i].key, name) == 0)
-			return &key_docs[i];
-	return NULL;
+	for (int i = 0; i < SEC_COUNT; i++)
+		if (strlen(scn_section_defs[i].name) == len &&
+		    strncmp(scn_section_defs[i].name, name, len) == 0)
+			return i;
+	return -1;
 }
 
 const char *scenario_key_meaning(const char *key)
 {
-	for (size_t i = 0; i < N_OF(key_docs); i++)
-		if (strcmp(key_docs[i].key, key) == 0)
-			return key_docs[i].meaning;
-	return NULL;
+	const char *dot = strchr(key, '.');
+	int sec, ki;
+
+	if (!dot || strchr(dot + 1, '.'))
+		return NULL;
+	sec = section_of(key, (size_t)(dot - key));
+	if (sec < 0 || (ki = scn_find_key((enum sec_id)sec, dot + 1)) < 0)
+		return NULL;
+	return scn_key_defs[ki].meaning;
 }
 
 /* append to buf (at *n), never past len */
@@ -302,7 +67,6 @@ static void add(char *buf, size_t len, size_t *n, const char *fmt, ...)
 
 int scenario_key_docs_check(char *buf, size_t len)
 {
-	char name[128];
 	size_t n = 0;
 	int bad = 0;
 
@@ -310,26 +74,11 @@ int scenario_key_docs_check(char *buf, size_t len)
 	for (size_t i = 0; i < N_KEYS; i++) {
 		const struct key_def *k = &scn_key_defs[i];
 
-		if (k->type == KT_TODO || doc_of(k))
+		if (k->type == KT_TODO || (k->meaning && k->meaning[0]))
 			continue;
-		doc_name(k, name, sizeof(name));
-		add(buf, len, &n, "%s%s: no meaning in key_docs[] (keyhelp.c)", bad ? "; " : "", name);
+		add(buf, len, &n, "%s%s.%s: no meaning in its row of scn_key_defs[] (keytable.c)",
+		    bad ? "; " : "", scn_section_defs[k->sec].name, k->name);
 		bad++;
-	}
-	for (size_t i = 0; i < N_OF(key_docs); i++) {
-		const char *dot = strchr(key_docs[i].key, '.');
-		int found = 0;
-
-		for (int s = 0; dot && s < SEC_COUNT; s++)
-			if (strlen(scn_section_defs[s].name) == (size_t)(dot - key_docs[i].key) &&
-			    strncmp(scn_section_defs[s].name, key_docs[i].key,
-				    (size_t)(dot - key_docs[i].key)) == 0)
-				found = scn_find_key((enum sec_id)s, dot + 1) >= 0;
-		if (!found) {
-			add(buf, len, &n, "%s%s: a meaning of no key", bad ? "; " : "",
-			    key_docs[i].key);
-			bad++;
-		}
 	}
 	return bad;
 }
@@ -471,16 +220,6 @@ static void section_list(char *buf, size_t len)
 	for (int i = 0; i < SEC_COUNT; i++)
 		add(buf, len, &n, "%s%s%s", i ? ", " : "", scn_section_defs[i].name,
 		    scn_section_defs[i].named ? ".NAME" : "");
-}
-
-/* the section named name[0..len), or -1 */
-static int section_of(const char *name, size_t len)
-{
-	for (int i = 0; i < SEC_COUNT; i++)
-		if (strlen(scn_section_defs[i].name) == len &&
-		    strncmp(scn_section_defs[i].name, name, len) == 0)
-			return i;
-	return -1;
 }
 
 int scenario_key_known(const char *key, char *err, size_t errlen)
@@ -744,14 +483,13 @@ static void applies_text(const struct key_def *k, char *buf, size_t len)
 static void print_key(FILE *out, const struct key_def *k, struct scenario *s,
 		      const void *base)
 {
-	const struct key_doc *doc = doc_of(k);
 	const char *sec = scn_section_defs[k->sec].name;
 	const char *name = scn_section_defs[k->sec].named ? ".NAME" : "";
 	char value[4200], text[512];
 
-	if (doc && doc->def) {
+	if (k->def_text) {
 		fprintf(out, "%s%s.%s (%s%s)\n", sec, name, k->name,
-			strcmp(doc->def, "required") ? "default: " : "", doc->def);
+			strcmp(k->def_text, "required") ? "default: " : "", k->def_text);
 	} else {
 		scn_format_value(k, base, value, sizeof(value));
 		fprintf(out, "%s%s.%s = %s%s\n", sec, name, k->name, value,
@@ -759,7 +497,7 @@ static void print_key(FILE *out, const struct key_def *k, struct scenario *s,
 			: (k->flags & KF_FRAME2) ? " (two data frames: 2 x (mtu + 62 B))"
 						 : "");
 	}
-	fprintf(out, "    %s\n", doc ? doc->meaning : "(no meaning documented)");
+	fprintf(out, "    %s\n", k->meaning ? k->meaning : "(no meaning documented)");
 	values_text(k, text, sizeof(text));
 	fprintf(out, "    values: %s\n", text);
 	if (k->flags & KF_PROFILE) {

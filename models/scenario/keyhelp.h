@@ -3,10 +3,9 @@
  * of `dcqcn-sim keys` (each key's default, values, where it applies and
  * meaning) and the "did you mean" of a mistyped name.
  *
- * The meanings are a table in keyhelp.c, keyed "section.key" ("job.size"
- * for job.NAME.size), one line each, taken from the README's key table
- * (the documentation users read); scenario_key_docs_check() finds a key of
- * scn_key_defs[] without one, so a new key cannot go undocumented.
+ * The meanings are a field of each row of the key table (scn_key_defs[],
+ * keytable.c), one line each, taken from the README's key table (the
+ * documentation users read).
  *
  * The public functions (scenario_*) are for the command line; the scn_*
  * ones are the loader's (read.c) and use no loader type.
@@ -86,8 +85,8 @@ int scenario_key_base_value(const char *key, const char *text, char *num, size_t
 /* the meaning of key "section.key" ("job.size"), or NULL */
 const char *scenario_key_meaning(const char *key);
 
-/* the keys of scn_key_defs[] without a meaning, and the meanings of keys
- * that do not exist, listed in buf; returns how many */
+/* the keys of scn_key_defs[] whose row has no meaning, listed in buf;
+ * returns how many */
 int scenario_key_docs_check(char *buf, size_t len);
 
 #endif

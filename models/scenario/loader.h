@@ -8,13 +8,18 @@
  * resolved scenario prints back as INI that loads to the same values.
  *
  * The rooms, each opening with what it holds and the rules it keeps:
- *   keys.c      the sections, the key table and its lookups, the defaults
- *               (scenario_init) and the [dcqcn] profiles
+ *   keytable.c  the sections and the key table, one row a key with its
+ *               meaning
+ *   keys.c      the lookups in the table, the defaults fabric.type and the
+ *               [dcqcn] profiles set
+ *   defaults.c  a new scenario, job or fault (scenario_init), scenario_free()
  *   values.c    one value of a key: parse (with its syntax and range) and
  *               format (as it loads back)
  *   nodes.c     host sets and node names against the topology
- *   read.c      messages, reading INI text (the inih adaptation) and --set
+ *   errors.c    messages, one line each at their place; calls nothing
+ *   read.c      reading INI text (the inih adaptation) and --set
  *   validate.c  checks that involve several keys; scenario_finalize()
+ *   checkjobs.c those checks for each job, and all jobs' flows together
  *   derived.c   values the scenario implies: hosts, switch tiers, PFC
  *               headroom and the shared pool
  *   trace.c     trace CSV files
@@ -25,6 +30,15 @@
  *   keyhelp.c   what `dcqcn-sim keys` prints
  *   sonic.c, mlx5.c, export.c   real switch and NIC configurations in and
  *               out (config.h)
+ *   open.c      scenario_load_inputs(), scenario_open(): the file, then the
+ *               configurations, then the sets; above the loader, which never
+ *               calls into configs/
+ *
+ * Each room calls only rooms below it, bottom first: keytable.c and
+ * errors.c; keys.c and csvfile.c; derived.c, trace.c and links.c; nodes.c;
+ * values.c, defaults.c and checkjobs.c; validate.c, keyhelp.c, print.c and
+ * warnings.c; read.c; then configs/ (mlx5.c, sonic.c and export.c, open.c
+ * last), which the loader never calls.
  *
  * The functions and tables shared between the rooms carry the prefix scn_
  * (the public functions scenario_); the rest of each room is static.
@@ -61,7 +75,7 @@ SCN_PRINTF(3, 4) int scn_sfmt(char *buf, size_t len, const char *fmt, ...);
 #define MBPS INT64_C(1000000)
 #define FW_BYTE_UNIT 64 /* rpg_byte_reset firmware unit */
 
-/* ---- sections and keys (keys.c) ---- */
+/* ---- sections and keys (the table: keytable.c; its lookups: keys.c) ---- */
 
 enum sec_id {
 	SEC_SIM,
@@ -154,9 +168,12 @@ struct key_def {
 	unsigned flags;
 	int64_t def[3];        /* the default in the base unit; a KF_PROFILE knob's
 				  by profile (enum scn_dcqcn_profile) */
+	const char *meaning;   /* one line, as `dcqcn-sim keys` prints it; NULL for KT_TODO */
+	const char *def_text;  /* the default in words where a value cannot show it
+				  ("required"), else NULL */
 };
 
-/* every key of docs/contract.md#scenario-files (keys.c checks the count) */
+/* every key of docs/contract.md#scenario-files (keytable.c checks the count) */
 #define N_KEYS 133
 extern const struct key_def scn_key_defs[N_KEYS];
 
@@ -187,7 +204,7 @@ void scn_dep_label(const struct key_def *k, const char *secname, char *buf, size
 /* "kind = fat-tree", "pattern = incast or permutation", "nic.cc = dcqcn" */
 void scn_applies_text(const struct key_def *k, char *buf, size_t len);
 
-/* the defaults of a new [job.NAME] and [fault.NAME] */
+/* the defaults of a new [job.NAME] and [fault.NAME] (defaults.c) */
 void scn_job_init(struct scn_job *j, const char *name, int line);
 void scn_fault_init(struct scn_fault *f, const char *name, int line);
 
@@ -252,7 +269,7 @@ static inline int copy_range(char *buf, size_t len, const char *b, const char *e
 	return 0;
 }
 
-/* ---- messages and the state of one file or one --set (read.c) ---- */
+/* ---- messages (errors.c) and the state of one file or one --set (read.c) ---- */
 
 /* where a message points: "src:line: ", or "src: " when line is 0 */
 struct place {
@@ -315,6 +332,21 @@ static inline int hdr_at(const struct load *ld, int sec, int j)
 /* the first error of ld, at its current place; returns -1 */
 SCN_PRINTF(2, 3)
 __attribute__((format(printf, 2, 3))) int scn_fail(struct load *ld, const char *fmt, ...);
+/* where a message about key ki of item j of named section sec (or of the
+ * scenario, j < 0) points: its line in the file, else the item's header,
+ * else "--set" (ld NULL: at finalize) */
+struct place scn_key_place(const struct scenario *s, const struct load *ld, int sec, int ki,
+			   int j);
+
+/* scenario_load_string(), scenario_load_file() and scenario_set() with the
+ * inputs' forced fabric (in->fabric; in may be NULL): the steps of
+ * scenario_load_inputs() (configs/open.c) */
+int scn_load_text(struct scenario *s, const char *name, const char *text, struct scn_error *err,
+		  const struct scenario_inputs *in);
+int scn_load_path(struct scenario *s, const char *path, struct scn_error *err,
+		  const struct scenario_inputs *in);
+int scn_set_one(struct scenario *s, const char *assignment, struct scn_error *err,
+		const struct scenario_inputs *in);
 
 /* fabric.type changed from `old` (keys.c): the keys it sets the default of
  * (pfc.priorities, pfcwd.enable, ecn.queues, nic.cc) follow it unless given */
@@ -357,6 +389,7 @@ struct tier_words {
 	const char *prefix, *name, *label, *peers;
 };
 
+/* derived.c, beside the switch tiers that name themselves by it */
 extern const struct tier_words scn_tier_words[N_TIERS];
 
 #define NODE_EXAMPLES "e.g. h3, leaf0, spine1, edge0, agg2, core1, sw0"
@@ -409,10 +442,15 @@ uint32_t scn_tier_ports(const struct sw_tier *t, int host);
  * the shared pool of a switch of tier t, returned and written out */
 int64_t scn_pool_text(const struct scenario *s, const struct sw_tier *t, char *buf, size_t len);
 
-/* ---- checks that involve several keys (validate.c), trace files (trace.c) ---- */
+/* ---- checks that involve several keys (validate.c, checkjobs.c), trace files (trace.c) ---- */
 
 /* end of a file: see validate.c */
 int scn_check_file(struct load *ld);
+/* the checks of job j (checkjobs.c); resolve: at finalize, host sets resolved */
+int scn_check_job(struct scenario *s, const struct load *ld, int j, int resolve,
+		  struct scn_error *err);
+/* all jobs' flows together, at most 10^12 (checkjobs.c) */
+int scn_check_flows(const struct scenario *s, const struct load *ld, struct scn_error *err);
 /* read job->file into job->rows; errors are "FILE:LINE: column: ..." */
 /*
  * A CSV file read row by row (csvfile.c; traces, links files), a reader's

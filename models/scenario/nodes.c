@@ -126,17 +126,7 @@ void scn_hostset_clear(struct scn_hostset *hs)
 	hs->n = 0;
 }
 
-/* ---- node names ---- */
-
-const struct tier_words scn_tier_words[N_TIERS] = {
-	[TOPO_HOST] = { "h", NULL, NULL, "hosts" },
-	[TOPO_LEAF] = { "leaf", "leaf", "leaf switches", "leaves" },
-	[TOPO_SPINE] = { "spine", "spine", "spine switches", "spines" },
-	[TOPO_EDGE] = { "edge", "edge", "edge switches", "edges" },
-	[TOPO_AGG] = { "agg", "agg", "agg switches", "aggs" },
-	[TOPO_CORE] = { "core", "core", "core switches", "cores" },
-	[TOPO_SW] = { "sw", "sw0", "sw0", "sw0" },
-};
+/* ---- node names (their words: scn_tier_words, derived.c) ---- */
 
 int scn_parse_node_name(const char *b, const char *e, int *tier, uint32_t *idx)
 {

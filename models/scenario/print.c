@@ -465,6 +465,62 @@ static uint32_t file_diameter(const struct topo *t)
 	return most;
 }
 
+/* leaf-spine and rail-optimized: the rails, the leaves' oversubscription and
+ * the bisection bandwidth */
+static void print_leaf_derived(const struct scenario *s, const struct topo *tp, uint64_t hosts,
+			       FILE *out)
+{
+	char a[40], b[40], c[40];
+	uint32_t per_leaf = tp->hpl, uplinks = s->spines * s->uplinks_per_spine;
+	int64_t down = (int64_t)per_leaf * s->host_link_bps;
+	int64_t up = (int64_t)uplinks * s->fabric_link_bps;
+	/* half the hosts to the other half: their links, or half the
+	 * leaves' uplinks, whichever is less */
+	int64_t half_hosts = (int64_t)(hosts / 2) * s->host_link_bps;
+	int64_t half_up = (int64_t)(tp->leaves / 2) * up;
+
+	if (s->topo == SCN_TOPO_RAIL)
+		fprintf(out, "# rail-optimized: %" PRIu32 " unit%s x %" PRIu32
+			" servers x %" PRIu32 " GPUs; rail leaf leafL is rail L %% %" PRIu32
+			" of unit L / %" PRIu32 "; NIC r of every server of a unit goes"
+			" to its rail leaf r (%" PRIu32 " rails, %" PRIu32 " rail leaves)\n",
+			s->units, s->units == 1 ? "" : "s", s->servers_per_unit,
+			s->gpus_per_server, s->gpus_per_server, s->gpus_per_server,
+			s->gpus_per_server, tp->leaves);
+	fprintf(out, "# leaf oversubscription: %" PRIu32 " x %s down : %" PRIu32
+		" x %s up = %.2f:1",
+		per_leaf, units_format_rate(s->host_link_bps, a, sizeof(a)), uplinks,
+		units_format_rate(s->fabric_link_bps, b, sizeof(b)),
+		(double)down / (double)up);
+	if (s->uplinks_per_spine > 1)
+		fprintf(out, " (%" PRIu32 " parallel links to each of %" PRIu32 " spines)",
+			s->uplinks_per_spine, s->spines);
+	fprintf(out, "\n# bisection bandwidth: %s (min of half the hosts' links, %s, and"
+		" half the leaves' uplinks, %s)\n",
+		units_format_rate(half_hosts < half_up ? half_hosts : half_up, a, sizeof(a)),
+		units_format_rate(half_hosts, b, sizeof(b)),
+		units_format_rate(half_up, c, sizeof(c)));
+}
+
+/* the retransmission timeout, and when a QP without progress gives up */
+static void print_rto_derived(const struct scenario *s, FILE *out)
+{
+	char a[40], b[40], c[40];
+	sim_time_ps rto = scenario_rto_ps(s);
+
+	if (s->nic_rto_ps == SCN_AUTO)
+		snprintf(c, sizeof(c), "4.096us x 2^%d, nic.ib_timeout", s->nic_ib_timeout);
+	else
+		snprintf(c, sizeof(c), "nic.rto");
+	fprintf(out, "# retransmission timeout %s (%s); a QP goes to the error state, and its job "
+		     "fails, at the %d%s timeout in a row without progress (nic.ib_retry_cnt %d "
+		     "retries): %s after its last progress\n",
+		format_long_time(rto, a, sizeof(a)), c, s->nic_ib_retry_cnt + 1,
+		s->nic_ib_retry_cnt == 0 ? "st" : s->nic_ib_retry_cnt == 1 ? "nd"
+						  : s->nic_ib_retry_cnt == 2 ? "rd" : "th",
+		s->nic_ib_retry_cnt, format_long_time((s->nic_ib_retry_cnt + 1) * rto, b, sizeof(b)));
+}
+
 void scenario_print_derived(const struct scenario *s, FILE *out)
 {
 	uint64_t hosts = scenario_hosts(s), host_links = hosts, fabric_links = 0;
@@ -497,36 +553,8 @@ void scenario_print_derived(const struct scenario *s, FILE *out)
 		" (%" PRIu64 " host, %" PRIu64 " fabric)\n",
 		hosts, scenario_switches(s), host_links + fabric_links, host_links,
 		fabric_links);
-	if (s->topo == SCN_TOPO_LEAF_SPINE || s->topo == SCN_TOPO_RAIL) {
-		uint32_t per_leaf = topo.hpl, uplinks = s->spines * s->uplinks_per_spine;
-		int64_t down = (int64_t)per_leaf * s->host_link_bps;
-		int64_t up = (int64_t)uplinks * s->fabric_link_bps;
-		/* half the hosts to the other half: their links, or half the
-		 * leaves' uplinks, whichever is less */
-		int64_t half_hosts = (int64_t)(hosts / 2) * s->host_link_bps;
-		int64_t half_up = (int64_t)(topo.leaves / 2) * up;
-		if (s->topo == SCN_TOPO_RAIL)
-			fprintf(out, "# rail-optimized: %" PRIu32 " unit%s x %" PRIu32
-				" servers x %" PRIu32 " GPUs; rail leaf leafL is rail L %% %" PRIu32
-				" of unit L / %" PRIu32 "; NIC r of every server of a unit goes"
-				" to its rail leaf r (%" PRIu32 " rails, %" PRIu32 " rail leaves)\n",
-				s->units, s->units == 1 ? "" : "s", s->servers_per_unit,
-				s->gpus_per_server, s->gpus_per_server, s->gpus_per_server,
-				s->gpus_per_server, topo.leaves);
-		fprintf(out, "# leaf oversubscription: %" PRIu32 " x %s down : %" PRIu32
-			" x %s up = %.2f:1",
-			per_leaf, units_format_rate(s->host_link_bps, a, sizeof(a)), uplinks,
-			units_format_rate(s->fabric_link_bps, b, sizeof(b)),
-			(double)down / (double)up);
-		if (s->uplinks_per_spine > 1)
-			fprintf(out, " (%" PRIu32 " parallel links to each of %" PRIu32 " spines)",
-				s->uplinks_per_spine, s->spines);
-		fprintf(out, "\n# bisection bandwidth: %s (min of half the hosts' links, %s, and"
-			" half the leaves' uplinks, %s)\n",
-			units_format_rate(half_hosts < half_up ? half_hosts : half_up, a, sizeof(a)),
-			units_format_rate(half_hosts, b, sizeof(b)),
-			units_format_rate(half_up, c, sizeof(c)));
-	}
+	if (s->topo == SCN_TOPO_LEAF_SPINE || s->topo == SCN_TOPO_RAIL)
+		print_leaf_derived(s, &topo, hosts, out);
 	if (s->gpus_per_server > 1)
 		fprintf(out, "# servers: %" PRIu64 " of %" PRIu32 " GPUs (hosts hS*%" PRIu32
 			" .. hS*%" PRIu32 "+%" PRIu32 "), joined by NVLink at %s per GPU and"
@@ -576,16 +604,5 @@ void scenario_print_derived(const struct scenario *s, FILE *out)
 	print_pfc_derived(s, out);
 	print_ecn_derived(s, out);
 	print_dcqcn_derived(s, out);
-	sim_time_ps rto = scenario_rto_ps(s);
-	if (s->nic_rto_ps == SCN_AUTO)
-		snprintf(c, sizeof(c), "4.096us x 2^%d, nic.ib_timeout", s->nic_ib_timeout);
-	else
-		snprintf(c, sizeof(c), "nic.rto");
-	fprintf(out, "# retransmission timeout %s (%s); a QP goes to the error state, and its job "
-		     "fails, at the %d%s timeout in a row without progress (nic.ib_retry_cnt %d "
-		     "retries): %s after its last progress\n",
-		format_long_time(rto, a, sizeof(a)), c, s->nic_ib_retry_cnt + 1,
-		s->nic_ib_retry_cnt == 0 ? "st" : s->nic_ib_retry_cnt == 1 ? "nd"
-						  : s->nic_ib_retry_cnt == 2 ? "rd" : "th",
-		s->nic_ib_retry_cnt, format_long_time((s->nic_ib_retry_cnt + 1) * rto, b, sizeof(b)));
+	print_rto_derived(s, out);
 }

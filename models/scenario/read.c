@@ -1,8 +1,10 @@
 /*
- * read.c - reading a scenario: messages with their place, the state of one
- * file or one --set (struct load), sections and keys as they come, the
- * inih adaptation, scenario_load_string(), scenario_load_file() and
- * scenario_set().
+ * read.c - reading a scenario: the state of one file or one --set (struct
+ * load), sections and keys as they come, the inih adaptation,
+ * scenario_load_string(), scenario_load_file() and scenario_set(), and the
+ * same with a forced fabric (scn_load_text, scn_load_path, scn_set_one)
+ * that configs/open.c builds scenario_load_inputs() on.  Its messages go
+ * through errors.c.
  *
  * How a file is read
  *   ini_parse_stream() is fed by our own reader (read_line), which sees
@@ -30,7 +32,6 @@
  *   file is an error (like a key given twice), [job.NAME] and [fault.NAME]
  *   included.
  */
-#include "models/scenario/configs/config.h"
 #include "models/scenario/keyhelp.h"
 #include "models/scenario/loader.h"
 
@@ -48,74 +49,7 @@
 	"sim, topology, qos, nic, job.NAME, buffer, pfc, pfcwd, ecn, dcqcn, " \
 	"fault.NAME, output, criteria, fabric, ib, tcp"
 
-/* ---- messages ---- */
-
-/* the length of the valid UTF-8 sequence at s (2-4), or 0 */
-static int utf8_len(const unsigned char *s)
-{
-	int n = s[0] >= 0xf0 && s[0] <= 0xf4 ? 4 : s[0] >= 0xe0 ? 3 : s[0] >= 0xc2 ? 2 : 0;
-	for (int i = 1; i < n; i++)
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-	return n;
-}
-
-/* a message stays one line of text: control characters and bytes that are
- * not UTF-8 (a binary file's header) become '?' */
-void scn_one_line(char *s)
-{
-	while (*s) {
-		unsigned char c = (unsigned char)*s;
-		int n = c >= 0x80 ? utf8_len((const unsigned char *)s) : 1;
-		if (c < 0x20 || c == 0x7f || n == 0) {
-			*s++ = '?';
-			continue;
-		}
-		s += n;
-	}
-}
-
-void scn_vset_error(struct scn_error *err, struct place pl, const char *fmt,
-		    va_list ap)
-{
-	int n;
-
-	if (!err)
-		return;
-	if (pl.line > 0)
-		n = snprintf(err->msg, sizeof(err->msg), "%s:%d: ", pl.src, pl.line);
-	else
-		n = snprintf(err->msg, sizeof(err->msg), "%s: ", pl.src);
-	if (n >= 0 && (size_t)n < sizeof(err->msg))
-		vsnprintf(err->msg + n, sizeof(err->msg) - (size_t)n, fmt, ap);
-	scn_one_line(err->msg);
-}
-
-int scn_set_error(struct scn_error *err, struct place pl, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	scn_vset_error(err, pl, fmt, ap);
-	va_end(ap);
-	return -1;
-}
-
 /* ---- the state of one file or one --set ---- */
-
-int scn_fail(struct load *ld, const char *fmt, ...)
-{
-	struct place pl = { ld->src, ld->line };
-	va_list ap;
-
-	if (ld->failed)
-		return -1;
-	ld->failed = 1;
-	va_start(ap, fmt);
-	scn_vset_error(ld->err, pl, fmt, ap);
-	va_end(ap);
-	return -1;
-}
 
 static struct load *load_new(struct scenario *s, const char *src,
 			     struct scn_error *err)
@@ -495,8 +429,8 @@ static int on_key(void *user, const char *section, const char *name,
 	return 1; /* errors are kept in ld; the reader then stops the parse */
 }
 
-static int load_text(struct scenario *s, const char *name, const char *text,
-		     struct scn_error *err, const struct scenario_inputs *in)
+int scn_load_text(struct scenario *s, const char *name, const char *text, struct scn_error *err,
+		  const struct scenario_inputs *in)
 {
 	struct load *ld;
 	int rc;
@@ -531,11 +465,11 @@ static int load_text(struct scenario *s, const char *name, const char *text,
 int scenario_load_string(struct scenario *s, const char *name, const char *text,
 			 struct scn_error *err)
 {
-	return load_text(s, name, text, err, NULL);
+	return scn_load_text(s, name, text, err, NULL);
 }
 
-static int load_path(struct scenario *s, const char *path, struct scn_error *err,
-		     const struct scenario_inputs *in)
+int scn_load_path(struct scenario *s, const char *path, struct scn_error *err,
+		  const struct scenario_inputs *in)
 {
 	struct place pl = { path, 0 };
 	FILE *f = fopen(path, "rb");
@@ -590,74 +524,23 @@ static int load_path(struct scenario *s, const char *path, struct scn_error *err
 		free(buf);
 		return scn_set_error(err, pl, "NUL byte in the file (not a text file)");
 	}
-	rc = load_text(s, path, buf, err, in);
+	rc = scn_load_text(s, path, buf, err, in);
 	free(buf);
 	return rc;
 }
 
 int scenario_load_file(struct scenario *s, const char *path, struct scn_error *err)
 {
-	return load_path(s, path, err, NULL);
-}
-
-static int set_one(struct scenario *s, const char *assignment, struct scn_error *err,
-		   const struct scenario_inputs *in);
-
-int scenario_load_inputs(struct scenario *s, const struct scenario_inputs *in,
-			 struct scn_error *err)
-{
-	int rc = 0;
-
-	if (in->fabric) {
-		char set[64];
-		snprintf(set, sizeof(set), "fabric.type=%s", in->fabric);
-		rc = scenario_set(s, set, err);
-	}
-	if (rc == 0)
-		rc = in->path ? load_path(s, in->path, err, in)
-			      : load_text(s, SCENARIO_DEFAULT_NAME, scenario_default_text, err, in);
-	if (rc == 0 && in->switch_config)
-		rc = scenario_import_sonic(s, in->switch_config, in->log, err);
-	if (rc == 0 && in->nic_config)
-		rc = scenario_import_mlx5(s, in->nic_config, in->log, err);
-	for (int i = 0; rc == 0 && i < in->nsets; i++)
-		rc = set_one(s, in->sets[i], err, in);
-	return rc;
-}
-
-struct scenario *scenario_open(const struct scenario_inputs *in, struct scn_error *err)
-{
-	struct scenario *s = calloc(1, sizeof(*s));
-	if (!s) {
-		snprintf(err->msg, sizeof(err->msg), "out of memory");
-		return NULL;
-	}
-	scenario_init(s);
-	int rc = scenario_load_inputs(s, in, err);
-	if (rc == 0)
-		rc = scenario_finalize(s, err);
-	if (rc) {
-		scenario_close(s);
-		return NULL;
-	}
-	return s;
-}
-
-void scenario_close(struct scenario *s)
-{
-	if (s) {
-		scenario_free(s);
-		free(s);
-	}
+	return scn_load_path(s, path, err, NULL);
 }
 
 int scenario_set(struct scenario *s, const char *assignment, struct scn_error *err)
 {
-	return set_one(s, assignment, err, NULL);
+	return scn_set_one(s, assignment, err, NULL);
 }
 
-static int set_one(struct scenario *s, const char *assignment, struct scn_error *err,
-		   const struct scenario_inputs *in)
+int scn_set_one(struct scenario *s, const char *assignment, struct scn_error *err,
+		const struct scenario_inputs *in)
 {
 	struct load *ld = load_new(s, "--set", err);
 	const char *eq, *kb, *ke, *vb, *ve;

@@ -48,6 +48,9 @@ enum scn_dcqcn_profile { SCN_DCQCN_NVIDIA, SCN_DCQCN_PAPER, SCN_DCQCN_HPCC };
 enum scn_cnp_scope { SCN_CNP_SCOPE_QP, SCN_CNP_SCOPE_PORT };
 /* fabric.type: lossless RoCEv2 (PFC, ECN, DCQCN) or InfiniBand (credits) */
 enum scn_fabric { SCN_FABRIC_ROCE, SCN_FABRIC_IB, SCN_FABRIC_TCP };
+/* the fabric.type names by enum scn_fabric ("roce", "infiniband",
+ * "ethernet-tcp"), NULL-terminated */
+extern const char *const scenario_fabric_names[];
 enum scn_tcp_cc { SCN_TCP_NEWRENO, SCN_TCP_DCTCP };
 
 /*

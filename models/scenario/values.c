@@ -364,14 +364,257 @@ static int parse_fw(const struct key_def *k, const char *value, int64_t *v, char
 	}
 }
 
+/* fault.NAME.node: a host name, h3 */
+static int parse_node(struct load *ld, const char *full, const struct key_def *k, void *base,
+		      const char *value)
+{
+	int tier;
+	uint32_t idx;
+
+	if (scn_parse_node_name(value, value + strlen(value), &tier, &idx))
+		return scn_fail(ld, "%s: %s is not a host name (h0, h1, ...)", full, value);
+	if (tier != TOPO_HOST)
+		return scn_fail(ld, "%s: %s is a switch (pause-storm and slow-receiver are NIC faults: give a host, e.g. h3)",
+				full, value);
+	if (idx > (uint32_t)k->max)
+		return scn_fail(ld, "%s: %s out of range (h0-h%" PRId64 ")", full, value,
+				k->max);
+	scn_store_int(base, k, (int64_t)idx);
+	return 0;
+}
+
+/* fault.NAME.link: "A-B" of node names, kept as text until finalize */
+static int parse_link(struct load *ld, const char *full, const struct key_def *k, void *base,
+		      const char *value)
+{
+	char *text = (char *)base + k->off;
+	int tier[2];
+	uint32_t idx[2];
+
+	if (scn_split_link(value, tier, idx))
+		return scn_fail(ld, "%s: %s is not a link (A-B of node names: " NODE_EXAMPLES
+				"; e.g. leaf0-spine1 or h3-leaf0)", full, value);
+	if (strlen(value) >= sizeof(((struct scn_fault *)0)->link_text))
+		return scn_fail(ld, "%s: longer than %zu characters", full,
+				sizeof(((struct scn_fault *)0)->link_text) - 1);
+	memcpy(text, value, strlen(value) + 1);
+	return 0;
+}
+
+/* one of k->names; a value of k->later is known but not implemented */
+static int parse_enum(struct load *ld, const char *full, const struct key_def *k, void *base,
+		      const char *value)
+{
+	char names[128];
+	size_t i;
+
+	for (i = 0; k->names[i]; i++)
+		if (strcmp(value, k->names[i]) == 0) {
+			scn_store_int(base, k, (int64_t)i);
+			return 0;
+		}
+	scn_join_names(k->names, " | ", names, sizeof(names));
+	for (i = 0; k->later && k->later[i]; i++)
+		if (strcmp(value, k->later[i]) == 0)
+			return scn_fail(ld, "%s: %s not implemented yet (only %s = %s in this version)",
+					full, value, k->name, names);
+	scn_join_names(k->names, ", ", names, sizeof(names));
+	if (k->later) {
+		size_t n = strlen(names);
+		snprintf(names + n, sizeof(names) - n, "; later: ");
+		n = strlen(names);
+		scn_join_names(k->later, ", ", names + n, sizeof(names) - n);
+	}
+	return scn_fail(ld, "%s: %s is not valid (%s)", full, value, names);
+}
+
+/* qos.nccl_ib_tc: the TOS byte, DSCP in the upper six bits, ECN below */
+static int parse_tc(struct load *ld, const char *full, const struct key_def *k, void *base,
+		    const char *value)
+{
+	char e[256];
+	int64_t v = 0;
+
+	if (units_parse_int(value, k->min, k->max, &v, e, sizeof(e)))
+		return scn_fail(ld, "%s: %s", full, e);
+	((struct scenario *)base)->tc_ecn_bits = (int8_t)(v & 3);
+	v >>= 2;
+	if (ld->line > 0) {
+		int dl = ld->key_line[scn_find_key(SEC_QOS, "data_dscp")];
+		if (dl && ld->s->data_dscp != v)
+			return scn_fail(ld, "%s: %s is DSCP %" PRId64 ", but qos.data_dscp is %u (line %d)",
+					full, value, v, ld->s->data_dscp, dl);
+	}
+	scn_store_int(base, k, v);
+	return 0;
+}
+
+/* a host set's text, checked for form only: resolved at finalize */
+static int parse_hostset(struct load *ld, const char *full, const struct key_def *k, void *base,
+			 const char *value)
+{
+	struct scn_hostset *hs = (struct scn_hostset *)((char *)base + k->off);
+	char e[256];
+	uint32_t n;
+
+	if (*value == '\0')
+		return scn_fail(ld, "%s: empty (" HOSTSET_SYNTAX ")", full);
+	if (strlen(value) >= sizeof(hs->text))
+		return scn_fail(ld, "%s: longer than %zu characters", full,
+				sizeof(hs->text) - 1);
+	if (scn_hostset_walk(value, 0, UINT32_MAX, NULL, &n, e, sizeof(e)))
+		return scn_fail(ld, "%s: %s", full, e);
+	scn_hostset_clear(hs);
+	memcpy(hs->text, value, strlen(value) + 1);
+	return 0;
+}
+
+#define NOT_STORED 1 /* parse_stored(): k takes a number, parse_number() reads it */
+#define STORED 1     /* parse_number(): the value is stored already (auto, none, 0) */
+
+/* the keys whose value is stored as it is read (flags, lists, names, text):
+ * 0 or -1, or NOT_STORED for a key that takes a number */
+static int parse_stored(struct load *ld, const char *full, const struct key_def *k, void *base,
+			const char *value)
+{
+	char e[256];
+	char *field = (char *)base + k->off;
+
+	switch (k->type) {
+	case KT_TODO:
+		return scn_fail(ld, "%s: not implemented yet", full);
+	case KT_BOOL: {
+		int b;
+		if (units_parse_bool(value, &b, e, sizeof(e)))
+			return scn_fail(ld, "%s: %s", full, e);
+		scn_store_int(base, k, b);
+		return 0;
+	}
+	case KT_PRIOS:
+		return parse_prios(ld, full, k, value, (uint8_t *)field);
+	case KT_NODE:
+		return parse_node(ld, full, k, base, value);
+	case KT_LINK:
+		return parse_link(ld, full, k, base, value);
+	case KT_ENUM:
+		return parse_enum(ld, full, k, base, value);
+	case KT_TC:
+		return parse_tc(ld, full, k, base, value);
+	case KT_DSCP_MAP:
+	case KT_SL_MAP:
+		return parse_pair_map(ld, full, value, (uint8_t *)field,
+				      k->type == KT_DSCP_MAP ? 64 : SCN_PRIOS);
+	case KT_WEIGHTS:
+		return parse_weights(ld, full, k, value, (uint32_t *)(void *)field);
+	case KT_HOSTSET:
+		return parse_hostset(ld, full, k, base, value);
+	case KT_FILE:
+		return resolve_file(ld, full, value, field);
+	case KT_FLOWS:
+		return parse_flows(ld, full, k, value, (struct scn_flowlist *)(void *)field);
+	case KT_STRAGGLERS:
+		return parse_stragglers(ld, full, k, value, (struct scn_stragglers *)(void *)field);
+	default:
+		return NOT_STORED;
+	}
+}
+
+/* a key that takes a number: its value in the base unit into *v (range not
+ * yet checked), or STORED (auto, none, a firmware 0), or -1 */
+static int parse_number(struct load *ld, const char *full, const struct key_def *k, void *base,
+			const char *value, int64_t *v)
+{
+	char e[256];
+	size_t i;
+	int rc = 0;
+
+	switch (k->type) {
+	case KT_FRACTION:
+		rc = units_parse_fraction(value, v, e, sizeof(e));
+		break;
+	case KT_PERCENT: {
+		char pct[64];
+		size_t n = strlen(value);
+		if (n + 2 > sizeof(pct))
+			return scn_fail(ld, "%s: %s is not a percentage (%s)", full, value, k->range);
+		snprintf(pct, sizeof(pct), "%s%s", value, n && value[n - 1] == '%' ? "" : "%");
+		if (units_parse_fraction(pct, v, e, sizeof(e)))
+			return scn_fail(ld, "%s: %s (%s)", full, e, k->range);
+		break;
+	}
+	case KT_INT_NONE:
+	case KT_INT_AUTO:
+		if (strcmp(value, k->type == KT_INT_NONE ? "none" : "auto") == 0) {
+			scn_store_int(base, k, SCN_AUTO);
+			return STORED;
+		}
+		if (units_parse_int(value, k->min, k->max, v, e, sizeof(e)))
+			return scn_fail(ld, "%s: %s is not valid (%s)", full, value, k->range);
+		break;
+	case KT_FW_TIME:
+	case KT_FW_RATE:
+	case KT_FW_BYTES:
+		if (parse_fw(k, value, v, e, sizeof(e)))
+			return scn_fail(ld, "%s: %s (%s)", full, e, k->range);
+		if (*v == 0 && (k->flags & KF_ZERO)) {
+			scn_store_int(base, k, 0);
+			return STORED;
+		}
+		break;
+	case KT_SIZE_AUTO:
+	case KT_TIME_AUTO:
+		if (strcmp(value, "auto") == 0) {
+			scn_store_int(base, k, SCN_AUTO);
+			return STORED;
+		}
+		rc = k->type == KT_SIZE_AUTO ? units_parse_size(value, v, e, sizeof(e))
+					     : units_parse_time(value, v, e, sizeof(e));
+		if (rc)
+			return scn_fail(ld, "%s: %s (%s)", full, e, k->range);
+		break;
+	case KT_INT:
+		if (units_parse_int(value, k->min, k->max, v, e, sizeof(e)))
+			return scn_fail(ld, "%s: %s", full, e);
+		if ((k->flags & KF_EVEN) && *v % 2)
+			return scn_fail(ld, "%s: %s is odd (%s)", full, value, k->range);
+		break;
+	case KT_TIME:
+		rc = units_parse_time(value, v, e, sizeof(e));
+		break;
+	case KT_RATE:
+		rc = units_parse_rate(value, v, e, sizeof(e));
+		break;
+	case KT_LENGTH:
+		rc = units_parse_length(value, v, e, sizeof(e));
+		break;
+	case KT_SIZE:
+		rc = units_parse_size(value, v, e, sizeof(e));
+		break;
+	case KT_MTU:
+		for (i = 0; is_digit(value[i]); i++)
+			;
+		if (i > 0 && value[i] == '\0') {
+			if (units_parse_int(value, k->min, k->max, v, e, sizeof(e)))
+				return scn_fail(ld, "%s: %s", full, e);
+		} else {
+			rc = units_parse_size(value, v, e, sizeof(e));
+		}
+		break;
+	default: /* parse_stored()'s */
+		break;
+	}
+	if (rc)
+		return scn_fail(ld, "%s: %s", full, e);
+	return 0;
+}
+
 /* parse `value` for key k into base (struct scenario, scn_job or scn_fault) */
 int scn_parse_value(struct load *ld, const char *full, const struct key_def *k,
 		    void *base, const char *value)
 {
-	char e[256], names[128];
 	int64_t v = 0;
 	size_t i;
-	int rc = 0;
+	int rc;
 
 	if ((k->flags & KF_ZERO) && strcmp(value, "0") == 0) {
 		scn_store_int(base, k, 0);
@@ -388,181 +631,12 @@ int scn_parse_value(struct load *ld, const char *full, const struct key_def *k,
 				return 0;
 			}
 	}
-	switch (k->type) {
-	case KT_TODO:
-		return scn_fail(ld, "%s: not implemented yet", full);
-	case KT_BOOL: {
-		int b;
-		if (units_parse_bool(value, &b, e, sizeof(e)))
-			return scn_fail(ld, "%s: %s", full, e);
-		scn_store_int(base, k, b);
-		return 0;
-	}
-	case KT_PRIOS:
-		return parse_prios(ld, full, k, value, (uint8_t *)((char *)base + k->off));
-	case KT_FRACTION:
-		rc = units_parse_fraction(value, &v, e, sizeof(e));
-		break;
-	case KT_PERCENT: {
-		char pct[64];
-		size_t n = strlen(value);
-		if (n + 2 > sizeof(pct))
-			return scn_fail(ld, "%s: %s is not a percentage (%s)", full, value, k->range);
-		snprintf(pct, sizeof(pct), "%s%s", value, n && value[n - 1] == '%' ? "" : "%");
-		if (units_parse_fraction(pct, &v, e, sizeof(e)))
-			return scn_fail(ld, "%s: %s (%s)", full, e, k->range);
-		break;
-	}
-	case KT_INT_NONE:
-	case KT_INT_AUTO:
-		if (strcmp(value, k->type == KT_INT_NONE ? "none" : "auto") == 0) {
-			scn_store_int(base, k, SCN_AUTO);
-			return 0;
-		}
-		if (units_parse_int(value, k->min, k->max, &v, e, sizeof(e)))
-			return scn_fail(ld, "%s: %s is not valid (%s)", full, value, k->range);
-		break;
-	case KT_FW_TIME:
-	case KT_FW_RATE:
-	case KT_FW_BYTES:
-		if (parse_fw(k, value, &v, e, sizeof(e)))
-			return scn_fail(ld, "%s: %s (%s)", full, e, k->range);
-		if (v == 0 && (k->flags & KF_ZERO)) {
-			scn_store_int(base, k, 0);
-			return 0;
-		}
-		break;
-	case KT_SIZE_AUTO:
-	case KT_TIME_AUTO:
-		if (strcmp(value, "auto") == 0) {
-			scn_store_int(base, k, SCN_AUTO);
-			return 0;
-		}
-		rc = k->type == KT_SIZE_AUTO ? units_parse_size(value, &v, e, sizeof(e))
-					     : units_parse_time(value, &v, e, sizeof(e));
-		if (rc)
-			return scn_fail(ld, "%s: %s (%s)", full, e, k->range);
-		break;
-	case KT_NODE: {
-		int tier;
-		uint32_t idx;
-		if (scn_parse_node_name(value, value + strlen(value), &tier, &idx))
-			return scn_fail(ld, "%s: %s is not a host name (h0, h1, ...)", full, value);
-		if (tier != TOPO_HOST)
-			return scn_fail(ld, "%s: %s is a switch (pause-storm and slow-receiver are NIC faults: give a host, e.g. h3)",
-					full, value);
-		if (idx > (uint32_t)k->max)
-			return scn_fail(ld, "%s: %s out of range (h0-h%" PRId64 ")", full, value,
-					k->max);
-		scn_store_int(base, k, (int64_t)idx);
-		return 0;
-	}
-	case KT_LINK: {
-		char *text = (char *)base + k->off;
-		int tier[2];
-		uint32_t idx[2];
-		if (scn_split_link(value, tier, idx))
-			return scn_fail(ld, "%s: %s is not a link (A-B of node names: " NODE_EXAMPLES
-					"; e.g. leaf0-spine1 or h3-leaf0)", full, value);
-		if (strlen(value) >= sizeof(((struct scn_fault *)0)->link_text))
-			return scn_fail(ld, "%s: longer than %zu characters", full,
-					sizeof(((struct scn_fault *)0)->link_text) - 1);
-		memcpy(text, value, strlen(value) + 1);
-		return 0;
-	}
-	case KT_INT:
-		if (units_parse_int(value, k->min, k->max, &v, e, sizeof(e)))
-			return scn_fail(ld, "%s: %s", full, e);
-		if ((k->flags & KF_EVEN) && v % 2)
-			return scn_fail(ld, "%s: %s is odd (%s)", full, value, k->range);
-		break;
-	case KT_TIME:
-		rc = units_parse_time(value, &v, e, sizeof(e));
-		break;
-	case KT_RATE:
-		rc = units_parse_rate(value, &v, e, sizeof(e));
-		break;
-	case KT_LENGTH:
-		rc = units_parse_length(value, &v, e, sizeof(e));
-		break;
-	case KT_SIZE:
-		rc = units_parse_size(value, &v, e, sizeof(e));
-		break;
-	case KT_MTU:
-		for (i = 0; is_digit(value[i]); i++)
-			;
-		if (i > 0 && value[i] == '\0') {
-			if (units_parse_int(value, k->min, k->max, &v, e, sizeof(e)))
-				return scn_fail(ld, "%s: %s", full, e);
-		} else {
-			rc = units_parse_size(value, &v, e, sizeof(e));
-		}
-		break;
-	case KT_ENUM:
-		for (i = 0; k->names[i]; i++)
-			if (strcmp(value, k->names[i]) == 0) {
-				scn_store_int(base, k, (int64_t)i);
-				return 0;
-			}
-		scn_join_names(k->names, " | ", names, sizeof(names));
-		for (i = 0; k->later && k->later[i]; i++)
-			if (strcmp(value, k->later[i]) == 0)
-				return scn_fail(ld, "%s: %s not implemented yet (only %s = %s in this version)",
-						full, value, k->name, names);
-		scn_join_names(k->names, ", ", names, sizeof(names));
-		if (k->later) {
-			size_t n = strlen(names);
-			snprintf(names + n, sizeof(names) - n, "; later: ");
-			n = strlen(names);
-			scn_join_names(k->later, ", ", names + n, sizeof(names) - n);
-		}
-		return scn_fail(ld, "%s: %s is not valid (%s)", full, value, names);
-	case KT_TC:
-		if (units_parse_int(value, k->min, k->max, &v, e, sizeof(e)))
-			return scn_fail(ld, "%s: %s", full, e);
-		/* the TOS byte: DSCP in the upper six bits, ECN below */
-		((struct scenario *)base)->tc_ecn_bits = (int8_t)(v & 3);
-		v >>= 2;
-		if (ld->line > 0) {
-			int dl = ld->key_line[scn_find_key(SEC_QOS, "data_dscp")];
-			if (dl && ld->s->data_dscp != v)
-				return scn_fail(ld, "%s: %s is DSCP %" PRId64 ", but qos.data_dscp is %u (line %d)",
-						full, value, v, ld->s->data_dscp, dl);
-		}
-		scn_store_int(base, k, v);
-		return 0;
-	case KT_DSCP_MAP:
-	case KT_SL_MAP:
-		return parse_pair_map(ld, full, value, (uint8_t *)((char *)base + k->off),
-				      k->type == KT_DSCP_MAP ? 64 : SCN_PRIOS);
-	case KT_WEIGHTS:
-		return parse_weights(ld, full, k, value, (uint32_t *)((char *)base + k->off));
-	case KT_HOSTSET: {
-		struct scn_hostset *hs = (struct scn_hostset *)((char *)base + k->off);
-		uint32_t n;
-
-		if (*value == '\0')
-			return scn_fail(ld, "%s: empty (" HOSTSET_SYNTAX ")", full);
-		if (strlen(value) >= sizeof(hs->text))
-			return scn_fail(ld, "%s: longer than %zu characters", full,
-					sizeof(hs->text) - 1);
-		if (scn_hostset_walk(value, 0, UINT32_MAX, NULL, &n, e, sizeof(e)))
-			return scn_fail(ld, "%s: %s", full, e);
-		scn_hostset_clear(hs);
-		memcpy(hs->text, value, strlen(value) + 1);
-		return 0;
-	}
-	case KT_FILE:
-		return resolve_file(ld, full, value, (char *)base + k->off);
-	case KT_FLOWS:
-		return parse_flows(ld, full, k, value,
-				   (struct scn_flowlist *)(void *)((char *)base + k->off));
-	case KT_STRAGGLERS:
-		return parse_stragglers(ld, full, k, value,
-					(struct scn_stragglers *)(void *)((char *)base + k->off));
-	}
+	rc = parse_stored(ld, full, k, base, value);
+	if (rc != NOT_STORED)
+		return rc;
+	rc = parse_number(ld, full, k, base, value, &v);
 	if (rc)
-		return scn_fail(ld, "%s: %s", full, e);
+		return rc == STORED ? 0 : -1;
 	if (k->type != KT_INT && check_range(ld, full, k, value, v))
 		return -1;
 	if (k->sec == SEC_QOS && strcmp(k->name, "data_dscp") == 0 && ld->line > 0) {
@@ -587,13 +661,65 @@ static void format_fw(int64_t v, int64_t unit, char *(*with_unit)(int64_t, char 
 		with_unit(v, buf, len);
 }
 
+/* a DSCP or SL map: the pairs that differ from the default map */
+static void format_pair_map(const struct key_def *k, const char *p, char *buf, size_t len)
+{
+	size_t n = 0;
+
+	for (int i = 0; i < (k->type == KT_DSCP_MAP ? 64 : SCN_PRIOS); i++) {
+		uint8_t prio = (uint8_t)p[i];
+		int w;
+		if (prio == (uint8_t)(k->type == KT_DSCP_MAP ? i >> 3 : i))
+			continue;
+		w = snprintf(buf + n, len - n, "%s%d:%u", n ? "," : "", i, prio);
+		if (w < 0 || (size_t)w >= len - n)
+			break;
+		n += (size_t)w;
+	}
+}
+
+/* 8 weights, by priority or VL */
+static void format_weights(const char *p, char *buf, size_t len)
+{
+	uint32_t w[SCN_PRIOS];
+
+	memcpy(w, p, sizeof(w));
+	snprintf(buf, len, "%" PRIu32 ",%" PRIu32 ",%" PRIu32 ",%" PRIu32
+		 ",%" PRIu32 ",%" PRIu32 ",%" PRIu32 ",%" PRIu32,
+		 w[0], w[1], w[2], w[3], w[4], w[5], w[6], w[7]);
+}
+
+/* "auto", or the QP ids */
+static void format_flows(const char *p, char *buf, size_t len)
+{
+	struct scn_flowlist fl;
+	size_t n = 0;
+
+	memcpy(&fl, p, sizeof(fl));
+	snprintf(buf, len, "%s", fl.n ? "" : "auto");
+	for (int i = 0; i < (int)fl.n && n + 12 < len; i++)
+		n += (size_t)snprintf(buf + n, len - n, "%s%" PRIu32, i ? "," : "", fl.id[i]);
+}
+
+/* "h5:2ms,h9:500us" */
+static void format_stragglers(const char *p, char *buf, size_t len)
+{
+	struct scn_stragglers st;
+	char d[40];
+	size_t n = 0;
+
+	memcpy(&st, p, sizeof(st));
+	buf[0] = '\0';
+	for (int i = 0; i < (int)st.n && n + 60 < len; i++)
+		n += (size_t)snprintf(buf + n, len - n, "%sh%" PRIu32 ":%s", i ? "," : "",
+				      st.host[i], units_format_time(st.delay_ps[i], d, sizeof(d)));
+}
+
 void scn_format_value(const struct key_def *k, const void *base, char *buf,
 		      size_t len)
 {
 	const char *p = (const char *)base + k->off;
 	int64_t v;
-	size_t n = 0;
-	int i;
 
 	buf[0] = '\0';
 	if ((k->flags & KF_ZERO) && scn_load_int(base, k) == 0) {
@@ -677,49 +803,23 @@ void scn_format_value(const struct key_def *k, const void *base, char *buf,
 		break;
 	case KT_DSCP_MAP:
 	case KT_SL_MAP:
-		for (i = 0; i < (k->type == KT_DSCP_MAP ? 64 : SCN_PRIOS); i++) {
-			uint8_t prio = (uint8_t)p[i];
-			int w;
-			if (prio == (uint8_t)(k->type == KT_DSCP_MAP ? i >> 3 : i))
-				continue;
-			w = snprintf(buf + n, len - n, "%s%d:%u", n ? "," : "", i, prio);
-			if (w < 0 || (size_t)w >= len - n)
-				break;
-			n += (size_t)w;
-		}
+		format_pair_map(k, p, buf, len);
 		break;
-	case KT_WEIGHTS: {
-		uint32_t w[SCN_PRIOS];
-		memcpy(w, p, sizeof(w));
-		snprintf(buf, len, "%" PRIu32 ",%" PRIu32 ",%" PRIu32 ",%" PRIu32
-			 ",%" PRIu32 ",%" PRIu32 ",%" PRIu32 ",%" PRIu32,
-			 w[0], w[1], w[2], w[3], w[4], w[5], w[6], w[7]);
+	case KT_WEIGHTS:
+		format_weights(p, buf, len);
 		break;
-	}
 	case KT_HOSTSET:
 		snprintf(buf, len, "%s", ((const struct scn_hostset *)(const void *)p)->text);
 		break;
 	case KT_FILE:
 		snprintf(buf, len, "%s", p);
 		break;
-	case KT_FLOWS: {
-		struct scn_flowlist fl;
-		memcpy(&fl, p, sizeof(fl));
-		snprintf(buf, len, "%s", fl.n ? "" : "auto");
-		for (i = 0; i < (int)fl.n && n + 12 < len; i++)
-			n += (size_t)snprintf(buf + n, len - n, "%s%" PRIu32, i ? "," : "", fl.id[i]);
+	case KT_FLOWS:
+		format_flows(p, buf, len);
 		break;
-	}
-	case KT_STRAGGLERS: {
-		struct scn_stragglers st;
-		char d[40];
-		memcpy(&st, p, sizeof(st));
-		buf[0] = '\0';
-		for (i = 0; i < (int)st.n && n + 60 < len; i++)
-			n += (size_t)snprintf(buf + n, len - n, "%sh%" PRIu32 ":%s", i ? "," : "",
-					      st.host[i], units_format_time(st.delay_ps[i], d, sizeof(d)));
+	case KT_STRAGGLERS:
+		format_stragglers(p, buf, len);
 		break;
-	}
 	case KT_TODO:
 		break;
 	}
