@@ -633,7 +633,7 @@ START_TEST(test_key_known)
 }
 END_TEST
 
-/* `dcqcn-sim keys`: every key has a meaning, and every meaning a key */
+/* `dcqcn-sim keys`: every key has a meaning in its row of the key table */
 START_TEST(test_key_docs)
 {
 	char buf[4096];

@@ -76,7 +76,9 @@ static const char *const queues_names[] = { "switches", "all", "none", NULL };
 static const char *const flows_names[] = { "none", "all", NULL }; /* output_flows 0, 1 */
 const char *const scn_profile_names[] = { "nvidia", "paper", "hpcc", NULL };
 static const char *const cnp_scope_names[] = { "qp", "port", NULL };
-const char *const scenario_fabric_names[] = { "roce", "infiniband", "ethernet-tcp", NULL };
+const char *const scenario_fabric_names[SCN_FABRIC_COUNT + 1] = {
+	SCN_FABRIC_NAME_ROCE, SCN_FABRIC_NAME_IB, SCN_FABRIC_NAME_TCP, NULL
+};
 static const char *const tcp_cc_names[] = { "newreno", "dctcp", NULL };
 static const char *const busbw_stat_names[] = { "min", "mean", NULL };
 static const char *const pattern_names[] = { "trace", "incast", "permutation", "ring-allreduce",
@@ -639,7 +641,7 @@ const struct key_def scn_key_defs[N_KEYS] = {
 	/* IB congestion control (FECN/BECN) is not modelled */
 	TODO(SEC_IB, "cc"),
 
-	/* [tcp]: the hosts' transport on fabric.type = ethernet-tcp (nic.c) */
+	/* [tcp]: the hosts' transport on fabric.type = ethernet-tcp (models/node/tcp.c) */
 	{ SEC_TCP, "cc", KT_ENUM, SF(tcp_cc), 0, 0, NULL, tcp_cc_names, NULL, "fabric.type",
 	  1u << SCN_FABRIC_TCP, 0, { SCN_TCP_NEWRENO },
 	  "ethernet-tcp: newreno, or dctcp (needs switches that mark: [ecn])", NULL },

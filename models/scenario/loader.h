@@ -62,9 +62,6 @@
 #define SCN_PRINTF(fmt, args)
 #endif
 
-/* snprintf that truncates silently: the paths and messages the
- * configuration files write are bounded (mlx5.c) */
-SCN_PRINTF(3, 4) int scn_sfmt(char *buf, size_t len, const char *fmt, ...);
 
 #define MAX_BYTES INT64_C(1000000000000)              /* 1000GB */
 #define MAX_TIME_PS (INT64_C(1000) * UNITS_PS_PER_S) /* 1000 s */

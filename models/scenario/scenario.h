@@ -48,9 +48,15 @@ enum scn_dcqcn_profile { SCN_DCQCN_NVIDIA, SCN_DCQCN_PAPER, SCN_DCQCN_HPCC };
 enum scn_cnp_scope { SCN_CNP_SCOPE_QP, SCN_CNP_SCOPE_PORT };
 /* fabric.type: lossless RoCEv2 (PFC, ECN, DCQCN) or InfiniBand (credits) */
 enum scn_fabric { SCN_FABRIC_ROCE, SCN_FABRIC_IB, SCN_FABRIC_TCP };
-/* the fabric.type names by enum scn_fabric ("roce", "infiniband",
- * "ethernet-tcp"), NULL-terminated */
-extern const char *const scenario_fabric_names[];
+#define SCN_FABRIC_COUNT 3
+/* the fabric.type names, spelled once: scenario_fabric_names[] by enum
+ * scn_fabric, NULL-terminated; SCN_FABRICS_JOINED("|") is the literal
+ * "roce|infiniband|ethernet-tcp" for help texts and messages */
+#define SCN_FABRIC_NAME_ROCE "roce"
+#define SCN_FABRIC_NAME_IB "infiniband"
+#define SCN_FABRIC_NAME_TCP "ethernet-tcp"
+#define SCN_FABRICS_JOINED(sep) SCN_FABRIC_NAME_ROCE sep SCN_FABRIC_NAME_IB sep SCN_FABRIC_NAME_TCP
+extern const char *const scenario_fabric_names[SCN_FABRIC_COUNT + 1];
 enum scn_tcp_cc { SCN_TCP_NEWRENO, SCN_TCP_DCTCP };
 
 /*

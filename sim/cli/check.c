@@ -20,7 +20,7 @@ struct check_args {
 static const char check_usage[] =
 	"usage: dcqcn-sim check SCENARIO [--set SECTION.KEY=VALUE]... [--threads N]\n"
 	"                       [--switch-config FILE] [--nic-config FILE] [--export DIR]\n"
-	"                       [--fabric " CLI_FABRICS_JOINED("|") "]\n"
+	"                       [--fabric " SCN_FABRICS_JOINED("|") "]\n"
 	"\n"
 	"Validate SCENARIO and print it fully resolved (every key with its value, in a\n"
 	"form that loads back), then as comments: derived values (hosts, switches,\n"
@@ -46,7 +46,7 @@ static const struct cli_opt check_opts[] = {
 		  "(a SONiC fragment), DIR/cc_params.txt, DIR/nic-setup.sh (loads\n"
 		  "them into mlx5 NICs; -n: dry run) and DIR/nccl.env; what they\n"
 		  "cannot express exactly is said on stderr (docs/configs.md)" },
-	{ .name = "--fabric", .arg = "F", .needs = "a fabric (" CLI_FABRICS_JOINED(", ") ")",
+	{ .name = "--fabric", .arg = "F", .needs = "a fabric (" SCN_FABRICS_JOINED(", ") ")",
 	  .once = 1, .kind = CLI_CALL, .fn = cli_opt_fabric, .off = CHECK_OFF(fabric),
 	  .help = CLI_HELP_FABRIC },
 	CLI_OTHERS("--vary", "V", NULL, "sweep"),

@@ -34,16 +34,9 @@
 
 /* ---- the fabric types (run and check --fabric, compare --fabrics) ---- */
 
-/* the names, spelled once; CLI_FABRICS_JOINED("|") is "roce|infiniband|ethernet-tcp" */
-#define CLI_FABRIC_ROCE "roce"
-#define CLI_FABRIC_IB "infiniband"
-#define CLI_FABRIC_TCP "ethernet-tcp"
-#define CLI_FABRICS_JOINED(sep) CLI_FABRIC_ROCE sep CLI_FABRIC_IB sep CLI_FABRIC_TCP
-#define CLI_N_FABRICS 3
-
-/* the names, in the order of fabric.type's values */
-extern const char *const cli_fabric_names[CLI_N_FABRICS];
-/* index of fabric type `name` in cli_fabric_names, or -1 */
+/* the names are the scenario's (scenario.h: scenario_fabric_names[],
+ * SCN_FABRICS_JOINED) */
+/* index of fabric type `name` in scenario_fabric_names, or -1 */
 int cli_fabric_index(const char *name);
 
 /* ---- options ---- */

@@ -1,5 +1,5 @@
 /*
- * common.c - what several commands share: the fabric types' names, the
+ * common.c - what several commands share: the fabric types by name, the
  * scenario as run, check and fluid load it, and the default output folder.
  */
 #include <stdio.h>
@@ -8,13 +8,10 @@
 #include "models/scenario/scenario.h"
 #include "sim/cli/cli.h"
 
-const char *const cli_fabric_names[CLI_N_FABRICS] = { CLI_FABRIC_ROCE, CLI_FABRIC_IB,
-						      CLI_FABRIC_TCP };
-
 int cli_fabric_index(const char *name)
 {
-	for (int i = 0; i < CLI_N_FABRICS; i++)
-		if (!strcmp(name, cli_fabric_names[i]))
+	for (int i = 0; i < SCN_FABRIC_COUNT; i++)
+		if (!strcmp(name, scenario_fabric_names[i]))
 			return i;
 	return -1;
 }

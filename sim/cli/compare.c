@@ -7,11 +7,12 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "models/scenario/scenario.h"
 #include "sim/cli/cli.h"
 #include "sim/run/run.h"
 #include "sim/sweeps/compare.h"
 
-_Static_assert(CLI_N_FABRICS == COMPARE_MAX_FABRICS, "compare runs every fabric type");
+_Static_assert(SCN_FABRIC_COUNT == COMPARE_MAX_FABRICS, "compare runs every fabric type");
 
 struct compare_args {
 	struct compare_opts o;
@@ -26,9 +27,9 @@ static const char compare_usage[] =
 	"                         [--format png|svg|pdf] [--quiet]\n"
 	"\n"
 	"Run SCENARIO (the embedded default without one) on each fabric type with that\n"
-	"fabric's defaults: lossless RoCEv2 (" CLI_FABRIC_ROCE ": PFC, ECN, DCQCN), InfiniBand\n"
-	"(" CLI_FABRIC_IB ": credit-based flow control) and lossy TCP Ethernet ("
-	CLI_FABRIC_TCP ").\n"
+	"fabric's defaults: lossless RoCEv2 (" SCN_FABRIC_NAME_ROCE ": PFC, ECN, DCQCN), InfiniBand\n"
+	"(" SCN_FABRIC_NAME_IB ": credit-based flow control) and lossy TCP Ethernet ("
+	SCN_FABRIC_NAME_TCP ").\n"
 	"Keys of the scenario (and --set) that do not apply to a fabric are skipped for\n"
 	"it, each named on stderr (on InfiniBand: [pfc], [pfcwd], [ecn], [dcqcn],\n"
 	"nic.cc).  Every run gets a background ping-pong of 4 KB messages between the\n"
@@ -56,11 +57,11 @@ static int opt_fabrics(void *dst, const struct cli_opt *opt, const char *list, c
 		int k = cli_fabric_index(t);
 		if (k < 0)
 			return cli_usage_error("--fabrics: %s is not a fabric ("
-					       CLI_FABRICS_JOINED(", ") ")", t);
+					       SCN_FABRICS_JOINED(", ") ")", t);
 		for (int i = 0; i < o->nfabrics; i++)
-			if (o->fabrics[i] == cli_fabric_names[k])
+			if (o->fabrics[i] == scenario_fabric_names[k])
 				return cli_usage_error("--fabrics: %s given twice", t);
-		o->fabrics[o->nfabrics++] = cli_fabric_names[k];
+		o->fabrics[o->nfabrics++] = scenario_fabric_names[k];
 	}
 	if (!o->nfabrics)
 		return cli_usage_error("--fabrics: no fabric given");
@@ -72,7 +73,7 @@ static int opt_fabrics(void *dst, const struct cli_opt *opt, const char *list, c
 static const struct cli_opt compare_opts[] = {
 	{ .name = "--fabrics", .arg = "LIST", .kind = CLI_CALL, .fn = opt_fabrics,
 	  .help = "the fabrics, comma-separated, in order (default\n"
-		  CLI_FABRICS_JOINED(",") ")" },
+		  SCN_FABRICS_JOINED(",") ")" },
 	{ .name = "--probe", .arg = "N", .kind = CLI_INT, .off = COMPARE_OFF(probe), .lo = 0,
 	  .hi = 100000, .what = "probe messages",
 	  .help = "probe messages (default " XSTR(COMPARE_PROBE_DEFAULT) "; 0: no probe)" },
@@ -131,9 +132,9 @@ static int compare_main(int argc, char **argv)
 	static struct compare_args a; /* the rows' results: not on the stack */
 	static struct compare_row rows[COMPARE_MAX_FABRICS];
 	char err[4400], dir[4096];
-	for (int i = 0; i < CLI_N_FABRICS; i++)
-		a.o.fabrics[i] = cli_fabric_names[i];
-	a.o.nfabrics = CLI_N_FABRICS;
+	for (int i = 0; i < SCN_FABRIC_COUNT; i++)
+		a.o.fabrics[i] = scenario_fabric_names[i];
+	a.o.nfabrics = SCN_FABRIC_COUNT;
 	a.probe = COMPARE_PROBE_DEFAULT;
 	int rc = cli_parse(&cli_cmd_compare, argc, argv, &a, compare_arg);
 	if (rc)

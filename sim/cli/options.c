@@ -19,6 +19,7 @@
 
 #include "models/base/units.h"
 #include "models/scenario/keyhelp.h"
+#include "models/scenario/scenario.h"
 #include "plots/plot.h"
 #include "sim/cli/cli.h"
 
@@ -125,7 +126,7 @@ int cli_opt_fabric(void *dst, const struct cli_opt *o, const char *v, const char
 	(void)next;
 	*(const char **)((char *)dst + o->off) = v;
 	if (cli_fabric_index(v) < 0)
-		return cli_usage_error("--fabric %s: not a fabric (" CLI_FABRICS_JOINED(", ") ")",
+		return cli_usage_error("--fabric %s: not a fabric (" SCN_FABRICS_JOINED(", ") ")",
 				       v);
 	return 0;
 }

@@ -23,7 +23,7 @@ static const char run_usage[] =
 	"usage: dcqcn-sim run [SCENARIO] [-o DIR] [--set SECTION.KEY=VALUE]... [--seed N]\n"
 	"                     [--threads N] [--quiet] [--plot] [--format png|svg|pdf]\n"
 	"                     [--fluid] [--switch-config FILE] [--nic-config FILE]\n"
-	"                     [--fabric " CLI_FABRICS_JOINED("|") "]\n"
+	"                     [--fabric " SCN_FABRICS_JOINED("|") "]\n"
 	"\n"
 	"Simulate SCENARIO (without one, the embedded scenarios/default.ini) and write\n"
 	"the run directory DIR: scenario.ini, summary.csv, stats.csv, warnings.txt and\n"
@@ -60,7 +60,7 @@ static const struct cli_opt run_opts[] = {
 		  "time (dcqcn-sim fluid) into DIR/fluid/; queues.png and\n"
 		  "dcqcn.png draw it beside the packets.  A scenario that is not\n"
 		  "one incast is refused before anything runs" },
-	{ .name = "--fabric", .arg = "F", .needs = "a fabric (" CLI_FABRICS_JOINED(", ") ")",
+	{ .name = "--fabric", .arg = "F", .needs = "a fabric (" SCN_FABRICS_JOINED(", ") ")",
 	  .once = 1, .kind = CLI_CALL, .fn = cli_opt_fabric, .off = RUN_OFF(fabric),
 	  .help = CLI_HELP_FABRIC },
 	CLI_OTHERS("--vary", "V", NULL, "sweep"),

@@ -13,6 +13,10 @@
 #include <stdint.h>
 #include <stdio.h>
 
+/* snprintf that truncates silently: the paths and messages the
+ * configuration files write are bounded (mlx5.c) */
+SCN_PRINTF(3, 4) int scn_sfmt(char *buf, size_t len, const char *fmt, ...);
+
 /* ---- mlx5 cc_params (mlx5.c), which export.c writes back ---- */
 
 /* the unit of an mlx5 cc_params value: the firmware unit, which is also
