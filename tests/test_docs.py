@@ -219,30 +219,35 @@ def cited(comment):
                 a = MORE_ANCHORS.match(comment, end)
 
 
+def unfenced_lines(path):
+    """(line number, line) of a Markdown file, outside ``` blocks"""
+    fenced = False
+    with open(path, encoding='utf-8') as f:
+        for k, line in enumerate(f, 1):
+            if FENCE.match(line):
+                fenced = not fenced
+            elif not fenced:
+                yield k, line
+
+
 def check_links(repo, bad):
     docs = ['README.md'] + sorted(os.path.join('docs', n)
                                   for n in os.listdir(os.path.join(repo.root, 'docs'))
                                   if n.endswith('.md'))
     count = 0
     for rel in docs:
-        fenced = False
-        with open(os.path.join(repo.root, rel), encoding='utf-8') as f:
-            for k, line in enumerate(f, 1):
-                if FENCE.match(line):
-                    fenced = not fenced
-                if fenced:
+        for k, line in unfenced_lines(os.path.join(repo.root, rel)):
+            for m in LINK.finditer(line):
+                target = m.group(1)
+                if re.match(r'^[a-z]+:', target):
                     continue
-                for m in LINK.finditer(line):
-                    target = m.group(1)
-                    if re.match(r'^[a-z]+:', target):
-                        continue
-                    count += 1
-                    path, _, anchor = target.partition('#')
-                    path = (os.path.normpath(os.path.join(os.path.dirname(rel), path))
-                            if path else rel)
-                    why = repo.check_target(path, anchor)
-                    if why:
-                        bad.append('%s:%d: link %s: %s' % (rel, k, target, why))
+                count += 1
+                path, _, anchor = target.partition('#')
+                path = (os.path.normpath(os.path.join(os.path.dirname(rel), path))
+                        if path else rel)
+                why = repo.check_target(path, anchor)
+                if why:
+                    bad.append('%s:%d: link %s: %s' % (rel, k, target, why))
     return count
 
 
@@ -268,26 +273,20 @@ def check_citations(repo, bad):
 def check_architecture(repo, bad):
     rel = os.path.join('docs', 'ARCHITECTURE.md')
     count = 0
-    fenced = False
-    with open(os.path.join(repo.root, rel), encoding='utf-8') as f:
-        for k, line in enumerate(f, 1):
-            if FENCE.match(line):
-                fenced = not fenced
-            if fenced:
-                continue
-            for m in BACKTICK.finditer(line):
-                name = m.group(1).strip()
-                if IDENT.match(name):
-                    count += 1
-                    if not repo.is_defined(name):
-                        bad.append('%s:%d: `%s` is no function defined under %s' %
-                                   (rel, k, name, ', '.join(d + '/' for d in DEFINED)))
-                elif PATHLIKE.match(name) and ('/' in name or name.endswith(FILE_EXT)):
-                    count += 1
-                    ok = (repo.exists(name) if '/' in name
-                          else repo.exists(name) or repo.has_basename(name))
-                    if not ok:
-                        bad.append('%s:%d: `%s` does not exist' % (rel, k, name))
+    for k, line in unfenced_lines(os.path.join(repo.root, rel)):
+        for m in BACKTICK.finditer(line):
+            name = m.group(1).strip()
+            if IDENT.match(name):
+                count += 1
+                if not repo.is_defined(name):
+                    bad.append('%s:%d: `%s` is no function defined under %s' %
+                               (rel, k, name, ', '.join(d + '/' for d in DEFINED)))
+            elif PATHLIKE.match(name) and ('/' in name or name.endswith(FILE_EXT)):
+                count += 1
+                ok = (repo.exists(name) if '/' in name
+                      else repo.exists(name) or repo.has_basename(name))
+                if not ok:
+                    bad.append('%s:%d: `%s` does not exist' % (rel, k, name))
     return count
 
 
