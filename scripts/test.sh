@@ -10,10 +10,10 @@ set -e
 cd "$(dirname "$0")/.."
 sh scripts/deps.sh
 
-[ -d build ] || meson setup build
+[ -d build ] || meson setup build -Dtests=enabled
 meson test -C build --verbose --num-processes 2
 
-[ -d build-asan ] || meson setup build-asan -Db_sanitize=address,undefined -Db_lundef=false
+[ -d build-asan ] || meson setup build-asan -Dtests=enabled -Db_sanitize=address,undefined -Db_lundef=false
 export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1
 meson test -C build-asan --verbose --num-processes 2
@@ -26,6 +26,6 @@ TSAN_OPTIONS="halt_on_error=1 exitcode=66" \
 # the optional MPI build (-Dmpi=enabled, Open MPI): sweeps under mpirun give
 # the sweep.csv of a one-machine run
 sh scripts/deps.sh --mpi
-[ -d build-mpi ] || meson setup build-mpi -Dmpi=enabled
+[ -d build-mpi ] || meson setup build-mpi -Dtests=enabled -Dmpi=enabled
 ninja -C build-mpi dcqcn-sim
 meson test -C build-mpi --verbose mpi

@@ -12,13 +12,14 @@
 # (output.plot_qps, or auto's most cut) named from qps.csv, the busbw target
 # only for collectives, storage.png's latency above the all-reduce's
 # iterations (and skipped without storage), every figure in svg and pdf
-# too, and a run into an old run directory removing its figures.  Exit 77
-# (skipped) when gnuplot is not installed.
+# too, and a run into an old run directory removing its figures.  Without
+# gnuplot it fails, naming the package (sh scripts/deps.sh installs it): a
+# suite that skips itself would let the figures go untested unnoticed.
 sim="$1"
 root="$2"
 if ! command -v gnuplot >/dev/null 2>&1; then
-	echo "plots: gnuplot not installed (apt-get install gnuplot-nox): skipped"
-	exit 77
+	echo "plots: FAIL: gnuplot is not installed (apt-get install gnuplot-nox, or sh scripts/deps.sh)"
+	exit 1
 fi
 export DCQCN_SIM_PLOTS="$root/plots"
 tmp=$(mktemp -d /tmp/dcqcn-plots-XXXXXX)
