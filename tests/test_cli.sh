@@ -205,6 +205,15 @@ grep_in "$tmp/run/summary.csv" "^sim_time_us,end,data_bytes_delivered" "summary.
 grep_in "$tmp/run/summary.csv" ",duration," "a run cut by sim.duration says so"
 grep_in "$tmp/run/flows.csv" "^flow,job,src,dst,bytes,start_us,end_us,fct_us,iteration,delivered_bytes$" "flows.csv header"
 grep_in "$tmp/run/stats.csv" "^events,wall_s,events_per_s,peak_rss_mb,sim_time_us" "stats.csv header"
+# peak_rss_mb is the run's own: a launcher that held 300 MB before it exec'd
+# the program does not count (getrusage's ru_maxrss would keep its 300 MB)
+python3 -c "import os, sys
+ballast = b'x' * (300 * 10**6)
+os.execv(sys.argv[1], sys.argv[1:])" "$sim" run -o "$tmp/rss" --quiet --set sim.duration=50us
+rss=$(tail -n 1 "$tmp/rss/stats.csv" | cut -d, -f4)
+if awk -v r="$rss" 'BEGIN { exit !(r > 0 && r < 100) }'; then
+	ok "peak_rss_mb counts the run's own process ($rss MB after a 300 MB launcher)"
+else bad "peak_rss_mb is $rss MB after a 300 MB launcher: the launcher's high-water mark"; fi
 grep_in "$tmp/run/pfc.csv" "^time_us,node,port,priority,event,quanta$" "pfc.csv header"
 grep_in "$tmp/run/pause.csv" "^time_us,node,port,priority,paused_fraction,frames$" "pause.csv header"
 grep_in "$tmp/run/pfcwd.csv" "^time_us,node,port,priority,event,dropped$" "pfcwd.csv header"
