@@ -12,14 +12,17 @@ beyond one machine.
     and in one folder per shard, with --repeat too; clear errors for a
     missing shard, another sweep, a point that did not end; --resume of a
     shard
+  - the workers of a sweep whose parent is killed (SIGKILL) stop too
 Prints one line per check; exit 1 when any fails.
 """
 import csv
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
+import time
 
 SIM = sys.argv[1]
 ROOT = sys.argv[2]
@@ -357,6 +360,56 @@ def shards(tmp):
           'shards with --repeat merge into the same sweep.csv as -j 1', err)
 
 
+def children_of(pid):
+    """pids whose parent is pid (from /proc)"""
+    kids = []
+    for d in os.listdir('/proc'):
+        if d.isdigit():
+            try:
+                with open('/proc/%s/stat' % d) as f:
+                    stat = f.read()
+            except OSError:
+                continue
+            if int(stat.rsplit(')', 1)[1].split()[1]) == pid:
+                kids.append(int(d))
+    return kids
+
+
+def alive(pid):
+    try:
+        with open('/proc/%d/stat' % pid) as f:
+            return f.read().rsplit(')', 1)[1].split()[0] != 'Z'
+    except OSError:
+        return False
+
+
+def orphans(tmp):
+    """a sweep parent killed with SIGKILL cannot pass a signal on: its
+    workers, which would run their points for many seconds (a 1,024-rank
+    all-reduce), stop by themselves within a few seconds"""
+    out = os.path.join(tmp, 'orphans')
+    p = subprocess.Popen([SIM, 'sweep', os.path.join(ROOT, 'scenarios', 'bench',
+                                                    'allreduce-1024.ini'),
+                          '-o', out, '--quiet', '--vary', 'sim.seed=1,2', '-j', '2'],
+                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    kids = []
+    deadline = time.time() + 30
+    while time.time() < deadline and len(kids) < 2:
+        time.sleep(0.1)
+        kids = children_of(p.pid)
+    check(len(kids) == 2, 'sweep -j 2 starts two workers', kids)
+    time.sleep(0.5)
+    p.kill()
+    p.wait()
+    deadline = time.time() + 10
+    while time.time() < deadline and any(alive(k) for k in kids):
+        time.sleep(0.1)
+    left = [k for k in kids if alive(k)]
+    check(not left, 'the workers of a SIGKILLed sweep stop by themselves', left)
+    for k in left:
+        os.kill(k, signal.SIGKILL)
+
+
 def main():
     tmp = tempfile.mkdtemp(prefix='dcqcn-sweep-')
     try:
@@ -369,6 +422,7 @@ def main():
         columns(tmp)
         plots(tmp)
         shards(tmp)
+        orphans(tmp)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     print('sweep: %d failed' % len(FAILED))

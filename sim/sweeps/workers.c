@@ -7,6 +7,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
+#include <sys/prctl.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -17,6 +19,7 @@ int workers_run(const struct workers *w, int ntasks, char *err, size_t errlen)
 {
 	int jobs = w->jobs > 0 ? w->jobs : 1, running = 0, next = 0, ended = 0;
 	int aborted = 0, forwarded = 0;
+	pid_t parent = getpid();
 	pid_t *pids = calloc((size_t)jobs, sizeof(*pids));
 	int *task = malloc((size_t)jobs * sizeof(*task));
 	err[0] = '\0';
@@ -49,6 +52,12 @@ int workers_run(const struct workers *w, int ntasks, char *err, size_t errlen)
 			fflush(NULL);
 			pid_t pid = fork();
 			if (pid == 0) {
+				/* a worker whose parent dies (SIGKILL, a crash) stops too, with
+				 * its files complete, as on SIGTERM: nobody is left to collect
+				 * its point (the parent may have died before the request) */
+				prctl(PR_SET_PDEATHSIG, SIGTERM);
+				if (getppid() != parent)
+					raise(SIGTERM);
 				w->child(w->ctx, next);
 				_exit(RUN_EIO); /* not reached */
 			}

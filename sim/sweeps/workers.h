@@ -4,7 +4,8 @@
  * `jobs` children, waits for any to end and hands its exit status back;
  * a signal (*interrupt) or an abort stops it from starting more and is
  * passed on to the children still running, so that they stop with their
- * files complete.
+ * files complete.  A child whose parent dies (killed with SIGKILL, or
+ * crashed) gets SIGTERM and stops the same way.
  */
 #ifndef DCQCN_WORKERS_H
 #define DCQCN_WORKERS_H
