@@ -474,6 +474,18 @@ if LC_ALL=C grep -q "$(printf '[\001\200-\377]')" "$tmp/err"; then bad "raw byte
 else ok "a binary header is not echoed raw"; fi
 grep_in "$tmp/err" "binary.csv:1: ?PNG???: unknown column" "its bytes show as '?'"
 
+# a switch or NIC configuration that is a fifo, a device or empty /dev/null is
+# refused at once (a fifo with no writer used to block forever; /dev/null
+# loaded as a configuration that sets nothing)
+mkfifo "$tmp/cfg.fifo"
+expect 2 "--switch-config given a fifo" timeout 20 "$sim" check "$root/scenarios/default.ini" \
+	--switch-config "$tmp/cfg.fifo"
+grep_in "$tmp/err" "cfg.fifo: not a regular file (a device or a pipe)" "a fifo is refused, not waited on"
+expect 2 "--nic-config given a fifo" timeout 20 "$sim" check "$root/scenarios/default.ini" \
+	--nic-config "$tmp/cfg.fifo"
+expect 2 "--nic-config /dev/null" "$sim" check "$root/scenarios/default.ini" --nic-config /dev/null
+grep_in "$tmp/err" "/dev/null: not a regular file (a device or a pipe)" "a device is refused"
+
 # sweep --resume runs only the points that did not end
 expect 0 "a sweep to resume" "$sim" sweep "$tmp/sweep.ini" -o "$tmp/resume" --quiet \
 	--vary ecn.kmin=50KB,100KB

@@ -34,11 +34,14 @@
 #include "models/scenario/loader.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stddef.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #define DC(f) offsetof(struct scenario, dcqcn.f), sizeof(((struct scenario *)0)->dcqcn.f)
 #define SF(f) offsetof(struct scenario, f), sizeof(((struct scenario *)0)->f)
@@ -119,12 +122,28 @@ int scn_sfmt(char *buf, size_t len, const char *fmt, ...)
 
 char *scn_read_text(const char *path, size_t max, size_t *len, char *why, size_t wlen)
 {
-	FILE *f = fopen(path, "rb");
+	/* opened without blocking (a fifo would wait for a writer forever), then
+	 * a regular file or a directory (which fails as it did: cannot read); a
+	 * device (/dev/null, /dev/zero) or a pipe is refused before anything is
+	 * read, as the loader's CSV files are (csvfile.c) */
+	int fd = open(path, O_RDONLY | O_NONBLOCK);
+	struct stat st;
 	size_t n = 0, cap = 0;
 	char *buf = NULL;
+	FILE *f;
 
-	if (!f) {
+	if (fd < 0) {
 		snprintf(why, wlen, "cannot open (%s)", strerror(errno));
+		return NULL;
+	}
+	if (fstat(fd, &st) || !(S_ISREG(st.st_mode) || S_ISDIR(st.st_mode))) {
+		close(fd);
+		snprintf(why, wlen, "not a regular file (a device or a pipe)");
+		return NULL;
+	}
+	if (!(f = fdopen(fd, "rb"))) {
+		close(fd);
+		snprintf(why, wlen, "out of memory");
 		return NULL;
 	}
 	for (;;) {
