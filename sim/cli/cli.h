@@ -85,6 +85,13 @@ struct cli_sets {
  * first, if it takes one: "NAME needs NEEDS") */
 #define CLI_OTHERS(nm, a, nd, o) { .name = nm, .arg = a, .needs = nd, .only = o }
 
+/* --format F: the figures' format, into the const char * at off_ (run, sweep,
+ * plot, calibrate, compare) */
+#define CLI_FORMAT_NEEDS "a value (png, svg or pdf)"
+#define CLI_OPT_FORMAT(off_, help_)                                                              \
+	{ .name = "--format", .arg = "F", .needs = CLI_FORMAT_NEEDS, .kind = CLI_CALL,             \
+	  .fn = cli_opt_format, .off = (off_), .help = help_ }
+
 /* the help of options that several commands share */
 #define CLI_HELP_SWITCH_CONFIG                                                                   \
 	"the QoS of a SONiC config_db.json (buffer, PFC,\n"                                     \
@@ -94,6 +101,15 @@ struct cli_sets {
 	"NVIDIA mlx5 cc_params, one \"name value\" per line\n"                                  \
 	"(rp_ai_rate 5 ...): the [dcqcn] knobs and qos.cnp_dscp, after\n"                       \
 	"--switch-config and before --set (docs/configs.md)"
+
+/* --switch-config FILE and --nic-config FILE as run and check read them,
+ * into the const char * fields at the two offsets */
+#define CLI_OPT_CONFIGS(switch_off, nic_off)                                                     \
+	{ .name = "--switch-config", .arg = "FILE", .needs = "a file", .once = 1,                 \
+	  .kind = CLI_STR, .off = (switch_off), .help = CLI_HELP_SWITCH_CONFIG },                 \
+	{ .name = "--nic-config", .arg = "FILE", .needs = "a file", .once = 1, .kind = CLI_STR,   \
+	  .off = (nic_off), .help = CLI_HELP_NIC_CONFIG }
+
 #define CLI_HELP_FABRIC                                                                          \
 	"run SCENARIO as fabric.type F with F's defaults: its keys that\n"                      \
 	"do not apply to F (on infiniband: [pfc], [pfcwd], [ecn],\n"                            \

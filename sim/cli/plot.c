@@ -161,10 +161,9 @@ static const char plot_usage[] =
 	"\n";
 
 static const struct cli_opt plot_opts[] = {
-	{ .name = "--format", .arg = "F", .needs = "a value (png, svg or pdf)", .kind = CLI_CALL,
-	  .fn = cli_opt_format, .off = offsetof(struct plot_args, format),
-	  .help = "png (default), svg or pdf; drawing a figure removes its files\n"
-		  "in the other formats" },
+	CLI_OPT_FORMAT(offsetof(struct plot_args, format),
+		       "png (default), svg or pdf; drawing a figure removes its files\n"
+		       "in the other formats"),
 	{ .name = "--columns", .arg = "M,...",
 	  .needs = "a value (sweep.csv columns, e.g. ecn_mark_pct,pause_frame_rate)",
 	  .kind = CLI_STR, .off = offsetof(struct plot_args, columns),

@@ -48,13 +48,9 @@ static const struct cli_opt run_opts[] = {
 	  .help = "no summary table, no progress bar" },
 	{ .name = "--plot", .kind = CLI_FLAG, .off = RUN_OFF(plot),
 	  .help = "draw the figures (dcqcn-sim plot DIR) when the run ends" },
-	{ .name = "--format", .arg = "F", .needs = "a value (png, svg or pdf)", .kind = CLI_CALL,
-	  .fn = cli_opt_format, .off = RUN_OFF(format),
-	  .help = "the figures' format: png (default), svg or pdf; implies --plot" },
-	{ .name = "--switch-config", .arg = "FILE", .needs = "a file", .once = 1, .kind = CLI_STR,
-	  .off = RUN_OFF(switch_config), .help = CLI_HELP_SWITCH_CONFIG },
-	{ .name = "--nic-config", .arg = "FILE", .needs = "a file", .once = 1, .kind = CLI_STR,
-	  .off = RUN_OFF(nic_config), .help = CLI_HELP_NIC_CONFIG },
+	CLI_OPT_FORMAT(RUN_OFF(format),
+		       "the figures' format: png (default), svg or pdf; implies --plot"),
+	CLI_OPT_CONFIGS(RUN_OFF(switch_config), RUN_OFF(nic_config)),
 	{ .name = "--fluid", .kind = CLI_FLAG, .off = RUN_OFF(fluid),
 	  .help = "also DCQCN's fluid model of the scenario's incast over the run's\n"
 		  "time (dcqcn-sim fluid) into DIR/fluid/; queues.png and\n"

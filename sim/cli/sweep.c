@@ -116,9 +116,8 @@ static const struct cli_opt sweep_opts[] = {
 	  .help = "no progress lines, no table" },
 	{ .name = "--plot", .kind = CLI_FLAG, .off = SWEEP_OFF(plot),
 	  .help = "draw the sweep's figures (dcqcn-sim plot DIR) when it ends" },
-	{ .name = "--format", .arg = "F", .needs = "a value (png, svg or pdf)", .kind = CLI_CALL,
-	  .fn = cli_opt_format, .off = SWEEP_OFF(format),
-	  .help = "the figures' format: png (default), svg or pdf; implies --plot" },
+	CLI_OPT_FORMAT(SWEEP_OFF(format),
+		       "the figures' format: png (default), svg or pdf; implies --plot"),
 	{ .name = "--resume", .kind = CLI_FLAG, .off = SWEEP_OFF(resume),
 	  .help = "run only the points of DIR that did not end (no summary.csv,\n"
 		  "or one that says interrupted or terminated); give the same\n"
