@@ -2,13 +2,20 @@
 """test_deploy.py DCQCN_SIM SOURCE_ROOT [--sanitized] - calibration that ends in a
 deployable answer, from the command line.
 
-  - calibrate on the embedded default finds settings that pass, spends
-    fewer runs than the grid, and a plain `run` with them passes while the
-    default's own settings fail (under the sanitizers, where a default run
-    takes seconds, the same on tests/data/calibrate-incast.ini)
-  - calibrate's files: calibrate.csv (every point), recommended.ini (loads
-    back), plane.csv, export/, and the figure when gnuplot is present
-  - calibrate's usage errors and its exit status when nothing passes
+  - calibrate on the embedded default finds settings that pass within its
+    budget, and its `run it:` line, run, passes with the very figures
+    calibrated while the default's own settings fail (under the
+    sanitizers, where a default run takes seconds, the same on
+    tests/data/calibrate-incast.ini)
+  - calibrate's files: calibrate.csv (every point, its figures),
+    recommended.ini (loads back), plane.csv, export/, and the figure when
+    gnuplot is present; its report's side-by-side figures
+  - a start that never finishes in sim.duration: still a passing
+    recommendation, which passes a plain run on every seed judged
+  - with --switch-config, --nic-config and --set the run line repeats them
+    and reproduces the calibrated busbw
+  - progress on a terminal; usage errors; nothing passes: exit 5 and no
+    export unless --export-failing, which marks every file
   - check --export, then --switch-config and --nic-config of what it wrote,
     gives back the same resolved scenario (the round trip through real
     configurations), and a run and every point of a sweep take them
@@ -18,6 +25,7 @@ Prints one line per check; exit 1 when any fails.
 import csv
 import os
 import re
+import shlex
 import shutil
 import subprocess
 import sys
@@ -49,6 +57,26 @@ def summary(d):
         return next(csv.DictReader(f))
 
 
+def csv_rows(path):
+    with open(path) as f:
+        return list(csv.DictReader(f))
+
+
+def run_it(stdout, tmp, name, *extra):
+    """runs the report's `run it:` line (and extra options); its summary row"""
+    m = re.search(r'^run it: dcqcn-sim run (.*)$', stdout, re.M)
+    if m is None:
+        return None
+    d = os.path.join(tmp, name)
+    r = sim('run', *shlex.split(m.group(1)), *extra, '-o', d, '--quiet')
+    return summary(d) if r.returncode == 0 else None
+
+
+RUNS_LINE = (r': (\d+) runs for (\d+) points \((\d+) start, (\d+) design( \(the whole grid\))?, '
+             r'(\d+) refine, (\d+) plane, (\d+) neighbours\); (\d+) rejected by the loader; a full '
+             r'grid of the same values is (\d+) points')
+
+
 def calibrate_passes(tmp):
     # points: the grids' product, the scenario's own values joining them
     if SANITIZED:
@@ -60,46 +88,49 @@ def calibrate_passes(tmp):
         tunes = ['--tune', 'ecn.kmin=100KB:800KB:x2', '--tune', 'ecn.kmax=1.6MB:12.8MB:x2']
         points = 5 * 5  # 150KB and 1.5MB join them
     out = os.path.join(tmp, 'cal')
-    r = sim('calibrate', *scenario, *tunes, '-j', '2', '-o', out)
+    # one seed and a budget below the grid: a design, then refinement
+    r = sim('calibrate', *scenario, *tunes, '--seeds', '1', '--budget', '8', '-j', '2',
+            '-o', out)
     check(r.returncode in (0, 4), 'calibrate: a setting passes (exit 0)',
           (r.returncode, r.stderr[-2000:]))
-    m = re.search(r': (\d+) runs for the search \((\d+) points, \d+ rounds?\), (\d+) for the '
-                  r"figure's plane; a full grid of the same values is (\d+) runs", r.stdout)
-    check(m is not None, 'calibrate: runs spent against the grid', r.stdout)
+    m = re.search(RUNS_LINE, r.stdout)
+    check(m is not None, 'calibrate: runs spent by phase against the grid', r.stdout)
     if m:
-        search, plane, grid = int(m.group(1)), int(m.group(3)), int(m.group(4))
+        runs, grid = int(m.group(1)), int(m.group(10))
+        design, refine = int(m.group(4)), int(m.group(6))
         check(grid == points, 'calibrate: the grid counts every value, the own included', grid)
-        check(search < grid, 'calibrate: the search spends fewer runs than the grid',
-              (search, grid))
-        with open(os.path.join(out, 'calibrate.csv')) as f:
-            rows = list(csv.DictReader(f))
+        check(m.group(5) is None and design <= 4 and design + refine <= 8,
+              'calibrate: the design and its refinement stay within --budget', m.group(0))
+        rows = csv_rows(os.path.join(out, 'calibrate.csv'))
         spent = sum(int(row['runs']) for row in rows)
-        check(spent == search + plane, 'calibrate.csv: every run of every point',
-              (spent, search, plane))
-        check(rows[0]['round'] == '0' and rows[0]['pass'] == '0',
+        check(spent == runs, 'calibrate.csv: every run of every point', (spent, runs))
+        check(rows[0]['phase'] == 'start' and rows[0]['pass'] == '0' and
+              rows[0]['note'] == 'own',
               "calibrate.csv: the search starts at the scenario's own settings, which fail",
               rows[0])
         best = [row for row in rows if row['note'] == 'recommended']
         check(len(best) == 1 and best[0]['pass'] == '1', 'calibrate.csv: one recommendation')
+        phases = set(row['phase'] for row in rows)
+        check({'start', 'design'} <= phases <=
+              {'start', 'design', 'refine', 'plane', 'neighbours'},
+              'calibrate.csv: the phases of each point', phases)
+        # the run line, executed, gives the figures calibrated (one seed)
+        got = run_it(r.stdout, tmp, 'plain')
+        check(got is not None and got['criteria_pass'] == '1' and best and
+              '%.2f' % float(got['busbw_judged_min_pct']) == best[0]['busbw_judged_min_pct'] and
+              '%.3f' % float(got['ecn_mark_pct']) == best[0]['ecn_mark_pct'] and
+              got['pause_frames'] == best[0]['pause_frames'],
+              'the run it: line reproduces the recommendation (busbw, ECN, pauses)',
+              (got, best))
     check("the scenario's own settings: FAIL" in r.stdout, "calibrate: reports the own settings")
+    for label in ('busbw judged min % line', 'ECN marked % (max)', 'pause frames (max)',
+                  'max paused fraction', 'peak queue (max)', 'FCT p99 us (max)',
+                  'risk warnings', 'per seed'):
+        check(label in r.stdout, 'calibrate: the report shows ' + label)
     m = re.search(r'^(robust|FRAGILE): (\d+) of its (\d+) one-step neighbours pass; the weakest, ',
                   r.stdout, re.M)
     check(m is not None and (m.group(1) == 'robust') == (m.group(2) == m.group(3)),
           "calibrate: reports the recommendation's neighbours", r.stdout)
-    with open(os.path.join(out, 'calibrate.csv')) as f:
-        phases = set(row['round'] for row in csv.DictReader(f))
-    check('neighbours' in phases and 'plane' in phases and '0' in phases,
-          'calibrate.csv: the phases of each point', phases)
-    m = re.search(r'^run it: dcqcn-sim run (.*)$', r.stdout, re.M)
-    check(m is not None, 'calibrate: the run line', r.stdout)
-    if not m:
-        return
-    sets = m.group(1).split()
-    check(sets.count('--set') == 2, 'calibrate: the run line sets both keys', sets)
-    run_dir = os.path.join(tmp, 'plain')
-    r2 = sim('run', *sets, '-o', run_dir, '--quiet')
-    check(r2.returncode == 0 and summary(run_dir)['criteria_pass'] == '1',
-          'a plain run with the recommendation passes', r2.stderr[-500:])
     own = os.path.join(tmp, 'own')
     r3 = sim('run', *scenario, '-o', own, '--quiet')
     check(r3.returncode == 0 and summary(own)['criteria_pass'] == '0',
@@ -110,12 +141,15 @@ def calibrate_passes(tmp):
         text = f.read()
     check(text.startswith('# dcqcn-sim calibrate: the recommended settings (pass,') and
           '[ecn]\nkmin = ' in text, 'recommended.ini', text)
-    with open(os.path.join(out, 'plane.csv')) as f:
-        plane = list(csv.DictReader(f))
-    check(len(plane) == points and sum(p['recommended'] == '1' for p in plane) == 1,
-          'plane.csv: every pair of the two keys, the recommendation once', len(plane))
+    plane = csv_rows(os.path.join(out, 'plane.csv'))
+    check(len(plane) == points and sum(p['recommended'] == '1' for p in plane) <= 1,
+          'plane.csv: every pair of the two keys', len(plane))
     for name in ('config_db.json', 'cc_params.txt', 'nic-setup.sh', 'nccl.env'):
-        check(os.path.getsize(os.path.join(out, 'export', name)) > 0, 'calibrate: export/' + name)
+        path = os.path.join(out, 'export', name)
+        with open(path) as f:
+            first = f.readline()
+        check(os.path.getsize(path) > 0 and 'DOES NOT PASS' not in first,
+              'calibrate: export/' + name + ', unmarked')
     if shutil.which('gnuplot'):
         png = os.path.join(out, 'plots', 'calibrate.png')
         ok = os.path.exists(png)
@@ -123,6 +157,74 @@ def calibrate_passes(tmp):
             with open(png, 'rb') as f:
                 ok = f.read(8) == b'\x89PNG\r\n\x1a\n'
         check(ok and r.returncode == 0, 'calibrate: plots/calibrate.png')
+
+
+INCAST = os.path.join(DATA, 'calibrate-incast.ini')
+INCAST_TUNES = ['--tune', 'ecn.kmin=20KB:1.28MB:x4', '--tune', 'ecn.kmax=200KB:12.8MB:x4']
+
+
+def calibrate_unfinished_start(tmp):
+    # in 6 ms the scenario's own thresholds leave the ring unfinished (61 %
+    # of flows), and so does every point on the lines through them; larger
+    # thresholds finish and pass
+    out = os.path.join(tmp, 'unfinished')
+    r = sim('calibrate', INCAST, '--set', 'sim.duration=6ms', *INCAST_TUNES, '-j', '2',
+            '-o', out)
+    check(r.returncode == 0 and 'recommended (passes every run, 1 scenario x 3 seeds' in
+          r.stdout, 'calibrate: a start that never finishes still finds the passing point',
+          (r.returncode, r.stdout[-3000:], r.stderr[-1000:]))
+    check(re.search(r"^the scenario's own settings: FAIL, did not finish in sim.duration "
+                    r"\(\d+ % of flows\)", r.stdout, re.M) is not None,
+          'calibrate: an unfinished point is said so, not given a number', r.stdout)
+    rows = csv_rows(os.path.join(out, 'calibrate.csv'))
+    unfinished = [row for row in rows if row['binding'] == 'unfinished']
+    check(unfinished and all(row['margin'] == '' and float(row['finished_pct']) < 100
+                             for row in unfinished) and
+          len(set(row['finished_pct'] for row in unfinished)) > 1,
+          'calibrate.csv: unfinished points rank by the flows they finished', unfinished[:3])
+    # the recommendation passes on every seed it was judged on
+    m = re.search(r'^run it: dcqcn-sim run (.*)$', r.stdout, re.M)
+    for seed in ('1', '2', '3'):
+        got = run_it(r.stdout, tmp, 'seed' + seed, '--set', 'sim.seed=' + seed)
+        check(m and got is not None and got['criteria_pass'] == '1',
+              'the recommendation passes a plain run on seed ' + seed)
+
+
+def calibrate_with_configs(tmp):
+    # configs and --set shape the fabric: the run line repeats them
+    exp = os.path.join(tmp, 'incast-export')
+    sim('check', INCAST, '--set', 'ecn.pmax=10%', '--set', 'dcqcn.rpg_ai_rate=20',
+        '--export', exp)
+    out = os.path.join(tmp, 'cal-configs')
+    args = ['--switch-config', os.path.join(exp, 'config_db.json'),
+            '--nic-config', os.path.join(exp, 'cc_params.txt'),
+            '--set', 'job.burst.size=4MB']
+    r = sim('calibrate', INCAST, *args, *INCAST_TUNES, '--seeds', '1', '-j', '2', '-o', out)
+    m = re.search(r'^run it: dcqcn-sim run (.*)$', r.stdout, re.M)
+    check(r.returncode == 0 and m is not None and
+          all(a in shlex.split(m.group(1)) for a in args),
+          'calibrate: the run line repeats the configurations and --set', (r.returncode, m))
+    best = [row for row in csv_rows(os.path.join(out, 'calibrate.csv'))
+            if row['note'] == 'recommended']
+    got = run_it(r.stdout, tmp, 'configs-plain')
+    check(got is not None and best and
+          '%.2f' % float(got['busbw_judged_min_pct']) == best[0]['busbw_judged_min_pct'],
+          'the run it: line with configs reproduces the judged busbw',
+          (got and got['busbw_judged_min_pct'], best and best[0]['busbw_judged_min_pct']))
+
+
+def calibrate_progress(tmp):
+    # on a terminal: a line that counts runs and says the time left
+    if not shutil.which('script'):
+        check(True, 'calibrate progress: no script(1) here, skipped')
+        return
+    out = os.path.join(tmp, 'tty')
+    cmd = ' '.join(shlex.quote(a) for a in [SIM, 'calibrate', INCAST, *INCAST_TUNES,
+                                            '--seeds', '1', '--no-plane', '-o', out])
+    r = subprocess.run(['script', '-qec', cmd, '/dev/null'], capture_output=True, text=True)
+    check(r.returncode == 0 and re.search(r'calibrate: run \d+ of about \d+ \(\w+\), about '
+                                          r'\d+m\d\ds left', r.stdout) is not None,
+          'calibrate: run N of about M and the time left, on a terminal', r.stdout[-800:])
 
 
 def calibrate_errors(tmp):
@@ -149,15 +251,34 @@ def calibrate_errors(tmp):
         r = sim(*args)
         check(r.returncode == code and want in r.stderr, 'calibrate error: ' + ' '.join(args[1:]),
               (r.returncode, r.stderr))
-    # nothing passes: exit 5, the closest written
+    # nothing passes: exit 5, the closest reported, nothing to deploy written
     out = os.path.join(tmp, 'nopass')
-    r = sim('calibrate', os.path.join(DATA, 'calibrate-incast.ini'),
-            '--set', 'criteria.min_busbw_pct_line=99%',
-            '--tune', 'ecn.kmin=20KB:80KB:x4', '--no-plane', '-o', out)
+    nopass = ['calibrate', INCAST, '--set', 'criteria.min_busbw_pct_line=99%',
+              '--tune', 'ecn.kmin=20KB:80KB:x4', '--no-plane', '--seeds', '1', '-o', out]
+    r = sim(*nopass)
     check(r.returncode == 5 and 'NO SETTING PASSES' in r.stdout and
-          os.path.exists(os.path.join(out, 'recommended.ini')) and
+          os.path.exists(os.path.join(out, 'calibrate.csv')) and
+          not os.path.exists(os.path.join(out, 'recommended.ini')) and
+          not os.path.exists(os.path.join(out, 'export')) and
           not os.path.exists(os.path.join(out, 'plane.csv')),
-          'calibrate: nothing passes: exit 5, the closest written', (r.returncode, r.stdout))
+          'calibrate: nothing passes: exit 5, no recommended.ini or export/',
+          (r.returncode, r.stdout))
+    # asked for: written, every file's first line saying it fails
+    r = sim(*nopass, '--export-failing')
+    ok = r.returncode == 5
+    for name in ('recommended.ini', 'export/config_db.json', 'export/cc_params.txt',
+                 'export/nic-setup.sh', 'export/nccl.env'):
+        path = os.path.join(out, name)
+        first = open(path).readline() if os.path.exists(path) else ''
+        ok = ok and re.match(r'(#|//) DOES NOT PASS: no setting passes; this is the closest '
+                             r'\(margin -\d+\.\d %, binding: min_busbw_pct_line on '
+                             r'calibrate-incast\)', first) is not None
+    check(ok, 'calibrate --export-failing: every file marked DOES NOT PASS', r.stdout[-500:])
+    # a failing calibration into the same folder removes them again
+    r = sim(*nopass)
+    check(r.returncode == 5 and not os.path.exists(os.path.join(out, 'export')) and
+          not os.path.exists(os.path.join(out, 'recommended.ini')),
+          'calibrate: a failing calibration leaves no earlier export behind')
 
 
 def configs_round_trip(tmp):
@@ -216,6 +337,9 @@ def main():
     tmp = tempfile.mkdtemp(prefix='dcqcn-deploy-')
     try:
         calibrate_passes(tmp)
+        calibrate_unfinished_start(tmp)
+        calibrate_with_configs(tmp)
+        calibrate_progress(tmp)
         calibrate_errors(tmp)
         configs_round_trip(tmp)
     finally:

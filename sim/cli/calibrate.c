@@ -21,21 +21,29 @@ struct cal_args {
 static const char cal_usage[] =
 	"usage: dcqcn-sim calibrate [SCENARIO] [--stress FILE]... "
 	"[--tune SECTION.KEY=LO:HI[:STEP]]...\n"
-	"                           [--seeds N] [-j N] [-o DIR] [--set SECTION.KEY=VALUE]...\n"
-	"                           [--threads N] [--switch-config FILE] [--nic-config FILE]\n"
-	"                           [--no-plane] [--format png|svg|pdf] [--quiet]\n"
+	"                           [--seeds N] [--budget N] [-j N] [-o DIR]\n"
+	"                           [--set SECTION.KEY=VALUE]... [--threads N]\n"
+	"                           [--switch-config FILE] [--nic-config FILE]\n"
+	"                           [--no-plane] [--export-failing] [--format png|svg|pdf]\n"
+	"                           [--quiet]\n"
 	"\n"
 	"Search the tuned keys for the settings that pass the [criteria] of SCENARIO\n"
-	"(the embedded default without one) and of every --stress scenario, for every\n"
+	"(the embedded default without one) and of every --stress scenario, on every\n"
 	"seed, with the largest margin (the tightest criterion's room, relative to its\n"
-	"limit).  Coordinate ascent from the scenario's own settings: a round tries\n"
-	"every value of one key with the others held, key by key; every point runs once.\n"
-	"Prints the recommendation, its margin per scenario and the criterion that\n"
-	"binds, the scenario's own settings and the runner-up, and the runs spent\n"
-	"against a full grid of the same values.  DIR (default results/NAME-calibrate)\n"
-	"gets calibrate.csv (every point), recommended.ini, plane.csv and\n"
-	"plots/calibrate.png (the margin over the two most influential keys), export/\n"
-	"(SONiC config_db.json, mlx5 cc_params, nic-setup.sh, nccl.env) and runs/.\n"
+	"limit).  From the scenario's own settings: a space-filling design over the\n"
+	"keys (the whole grid when it fits the budget), then steps of one grid value\n"
+	"that move several keys at once while they gain; the one-step neighbours of\n"
+	"the best check it is robust.  Every point evaluated is a candidate; the own\n"
+	"settings win a tie, and a setting that raises a risk warning is not preferred\n"
+	"over one that does not.  Prints the runs spent by phase, the recommendation\n"
+	"and why, the own settings, the recommendation and the runner-up side by side\n"
+	"(busbw, ECN marks, pauses, queue, drops, FCT, warnings; per seed) and the\n"
+	"command that runs it.  DIR (default results/NAME-calibrate) gets\n"
+	"calibrate.csv (every point and its figures), plane.csv and\n"
+	"plots/calibrate.png (the margin over the two most influential keys), runs/,\n"
+	"and, when the recommendation passes and its neighbours were checked,\n"
+	"recommended.ini and export/ (SONiC config_db.json, mlx5 cc_params,\n"
+	"nic-setup.sh, nccl.env).\n"
 	"\n";
 
 /* --stress FILE */
@@ -84,9 +92,14 @@ static const struct cli_opt cal_opts[] = {
 		  "dcqcn.min_time_between_cnps=1:64:x4" },
 	{ .name = "--seeds", .arg = "N", .kind = CLI_INT, .off = CAL_OFF(o.seeds), .lo = 1,
 	  .hi = CAL_MAX_SEEDS, .what = "seeds per point", .once = 1,
-	  .help = "run every point with sim.seed = 1..N (1-" XSTR(CAL_MAX_SEEDS) "; default 1: "
-		  "each\n"
-		  "scenario's own seed)" },
+	  .help = "run every point with sim.seed = S..S+N-1, S each scenario's own\n"
+		  "(1-" XSTR(CAL_MAX_SEEDS) ", default " XSTR(CAL_DEFAULT_SEEDS) "); a point passes only "
+		  "when every seed does" },
+	{ .name = "--budget", .arg = "N", .kind = CLI_INT, .off = CAL_OFF(o.budget), .lo = 2,
+	  .hi = CAL_MAX_BUDGET, .what = "points of the search", .once = 1,
+	  .help = "points the design and its refinement may run (2-" XSTR(CAL_MAX_BUDGET)
+		  ", default\n" XSTR(CAL_DEFAULT_BUDGET) "); the neighbour check and the plane "
+		  "come on top" },
 	{ .name = "-j", .arg = "N", .kind = CLI_INT, .off = CAL_OFF(o.jobs), .lo = 1,
 	  .hi = CLI_JOBS_MAX, .what = "runs at a time", .once = 1,
 	  .help = "runs at a time, 1-" XSTR(CLI_JOBS_MAX) " (default 1)" },
@@ -103,6 +116,9 @@ static const struct cli_opt cal_opts[] = {
 	  .off = CAL_OFF(o.nic_config) },
 	{ .name = "--no-plane", .kind = CLI_FLAG, .off = CAL_OFF(o.no_plane),
 	  .help = "no margin plane (fewer runs) and no figure" },
+	{ .name = "--export-failing", .kind = CLI_FLAG, .off = CAL_OFF(o.export_failing),
+	  .help = "write recommended.ini and export/ even when nothing passes or\n"
+		  "the search was interrupted, each file's first line saying so" },
 	CLI_OPT_FORMAT(CAL_OFF(format),
 		       "the figure's format: png (default), svg or pdf"),
 	{ .name = "--quiet", .alt = "-q", .kind = CLI_FLAG, .off = CAL_OFF(quiet),
@@ -129,7 +145,8 @@ static int cal_main(int argc, char **argv)
 	static struct cal_args a; /* the keys' grids: not on the stack */
 	struct calibrate_opts *o = &a.o;
 	char err[4400], dir[4096];
-	o->seeds = o->jobs = 1;
+	o->seeds = CAL_DEFAULT_SEEDS;
+	o->jobs = 1;
 	int rc = cli_parse(&cli_cmd_calibrate, argc, argv, &a, cal_arg);
 	if (rc)
 		return rc;
@@ -172,7 +189,7 @@ const struct cli_command cli_cmd_calibrate = {
 	.opts = cal_opts,
 	.tail = "\n"
 		"Exit status: 0 a setting passes everywhere; 5 none does (the closest is\n"
-		"reported and written); 2 bad usage, a scenario that does not load, or a\n"
+		"reported; --export-failing writes it, marked); 2 bad usage, a scenario that does not load, or a\n"
 		"write that failed; 3 stopped by SIGINT, SIGTERM or SIGHUP (calibrate.csv has\n"
 		"the points evaluated); 4 the figure failed.\n",
 	.main = cal_main,

@@ -1,7 +1,8 @@
 /*
  * calibrate.h - `dcqcn-sim calibrate`: search the tuned keys (ECN and
  * DCQCN thresholds) for the settings that pass the [criteria] of a scenario
- * and of every stress scenario, for every seed, with the largest margin.
+ * and of every stress scenario, on every seed, with the largest margin
+ * (README.md#calibration says it for users).
  *
  * The margin of one run is the smallest of its criteria's relative
  * margins (positive: met with room to spare):
@@ -11,33 +12,48 @@
  *   max_retransmitted_pct  (ceiling - resent) / ceiling
  * a ceiling of 0 divides by one unit (1 %, 1 frame/s) instead.  Drop limits
  * (max_lossless_drops, max_drops) and the run's end are hard: met, they set
- * no margin; missed, the margin is -(excess / max(limit, 1)) - 1, and a run
- * that did not finish its traffic or failed a job is -1000.  A point's margin
- * is the smallest over its runs (scenarios x seeds); the criterion and
- * scenario that give it "bind".
+ * no margin; missed, the margin is -(excess / max(limit, 1)) - 1.  A run
+ * that did not finish its traffic in sim.duration (or failed a job) scores
+ * CAL_MARGIN_UNFINISHED plus the fraction of its flows that completed, so
+ * unfinished points still rank by how far they got; a run that failed
+ * outright scores one below that.  A point's margin is the smallest over
+ * its runs (scenarios x seeds); the criterion and scenario that give it
+ * "bind".
  *
- * The search: coordinate ascent over the value grid of each key.  It starts
- * at the scenario's own settings (each key's value joins its grid); a round
- * tries every grid value of one key with the others held, key by key, and
- * moves to the best point (a passing point beats a failing one, then the
- * larger margin, then the larger margin of the other criteria, then the one
- * found first); rounds repeat while one gains (a pass, or CAL_MIN_GAIN of
- * margin), at most CAL_MAX_ROUNDS.  A point is run once (a cache of points
- * seen); points the loader rejects (ecn.kmax not above ecn.kmin) are
- * skipped without a run.
+ * The search, in phases (calibrate.csv's phase column):
+ *   start       the scenario's own settings (each key's value joins its grid)
+ *   design      a space-filling design over the keys: the whole grid when it
+ *               has no more points than the budget, else budget/2 points of
+ *               a Halton sequence (one prime base per key) mapped onto the
+ *               grids
+ *   refine      from the best point so far, moves of one grid step: each key
+ *               alone up and down, moves of several keys at once (all of
+ *               them for up to three keys, else 2 x keys drawn at random
+ *               with a fixed seed) and, after a step that gained, the same
+ *               step again; repeated while a step finds a better point and
+ *               the budget (points of design and refine) lasts
+ *   plane       the margin over the two most influential keys, the others
+ *               at the search's best (calibrate_run; not in the search core)
+ *   neighbours  the one-step neighbours (each key one grid value up and
+ *               down) of the best passing points, for robustness
+ * Every point evaluated, whatever its phase, is a candidate.  Points the
+ * loader rejects (ecn.kmax not above ecn.kmin) cost no run and are counted
+ * as rejected.
  *
- * Robustness: a setting deployed is never exactly the one simulated, so
- * the one-step neighbours (each key one grid value up and down) of the best
- * passing point are run too; when one of them fails, those of the next
- * best (among CAL_ROBUST_TOP, passing over those with a neighbour already
- * seen failing, at most CAL_ROBUST_CANDIDATES in all), and the
- * recommendation is the best point whose every neighbour passes, or the
- * best when none does ("FRAGILE" in the report).  Runs spent: sum over rounds of the grid sizes,
- * against the product of all grid sizes for a full grid.
+ * Better (calibrate_better): a passing point beats a failing one; of two
+ * passing points the one whose scenarios raise fewer risk warnings; then
+ * the larger margin, then the larger next-smallest criterion margin, and
+ * so on.  The recommendation is the best passing point whose one-step
+ * neighbours all pass (among CAL_ROBUST_TOP, at most CAL_ROBUST_CANDIDATES
+ * of them checked, passing over those with a neighbour already seen
+ * failing), or the best when none does ("FRAGILE"), or the best point when
+ * none passes.  The scenario's own settings win a tie: when they pass, raise
+ * no more warnings and the best gains less than CAL_MIN_GAIN of margin over
+ * them, they are checked first and kept (no change for nothing).
  *
  * The search core takes its evaluator as a callback, so it is tested alone
- * (test_calibrate.c); calibrate_run() evaluates points with sweep_run(), one
- * sweep per scenario per line, the seeds as an axis.
+ * (test_calibrate.c); calibrate_run() evaluates points with sweep_run(), a
+ * zipped sweep per scenario and batch of points, the seeds one per run.
  */
 #ifndef DCQCN_CALIBRATE_H
 #define DCQCN_CALIBRATE_H
@@ -50,9 +66,11 @@
 #define CAL_MAX_VALUES 32
 #define CAL_MAX_SCENARIOS 9 /* the scenario and up to 8 stress scenarios */
 #define CAL_MAX_STRESS (CAL_MAX_SCENARIOS - 1)
-#define CAL_MAX_ROUNDS 4
 #define CAL_MAX_SEEDS 16
-#define CAL_MIN_GAIN 1e-3 /* a round that gains less margin ends the search */
+#define CAL_DEFAULT_SEEDS 3     /* seeds per point unless --seeds (README.md#calibration) */
+#define CAL_DEFAULT_BUDGET 64   /* points of design and refine unless --budget */
+#define CAL_MAX_BUDGET 4096
+#define CAL_MIN_GAIN 1e-3       /* margin a change must gain over the own settings */
 #define CAL_ROBUST_TOP 16       /* the best passing points a robust one is sought among */
 #define CAL_ROBUST_CANDIDATES 4 /* of them, those whose neighbours may be run */
 
@@ -94,7 +112,7 @@ int calibrate_parse_tune(const char *arg, struct cal_key *k, char *err, size_t e
  * returns how many */
 int calibrate_default_keys(struct cal_key *keys);
 
-/* what a summary.csv row says, for the margins */
+/* what a summary.csv row says, for the margins and the report */
 struct cal_run {
 	int ran;                     /* 0: the run failed (no summary) */
 	int judged;                  /* criteria_pass was 0 or 1 */
@@ -104,6 +122,11 @@ struct cal_run {
 	double ecn_mark_pct, pause_frame_rate, retransmitted_pct;
 	int64_t drops_lossless, drops;
 	int jobs_failed;
+	double progress;             /* flows completed / flows in the run (0-1) */
+	/* the report's figures, as summary.csv has them */
+	double busbw_min_pct, busbw_mean_pct;  /* busbw_judged_min_pct, _mean_pct */
+	double max_paused_fraction, fct_p99_us;
+	int64_t pause_frames, max_queue_bytes;
 };
 /* the criteria of a scenario, as margins need them */
 struct cal_limits {
@@ -120,6 +143,15 @@ double calibrate_margin(const struct cal_run *r, const struct cal_limits *l,
 
 /* a point's evaluation over every scenario and seed */
 struct cal_score {
+	/* per run, scenario-major then seed (nscn x nseeds); NULL: not kept (a
+	 * synthetic evaluator).  The evaluator allocates it; the outcome that
+	 * holds the point frees it. */
+	struct cal_run *detail;
+	int ndetail;
+	int warnings;                          /* risk warnings (scenario_warnings) of the
+						* scenario that raises the most */
+	char warned[200];                      /* their keys, ", "-joined */
+	double progress;                       /* the smallest over runs (1: all finished) */
 	int valid;                             /* 0: the loader rejected the point */
 	int pass;                              /* every run passed its criteria */
 	double margin;                         /* the smallest over runs */
@@ -133,24 +165,28 @@ struct cal_score {
 	char why[256];                         /* invalid: the loader's message */
 };
 
-/* is a better than b: a passing point beats a failing one, then the larger
- * margin, then (margins equal within 1e-6) the larger next-smallest
- * criterion margin, and so on; full ties keep b */
+/* is a better than b: a passing point beats a failing one, of two passing
+ * points fewer warnings win, then the larger margin, then (margins equal
+ * within 1e-6) the larger next-smallest criterion margin, and so on; full
+ * ties keep b */
 int calibrate_better(const struct cal_score *a, const struct cal_score *b);
 
 /*
- * The evaluator: the points idx[0..n-1] (a value index per key) differ
- * only in the keys whose varying[] is set (one key on a line, two on the
- * figure's plane), and form their full product in odometer order (the last
- * varying key fastest), so one sweep per scenario runs them.  Fills out[];
- * returns 0, or -1 with err (stop: an interrupt or an I/O error).
+ * The evaluator: the points idx[0..n-1] (a value index per key, distinct,
+ * none seen before), in any arrangement.  Fills out[] (the detail it
+ * allocates passes to the caller); returns 0, or -1 with err (stop: an
+ * interrupt or an I/O error).
  */
 typedef int (*cal_eval_fn)(void *ctx, int n, const int (*idx)[CAL_MAX_KEYS],
-			   const int *varying, struct cal_score *out, char *err, size_t errlen);
+			   struct cal_score *out, char *err, size_t errlen);
+
+enum cal_phase { CAL_START, CAL_DESIGN, CAL_REFINE, CAL_PLANE, CAL_NEIGHBOURS, CAL_N_PHASES };
+extern const char *const cal_phase_names[CAL_N_PHASES];
 
 struct cal_point {
 	int idx[CAL_MAX_KEYS];
-	int round;                             /* 0: the start */
+	enum cal_phase phase;
+	int step;                              /* refine: its step (1, 2, ...) */
 	struct cal_score score;
 };
 
@@ -158,25 +194,41 @@ struct cal_search {
 	const struct cal_key *keys;
 	int nkeys;
 	int start[CAL_MAX_KEYS];               /* the first point */
+	int own;                               /* it is the scenario's own settings (they
+						* win ties) */
+	int budget;                            /* points of design and refine; 0: the
+						* default */
 	cal_eval_fn eval;
 	void *ctx;
-	FILE *log;                             /* a line per line searched; NULL: none */
+	FILE *log;                             /* a line per batch; NULL: none */
 };
 
 struct cal_outcome {
-	struct cal_point *points;              /* every point seen, in order */
+	struct cal_point *points;              /* every point seen, in order; 0 the start */
 	int npoints, cap;
 	int best, runner_up;                   /* indices in points; runner_up -1: none */
+	int checked;                           /* the neighbour check ran (a recommendation
+						* that may be exported) */
+	int own_kept;                          /* the start won a tie with a better margin
+						* elsewhere: kept, no change for nothing */
+	int passed_over;                       /* a passing point of larger margin not
+						* preferred for its warnings; -1: none */
 	int neighbours, neighbours_pass;       /* the best's one-step neighbours (those the
 						* loader takes) and how many pass */
 	int weakest;                           /* the weakest of them, -1: none */
-	int rounds;
-	long runs;                             /* runs the search took */
-	double influence[CAL_MAX_KEYS];        /* the margin's spread along each key's
-						* line through the best point */
+	int whole_grid;                        /* the design was the whole grid */
+	int steps;                             /* refine steps */
+	long runs;                             /* runs of every point */
+	long phase_runs[CAL_N_PHASES];         /* ... by phase */
+	int phase_points[CAL_N_PHASES];        /* points the loader took, by phase */
+	int rejected;                          /* points the loader rejected */
+	double influence[CAL_MAX_KEYS];        /* each key's main effect: the spread of the
+						* mean margin (clipped to +-1) over its values */
 };
 
-/* the search; 0, or -1 with err (out keeps the points seen so far) */
+/* the search: start, design, refine, then the recommendation (neighbours);
+ * 0, or -1 with err (out keeps the points seen so far, best the best of
+ * them, checked 0) */
 int calibrate_search(const struct cal_search *s, struct cal_outcome *out, char *err,
 		     size_t errlen);
 void calibrate_outcome_free(struct cal_outcome *out);
@@ -194,7 +246,12 @@ struct calibrate_opts {
 	int nsets;
 	struct cal_key keys[CAL_MAX_KEYS];
 	int nkeys;
-	int seeds;                             /* seeds 1..seeds (>= 1) */
+	int seeds;                             /* seeds per point: each scenario's sim.seed
+						* + 0..seeds-1 (>= 1) */
+	int budget;                            /* points of design and refine (0: default) */
+	int export_failing;                    /* 1: export/ and recommended.ini even when
+						* nothing passes or the search was cut short,
+						* each file marked */
 	int jobs;                              /* concurrent runs */
 	const char *out_dir;
 	FILE *log;                             /* progress lines; NULL: none */
@@ -206,18 +263,20 @@ struct calibrate_opts {
 #define CALIBRATE_NONE_PASSES 5
 
 /*
- * Run the calibration into out_dir: runs/ (one sweep directory per line and
- * scenario), calibrate.csv (every point evaluated), plane.csv (the margin
- * over the two most influential keys, the other keys at the recommendation:
+ * Run the calibration into out_dir: runs/ (one sweep directory per batch
+ * and scenario), calibrate.csv (every point evaluated, its metrics),
+ * plane.csv (the margin over the two most influential keys, the other keys
+ * at the search's best:
  * key_a,a,a_base,key_b,b,b_base,pass,margin,binding,recommended, the base
- * values in bytes, ps, bps, ppb or as the plain number),
- * recommended.ini (the settings as scenario keys), export/ (the
- * recommendation as scenario_export() writes it: config_db.json,
- * cc_params.txt, nic-setup.sh, nccl.env).  Returns 0 when a passing
- * point was found, CALIBRATE_NONE_PASSES (5) when none passes (the best is still written), 2 on bad
+ * values in bytes, ps, bps, ppb or as the plain number), and, when the
+ * recommendation passes and its neighbours were checked (or
+ * export_failing, then each file marked DOES NOT PASS or INTERRUPTED),
+ * recommended.ini (the settings as scenario keys) and export/ (the
+ * recommendation as scenario_export() writes it).  Returns 0 when a passing
+ * point was found, CALIBRATE_NONE_PASSES (5) when none passes, 2 on bad
  * input or I/O (err), 3 when interrupted.  The best point's settings go to
  * sets_out as --set assignments, one per key ("ecn.kmin=600KB"), and the
- * recommendation to o->out.
+ * report to o->out.
  */
 int calibrate_run(const struct calibrate_opts *o, char (*sets_out)[96], char *err,
 		  size_t errlen);

@@ -1,8 +1,9 @@
 /*
  * calibrate_report.c - what `dcqcn-sim calibrate` writes (see
- * calibrate.h): calibrate.csv (every point), plane.csv (the margin over two
- * keys), recommended.ini, export/ (the recommendation for switches and
- * NICs), and the recommendation it prints.
+ * calibrate.h): calibrate.csv (every point and its figures), plane.csv (the
+ * margin over two keys), recommended.ini and export/ (the recommendation
+ * for switches and NICs, only when it may be deployed unless asked), and
+ * the report it prints (calibrate_table.c: the side-by-side table).
  */
 #include "sim/sweeps/calibrate.h"
 
@@ -10,15 +11,18 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
+#include <unistd.h>
 
 #include "models/base/files.h"
 #include "models/scenario/configs/config.h"
 #include "models/scenario/scenario.h"
 #include "sim/sweeps/internal.h"
 
+/* a margin; empty for an unfinished or failed run (the binding says so) */
 static void put_margin(FILE *fp, const struct cal_score *sc, double m)
 {
-	if (sc->valid && isfinite(m))
+	if (sc->valid && isfinite(m) && !CAL_UNFINISHED_MARGIN(m))
 		fprintf(fp, "%.4f", m);
 }
 
@@ -49,10 +53,13 @@ static int write_points(const struct cal_ctx *c, const struct cal_outcome *out, 
 		snprintf(err, errlen, "%s: %s", path, strerror(errno));
 		return -1;
 	}
-	fputs("point,round", fp);
+	fputs("point,phase", fp);
 	for (int k = 0; k < o->nkeys; k++)
 		fprintf(fp, ",%s", o->keys[k].key);
-	fputs(",pass,margin,binding,binding_scenario,runs", fp);
+	fputs(",pass,margin,binding,binding_scenario,runs,finished_pct,warnings,warned,"
+	      "busbw_judged_min_pct,busbw_judged_mean_pct,ecn_mark_pct,pause_frames,"
+	      "pause_frame_rate,max_paused_fraction,max_queue_bytes,drops,retransmitted_pct,"
+	      "fct_p99_us", fp);
 	for (int s = 0; s < c->nscn; s++)
 		fprintf(fp, ",%s_pass,%s_margin,%s_binding", c->labels[s], c->labels[s],
 			c->labels[s]);
@@ -60,17 +67,22 @@ static int write_points(const struct cal_ctx *c, const struct cal_outcome *out, 
 	for (int i = 0; i < out->npoints; i++) {
 		const struct cal_point *p = &out->points[i];
 		const struct cal_score *sc = &p->score;
-		fprintf(fp, "%d,", i);
-		if (p->round > CAL_MAX_ROUNDS)
-			fputs(cal_phase_names[p->round], fp);
-		else
-			fprintf(fp, "%d", p->round);
+		fprintf(fp, "%d,%s", i, cal_phase_names[p->phase]);
 		for (int k = 0; k < o->nkeys; k++)
 			fprintf(fp, ",%s", o->keys[k].text[p->idx[k]]);
 		fprintf(fp, ",%d,", sc->valid && sc->pass);
 		put_margin(fp, sc, sc->margin);
-		fprintf(fp, ",%s,%s,%ld", sc->valid ? cal_criterion_names[sc->binding] : "invalid",
+		fprintf(fp, ",%s,%s,%ld,", sc->valid ? cal_criterion_names[sc->binding] : "invalid",
 			sc->valid ? c->labels[sc->binding_scn] : "", sc->runs);
+		if (sc->valid) {
+			struct cal_figures f;
+			cal_figures(c, sc, -1, -1, &f);
+			fprintf(fp, "%.1f,%d,", 100 * sc->progress, sc->warnings);
+			put_field(fp, sc->warned);
+			cal_put_figures(fp, &f);
+		} else {
+			fputs(",,,,,,,,,,,,", fp);
+		}
 		for (int s = 0; s < c->nscn; s++) {
 			fprintf(fp, ",%d,", sc->valid && sc->scn_pass[s]);
 			put_margin(fp, sc, sc->scn_margin[s]);
@@ -79,7 +91,8 @@ static int write_points(const struct cal_ctx *c, const struct cal_outcome *out, 
 		fputc(',', fp);
 		put_field(fp, sc->valid ? (i == out->best ? "recommended"
 					   : i == out->runner_up ? "runner-up"
-								 : "")
+					   : i == 0 && out->points[0].phase == CAL_START ? "own"
+											 : "")
 					: sc->why);
 		fputc('\n', fp);
 	}
@@ -90,7 +103,8 @@ static int write_points(const struct cal_ctx *c, const struct cal_outcome *out, 
 	return 0;
 }
 
-/* plane.csv: the margin over keys a (x) and b (y), the others at the best;
+/* plane.csv: the margin over keys a (x) and b (y), the others at the
+ * search's best;
  * a row per pair of values, a's outer, in grid order */
 static int write_plane(const struct cal_ctx *c, const struct cal_outcome *out, int a, int b,
 		       char *err, size_t errlen)
@@ -108,7 +122,7 @@ static int write_plane(const struct cal_ctx *c, const struct cal_outcome *out, i
 	for (int i = 0; i < ka->n; i++)
 		for (int j = 0; j < kb->n; j++) {
 			int at[CAL_MAX_KEYS];
-			memcpy(at, out->points[out->best].idx, sizeof(at));
+			memcpy(at, c->plane_base, sizeof(at));
 			at[a] = i;
 			at[b] = j;
 			int p = cal_find_point(out, at, o->nkeys);
@@ -131,8 +145,26 @@ static int write_plane(const struct cal_ctx *c, const struct cal_outcome *out, i
 	return 0;
 }
 
+void cal_verdict(const struct cal_ctx *c, const struct cal_outcome *out, char *buf, size_t len)
+{
+	const struct cal_score *b = &out->points[out->best].score;
+	char m[160];
+	cal_format_margin(b, b->margin, m, sizeof(m));
+	if (!out->checked)
+		snprintf(buf, len, "INTERRUPTED: the search stopped before its neighbour check; "
+			 "the best point so far %s (%s, binding: %s on %s)",
+			 b->pass ? "passes" : "does not pass", m, cal_criterion_names[b->binding],
+			 c->labels[b->binding_scn]);
+	else if (!b->pass)
+		snprintf(buf, len, "DOES NOT PASS: no setting passes; this is the closest (%s, "
+			 "binding: %s on %s)", m, cal_criterion_names[b->binding],
+			 c->labels[b->binding_scn]);
+	else
+		buf[0] = '\0';
+}
+
 static int write_recommended(const struct cal_ctx *c, const struct cal_outcome *out,
-			     char *err, size_t errlen)
+			     const char *verdict, char *err, size_t errlen)
 {
 	const struct calibrate_opts *o = c->o;
 	const struct cal_point *p = &out->points[out->best];
@@ -143,6 +175,8 @@ static int write_recommended(const struct cal_ctx *c, const struct cal_outcome *
 		snprintf(err, errlen, "%s: %s", path, strerror(errno));
 		return -1;
 	}
+	if (verdict[0])
+		fprintf(fp, "# %s\n", verdict);
 	fprintf(fp, "# dcqcn-sim calibrate: the recommended settings (%s, margin %+.1f %%, "
 		"binding: %s on %s)\n", p->score.pass ? "pass" : "NO SETTING PASSES",
 		100 * p->score.margin, cal_criterion_names[p->score.binding],
@@ -171,9 +205,42 @@ static int write_recommended(const struct cal_ctx *c, const struct cal_outcome *
 	return 0;
 }
 
-/* DIR/export/: the recommendation for switches and NICs (config.h) */
-static int export_best(const struct cal_ctx *c, const struct cal_outcome *out, char *err,
-		       size_t errlen)
+/* file path gets the line "MARK verdict" first (MARK: // in JSON, which
+ * then does not load until the line is removed; # elsewhere); 0 or -1 */
+static int mark_file(const char *path, const char *verdict, char *err, size_t errlen)
+{
+	size_t n = strlen(path);
+	const char *mark = n > 5 && !strcmp(path + n - 5, ".json") ? "//" : "#";
+	FILE *in = fopen(path, "r");
+	char *text = NULL;
+	size_t size = 0;
+	FILE *m = open_memstream(&text, &size);
+	int rc = in && m ? 0 : -1;
+	if (m)
+		fprintf(m, "%s %s\n", mark, verdict);
+	for (int ch; rc == 0 && (ch = fgetc(in)) != EOF;)
+		fputc(ch, m);
+	if (in)
+		fclose(in);
+	if (m)
+		fclose(m);
+	FILE *out = rc == 0 ? fopen(path, "w") : NULL;
+	if (out) {
+		fwrite(text, 1, size, out);
+		rc = file_close(out);
+	} else {
+		rc = -1;
+	}
+	free(text);
+	if (rc)
+		snprintf(err, errlen, "%s: cannot mark it: %s", path, strerror(errno));
+	return rc;
+}
+
+/* DIR/export/: the recommendation for switches and NICs (config.h), every
+ * file marked with the verdict when there is one */
+static int export_best(const struct cal_ctx *c, const struct cal_outcome *out,
+		       const char *verdict, char *err, size_t errlen)
 {
 	const struct calibrate_opts *o = c->o;
 	char a[CAL_MAX_KEYS][96], dir[4200];
@@ -187,85 +254,53 @@ static int export_best(const struct cal_ctx *c, const struct cal_outcome *out, c
 	snprintf(dir, sizeof(dir), "%s/export", o->out_dir);
 	int rc = scenario_export(s, dir, NULL, err, errlen);
 	scenario_close(s);
+	DIR *d = rc == 0 && verdict[0] ? opendir(dir) : NULL;
+	for (struct dirent *de; d && rc == 0 && (de = readdir(d));) {
+		char path[4500];
+		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
+		if (de->d_name[0] != '.')
+			rc = mark_file(path, verdict, err, errlen);
+	}
+	if (d)
+		closedir(d);
 	return rc;
+}
+
+/* a recommendation that may not be deployed: no recommended.ini or
+ * export/ of an earlier calibration into the same directory is left */
+static void remove_stale(const struct calibrate_opts *o)
+{
+	char path[4500], dir[4200];
+	snprintf(path, sizeof(path), "%s/recommended.ini", o->out_dir);
+	unlink(path);
+	snprintf(dir, sizeof(dir), "%s/export", o->out_dir);
+	DIR *d = opendir(dir);
+	for (struct dirent *de; d && (de = readdir(d));) {
+		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
+		if (de->d_name[0] != '.')
+			unlink(path);
+	}
+	if (d) {
+		closedir(d);
+		rmdir(dir);
+	}
 }
 
 int cal_write_files(const struct cal_ctx *c, const struct cal_outcome *out, int a, int b,
 		    char *err, size_t errlen)
 {
 	const struct calibrate_opts *o = c->o;
-	if (write_points(c, out, err, errlen) || write_recommended(c, out, err, errlen) ||
-	    (b >= 0 && !o->no_plane && write_plane(c, out, a, b, err, errlen)) ||
-	    export_best(c, out, err, errlen))
+	char verdict[512];
+	cal_verdict(c, out, verdict, sizeof(verdict));
+	if (write_points(c, out, err, errlen) ||
+	    (b >= 0 && !o->no_plane && write_plane(c, out, a, b, err, errlen)))
 		return -1;
-	return 0;
-}
-
-static void print_point(const struct cal_ctx *c, const struct cal_point *p, FILE *f)
-{
-	for (int k = 0; k < c->o->nkeys; k++)
-		fprintf(f, "%s%s = %s", k ? ", " : "", c->o->keys[k].key,
-			c->o->keys[k].text[p->idx[k]]);
-}
-
-void cal_print_result(const struct cal_ctx *c, const struct cal_outcome *out, long search_runs,
-		      long plane_runs, FILE *f)
-{
-	const struct calibrate_opts *o = c->o;
-	const struct cal_point *b = &out->points[out->best];
-	double grid = calibrate_grid_points(o->keys, o->nkeys) * c->nscn *
-		      (o->seeds > 1 ? o->seeds : 1);
-	fprintf(f, "calibrate: %d scenario%s x %d seed%s, %d key%s: %ld runs for the search "
-		"(%d points, %d round%s), %ld for the figure's plane; a full grid of the same "
-		"values is %.0f runs\n", c->nscn, c->nscn == 1 ? "" : "s",
-		o->seeds > 1 ? o->seeds : 1, o->seeds > 1 ? "s" : "", o->nkeys,
-		o->nkeys == 1 ? "" : "s", search_runs, out->npoints, out->rounds,
-		out->rounds == 1 ? "" : "s", plane_runs, grid);
-	if (b->score.pass)
-		fprintf(f, "recommended (passes everywhere; margin %+.1f %%, binding: %s on %s):\n",
-			100 * b->score.margin, cal_criterion_names[b->score.binding],
-			c->labels[b->score.binding_scn]);
-	else
-		fprintf(f, "NO SETTING PASSES; the closest (margin %+.1f %%, binding: %s on %s):\n",
-			100 * b->score.margin, cal_criterion_names[b->score.binding],
-			c->labels[b->score.binding_scn]);
-	for (int k = 0; k < o->nkeys; k++)
-		fprintf(f, "  %-28s = %s\n", o->keys[k].key, o->keys[k].text[b->idx[k]]);
-	if (b->score.pass && out->neighbours) {
-		const struct cal_point *w = &out->points[out->weakest];
-		int k = 0;
-		while (k < o->nkeys - 1 && w->idx[k] == b->idx[k])
-			k++;
-		fprintf(f, "%s: %d of its %d one-step neighbours pass; the weakest, %s = %s, %s "
-			"(margin %+.1f %%)\n", out->neighbours_pass == out->neighbours ? "robust"
-										: "FRAGILE",
-			out->neighbours_pass, out->neighbours, o->keys[k].key,
-			o->keys[k].text[w->idx[k]], w->score.pass ? "passes" : "fails",
-			100 * w->score.margin);
+	if (verdict[0] && !o->export_failing) {
+		remove_stale(o);
+		return 0;
 	}
-	fprintf(f, "per scenario:\n");
-	for (int s = 0; s < c->nscn; s++)
-		fprintf(f, "  %-20s %s  margin %+7.1f %%  binding %s\n", c->labels[s],
-			b->score.scn_pass[s] ? "pass" : "FAIL", 100 * b->score.scn_margin[s],
-			cal_criterion_names[b->score.scn_binding[s]]);
-	const struct cal_point *own = &out->points[0];
-	if (c->own_start && own->score.valid)
-		fprintf(f, "the scenario's own settings: %s, margin %+.1f %% (binding: %s on %s)\n",
-			own->score.pass ? "pass" : "FAIL", 100 * own->score.margin,
-			cal_criterion_names[own->score.binding], c->labels[own->score.binding_scn]);
-	if (out->runner_up >= 0) {
-		const struct cal_point *r = &out->points[out->runner_up];
-		fprintf(f, "runner-up (%s, margin %+.1f %%): ", r->score.pass ? "pass" : "fails",
-			100 * r->score.margin);
-		print_point(c, r, f);
-		fputc('\n', f);
-	}
-	fprintf(f, "run it: dcqcn-sim run%s%s", o->scenario ? " " : "",
-		o->scenario ? o->scenario : "");
-	for (int i = 0; i < o->nsets; i++)
-		fprintf(f, " --set %s", o->sets[i]);
-	for (int k = 0; k < o->nkeys; k++)
-		fprintf(f, " --set %s=%s", o->keys[k].key, o->keys[k].text[b->idx[k]]);
-	fprintf(f, "\nresults: %s/calibrate.csv (every point), recommended.ini, export/ (SONiC "
-		"config_db.json, mlx5 cc_params, NCCL environment)\n", o->out_dir);
+	return write_recommended(c, out, verdict, err, errlen) ||
+			       export_best(c, out, verdict, err, errlen)
+		       ? -1
+		       : 0;
 }

@@ -73,25 +73,32 @@ void sweep_mpi_share_csv(const struct sweep_opts *o, int rank, int *wrc, int *fa
 
 /* ---- calibrate: values and the search (calibrate.c) ---- */
 
-/* the margin of a run that did not finish its traffic, failed a job or
- * failed itself */
+/* the margin of a run that did not finish its traffic or failed a job,
+ * plus the fraction of its flows that completed (below -999: unfinished) */
 #define CAL_MARGIN_UNFINISHED (-1000.0)
-
-/* the names of the phases after the search's rounds, by round number
- * (calibrate.csv's round column) */
-extern const char *const cal_phase_names[CAL_MAX_ROUNDS + 3];
+#define CAL_UNFINISHED_MARGIN(m) ((m) < CAL_MARGIN_UNFINISHED + 1)
 
 /* one value and its unit, by its suffix; 0 or -1 with err */
 int cal_parse_value(const char *s, enum cal_unit *u, int64_t *v, char *err, size_t errlen);
 /* v in unit u as the loader reads it ("150KB"); returns buf */
 char *cal_format_value(enum cal_unit u, int64_t v, char *buf, size_t len);
+
+/* ---- calibrate: the search (calibrate_search.c) ---- */
+
 /* the index of the point idx among those seen, -1 when not seen */
 int cal_find_point(const struct cal_outcome *o, const int *idx, int nkeys);
-/* every value of key k through base, the ones not seen evaluated (round:
- * the search's round, or a later phase); then *best moves to the best
- * point of the line.  1 when it moved, 0 when not, -1 on an error. */
-int cal_search_line(const struct cal_search *s, struct cal_outcome *o, const int *base, int k,
-		    int round, int *best, char *err, size_t errlen);
+/* the points idx[0..n) not seen yet evaluated as phase (step), added to
+ * o; 0, or -1 with err */
+int cal_eval_new(const struct cal_search *s, struct cal_outcome *o, int n,
+		 const int (*idx)[CAL_MAX_KEYS], enum cal_phase phase, int step, char *err,
+		 size_t errlen);
+/* start, design and refine (o->best the best seen); 0, or -1 with err */
+int cal_explore(const struct cal_search *s, struct cal_outcome *o, char *err, size_t errlen);
+/* each key's influence (calibrate.h) from the points seen */
+void cal_influence(const struct cal_search *s, struct cal_outcome *o);
+/* the recommendation among every point seen: the neighbour check, the own
+ * settings' tie, the runner-up, the influence of each key; 0, or -1 */
+int cal_choose(const struct cal_search *s, struct cal_outcome *o, char *err, size_t errlen);
 
 /* ---- calibrate: the evaluator (calibrate_eval.c) ---- */
 
@@ -103,9 +110,17 @@ struct cal_ctx {
 	char labels[CAL_MAX_SCENARIOS][48];
 	struct cal_limits limits[CAL_MAX_SCENARIOS];
 	int busbw_mean[CAL_MAX_SCENARIOS];     /* criteria.busbw_stat = mean */
+	int64_t seed0[CAL_MAX_SCENARIOS];      /* each scenario's sim.seed */
+	int nseeds;
 	int batch;
 	int interrupted;
 	int own_start;                         /* the start is the scenario's own settings */
+	/* progress: runs ended, runs expected (about), since when */
+	long runs_done, runs_expected;
+	double t0;
+	int tty;                               /* the log is a terminal: a line that updates */
+	const char *phase;                     /* of the batch running */
+	int plane_base[CAL_MAX_KEYS];          /* the point the plane goes through */
 };
 
 /* scenario file (NULL: the default) with the configurations, sets and then
@@ -114,15 +129,39 @@ struct scenario *cal_load_with(const struct calibrate_opts *o, const char *file,
 			       char (*assigns)[96], int nassigns, struct scn_error *err);
 /* the point idx as --set assignments, one per key ("ecn.kmin=600KB") */
 void cal_point_assigns(const struct calibrate_opts *o, const int *idx, char (*a)[96]);
+/* the evaluator (cal_eval_fn) of calibrate_run: ctx is its cal_ctx */
+int cal_eval_points(void *ctx, int n, const int (*idx)[CAL_MAX_KEYS], struct cal_score *out,
+		    char *err, size_t errlen);
 
 /* ---- calibrate: files and report (calibrate_report.c) ---- */
 
-/* calibrate.csv, recommended.ini, plane.csv over keys a and b (b < 0 or
- * --no-plane: none) and export/; 0, or -1 with err (the first that failed) */
+/* calibrate.csv, plane.csv over keys a and b (b < 0 or --no-plane: none),
+ * and recommended.ini and export/ when the recommendation may be deployed
+ * (or o->export_failing, marked); 0, or -1 with err (the first that failed) */
 int cal_write_files(const struct cal_ctx *c, const struct cal_outcome *out, int a, int b,
 		    char *err, size_t errlen);
-/* the recommendation, as the command prints it */
-void cal_print_result(const struct cal_ctx *c, const struct cal_outcome *out, long search_runs,
-		      long plane_runs, FILE *f);
+
+/* ---- calibrate: the report (calibrate_table.c) ---- */
+
+/* a point's figures over some of its runs, as calibrate.csv has them */
+struct cal_figures {
+	int n, nbusbw;                         /* runs; runs with a judged iteration */
+	double busbw_min, busbw_mean;          /* the smallest, the mean */
+	double ecn, pause_rate, paused, retrans, fct_p99;  /* the largest */
+	int64_t pause_frames, queue, drops;    /* the largest */
+};
+/* the figures of point sc over scenario scn (-1: all) and seed (-1: all) */
+void cal_figures(const struct cal_ctx *c, const struct cal_score *sc, int scn, int seed,
+		 struct cal_figures *f);
+/* the figures as 10 CSV fields, each after a comma */
+void cal_put_figures(FILE *fp, const struct cal_figures *f);
+/* margin m of a point as the report says it: "+5.2 %", or "did not finish
+ * in sim.duration (83 % of flows)" */
+char *cal_format_margin(const struct cal_score *sc, double m, char *buf, size_t len);
+/* the report, as the command prints it */
+void cal_print_result(const struct cal_ctx *c, const struct cal_outcome *out, FILE *f);
+/* the verdict line every exported file starts with when the recommendation
+ * does not pass or was not checked ("" when it may be deployed) */
+void cal_verdict(const struct cal_ctx *c, const struct cal_outcome *out, char *buf, size_t len);
 
 #endif

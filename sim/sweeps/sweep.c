@@ -77,6 +77,11 @@ int sweep_repeats(const struct sweep_opts *o)
 
 void sweep_point_index(const struct sweep_opts *o, int p, int *idx)
 {
+	if (o->zip) {
+		for (int a = 0; a < o->naxes; a++)
+			idx[a] = p;
+		return;
+	}
 	for (int a = o->naxes - 1; a >= 0; a--) {
 		idx[a] = p % o->axes[a].n;
 		p /= o->axes[a].n;
@@ -278,6 +283,8 @@ static int task_done(void *ctx, int t, int st)
 			sp->done, sp->owned);
 		fflush(o->log);
 	}
+	if (o->ran)
+		o->ran(o->ran_ctx);
 	return 0;
 }
 
@@ -304,7 +311,15 @@ static int run_in_process(struct sweep_pool *sp, int ntasks)
 static int prepare(const struct sweep_opts *o, long *npoints, char *err, size_t errlen)
 {
 	*npoints = 1;
-	for (int a = 0; a < o->naxes; a++) {
+	if (o->zip && o->naxes) {
+		for (int a = 1; a < o->naxes; a++)
+			if (o->axes[a].n != o->axes[0].n || o->shard_count) {
+				snprintf(err, errlen, "zipped axes of unequal lengths, or shards");
+				return RUN_EIO;
+			}
+		*npoints = o->axes[0].n;
+	}
+	for (int a = 0; a < o->naxes && !o->zip; a++) {
 		*npoints *= o->axes[a].n;
 		if (*npoints > SWEEP_MAX_POINTS) {
 			snprintf(err, errlen, "more than %d points: vary fewer values",

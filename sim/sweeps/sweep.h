@@ -68,6 +68,12 @@ struct sweep_opts {
 	int shard_index, shard_count;       /* shard_count > 0: only the points
 					     * p % shard_count == shard_index, and
 					     * DIR/shard-I-of-N.txt instead of sweep.csv */
+	int zip;                            /* 1: point p takes value p of every axis (the
+					     * axes' lengths equal) instead of the
+					     * Cartesian product; not with shards */
+	void (*ran)(void *ctx);             /* called as each run ends (this rank's);
+					     * NULL: none */
+	void *ran_ctx;
 };
 
 #define SWEEP_MAX_REPEAT 1000
