@@ -8,6 +8,7 @@
 #define DCQCN_CONFIGS_INTERNAL_H
 
 #include "models/scenario/loader.h" /* SCN_PRINTF */
+#include "models/scenario/scenario.h" /* struct scn_imported */
 
 #include <stddef.h>
 #include <stdint.h>
@@ -16,6 +17,18 @@
 /* snprintf that truncates silently: the paths and messages the
  * configuration files write are bounded (mlx5.c) */
 SCN_PRINTF(3, 4) int scn_sfmt(char *buf, size_t len, const char *fmt, ...);
+
+struct scenario;
+
+/* ---- what an import leaves in the scenario (notes.c) ---- */
+
+/* s->imported, made if missing; NULL when out of memory */
+struct scn_imported *scn_imported_of(struct scenario *s);
+/* a note into s->imported->notes (one line, scenario_config_notes) and,
+ * after "# ", into log (if any); 0 or -1 (out of memory) */
+SCN_PRINTF(3, 4) int scn_config_note(struct scenario *s, FILE *log, const char *fmt, ...);
+/* *dst = a copy of text (the old one freed); 0 or -1 */
+int scn_keep_text(char **dst, const char *text);
 
 /* ---- mlx5 cc_params (mlx5.c), which export.c writes back ---- */
 
@@ -113,6 +126,18 @@ struct sonic_port {
 /* one config_db.json being read */
 struct sonic {
 	const char *src;
+	struct scenario *scn;          /* for the notes (scn_config_note) */
+	int dynamic_model;             /* DEVICE_METADATA.localhost.buffer_model = dynamic */
+	long long pool_size;           /* the lossless pool's size, -1 until read */
+	long long pool_xoff;           /* its shared headroom pool (xoff), 0 when none */
+	char xoff_path[SONIC_PATH_LEN];
+	long long ratio;               /* DEFAULT_LOSSLESS_BUFFER_PARAMETER over_subscribe_ratio */
+	char ratio_path[SONIC_PATH_LEN];
+	long long lossless_pgs;        /* (port, PG) pairs with the lossless profile */
+	int pfcwd_sw;                  /* PORT_QOS_MAP has pfcwd_sw_enable */
+	char names[SCN_CFG_NAMES][SCN_CFG_NAME_LEN]; /* the entries read (scenario.h) */
+	char (*pnames)[64];            /* the QoS tables' ports, as first seen */
+	int npnames;
 	struct json_object *root;
 	FILE *log;
 	struct scn_error *err;
@@ -133,6 +158,12 @@ SCN_PRINTF(3, 4) int sonic_fail(struct sonic *sn, const char *path, const char *
 SCN_PRINTF(2, 3) void sonic_note(struct sonic *sn, const char *fmt, ...);
 /* add a name to the list of what was not read ("..." once it is full) */
 void sonic_not_read(struct sonic *sn, const char *what);
+/* a note of the scenario (scn_config_note), "PATH: ..."; 0 or -1 with the
+ * error (out of memory) */
+SCN_PRINTF(2, 3) int sonic_cfg_note(struct sonic *sn, const char *fmt, ...);
+/* a port of a QoS table, for export's names (ports of a key's list one by
+ * one); 0 or -1 with the error at path */
+int sonic_saw_ports(struct sonic *sn, const char *ports, const char *path);
 /* "TABLE.KEY" and "TABLE.KEY.FIELD" into out (SONIC_PATH_LEN), a key
  * quoted when it holds '|', '.' or a blank */
 void sonic_path2(char *out, const char *table, const char *key);
@@ -182,5 +213,9 @@ int sonic_read_port_qos_map(struct sonic *sn, struct json_object *t); /* sonic_p
 int sonic_read_pfc_wd(struct sonic *sn, struct json_object *t);       /* sonic_pfc.c */
 int sonic_read_buffer_pg(struct sonic *sn, struct json_object *t);    /* sonic_buffer.c */
 int sonic_read_queue(struct sonic *sn, struct json_object *t);        /* sonic_wred.c */
+int sonic_read_lossless_param(struct sonic *sn, struct json_object *t); /* sonic_buffer.c */
+/* after the tables: the lossless pool's size checked, a shared headroom
+ * pool approximated (sonic_buffer.c) */
+int sonic_buffer_done(struct sonic *sn);
 
 #endif
