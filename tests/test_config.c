@@ -23,6 +23,10 @@
  *     to supply, a shared headroom pool gives buffer.size = size + xoff (xoff
  *     = 8 PGs x 96256 B / 2 from a ratio), rp_byte_reset's reading is a note
  *     that scenario_config_notes() prints, and nothing is noted otherwise;
+ *   - export after an import: the file's port and entry names and
+ *     pfcwd_sw_enable kept; changes.txt and config_db.patch.json: "no
+ *     change" for an export imported as it is, old -> new after a --set,
+ *     port lists and references compared as SONiC reads them;
  *   - the round trip: export, then import onto the same scenario with the
  *     QoS keys at their defaults, gives the same scenario_print() text, for
  *     a scenario where every mapped key is not at its default and for one
@@ -558,7 +562,7 @@ static char *slurp_file(const char *dir, const char *name)
 static void rm_export(const char *dir)
 {
 	static const char *const files[] = { "config_db.json", "cc_params.txt", "nic-setup.sh",
-					     "nccl.env" };
+					     "nccl.env", "changes.txt", "config_db.patch.json" };
 	char p[256];
 	size_t i;
 
@@ -829,7 +833,8 @@ START_TEST(round_trip_from_sonic)
 END_TEST
 
 /* ---- real configurations: SONiC's own template, the dynamic buffer
- * model, a shared headroom pool, rp_byte_reset's unit ---- */
+ * model, a shared headroom pool, rp_byte_reset's unit, what export keeps
+ * and what it would change ---- */
 
 /* scenario_config_notes() of s, in memory */
 static char *notes_of(const struct scenario *s)
@@ -982,6 +987,132 @@ START_TEST(config_notes_none)
 }
 END_TEST
 
+/* export after an import: the file's port and entry names, and
+ * pfcwd_sw_enable, are kept */
+START_TEST(export_keeps_names)
+{
+	struct scenario *s = tl_scn_new();
+	struct scn_error err = { "" };
+	char dir[64], path[128], edir[64], *cfg, *log;
+
+	tl_write_temp(dir, path, "config_db.json",
+		      "{\"PORT_QOS_MAP\": {\"Ethernet4\": {\"pfc_enable\": \"3\", "
+		      "\"pfcwd_sw_enable\": \"3\", \"dscp_to_tc_map\": \"RDMA\"},"
+		      " \"Ethernet12\": {\"pfc_enable\": \"3\", \"pfcwd_sw_enable\": \"3\"}},"
+		      " \"DSCP_TO_TC_MAP\": {\"RDMA\": {\"26\": \"3\", \"48\": \"6\"}},"
+		      " \"BUFFER_PG\": {\"Ethernet4|3\": {\"profile\": \"roce\"},"
+		      " \"Ethernet12|3\": {\"profile\": \"roce\"}},"
+		      " \"BUFFER_PROFILE\": {\"roce\": {\"pool\": \"lossless\", \"size\": \"9000\","
+		      " \"xoff\": \"150000\", \"dynamic_th\": \"1\"}},"
+		      " \"BUFFER_POOL\": {\"lossless\": {\"size\": \"30000000\"}},"
+		      " \"QUEUE\": {\"Ethernet4|3\": {\"wred_profile\": \"ECN\"}, \"Ethernet12|3\":"
+		      " {\"wred_profile\": \"ECN\"}},"
+		      " \"WRED_PROFILE\": {\"ECN\": {\"ecn\": \"ecn_all\", \"green_min_threshold\":"
+		      " \"100000\", \"green_max_threshold\": \"1000000\"}}}");
+	ck_assert_msg(scenario_load_string(s, "x.ini", "[topology]\nkind = star\nhosts = 4\n",
+					   &err) == 0, "%s", err.msg);
+	ck_assert_msg(scenario_import_sonic(s, path, NULL, &err) == 0, "%s", err.msg);
+	ck_assert_int_eq(scenario_finalize(s, &err), 0);
+	export_to(s, edir, &log);
+	cfg = slurp_file(edir, "config_db.json");
+	/* Ethernet4 before Ethernet12 (port order), no generated names */
+	ck_assert_ptr_nonnull(strstr(cfg, "\"Ethernet4|3\": {\n      \"profile\": \"roce\"\n"));
+	ck_assert_ptr_nonnull(strstr(cfg, "\"Ethernet12|3\": {\n      \"wred_profile\": \"ECN\"\n"));
+	ck_assert_ptr_nonnull(strstr(cfg, "\"Ethernet12\": {\n      \"dscp_to_tc_map\": \"RDMA\",\n"
+					  "      \"pfc_enable\": \"3\",\n      \"pfc_to_queue_map\": "
+					  "\"AZURE\",\n      \"pfcwd_sw_enable\": \"3\",\n"));
+	ck_assert_ptr_nonnull(strstr(cfg, "\"lossless\": {\n      \"mode\": \"dynamic\",\n"
+					  "      \"size\": \"30000000\""));
+	ck_assert_ptr_nonnull(strstr(cfg, "\"pool\": \"lossless\""));
+	ck_assert_ptr_null(strstr(cfg, "Ethernet0"));
+	ck_assert_ptr_null(strstr(cfg, "Ethernet8"));
+	ck_assert_ptr_null(strstr(cfg, "pg_lossless_profile"));
+	ck_assert_ptr_null(strstr(cfg, "AZURE_LOSSLESS"));
+	ck_assert_ptr_nonnull(strstr(cfg, "\"Ethernet4|3\": {\n      \"wred_profile\": \"ECN\"\n"));
+	has_line(log, "# export: config_db.json: the 2 ports of ");
+	has_line(log, ", whose names it keeps (the model's largest switch has 4)\n");
+	free(cfg);
+	free(log);
+	rm_export(edir);
+	tl_remove_temp(dir, path);
+	tl_unload(s);
+}
+END_TEST
+
+/* changes.txt: an export imported as it is changes nothing; a --set after
+ * the import shows as old -> new on the switch and the NIC */
+START_TEST(export_changes)
+{
+	struct scenario *a = tl_scn_ok("[topology]\nkind = star\nhosts = 4\n[dcqcn]\n"
+				       "rpg_ai_rate = 20\n[ecn]\nkmin = 300KB\n"), *b;
+	char d1[64], d2[64], p1[160], p2[160], *ch, *cfg;
+	struct scn_error err = { "" };
+	struct stat st;
+
+	export_to(a, d1, NULL);
+	snprintf(p1, sizeof(p1), "%s/changes.txt", d1);
+	ck_assert_int_ne(stat(p1, &st), 0); /* nothing imported: no changes.txt */
+	snprintf(p1, sizeof(p1), "%s/config_db.json", d1);
+	snprintf(p2, sizeof(p2), "%s/cc_params.txt", d1);
+	b = imported("[topology]\nkind = star\nhosts = 4\n", p1, p2, NULL);
+	export_to(b, d2, NULL);
+	ch = slurp_file(d2, "changes.txt");
+	has_line(ch, "\nswitch: no change (");
+	has_line(ch, "\nNIC: no change (18 values as imported)\n");
+	free(ch);
+	ch = slurp_file(d2, "config_db.patch.json");
+	ck_assert_str_eq(ch, "[\n]\n");
+	free(ch);
+	rm_export(d2);
+	tl_unload(b);
+
+	b = tl_scn_new();
+	ck_assert_int_eq(scenario_load_string(b, "x.ini", "[topology]\nkind = star\nhosts = 4\n",
+					      &err), 0);
+	ck_assert_int_eq(scenario_import_sonic(b, p1, NULL, &err), 0);
+	ck_assert_int_eq(scenario_import_mlx5(b, p2, NULL, &err), 0);
+	ck_assert_int_eq(scenario_set(b, "ecn.kmin=400KB", &err), 0);
+	ck_assert_int_eq(scenario_set(b, "dcqcn.rpg_ai_rate=40", &err), 0);
+	ck_assert_int_eq(scenario_finalize(b, &err), 0);
+	export_to(b, d2, NULL);
+	ch = slurp_file(d2, "changes.txt");
+	has_line(ch, "\nWRED_PROFILE.AZURE_LOSSLESS.green_min_threshold: 300000 -> 400000\n");
+	has_line(ch, "\nrp_ai_rate: 20 -> 40\n");
+	has_line(ch, "\n# switch: 1 value changes, ");
+	has_line(ch, "\n# NIC: 1 value changes, 17 stay as imported\n");
+	ck_assert_ptr_null(strstr(ch, "no change"));
+	free(ch);
+	rm_export(d2);
+	tl_unload(b);
+
+	/* against a file that differs in its keys: port lists and references
+	 * compare as SONiC reads them, a field the file lacks is (absent) */
+	b = imported("", CFG "lossless.json", NULL, NULL);
+	export_to(b, d2, NULL);
+	ch = slurp_file(d2, "changes.txt");
+	cfg = slurp_file(d2, "config_db.json");
+	ck_assert_ptr_nonnull(strstr(cfg, "\"Ethernet8|3\": {\n      \"profile\": "
+					  "\"pg_lossless_profile\"\n"));
+	ck_assert_ptr_null(strstr(ch, "BUFFER_PG.\"Ethernet8|3\".profile"));
+	ck_assert_ptr_null(strstr(ch, "BUFFER_POOL.ingress_lossless_pool.size"));
+	has_line(ch, "\nPORT_QOS_MAP.Ethernet0.dscp_to_tc_map: (absent) -> AZURE\n");
+	has_line(ch, "# NIC: no cc_params was imported\n");
+	free(ch);
+	/* the JSON patch: a field of an entry the file has, a table it lacks */
+	ch = slurp_file(d2, "config_db.patch.json");
+	has_line(ch, "\"op\": \"add\",\n    \"path\": \"/PORT_QOS_MAP/Ethernet0/dscp_to_tc_map\",\n"
+		 "    \"value\": \"AZURE\"\n");
+	has_line(ch, "\"path\": \"/DSCP_TO_TC_MAP\",\n    \"value\": {\n      \"AZURE\": {\n");
+	ck_assert_ptr_null(strstr(ch, "/BUFFER_PG/"));
+	free(ch);
+	free(cfg);
+	rm_export(d2);
+	tl_unload(b);
+	rm_export(d1);
+	tl_unload(a);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("config");
@@ -1013,6 +1144,8 @@ int main(void)
 	tcase_add_test(out, export_files);
 	tcase_add_test(out, export_nic_setup_dry_run);
 	tcase_add_test(out, export_inexact);
+	tcase_add_test(out, export_keeps_names);
+	tcase_add_test(out, export_changes);
 	suite_add_tcase(s, out);
 	return tl_run(s);
 }

@@ -49,7 +49,9 @@ int scenario_import_sonic(struct scenario *s, const char *path, FILE *log,
 int scenario_import_mlx5(struct scenario *s, const char *path, FILE *log,
 			 struct scn_error *err);
 /* s finalized; dir is created if missing (its parent must exist); a file
- * already there is replaced */
+ * already there is replaced.  When s imported a configuration, dir also gets
+ * changes.txt: what applying the exported files would change against the
+ * imported ones (docs/configs.md#what-changes) */
 int scenario_export(const struct scenario *s, const char *dir, FILE *log, char *err,
 		    size_t errlen);
 

@@ -18,6 +18,7 @@
  * configuration files write are bounded (mlx5.c) */
 SCN_PRINTF(3, 4) int scn_sfmt(char *buf, size_t len, const char *fmt, ...);
 
+struct json_object;
 struct scenario;
 
 /* ---- what an import leaves in the scenario (notes.c) ---- */
@@ -29,6 +30,16 @@ struct scn_imported *scn_imported_of(struct scenario *s);
 SCN_PRINTF(3, 4) int scn_config_note(struct scenario *s, FILE *log, const char *fmt, ...);
 /* *dst = a copy of text (the old one freed); 0 or -1 */
 int scn_keep_text(char **dst, const char *text);
+
+/* export/changes.txt and, after a config_db.json was imported,
+ * export/config_db.patch.json: what applying the exported config_db.json
+ * (root) and cc_params (the values written, vals[i] for scn_mlx5_params[i])
+ * would change against the imported files (changes.c); 0 or -1 with err */
+int scn_write_changes(const struct scenario *s, const char *dir, struct json_object *root,
+		      const int64_t *vals, char *err, size_t errlen);
+/* the text cc_params.txt holds for parameter i of value v: v, or "vB" for
+ * rp_byte_reset read as bytes (export.c) */
+void scn_mlx5_text(const struct scenario *s, size_t i, int64_t v, char *buf, size_t len);
 
 /* ---- mlx5 cc_params (mlx5.c), which export.c writes back ---- */
 
@@ -80,7 +91,6 @@ const char *scn_loader_words(const char *msg);
 #define SONIC_MAX_PORTS 1024
 #define SONIC_MAX_USED 512 /* entries referenced, remembered */
 
-struct json_object;
 struct scn_error;
 
 /* the keys a config_db.json sets, in the order they are set (a key's dep
