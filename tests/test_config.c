@@ -413,6 +413,12 @@ static const struct bad_file sonic_bad_text_cases[] = {
 	  " \"QUEUE\": {\"Ethernet0|3\": {\"wred_profile\": \"W\"}}}",
 	  "WRED_PROFILE.W.ecn: ecn_none: not modelled (WRED drops green traffic; the model marks "
 	  "ECN only, with ecn_green or ecn_all)" },
+	{ "{\"PORT_QOS_MAP\": {\"Ethernet0\": {\"pfc_enable\": \"3\"}},"
+	  " \"BUFFER_PG\": {\"Ethernet0|3\": {\"profile\": \"p\"}},"
+	  " \"BUFFER_PROFILE\": {\"p\": {\"pool\": \"ing\", \"size\": \"9000\"}},"
+	  " \"BUFFER_POOL\": {\"ing\": {\"size\": \"9000000\", \"xoff\": \"2000\"}}}",
+	  "BUFFER_POOL.ing.xoff: 2000: a shared headroom pool, but the lossless profile has no "
+	  "xoff (the most one PG may take, which the model reserves per PG as pfc.headroom)" },
 	{ "{\"DEFAULT_LOSSLESS_BUFFER_PARAMETER\": {\"AZURE\": {\"over_subscribe_ratio\": "
 	  "\"two\"}}}",
 	  "DEFAULT_LOSSLESS_BUFFER_PARAMETER.AZURE.over_subscribe_ratio: two: expected a "

@@ -290,7 +290,16 @@ int sonic_buffer_done(struct sonic *sn)
 	}
 	if ((!xoff && sn->ratio <= 0) || sn->pool_size < 0)
 		return 0;
-	h = sn->v[SK_HEADROOM].set ? strtoll(sn->v[SK_HEADROOM].value, NULL, 10) : 0;
+	if (!sn->v[SK_HEADROOM].set) {
+		if (xoff)
+			return sonic_fail(sn, sn->xoff_path, "%lld: a shared headroom pool, but the "
+					  "lossless profile has no xoff (the most one PG may take, "
+					  "which the model reserves per PG as pfc.headroom)", xoff);
+		sonic_note(sn, "%s: not read (no lossless profile with an xoff to share)",
+			   sn->ratio_path);
+		return 0;
+	}
+	h = strtoll(sn->v[SK_HEADROOM].value, NULL, 10);
 	if (!xoff) {
 		xoff = n * h / sn->ratio;
 		scn_sfmt(how, sizeof(how), "%lld lossless PGs x xoff %lldB / %s %lld = %lldB", n, h,
@@ -298,8 +307,10 @@ int sonic_buffer_done(struct sonic *sn)
 	} else {
 		scn_sfmt(how, sizeof(how), "%s %lldB", sn->xoff_path, xoff);
 	}
-	if (!xoff)
+	if (!xoff) {
+		sonic_note(sn, "%s: not read (no lossless PG with an xoff to share)", sn->ratio_path);
 		return 0;
+	}
 	total = sn->pool_size + xoff;
 	if (sonic_cfg_note(sn, "a shared headroom pool (%s), which the model does not have: "
 			   "approximated as buffer.size = the pool's size %lldB + its xoff %lldB "
