@@ -16,6 +16,17 @@
  *   - mlx5 in: every name's value in its base unit; errors at FILE:LINE;
  *   - out: the four files' contents, their determinism, auto headroom and
  *     inexact values logged, nic-setup.sh's dry run;
+ *   - real configurations (sonic_stock.json: SONiC's qos_config.j2 with
+ *     yellow and red WRED on; dynamic.json; shared_headroom*.json;
+ *     cc_byte_reset*.txt): the stock profile imports with yellow and red
+ *     logged as not applying, the dynamic buffer model is refused saying what
+ *     to supply, a shared headroom pool gives buffer.size = size + xoff (xoff
+ *     = 8 PGs x 96256 B / 2 from a ratio), rp_byte_reset's reading is a note
+ *     that scenario_config_notes() prints, and nothing is noted otherwise;
+ *   - export after an import: the file's port and entry names and
+ *     pfcwd_sw_enable kept; changes.txt and config_db.patch.json: "no
+ *     change" for an export imported as it is, old -> new after a --set,
+ *     port lists and references compared as SONiC reads them;
  *   - the round trip: export, then import onto the same scenario with the
  *     QoS keys at their defaults, gives the same scenario_print() text, for
  *     a scenario where every mapped key is not at its default and for one
@@ -23,6 +34,7 @@
  *     config_db.json in, out and in again.
  */
 #include <check.h>
+#include <inttypes.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -312,8 +324,8 @@ static const struct bad_file sonic_bad_cases[] = {
 	  ": PORT_QOS_MAP.Ethernet8.pfc_enable: 3 differs from 3,4 at "
 	  "PORT_QOS_MAP.Ethernet0.pfc_enable: the model has one pfc.priorities per fabric" },
 	{ "unmappable.json",
-	  ": WRED_PROFILE.AZURE_LOSSLESS.yellow_min_threshold: not modelled (the model marks "
-	  "green traffic only)" },
+	  ": WRED_PROFILE.AZURE_LOSSLESS.ecn: ecn_none: not modelled (WRED drops green traffic; "
+	  "the model marks ECN only, with ecn_green or ecn_all)" },
 	{ "unknown_field.json", ": PFC_WD.Ethernet0.storm_limit: not modelled" },
 	{ "out_of_range.json",
 	  ": BUFFER_PROFILE.pg_lossless.dynamic_th (via BUFFER_PG.\"Ethernet0|3\".profile): "
@@ -385,10 +397,9 @@ static const struct bad_file sonic_bad_text_cases[] = {
 	  "dynamic_th)" },
 	{ "{\"PORT_QOS_MAP\": {\"Ethernet0\": {\"pfc_enable\": \"3\"}},"
 	  " \"BUFFER_PG\": {\"Ethernet0|3\": {\"profile\": \"p\"}},"
-	  " \"BUFFER_PROFILE\": {\"p\": {\"pool\": \"ing\"}},"
-	  " \"BUFFER_POOL\": {\"ing\": {\"size\": \"1000000\", \"xoff\": \"2000\"}}}",
-	  "BUFFER_POOL.ing.xoff: 2000: not modelled (a shared headroom pool; the model reserves "
-	  "pfc.headroom per lossless PG)" },
+	  " \"BUFFER_PROFILE\": {\"p\": {\"pool\": \"ing\", \"xoff\": \"2000\"}},"
+	  " \"BUFFER_POOL\": {\"ing\": {\"mode\": \"dynamic\", \"xoff\": \"2000\"}}}",
+	  "BUFFER_POOL.ing: no size: the model's buffer.size comes from it" },
 	{ "{\"PORT_QOS_MAP\": {\"Ethernet0\": {\"pfc_enable\": \"3\"}},"
 	  " \"BUFFER_PG\": {\"Ethernet0|3\": {\"profile\": \"p\"}},"
 	  " \"BUFFER_PROFILE\": {\"p\": {\"xoff\": \"99MB\"}}}",
@@ -402,9 +413,24 @@ static const struct bad_file sonic_bad_text_cases[] = {
 	  " \"QUEUE\": {\"Ethernet0|3\": {\"wred_profile\": \"W\"}}}",
 	  "WRED_PROFILE.W.ecn: ecn_none: not modelled (WRED drops green traffic; the model marks "
 	  "ECN only, with ecn_green or ecn_all)" },
-	{ "{\"WRED_PROFILE\": {\"W\": {\"ecn\": \"ecn_all\", \"wred_red_enable\": \"true\"}},"
-	  " \"QUEUE\": {\"Ethernet0|3\": {\"wred_profile\": \"W\"}}}",
-	  "WRED_PROFILE.W.wred_red_enable: not modelled (the model marks green traffic only)" },
+	{ "{\"PORT_QOS_MAP\": {\"Ethernet0\": {\"pfc_enable\": \"3\"}},"
+	  " \"BUFFER_PG\": {\"Ethernet0|3\": {\"profile\": \"p\"}},"
+	  " \"BUFFER_PROFILE\": {\"p\": {\"pool\": \"ing\", \"size\": \"9000\"}},"
+	  " \"BUFFER_POOL\": {\"ing\": {\"size\": \"9000000\", \"xoff\": \"2000\"}}}",
+	  "BUFFER_POOL.ing.xoff: 2000: a shared headroom pool, but the lossless profile has no "
+	  "xoff (the most one PG may take, which the model reserves per PG as pfc.headroom)" },
+	{ "{\"DEFAULT_LOSSLESS_BUFFER_PARAMETER\": {\"AZURE\": {\"over_subscribe_ratio\": "
+	  "\"two\"}}}",
+	  "DEFAULT_LOSSLESS_BUFFER_PARAMETER.AZURE.over_subscribe_ratio: two: expected a "
+	  "non-negative integer (a ratio)" },
+	{ "{\"PORT_QOS_MAP\": {\"Ethernet0\": {\"pfc_enable\": \"3\"}},"
+	  " \"BUFFER_PG\": {\"Ethernet0|3\": {}}}",
+	  "BUFFER_PG.\"Ethernet0|3\": no headroom profile: SONiC's dynamic buffer model computes "
+	  "the lossless profiles on the switch (from port speed, cable length and MTU) and keeps "
+	  "them out of config_db.json; supply them: for each profile that `show buffer "
+	  "information` lists (or sonic-db-cli APPL_DB HGETALL BUFFER_PROFILE_TABLE:<name>), add "
+	  "BUFFER_PROFILE.<name> with its size, xon, xoff, dynamic_th and pool, name it in the "
+	  "lossless BUFFER_PG entries' profile, and give that pool's size (BUFFER_POOL_TABLE)" },
 	{ "{\"PORT_QOS_MAP\": {\"Ethernet0,Ethernet4\": {\"pfc_enable\": \"3\"}},"
 	  " \"BUFFER_PG\": {\"Ethernet0,Ethernet8|3\": {\"profile\": \"p\"}}}",
 	  "BUFFER_PG.\"Ethernet0,Ethernet8|3\": mixes lossless and lossy PGs (pfc_enable is "
@@ -481,9 +507,9 @@ START_TEST(mlx5_cc_params)
 	ck_assert_uint_eq(s->dcqcn.rpg_gd, 12);
 	ck_assert_int_eq(s->dcqcn.min_time_between_cnps_ps, 10 * PS_US);
 	ck_assert_uint_eq(s->cnp_dscp, 46);
-	/* 17 keys set, 3 names read with no key */
+	/* 17 keys set, 3 names read with no key, rp_byte_reset's reading */
 	ck_assert_int_eq(count_lines(log, "dcqcn.") + count_lines(log, "qos."), 17);
-	ck_assert_int_eq(count_lines(log, "# "), 3);
+	ck_assert_int_eq(count_lines(log, "# "), 4);
 	snprintf(line, sizeof(line), "\ndcqcn.rpg_ai_rate = 20    # %s:7: rp_ai_rate\n",
 		 CFG "cc_params.txt");
 	has_line(log, line);
@@ -542,7 +568,7 @@ static char *slurp_file(const char *dir, const char *name)
 static void rm_export(const char *dir)
 {
 	static const char *const files[] = { "config_db.json", "cc_params.txt", "nic-setup.sh",
-					     "nccl.env" };
+					     "nccl.env", "changes.txt", "config_db.patch.json" };
 	char p[256];
 	size_t i;
 
@@ -812,6 +838,287 @@ START_TEST(round_trip_from_sonic)
 }
 END_TEST
 
+/* ---- real configurations: SONiC's own template, the dynamic buffer
+ * model, a shared headroom pool, rp_byte_reset's unit, what export keeps
+ * and what it would change ---- */
+
+/* scenario_config_notes() of s, in memory */
+static char *notes_of(const struct scenario *s)
+{
+	struct mlog m;
+
+	mlog_open(&m);
+	scenario_config_notes(s, m.f);
+	return mlog_close(&m);
+}
+
+/* SONiC's qos_config.j2 as it renders AZURE_LOSSLESS (yellow and red on,
+ * all three colors 1048576-2097152 B at 5%): it imports, green sets ECN,
+ * yellow and red are logged as not applying, and one note says why */
+START_TEST(sonic_stock_template)
+{
+	char *log, *notes, line[512];
+	struct scenario *s = imported("", CFG "sonic_stock.json", NULL, &log);
+
+	ck_assert_uint_eq(s->pfc_prios, (1u << 3) | (1u << 4));
+	ck_assert_uint_eq(s->ecn_queues, (1u << 3) | (1u << 4));
+	ck_assert_int_eq(s->ecn_kmin_bytes, 1048576);
+	ck_assert_int_eq(s->ecn_kmax_bytes, 2097152);
+	ck_assert_int_eq(s->ecn_pmax_ppb, 50000000);
+	ck_assert_uint_eq(s->dscp_to_prio[3], 3);
+	ck_assert_uint_eq(s->dscp_to_prio[46], 5);
+	ck_assert_uint_eq(s->dscp_to_prio[26], 1);
+	snprintf(line, sizeof(line), "# %s: WRED_PROFILE.AZURE_LOSSLESS.red_min_threshold: "
+		 "1048576: does not apply (RoCE traffic is not colored: all packets are green)\n",
+		 CFG "sonic_stock.json");
+	has_line(log, line);
+	ck_assert_int_eq(count_lines(log, "# " CFG "sonic_stock.json: WRED_PROFILE."
+				     "AZURE_LOSSLESS.yellow_"), 3);
+	ck_assert_int_eq(count_lines(log, "# " CFG "sonic_stock.json: WRED_PROFILE."
+				     "AZURE_LOSSLESS.red_"), 3);
+	notes = notes_of(s);
+	snprintf(line, sizeof(line), "%s: WRED_PROFILE.AZURE_LOSSLESS: yellow and red "
+		 "thresholds do not apply: RoCE traffic is not colored (no policer marks it yellow "
+		 "or red), so every packet is green and only the green thresholds mark it\n",
+		 CFG "sonic_stock.json");
+	ck_assert_str_eq(notes, line);
+	free(notes);
+	free(log);
+	tl_unload(s);
+}
+END_TEST
+
+/* the dynamic buffer model: refused, saying what to supply */
+START_TEST(sonic_dynamic_model)
+{
+	struct scenario *s = tl_scn_new();
+	struct scn_error err = { "" };
+
+	ck_assert_int_eq(scenario_import_sonic(s, CFG "dynamic.json", NULL, &err), -1);
+	ck_assert_ptr_nonnull(strstr(err.msg, CFG "dynamic.json: BUFFER_PG.\"Ethernet0|3-4\": no "
+				     "headroom profile: the dynamic buffer model "
+				     "(DEVICE_METADATA.localhost.buffer_model = dynamic) computes"));
+	ck_assert_ptr_nonnull(strstr(err.msg, "`show buffer information`"));
+	ck_assert_ptr_nonnull(strstr(err.msg, "BUFFER_PROFILE_TABLE:<name>"));
+	ck_assert_ptr_null(strchr(err.msg, '\n'));
+	tl_unload(s);
+}
+END_TEST
+
+/* a shared headroom pool: buffer.size = the pool's size + its xoff,
+ * pfc.headroom = the profile's xoff; with over_subscribe_ratio and no pool
+ * xoff, xoff = 8 PGs x 96256 B / 2 = 385024 B (SONiC's sizing) */
+START_TEST(sonic_shared_headroom)
+{
+	static const char *const files[] = { "shared_headroom.json",
+					     "shared_headroom_ratio.json" };
+	static const int64_t xoff[] = { 400000, 385024 }, spread[] = { 50000, 48128 };
+	char *log, *notes, want[256];
+	struct scenario *s;
+
+	snprintf(want, sizeof(want), CFG "%s", files[_i]);
+	s = imported("", want, NULL, &log);
+	ck_assert_int_eq(xoff[1], 8 * 96256 / 2);
+	ck_assert_int_eq(s->buffer_bytes, 24000000 + xoff[_i]);
+	ck_assert_int_eq(s->headroom_bytes, 96256);
+	ck_assert_int_eq(s->reserved_bytes, 19456);
+	notes = notes_of(s);
+	ck_assert_int_eq(count_lines(notes, CFG), 1);
+	snprintf(want, sizeof(want), "approximated as buffer.size = the pool's size 24000000B + "
+		 "its xoff %" PRId64 "B = %" PRId64 "B and pfc.headroom = the profile's xoff "
+		 "96256B per lossless PG", xoff[_i], 24000000 + xoff[_i]);
+	has_line(notes, want);
+	snprintf(want, sizeof(want), "--set pfc.headroom=%" PRId64 "B\n", spread[_i]);
+	has_line(notes, want);
+	if (_i == 1)
+		has_line(notes, "(8 lossless PGs x xoff 96256B / DEFAULT_LOSSLESS_BUFFER_PARAMETER."
+			 "AZURE.over_subscribe_ratio 2 = 385024B)");
+	has_line(log, "buffer.size = ");
+	free(notes);
+	free(log);
+	tl_unload(s);
+}
+END_TEST
+
+/* rp_byte_reset: a bare number is 64-byte units, a B suffix bytes; either
+ * reading is a note, which scenario_config_notes() prints */
+START_TEST(mlx5_byte_reset_reading)
+{
+	char *log, *notes, want[512];
+	struct scenario *s = imported("", NULL, CFG "cc_byte_reset.txt", &log);
+
+	ck_assert_int_eq(s->dcqcn.rpg_byte_reset_bytes, 32767 * 64);
+	ck_assert_int_eq(s->dcqcn.rpg_byte_reset_bytes, 2097088);
+	notes = notes_of(s);
+	snprintf(want, sizeof(want), "%s:2: rp_byte_reset 32767: read as 64-byte units, the mlx5 "
+		 "firmware's unit: 2097088 B (mlxconfig's RPG_BYTE_RESET text says bytes: for "
+		 "that reading write rp_byte_reset 32767B in the file, or --set "
+		 "dcqcn.rpg_byte_reset=32767B)\n", CFG "cc_byte_reset.txt");
+	ck_assert_str_eq(notes, want);
+	has_line(log, want);
+	free(notes);
+	free(log);
+	tl_unload(s);
+
+	s = imported("", NULL, CFG "cc_byte_reset_bytes.txt", &log);
+	ck_assert_int_eq(s->dcqcn.rpg_byte_reset_bytes, 32767);
+	ck_assert_int_eq(s->dcqcn.rpg_ai_rate_bps, 20000000);
+	notes = notes_of(s);
+	snprintf(want, sizeof(want), "%s:2: rp_byte_reset 32767B: read as bytes (the B suffix); a "
+		 "bare number is read as 64-byte units, the mlx5 firmware's unit (2097088 B)\n",
+		 CFG "cc_byte_reset_bytes.txt");
+	ck_assert_str_eq(notes, want);
+	has_line(log, "dcqcn.rpg_byte_reset = 32767B    # ");
+	free(notes);
+	free(log);
+	tl_unload(s);
+}
+END_TEST
+
+/* no import, or an import with nothing to note: no notes at all */
+START_TEST(config_notes_none)
+{
+	struct scenario *s = tl_scn_ok("");
+	char *notes = notes_of(s);
+
+	ck_assert_str_eq(notes, "");
+	ck_assert_ptr_null(s->imported);
+	free(notes);
+	tl_unload(s);
+	s = imported("", CFG "wred.json", NULL, NULL);
+	notes = notes_of(s);
+	ck_assert_str_eq(notes, "");
+	free(notes);
+	tl_unload(s);
+}
+END_TEST
+
+/* export after an import: the file's port and entry names, and
+ * pfcwd_sw_enable, are kept */
+START_TEST(export_keeps_names)
+{
+	struct scenario *s = tl_scn_new();
+	struct scn_error err = { "" };
+	char dir[64], path[128], edir[64], *cfg, *log;
+
+	tl_write_temp(dir, path, "config_db.json",
+		      "{\"PORT_QOS_MAP\": {\"Ethernet4\": {\"pfc_enable\": \"3\", "
+		      "\"pfcwd_sw_enable\": \"3\", \"dscp_to_tc_map\": \"RDMA\"},"
+		      " \"Ethernet12\": {\"pfc_enable\": \"3\", \"pfcwd_sw_enable\": \"3\"}},"
+		      " \"DSCP_TO_TC_MAP\": {\"RDMA\": {\"26\": \"3\", \"48\": \"6\"}},"
+		      " \"BUFFER_PG\": {\"Ethernet4|3\": {\"profile\": \"roce\"},"
+		      " \"Ethernet12|3\": {\"profile\": \"roce\"}},"
+		      " \"BUFFER_PROFILE\": {\"roce\": {\"pool\": \"lossless\", \"size\": \"9000\","
+		      " \"xoff\": \"150000\", \"dynamic_th\": \"1\"}},"
+		      " \"BUFFER_POOL\": {\"lossless\": {\"size\": \"30000000\"}},"
+		      " \"QUEUE\": {\"Ethernet4|3\": {\"wred_profile\": \"ECN\"}, \"Ethernet12|3\":"
+		      " {\"wred_profile\": \"ECN\"}},"
+		      " \"WRED_PROFILE\": {\"ECN\": {\"ecn\": \"ecn_all\", \"green_min_threshold\":"
+		      " \"100000\", \"green_max_threshold\": \"1000000\"}}}");
+	ck_assert_msg(scenario_load_string(s, "x.ini", "[topology]\nkind = star\nhosts = 4\n",
+					   &err) == 0, "%s", err.msg);
+	ck_assert_msg(scenario_import_sonic(s, path, NULL, &err) == 0, "%s", err.msg);
+	ck_assert_int_eq(scenario_finalize(s, &err), 0);
+	export_to(s, edir, &log);
+	cfg = slurp_file(edir, "config_db.json");
+	/* Ethernet4 before Ethernet12 (port order), no generated names */
+	ck_assert_ptr_nonnull(strstr(cfg, "\"Ethernet4|3\": {\n      \"profile\": \"roce\"\n"));
+	ck_assert_ptr_nonnull(strstr(cfg, "\"Ethernet12|3\": {\n      \"wred_profile\": \"ECN\"\n"));
+	ck_assert_ptr_nonnull(strstr(cfg, "\"Ethernet12\": {\n      \"dscp_to_tc_map\": \"RDMA\",\n"
+					  "      \"pfc_enable\": \"3\",\n      \"pfc_to_queue_map\": "
+					  "\"AZURE\",\n      \"pfcwd_sw_enable\": \"3\",\n"));
+	ck_assert_ptr_nonnull(strstr(cfg, "\"lossless\": {\n      \"mode\": \"dynamic\",\n"
+					  "      \"size\": \"30000000\""));
+	ck_assert_ptr_nonnull(strstr(cfg, "\"pool\": \"lossless\""));
+	ck_assert_ptr_null(strstr(cfg, "Ethernet0"));
+	ck_assert_ptr_null(strstr(cfg, "Ethernet8"));
+	ck_assert_ptr_null(strstr(cfg, "pg_lossless_profile"));
+	ck_assert_ptr_null(strstr(cfg, "AZURE_LOSSLESS"));
+	ck_assert_ptr_nonnull(strstr(cfg, "\"Ethernet4|3\": {\n      \"wred_profile\": \"ECN\"\n"));
+	has_line(log, "# export: config_db.json: the 2 ports of ");
+	has_line(log, ", whose names it keeps (the model's largest switch has 4)\n");
+	free(cfg);
+	free(log);
+	rm_export(edir);
+	tl_remove_temp(dir, path);
+	tl_unload(s);
+}
+END_TEST
+
+/* changes.txt: an export imported as it is changes nothing; a --set after
+ * the import shows as old -> new on the switch and the NIC */
+START_TEST(export_changes)
+{
+	struct scenario *a = tl_scn_ok("[topology]\nkind = star\nhosts = 4\n[dcqcn]\n"
+				       "rpg_ai_rate = 20\n[ecn]\nkmin = 300KB\n"), *b;
+	char d1[64], d2[64], p1[160], p2[160], *ch, *cfg;
+	struct scn_error err = { "" };
+	struct stat st;
+
+	export_to(a, d1, NULL);
+	snprintf(p1, sizeof(p1), "%s/changes.txt", d1);
+	ck_assert_int_ne(stat(p1, &st), 0); /* nothing imported: no changes.txt */
+	snprintf(p1, sizeof(p1), "%s/config_db.json", d1);
+	snprintf(p2, sizeof(p2), "%s/cc_params.txt", d1);
+	b = imported("[topology]\nkind = star\nhosts = 4\n", p1, p2, NULL);
+	export_to(b, d2, NULL);
+	ch = slurp_file(d2, "changes.txt");
+	has_line(ch, "\nswitch: no change (");
+	has_line(ch, "\nNIC: no change (18 values as imported)\n");
+	free(ch);
+	ch = slurp_file(d2, "config_db.patch.json");
+	ck_assert_str_eq(ch, "[\n]\n");
+	free(ch);
+	rm_export(d2);
+	tl_unload(b);
+
+	b = tl_scn_new();
+	ck_assert_int_eq(scenario_load_string(b, "x.ini", "[topology]\nkind = star\nhosts = 4\n",
+					      &err), 0);
+	ck_assert_int_eq(scenario_import_sonic(b, p1, NULL, &err), 0);
+	ck_assert_int_eq(scenario_import_mlx5(b, p2, NULL, &err), 0);
+	ck_assert_int_eq(scenario_set(b, "ecn.kmin=400KB", &err), 0);
+	ck_assert_int_eq(scenario_set(b, "dcqcn.rpg_ai_rate=40", &err), 0);
+	ck_assert_int_eq(scenario_finalize(b, &err), 0);
+	export_to(b, d2, NULL);
+	ch = slurp_file(d2, "changes.txt");
+	has_line(ch, "\nWRED_PROFILE.AZURE_LOSSLESS.green_min_threshold: 300000 -> 400000\n");
+	has_line(ch, "\nrp_ai_rate: 20 -> 40\n");
+	has_line(ch, "\n# switch: 1 value changes, ");
+	has_line(ch, "\n# NIC: 1 value changes, 17 stay as imported\n");
+	ck_assert_ptr_null(strstr(ch, "no change"));
+	free(ch);
+	rm_export(d2);
+	tl_unload(b);
+
+	/* against a file that differs in its keys: port lists and references
+	 * compare as SONiC reads them, a field the file lacks is (absent) */
+	b = imported("", CFG "lossless.json", NULL, NULL);
+	export_to(b, d2, NULL);
+	ch = slurp_file(d2, "changes.txt");
+	cfg = slurp_file(d2, "config_db.json");
+	ck_assert_ptr_nonnull(strstr(cfg, "\"Ethernet8|3\": {\n      \"profile\": "
+					  "\"pg_lossless_profile\"\n"));
+	ck_assert_ptr_null(strstr(ch, "BUFFER_PG.\"Ethernet8|3\".profile"));
+	ck_assert_ptr_null(strstr(ch, "BUFFER_POOL.ingress_lossless_pool.size"));
+	has_line(ch, "\nPORT_QOS_MAP.Ethernet0.dscp_to_tc_map: (absent) -> AZURE\n");
+	has_line(ch, "# NIC: no cc_params was imported\n");
+	free(ch);
+	/* the JSON patch: a field of an entry the file has, a table it lacks */
+	ch = slurp_file(d2, "config_db.patch.json");
+	has_line(ch, "\"op\": \"add\",\n    \"path\": \"/PORT_QOS_MAP/Ethernet0/dscp_to_tc_map\",\n"
+		 "    \"value\": \"AZURE\"\n");
+	has_line(ch, "\"path\": \"/DSCP_TO_TC_MAP\",\n    \"value\": {\n      \"AZURE\": {\n");
+	ck_assert_ptr_null(strstr(ch, "/BUFFER_PG/"));
+	free(ch);
+	free(cfg);
+	rm_export(d2);
+	tl_unload(b);
+	rm_export(d1);
+	tl_unload(a);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("config");
@@ -827,10 +1134,15 @@ int main(void)
 	tcase_add_test(in, sonic_port_lists);
 	TL_ADD_CASES(in, sonic_bad);
 	TL_ADD_CASES(in, sonic_bad_text);
+	tcase_add_test(in, sonic_stock_template);
+	tcase_add_test(in, sonic_dynamic_model);
+	tcase_add_loop_test(in, sonic_shared_headroom, 0, 2);
 	suite_add_tcase(s, in);
 	tcase_add_test(nic, mlx5_cc_params);
 	TL_ADD_CASES(nic, mlx5_bad);
 	tcase_add_test(nic, mlx5_cc_none);
+	tcase_add_test(nic, mlx5_byte_reset_reading);
+	tcase_add_test(nic, config_notes_none);
 	suite_add_tcase(s, nic);
 	tcase_add_loop_test(out, round_trip_all_keys, 0, 2);
 	tcase_add_loop_test(out, round_trip_off, 0, 2);
@@ -838,6 +1150,8 @@ int main(void)
 	tcase_add_test(out, export_files);
 	tcase_add_test(out, export_nic_setup_dry_run);
 	tcase_add_test(out, export_inexact);
+	tcase_add_test(out, export_keeps_names);
+	tcase_add_test(out, export_changes);
 	suite_add_tcase(s, out);
 	return tl_run(s);
 }

@@ -2,7 +2,8 @@
  * defaults.c - a new scenario, job and fault at the defaults of the key
  * table (keytable.c): scenario_init(), scn_job_init(), scn_fault_init(); and
  * scenario_free(), which frees what loading and finalizing allocated (the
- * resolved host sets of nodes.c, trace rows, the links file's graph).
+ * resolved host sets of nodes.c, trace rows, the links file's graph, what
+ * imported configurations left: struct scn_imported).
  */
 #include "models/scenario/loader.h"
 
@@ -106,4 +107,14 @@ void scenario_free(struct scenario *s)
 	}
 	for (i = 0; i < s->njobs && i < SCN_MAX_JOBS; i++)
 		job_free(&s->jobs[i]);
+	if (s->imported) {
+		free(s->imported->notes);
+		free(s->imported->switch_path);
+		free(s->imported->switch_text);
+		free(s->imported->nic_path);
+		free(s->imported->nic_text);
+		free(s->imported->ports);
+		free(s->imported);
+		s->imported = NULL;
+	}
 }

@@ -196,8 +196,40 @@ struct scn_fault {
 	int64_t rate_bps;          /* slow-receiver drain rate (required) */
 };
 
+/*
+ * What imported configurations (models/scenario/configs/config.h) leave in
+ * the scenario beside the keys they set: the notes a reader of the results
+ * must see (an ambiguous unit and the reading taken, an approximation, a
+ * setting that does not apply), which scenario_print() writes as "# config:"
+ * comments, and what scenario_export() keeps (the imported port and entry
+ * names) and compares against (the imported files' text, for changes.txt).
+ * Owned by the scenario (scenario_free); NULL when nothing was imported.
+ */
+#define SCN_CFG_NAME_LEN 128
+enum scn_cfg_name {
+	SCN_CFG_PROFILE,  /* BUFFER_PROFILE of the lossless PGs */
+	SCN_CFG_POOL,     /* its BUFFER_POOL */
+	SCN_CFG_WRED,     /* WRED_PROFILE of the ECN queues */
+	SCN_CFG_DSCP_MAP, /* DSCP_TO_TC_MAP */
+	SCN_CFG_TC_PG,    /* TC_TO_PRIORITY_GROUP_MAP */
+	SCN_CFG_TC_QUEUE, /* TC_TO_QUEUE_MAP */
+	SCN_CFG_PFC_QUEUE, /* MAP_PFC_PRIORITY_TO_QUEUE */
+	SCN_CFG_NAMES
+};
+struct scn_imported {
+	char *notes;                 /* one note per line, '\n'-terminated; NULL: none */
+	char *switch_path, *switch_text; /* the config_db.json imported, as read */
+	char *nic_path, *nic_text;   /* the cc_params imported, as read */
+	char (*ports)[64];           /* the QoS tables' port names, in port order */
+	uint32_t nports;
+	int pfcwd_sw_enable;         /* PORT_QOS_MAP had pfcwd_sw_enable */
+	int byte_reset_bytes;        /* rp_byte_reset was read as bytes (a B suffix) */
+	char names[SCN_CFG_NAMES][SCN_CFG_NAME_LEN]; /* "" where none was read */
+};
+
 struct scenario {
 	enum scn_fabric fabric_type;  /* roce */
+	struct scn_imported *imported; /* configurations imported (above); NULL: none */
 	int64_t ib_vl_buffer_bytes;  /* receive buffer per port and VL (128KiB) */
 	sim_time_ps ib_credit_delay_ps; /* buffer freed to credit update sent (100ns) */
 	uint8_t ib_sl_to_vl[SCN_PRIOS];   /* VL of each SL (= priority); identity */

@@ -487,6 +487,24 @@ static int carry_traces(const struct scenario *scn, const char *dir,
 	return 0;
 }
 
+/* what imported configurations noted (an ambiguous unit and the reading
+ * taken, an approximation; scenario_config_notes, configs/config.h), one
+ * "# config: " line each, so that the run's scenario.ini says how its
+ * configurations were read; nothing when none was imported */
+static void print_config_notes(const struct scenario *scn, FILE *fp)
+{
+	const char *p = scn->imported ? scn->imported->notes : NULL;
+
+	if (p && *p)
+		fputc('\n', fp);
+	while (p && *p) {
+		size_t n = strcspn(p, "\n");
+
+		fprintf(fp, "# config: %.*s\n", (int)n, p);
+		p += n + (p[n] == '\n');
+	}
+}
+
 /* scenario.ini (with the traces carried, above) and warnings.txt (one line
  * per scenario_warnings(), empty when none); 0 or -1 with err set */
 static int write_scenario(struct output *o, const struct scenario *scn, char *err,
@@ -507,6 +525,7 @@ static int write_scenario(struct output *o, const struct scenario *scn, char *er
 		}
 		if (i == 0) {
 			scenario_print(shown, fp);
+			print_config_notes(scn, fp);
 			scenario_print_derived(shown, fp);
 		} else {
 			scenario_write_warnings(scn, fp, "");

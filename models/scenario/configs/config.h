@@ -49,8 +49,22 @@ int scenario_import_sonic(struct scenario *s, const char *path, FILE *log,
 int scenario_import_mlx5(struct scenario *s, const char *path, FILE *log,
 			 struct scn_error *err);
 /* s finalized; dir is created if missing (its parent must exist); a file
- * already there is replaced */
+ * already there is replaced.  When s imported a configuration, dir also gets
+ * changes.txt: what applying the exported files would change against the
+ * imported ones (docs/configs.md#what-changes) */
 int scenario_export(const struct scenario *s, const char *dir, FILE *log, char *err,
 		    size_t errlen);
+
+/*
+ * The notes the imports of s left (notes.c): an ambiguous unit and the
+ * reading taken, with how to pick the other (rp_byte_reset), an
+ * approximation (a shared headroom pool), settings that do not apply
+ * (yellow and red WRED thresholds), one line each as the import log has
+ * them without its "# ", e.g.
+ *   "cc_params.txt:4: rp_byte_reset 32767: read as 64-byte units ..."
+ * Writes nothing when s imported nothing or nothing needed a note.  The
+ * same lines are in scenario_print()'s output as "# config: " comments.
+ */
+void scenario_config_notes(const struct scenario *s, FILE *f);
 
 #endif

@@ -14,12 +14,19 @@
  *                   /sys/kernel/debug/mlx5/<PCI>/cc_params/<name>
  *   nccl.env        `export NAME=value` lines of the NCCL environment the
  *                   scenario assumes
+ *   changes.txt, config_db.patch.json
+ *                   after an import: what applying the files would change
+ *                   (changes.c)
  *
  * Choices
  *   - ports: one switch's configuration, for the largest switch's port
  *     count, named as SONiC names 400G ports by their first lane (8 lanes
  *     each): Ethernet0, Ethernet8, ... Every switch of the model has the
  *     same QoS, so the fragment applies to each (with its own port count).
+ *     After an import of a config_db.json: that file's ports, entry names,
+ *     pfcwd_sw_enable, yellow and red WRED fields, the TC maps' entries of
+ *     TCs that are not lossless and its single-PG and single-queue keys, so
+ *     that applying the fragment changes only what the model sets.
  *   - names: the pool ingress_lossless_pool, the profile
  *     pg_lossless_profile, the WRED profile AZURE_LOSSLESS and the maps
  *     AZURE, as SONiC's templates name them.
@@ -75,7 +82,21 @@ struct out {
 	FILE *log;
 	char *err;
 	size_t errlen;
+	struct json_object *in; /* the imported config_db.json, or NULL */
 };
+
+/* the imported file's TABLE.KEY.field (a string or number), or NULL */
+static const char *imported_field(const struct out *o, const char *table, const char *key,
+				  const char *field)
+{
+	struct json_object *t, *e, *v;
+
+	if (!o->in || !json_object_object_get_ex(o->in, table, &t) ||
+	    !json_object_object_get_ex(t, key, &e) || !json_object_object_get_ex(e, field, &v) ||
+	    json_object_is_type(v, json_type_object) || json_object_is_type(v, json_type_array))
+		return NULL;
+	return json_object_get_string(v);
+}
 
 SCN_PRINTF(2, 3) static int fail(struct out *o, const char *fmt, ...)
 {
@@ -248,25 +269,64 @@ static int64_t headroom(struct out *o)
 	return best;
 }
 
-/* "Ethernet0", "Ethernet8", ...: port p as SONiC names a 400G port by its
- * first lane (8 lanes each) */
-static void port_name(char *buf, size_t len, uint32_t p)
+/* port p: the imported config_db.json's p-th port (in port order), or
+ * "Ethernet0", "Ethernet8", ... as SONiC names a 400G port by its first lane
+ * (8 lanes each) */
+static void port_name(const struct scenario *s, char *buf, size_t len, uint32_t p)
 {
-	scn_sfmt(buf, len, "Ethernet%" PRIu32, p * 8);
+	if (s->imported && p < s->imported->nports)
+		scn_sfmt(buf, len, "%s", s->imported->ports[p]);
+	else
+		scn_sfmt(buf, len, "Ethernet%" PRIu32, p * 8);
+}
+
+/* the imported name of an entry (struct scn_imported), or SONiC's
+ * template name def */
+static const char *entry_name(const struct scenario *s, enum scn_cfg_name k, const char *def)
+{
+	return s->imported && s->imported->names[k][0] ? s->imported->names[k] : def;
+}
+
+/* whether the imported file's table has the entry "port|r" */
+static int imported_key(const struct out *o, const char *table, const char *port, const char *r)
+{
+	struct json_object *t;
+	char key[160];
+
+	scn_sfmt(key, sizeof(key), "%s|%s", port, r);
+	return o->in && json_object_object_get_ex(o->in, table, &t) &&
+	       json_object_object_get_ex(t, key, NULL);
 }
 
 /* a table keyed "PORT|RANGE" (BUFFER_PG, QUEUE): for every port and every run
- * of the priorities in mask, an entry whose field names the profile */
-static void per_port_ranges(struct json_object *t, uint32_t nports, uint8_t mask,
-			    const char *field, const char *profile)
+ * of the priorities in mask, an entry whose field names the profile; a run
+ * that the imported file gives as single entries ("Ethernet0|3",
+ * "Ethernet0|4" for 3-4) is written as they are */
+static void per_port_ranges(const struct out *o, struct json_object *root, const char *table,
+			    uint32_t nports, uint8_t mask, const char *field, const char *profile)
 {
-	char port[32], key[64], r[16];
+	struct json_object *t = add_obj(root, table);
+	char port[64], key[96], r[16], one[4];
 
 	for (uint32_t p = 0; p < nports && mask; p++) {
-		port_name(port, sizeof(port), p);
-		for (int from = 0; next_range(mask, &from, r, sizeof(r));) {
-			scn_sfmt(key, sizeof(key), "%s|%s", port, r);
-			add_str(add_obj(t, key), field, "%s", profile);
+		port_name(o->s, port, sizeof(port), p);
+		for (int from = 0, a = 0; next_range(mask, &from, r, sizeof(r)); a = from) {
+			int q, single = strchr(r, '-') && !imported_key(o, table, port, r);
+
+			while (a < 8 && !(mask & (1u << a)))
+				a++;
+			for (q = a; single && q < from; q++) {
+				scn_sfmt(one, sizeof(one), "%d", q);
+				single = imported_key(o, table, port, one);
+			}
+			for (q = a; q < from && single; q++) {
+				scn_sfmt(key, sizeof(key), "%s|%d", port, q);
+				add_str(add_obj(t, key), field, "%s", profile);
+			}
+			if (!single) {
+				scn_sfmt(key, sizeof(key), "%s|%s", port, r);
+				add_str(add_obj(t, key), field, "%s", profile);
+			}
 		}
 	}
 }
@@ -275,20 +335,22 @@ static void per_port_ranges(struct json_object *t, uint32_t nports, uint8_t mask
 static void db_buffers(struct out *o, struct json_object *root, uint32_t nports)
 {
 	const struct scenario *s = o->s;
+	const char *pool = entry_name(s, SCN_CFG_POOL, "ingress_lossless_pool");
+	const char *prof = entry_name(s, SCN_CFG_PROFILE, "pg_lossless_profile");
 	struct json_object *t, *e;
 
 	t = add_obj(root, "BUFFER_POOL");
 	if (s->pfc_prios) {
-		e = add_obj(t, "ingress_lossless_pool");
+		e = add_obj(t, pool);
 		add_str(e, "mode", "dynamic");
 		add_str(e, "size", "%" PRId64, s->buffer_bytes);
 		add_str(e, "type", "ingress");
 	}
 	t = add_obj(root, "BUFFER_PROFILE");
 	if (s->pfc_prios) {
-		e = add_obj(t, "pg_lossless_profile");
+		e = add_obj(t, prof);
 		add_str(e, "dynamic_th", "%" PRId32, s->dynamic_th);
-		add_str(e, "pool", "ingress_lossless_pool");
+		add_str(e, "pool", "%s", pool);
 		add_str(e, "size", "%" PRId64, scn_reserved_of(s));
 		add_str(e, "xoff", "%" PRId64, headroom(o));
 		add_str(e, "xon_offset", "%" PRId64,
@@ -298,14 +360,68 @@ static void db_buffers(struct out *o, struct json_object *root, uint32_t nports)
 		note(o, "pfc.priorities is empty: no lossless PG profile, so buffer.size, "
 		     "buffer.reserved and buffer.dynamic_th are not exported");
 	}
-	per_port_ranges(add_obj(root, "BUFFER_PG"), nports, s->pfc_prios, "profile",
-			"pg_lossless_profile");
+	per_port_ranges(o, root, "BUFFER_PG", nports, s->pfc_prios, "profile", prof);
+}
+
+/* yellow and red WRED, which does not apply to RoCE (every packet is
+ * green): off, or as the imported profile has them, so that applying the
+ * fragment does not change them */
+static void keep_colors(const struct out *o, struct json_object *e, const char *wred)
+{
+	static const char *const fields[] = {
+		"red_drop_probability",	   "red_max_threshold",	   "red_min_threshold",
+		"wred_red_enable",	   "wred_yellow_enable",   "yellow_drop_probability",
+		"yellow_max_threshold",	   "yellow_min_threshold",
+	};
+	size_t i;
+
+	for (i = 0; i < N_OF(fields); i++) {
+		const char *v = imported_field(o, "WRED_PROFILE", wred, fields[i]);
+
+		if (v)
+			add_str(e, fields[i], "%s", v);
+		else if (strncmp(fields[i], "wred_", 5) == 0)
+			add_str(e, fields[i], "false");
+	}
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* the fields of entry key of table t in name order, as sonic-cfggen writes
+ * them */
+static void sort_fields(struct json_object *t, const char *key)
+{
+	struct json_object *e, *n;
+	const char *names[64];
+	size_t k = 0, i;
+
+	if (!json_object_object_get_ex(t, key, &e))
+		return;
+	json_object_object_foreach(e, f, v)
+	{
+		(void)v;
+		if (k < N_OF(names))
+			names[k++] = f;
+	}
+	qsort(names, k, sizeof(names[0]), cmp_str);
+	n = json_object_new_object();
+	for (i = 0; i < k; i++) {
+		struct json_object *val;
+
+		json_object_object_get_ex(e, names[i], &val);
+		json_object_object_add(n, names[i], json_object_get(val));
+	}
+	json_object_object_add(t, key, n);
 }
 
 /* WRED_PROFILE and QUEUE: one ECN profile on the ECN queues */
 static void db_wred(struct out *o, struct json_object *root, uint32_t nports)
 {
 	const struct scenario *s = o->s;
+	const char *wred = entry_name(s, SCN_CFG_WRED, "AZURE_LOSSLESS");
 	struct json_object *t, *e;
 
 	t = add_obj(root, "WRED_PROFILE");
@@ -313,14 +429,14 @@ static void db_wred(struct out *o, struct json_object *root, uint32_t nports)
 		int64_t pct = in_unit(o, "ecn.pmax", s->ecn_pmax_ppb, INT64_C(10000000),
 				      "percent (green_drop_probability)", 1);
 
-		e = add_obj(t, "AZURE_LOSSLESS");
+		e = add_obj(t, wred);
 		add_str(e, "ecn", "ecn_all");
 		add_str(e, "green_drop_probability", "%" PRId64, pct);
 		add_str(e, "green_max_threshold", "%" PRId64, s->ecn_kmax_bytes);
 		add_str(e, "green_min_threshold", "%" PRId64, s->ecn_kmin_bytes);
 		add_str(e, "wred_green_enable", "true");
-		add_str(e, "wred_red_enable", "false");
-		add_str(e, "wred_yellow_enable", "false");
+		keep_colors(o, e, wred);
+		sort_fields(t, wred);
 		if (s->ecn_queues & ~s->pfc_prios) {
 			char q[32];
 
@@ -330,8 +446,7 @@ static void db_wred(struct out *o, struct json_object *root, uint32_t nports)
 			     "marks only)", q);
 		}
 	}
-	per_port_ranges(add_obj(root, "QUEUE"), nports, s->ecn_queues, "wred_profile",
-			"AZURE_LOSSLESS");
+	per_port_ranges(o, root, "QUEUE", nports, s->ecn_queues, "wred_profile", wred);
 }
 
 /* PORT_QOS_MAP and the maps it names: the scenario's DSCP map, the
@@ -340,9 +455,12 @@ static void db_qos_maps(struct out *o, struct json_object *root, uint32_t nports
 {
 	static const char *const idmaps[] = { "TC_TO_PRIORITY_GROUP_MAP", "TC_TO_QUEUE_MAP",
 					      "MAP_PFC_PRIORITY_TO_QUEUE" };
+	static const enum scn_cfg_name idnames[] = { SCN_CFG_TC_PG, SCN_CFG_TC_QUEUE,
+						     SCN_CFG_PFC_QUEUE };
 	const struct scenario *s = o->s;
+	const char *dscp = entry_name(s, SCN_CFG_DSCP_MAP, "AZURE");
 	struct json_object *t, *e, *m;
-	char port[32], key[64], prios[32];
+	char port[64], key[64], prios[32];
 	uint32_t p;
 	size_t i;
 	int d;
@@ -350,25 +468,36 @@ static void db_qos_maps(struct out *o, struct json_object *root, uint32_t nports
 	scn_prios_text(s->pfc_prios, prios, sizeof(prios));
 	t = add_obj(root, "PORT_QOS_MAP");
 	for (p = 0; p < nports; p++) {
-		port_name(port, sizeof(port), p);
+		port_name(s, port, sizeof(port), p);
 		e = add_obj(t, port);
-		add_str(e, "dscp_to_tc_map", "AZURE");
+		add_str(e, "dscp_to_tc_map", "%s", dscp);
 		if (s->pfc_prios)
 			add_str(e, "pfc_enable", "%s", prios);
-		add_str(e, "pfc_to_queue_map", "AZURE");
-		add_str(e, "tc_to_pg_map", "AZURE");
-		add_str(e, "tc_to_queue_map", "AZURE");
+		add_str(e, "pfc_to_queue_map", "%s", entry_name(s, SCN_CFG_PFC_QUEUE, "AZURE"));
+		/* kept from an imported PORT_QOS_MAP: the watchdog watches every
+		 * lossless priority (sonic_pfc.c) */
+		if (s->imported && s->imported->pfcwd_sw_enable)
+			add_str(e, "pfcwd_sw_enable", "%s", prios);
+		add_str(e, "tc_to_pg_map", "%s", entry_name(s, SCN_CFG_TC_PG, "AZURE"));
+		add_str(e, "tc_to_queue_map", "%s", entry_name(s, SCN_CFG_TC_QUEUE, "AZURE"));
 	}
-	m = add_obj(add_obj(root, "DSCP_TO_TC_MAP"), "AZURE");
+	m = add_obj(add_obj(root, "DSCP_TO_TC_MAP"), dscp);
 	for (d = 0; d < 64; d++) {
 		scn_sfmt(key, sizeof(key), "%d", d);
 		add_str(m, key, "%u", s->dscp_to_prio[d]);
 	}
 	for (i = 0; i < N_OF(idmaps); i++) {
-		m = add_obj(add_obj(root, idmaps[i]), "AZURE");
+		const char *name = entry_name(s, idnames[i], "AZURE"), *v;
+
+		m = add_obj(add_obj(root, idmaps[i]), name);
 		for (d = 0; d < 8; d++) {
+			/* the identity on the lossless TCs; the others as imported */
 			scn_sfmt(key, sizeof(key), "%d", d);
-			add_str(m, key, "%d", d);
+			v = s->pfc_prios & (1u << d) ? NULL : imported_field(o, idmaps[i], name, key);
+			if (v)
+				add_str(m, key, "%s", v);
+			else
+				add_str(m, key, "%d", d);
 		}
 	}
 }
@@ -379,7 +508,7 @@ static void db_pfc_wd(struct out *o, struct json_object *root, uint32_t nports)
 	static const char *const act[] = { "drop", "forward", "alert" };
 	const struct scenario *s = o->s;
 	struct json_object *t, *e;
-	char port[32];
+	char port[64];
 	int64_t det, res;
 	uint32_t p;
 
@@ -391,7 +520,7 @@ static void db_pfc_wd(struct out *o, struct json_object *root, uint32_t nports)
 	det = in_unit(o, "pfcwd.detection_time", s->pfcwd_detect_ps, PS_PER_MS, "ms", 1);
 	res = in_unit(o, "pfcwd.restoration_time", s->pfcwd_restore_ps, PS_PER_MS, "ms", 1);
 	for (p = 0; p < nports; p++) {
-		port_name(port, sizeof(port), p);
+		port_name(s, port, sizeof(port), p);
 		e = add_obj(t, port);
 		add_str(e, "action", "%s", act[s->pfcwd_action]);
 		add_str(e, "detection_time", "%" PRId64, det);
@@ -407,36 +536,45 @@ static void db_pfc_wd(struct out *o, struct json_object *root, uint32_t nports)
 static struct json_object *config_db(struct out *o)
 {
 	struct json_object *root = json_object_new_object();
+	const struct scn_imported *im = o->s->imported;
 	uint32_t nports = max_ports(o->s);
 
 	if (nports > MAX_EXPORT_PORTS)
 		nports = MAX_EXPORT_PORTS;
+	if (im && im->nports) {
+		if (im->nports != nports)
+			note(o, "config_db.json: the %" PRIu32 " ports of %s, whose names it keeps "
+			     "(the model's largest switch has %" PRIu32 ")", im->nports,
+			     im->switch_path, nports);
+		else
+			note(o, "config_db.json: the %" PRIu32 " ports of %s, whose names it keeps",
+			     nports, im->switch_path);
+		nports = im->nports;
+	}
 	db_buffers(o, root, nports);
 	db_wred(o, root, nports);
 	db_qos_maps(o, root, nports);
 	db_pfc_wd(o, root, nports);
-	note(o, "config_db.json: %" PRIu32 " ports, Ethernet0 to Ethernet%" PRIu32
-	     " (the largest switch's)", nports, nports ? (nports - 1) * 8 : 0);
+	if (!im || !im->nports)
+		note(o, "config_db.json: %" PRIu32 " ports, Ethernet0 to Ethernet%" PRIu32
+		     " (the largest switch's)", nports, nports ? (nports - 1) * 8 : 0);
 	return root;
 }
 
-static int write_config_db(struct out *o)
+/* config_db.json from root */
+static int write_config_db(struct out *o, struct json_object *root)
 {
-	struct json_object *root = config_db(o);
 	char path[4200];
 	FILE *f = open_out(o, "config_db.json", path, sizeof(path));
-	int rc = -1;
 
-	if (f) {
-		fputs(json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY |
-							   JSON_C_TO_STRING_SPACED |
-							   JSON_C_TO_STRING_NOSLASHESCAPE),
-		      f);
-		fputc('\n', f);
-		rc = close_out(o, f, path);
-	}
-	json_object_put(root);
-	return rc;
+	if (!f)
+		return -1;
+	fputs(json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY |
+						   JSON_C_TO_STRING_SPACED |
+						   JSON_C_TO_STRING_NOSLASHESCAPE),
+	      f);
+	fputc('\n', f);
+	return close_out(o, f, path);
 }
 
 /* ---- cc_params.txt, nic-setup.sh ---- */
@@ -468,16 +606,27 @@ static int64_t mlx5_value(struct out *o, const struct mlx5_param *p)
 	case MLX5_MBPS:
 		return in_unit(o, p->key, v, MBPS, "Mbps", v ? 1 : 0);
 	case MLX5_B64:
+		if (o->s->imported && o->s->imported->byte_reset_bytes)
+			return v; /* read as bytes on import: written back as bytes */
 		return in_unit(o, p->key, v, FW_BYTE_UNIT, "64-byte units", v ? 1 : 0);
 	default:
 		return v;
 	}
 }
 
-static int write_nic(struct out *o)
+void scn_mlx5_text(const struct scenario *s, size_t i, int64_t v, char *buf, size_t len)
+{
+	int bytes = scn_mlx5_params[i].unit == MLX5_B64 && s->imported &&
+		    s->imported->byte_reset_bytes;
+
+	scn_sfmt(buf, len, "%" PRId64 "%s", v, bytes ? "B" : "");
+}
+
+/* cc_params.txt and nic-setup.sh, from the values in vals (filled) */
+static int write_nic(struct out *o, int64_t *vals)
 {
 	const struct scenario *s = o->s;
-	int64_t vals[32];
+	char text[64];
 	char path[4200];
 	size_t i;
 	FILE *f;
@@ -491,9 +640,9 @@ static int write_nic(struct out *o)
 	if (s->dcqcn.cnp_scope != SCN_CNP_SCOPE_QP)
 		note(o, "dcqcn.cnp_scope = port: not a cc_params value (the NIC's scope is its "
 		     "firmware's)");
-	for (i = 0; i < scn_mlx5_nparams && i < N_OF(vals); i++)
-		if (scn_mlx5_params[i].unit != MLX5_IGNORED)
-			vals[i] = mlx5_value(o, &scn_mlx5_params[i]);
+	for (i = 0; i < scn_mlx5_nparams; i++)
+		vals[i] = scn_mlx5_params[i].unit != MLX5_IGNORED ?
+				  mlx5_value(o, &scn_mlx5_params[i]) : 0;
 
 	f = open_out(o, "cc_params.txt", path, sizeof(path));
 	if (!f)
@@ -503,9 +652,14 @@ static int write_nic(struct out *o)
 		   "# rp_byte_reset 64-byte units, rp_dce_tcp_g and rp_initial_alpha_value "
 		   "1/1024\n",
 		o->source);
+	if (s->imported && s->imported->byte_reset_bytes)
+		fprintf(f, "# rp_byte_reset in bytes, as imported (the B suffix): nic-setup.sh "
+			   "writes the number\n");
 	for (i = 0; i < scn_mlx5_nparams; i++)
-		if (scn_mlx5_params[i].unit != MLX5_IGNORED)
-			fprintf(f, "%s %" PRId64 "\n", scn_mlx5_params[i].name, vals[i]);
+		if (scn_mlx5_params[i].unit != MLX5_IGNORED) {
+			scn_mlx5_text(s, i, vals[i], text, sizeof(text));
+			fprintf(f, "%s %s\n", scn_mlx5_params[i].name, text);
+		}
 	if (close_out(o, f, path))
 		return -1;
 
@@ -658,12 +812,31 @@ int scenario_export(const struct scenario *s, const char *dir, FILE *log, char *
 		    size_t errlen)
 {
 	struct out o = { .s = s, .dir = dir, .log = log, .err = err, .errlen = errlen };
+	struct json_object *root;
+	int64_t *vals;
+	int rc = -1;
 
 	if (errlen)
 		err[0] = '\0';
 	scn_sfmt(o.source, sizeof(o.source), "%s", s->source);
 	scn_one_line(o.source);
-	if (make_dir(&o, dir) || write_config_db(&o) || write_nic(&o) || write_nccl(&o))
+
+	if (make_dir(&o, dir))
 		return -1;
-	return 0;
+	if (s->imported && s->imported->switch_text)
+		o.in = json_tokener_parse(s->imported->switch_text);
+	root = config_db(&o);
+	vals = calloc(scn_mlx5_nparams, sizeof(*vals));
+	if (!vals)
+		fail(&o, "out of memory");
+	else if (!write_config_db(&o, root) && !write_nic(&o, vals) && !write_nccl(&o))
+		rc = s->imported ? scn_write_changes(s, dir, root, vals, err, errlen) : 0;
+	if (rc == 0 && s->imported)
+		note(&o, "changes.txt%s: what applying the export would change against the "
+		     "imported files", s->imported->switch_text ? " and config_db.patch.json" : "");
+	json_object_put(root);
+	if (o.in)
+		json_object_put(o.in);
+	free(vals);
+	return rc;
 }

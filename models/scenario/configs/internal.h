@@ -8,6 +8,7 @@
 #define DCQCN_CONFIGS_INTERNAL_H
 
 #include "models/scenario/loader.h" /* SCN_PRINTF */
+#include "models/scenario/scenario.h" /* struct scn_imported */
 
 #include <stddef.h>
 #include <stdint.h>
@@ -16,6 +17,29 @@
 /* snprintf that truncates silently: the paths and messages the
  * configuration files write are bounded (mlx5.c) */
 SCN_PRINTF(3, 4) int scn_sfmt(char *buf, size_t len, const char *fmt, ...);
+
+struct json_object;
+struct scenario;
+
+/* ---- what an import leaves in the scenario (notes.c) ---- */
+
+/* s->imported, made if missing; NULL when out of memory */
+struct scn_imported *scn_imported_of(struct scenario *s);
+/* a note into s->imported->notes (one line, scenario_config_notes) and,
+ * after "# ", into log (if any); 0 or -1 (out of memory) */
+SCN_PRINTF(3, 4) int scn_config_note(struct scenario *s, FILE *log, const char *fmt, ...);
+/* *dst = a copy of text (the old one freed); 0 or -1 */
+int scn_keep_text(char **dst, const char *text);
+
+/* export/changes.txt and, after a config_db.json was imported,
+ * export/config_db.patch.json: what applying the exported config_db.json
+ * (root) and cc_params (the values written, vals[i] for scn_mlx5_params[i])
+ * would change against the imported files (changes.c); 0 or -1 with err */
+int scn_write_changes(const struct scenario *s, const char *dir, struct json_object *root,
+		      const int64_t *vals, char *err, size_t errlen);
+/* the text cc_params.txt holds for parameter i of value v: v, or "vB" for
+ * rp_byte_reset read as bytes (export.c) */
+void scn_mlx5_text(const struct scenario *s, size_t i, int64_t v, char *buf, size_t len);
 
 /* ---- mlx5 cc_params (mlx5.c), which export.c writes back ---- */
 
@@ -67,7 +91,6 @@ const char *scn_loader_words(const char *msg);
 #define SONIC_MAX_PORTS 1024
 #define SONIC_MAX_USED 512 /* entries referenced, remembered */
 
-struct json_object;
 struct scn_error;
 
 /* the keys a config_db.json sets, in the order they are set (a key's dep
@@ -113,6 +136,18 @@ struct sonic_port {
 /* one config_db.json being read */
 struct sonic {
 	const char *src;
+	struct scenario *scn;          /* for the notes (scn_config_note) */
+	int dynamic_model;             /* DEVICE_METADATA.localhost.buffer_model = dynamic */
+	long long pool_size;           /* the lossless pool's size, -1 until read */
+	long long pool_xoff;           /* its shared headroom pool (xoff), 0 when none */
+	char xoff_path[SONIC_PATH_LEN];
+	long long ratio;               /* DEFAULT_LOSSLESS_BUFFER_PARAMETER over_subscribe_ratio */
+	char ratio_path[SONIC_PATH_LEN];
+	long long lossless_pgs;        /* (port, PG) pairs with the lossless profile */
+	int pfcwd_sw;                  /* PORT_QOS_MAP has pfcwd_sw_enable */
+	char names[SCN_CFG_NAMES][SCN_CFG_NAME_LEN]; /* the entries read (scenario.h) */
+	char (*pnames)[64];            /* the QoS tables' ports, as first seen */
+	int npnames;
 	struct json_object *root;
 	FILE *log;
 	struct scn_error *err;
@@ -133,6 +168,12 @@ SCN_PRINTF(3, 4) int sonic_fail(struct sonic *sn, const char *path, const char *
 SCN_PRINTF(2, 3) void sonic_note(struct sonic *sn, const char *fmt, ...);
 /* add a name to the list of what was not read ("..." once it is full) */
 void sonic_not_read(struct sonic *sn, const char *what);
+/* a note of the scenario (scn_config_note), "PATH: ..."; 0 or -1 with the
+ * error (out of memory) */
+SCN_PRINTF(2, 3) int sonic_cfg_note(struct sonic *sn, const char *fmt, ...);
+/* a port of a QoS table, for export's names (ports of a key's list one by
+ * one); 0 or -1 with the error at path */
+int sonic_saw_ports(struct sonic *sn, const char *ports, const char *path);
 /* "TABLE.KEY" and "TABLE.KEY.FIELD" into out (SONIC_PATH_LEN), a key
  * quoted when it holds '|', '.' or a blank */
 void sonic_path2(char *out, const char *table, const char *key);
@@ -182,5 +223,9 @@ int sonic_read_port_qos_map(struct sonic *sn, struct json_object *t); /* sonic_p
 int sonic_read_pfc_wd(struct sonic *sn, struct json_object *t);       /* sonic_pfc.c */
 int sonic_read_buffer_pg(struct sonic *sn, struct json_object *t);    /* sonic_buffer.c */
 int sonic_read_queue(struct sonic *sn, struct json_object *t);        /* sonic_wred.c */
+int sonic_read_lossless_param(struct sonic *sn, struct json_object *t); /* sonic_buffer.c */
+/* after the tables: the lossless pool's size checked, a shared headroom
+ * pool approximated (sonic_buffer.c) */
+int sonic_buffer_done(struct sonic *sn);
 
 #endif

@@ -194,9 +194,61 @@ const char *scn_loader_words(const char *msg)
 	return strncmp(msg, "--set: ", 7) == 0 ? msg + 7 : msg;
 }
 
+/*
+ * rp_byte_reset's unit is ambiguous: the mlx5 firmware counts 64-byte units
+ * (docs/model.md#dcqcn: 32767 = 2097088 B), mlxconfig's RPG_BYTE_RESET text
+ * says bytes.  A bare number takes the firmware's reading, a B suffix
+ * (32767B) the bytes reading; either way the reading is a note.
+ */
+static int byte_unit_note(struct scenario *s, FILE *log, struct place pl, const char *name,
+			  const char *value, int bytes)
+{
+	struct scn_imported *im = scn_imported_of(s);
+	long long v = strtoll(value, NULL, 10);
+
+	if (!im)
+		return -1;
+	im->byte_reset_bytes = bytes;
+	if (bytes)
+		return scn_config_note(s, log, "%s:%d: %s %sB: read as bytes (the B suffix); a "
+				       "bare number is read as 64-byte units, the mlx5 firmware's "
+				       "unit (%lld B)", pl.src, pl.line, name, value, v * FW_BYTE_UNIT);
+	return scn_config_note(s, log, "%s:%d: %s %s: read as 64-byte units, the mlx5 firmware's "
+			       "unit: %lld B (mlxconfig's RPG_BYTE_RESET text says bytes: for that "
+			       "reading write %s %sB in the file, or --set dcqcn.rpg_byte_reset=%sB)",
+			       pl.src, pl.line, name, value, v * FW_BYTE_UNIT, name, value, value);
+}
+
+/* value: digits, and with b64 (rp_byte_reset) a B suffix, which is cut
+ * (*bytes = 1); 0, or -1 when it is not */
+static int plain_value(char *value, int b64, int *bytes)
+{
+	size_t n = strlen(value), i;
+
+	*bytes = b64 && n > 1 && value[n - 1] == 'B';
+	if (*bytes)
+		value[--n] = '\0';
+	if (n == 0 || n > 13)
+		return -1;
+	for (i = 0; i < n; i++)
+		if (!is_digit(value[i]))
+			return -1;
+	return 0;
+}
+
+/* the file's path and text, for export's changes.txt */
+static int keep_nic(struct scenario *s, const char *path, const char *text)
+{
+	struct scn_imported *im = scn_imported_of(s);
+
+	if (!im || scn_keep_text(&im->nic_path, path) || scn_keep_text(&im->nic_text, text))
+		return -1;
+	return 0;
+}
+
 int scenario_import_mlx5(struct scenario *s, const char *path, FILE *log, struct scn_error *err)
 {
-	char why[128], *text, *line, *next;
+	char why[128], *text, *copy, *line, *next;
 	int seen[N_OF(scn_mlx5_params)] = { 0 };
 	int ln = 0, rc = -1;
 	struct place pl = { path, 0 };
@@ -204,6 +256,11 @@ int scenario_import_mlx5(struct scenario *s, const char *path, FILE *log, struct
 	text = scn_read_text(path, MAX_MLX5_BYTES, NULL, why, sizeof(why));
 	if (!text)
 		return scn_set_error(err, pl, "%s", why);
+	copy = strdup(text);
+	if (!copy) {
+		free(text);
+		return scn_set_error(err, pl, "out of memory");
+	}
 	if (log && s->dcqcn_profile != SCN_DCQCN_NVIDIA)
 		fprintf(log, "# %s: the driver's values, read with dcqcn.profile = %s semantics\n",
 			path, scn_profile_names[s->dcqcn_profile]);
@@ -212,6 +269,7 @@ int scenario_import_mlx5(struct scenario *s, const char *path, FILE *log, struct
 		const struct mlx5_param *p;
 		struct scn_error serr;
 		size_t i;
+		int bytes;
 
 		next = strchr(line, '\n');
 		if (next)
@@ -261,13 +319,12 @@ int scenario_import_mlx5(struct scenario *s, const char *path, FILE *log, struct
 			scn_set_error(err, pl, "%s: no value", name);
 			goto out;
 		}
-		for (e = value; *e; e++)
-			if (!is_digit(*e) || e - value > 12) {
-				scn_one_line(value);
-				scn_set_error(err, pl, "%s: %.40s: expected a non-negative integer "
-					      "(the driver's unit)", name, value);
-				goto out;
-			}
+		if (plain_value(value, p->unit == MLX5_B64, &bytes)) {
+			scn_one_line(value);
+			scn_set_error(err, pl, "%s: %.40s: expected a non-negative integer "
+				      "(the driver's unit)", name, value);
+			goto out;
+		}
 		if (p->unit == MLX5_IGNORED) {
 			if (log)
 				fprintf(log, "# %s:%d: %s %s: no effect in the model (%s)\n", path,
@@ -284,16 +341,26 @@ int scenario_import_mlx5(struct scenario *s, const char *path, FILE *log, struct
 				fprintf(log, "# %s:%d: %s %s: %s\n", path, ln, name, value, p->why);
 			continue;
 		}
-		snprintf(set, sizeof(set), "%s=%s", p->key, value);
+		snprintf(set, sizeof(set), "%s=%s%s", p->key, value, bytes ? "B" : "");
 		if (scenario_set(s, set, &serr)) {
 			scn_set_error(err, pl, "%s: %s", name, scn_loader_words(serr.msg));
 			goto out;
 		}
 		if (log)
-			fprintf(log, "%s = %s    # %s:%d: %s\n", p->key, value, path, ln, name);
+			fprintf(log, "%s = %s%s    # %s:%d: %s\n", p->key, value, bytes ? "B" : "",
+				path, ln, name);
+		if (p->unit == MLX5_B64 && byte_unit_note(s, log, pl, name, value, bytes))
+			goto oom;
 	}
-	rc = 0;
+	rc = keep_nic(s, path, copy);
+	if (rc)
+		goto oom;
 out:
+	free(copy);
 	free(text);
 	return rc;
+oom:
+	scn_set_error(err, (struct place){ path, 0 }, "out of memory");
+	rc = -1;
+	goto out;
 }

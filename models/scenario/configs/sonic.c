@@ -49,8 +49,15 @@
  *     from the size of the pool the lossless profile names (on Broadcom
  *     the ingress_lossless_pool holds the same).  The other pools are not
  *     read (logged): the model has no separate egress or lossy pool.  A
- *     pool's xoff (a shared headroom pool) other than 0 is an error, and a
- *     static pool (mode static) too.
+ *     static pool (mode static) is an error, a pool without size too.
+ *   - a shared headroom pool (the pool's xoff, or DEFAULT_LOSSLESS_BUFFER_
+ *     PARAMETER over_subscribe_ratio) is approximated, with a note:
+ *     buffer.size = size + xoff, pfc.headroom = the profile's xoff
+ *     (sonic_buffer.c, docs/configs.md#a-shared-headroom-pool).
+ *   - the dynamic buffer model (DEVICE_METADATA.localhost.buffer_model =
+ *     dynamic: lossless PGs without a profile, or profile NULL) is refused
+ *     with a message that says what to supply: the switch computes those
+ *     profiles from ASIC data that config_db.json does not hold.
  *   - only what a lossless PG or an ECN queue uses is read: lossy PGs,
  *     profiles, pools and WRED profiles that no lossless PG or queue names
  *     are listed in one log line each as not read.
@@ -58,11 +65,13 @@
  *     with a log line (listed below), or an error naming its JSON path:
  *       ignored: BUFFER_POOL type; BUFFER_PROFILE xon; QUEUE scheduler;
  *       PFC_WD pfc_stat_history; PFC_WD.GLOBAL BIG_RED_SWITCH "disable";
- *       WRED_PROFILE yellow_* and red_* while wred_yellow_enable /
- *       wred_red_enable is false or absent.
- *       errors: yellow/red thresholds with their enable flag true (the
- *       model marks green traffic only), WRED without ECN (drop), static_th,
- *       unknown fields.
+ *       WRED_PROFILE yellow_* and red_* (with wred_yellow_enable /
+ *       wred_red_enable true, as SONiC's qos_config.j2 writes them, each
+ *       logged as not applying and a note: RoCE traffic is not colored).
+ *       errors: WRED without ECN (drop), static_th, unknown fields.
+ *   - notes (scenario_config_notes, config.h): what a reader of the results
+ *     must know of how the file was read; export keeps the file's port and
+ *     entry names and compares against its text (struct scn_imported).
  *   - every port must agree: a value that differs from the first port's is
  *     an error naming both JSON paths.  Values are compared as the model
  *     takes them (two profiles of equal values agree).
@@ -101,7 +110,8 @@ const char *const sonic_key_names[SK_COUNT] = {
 
 /* ---- the file ---- */
 
-static struct json_object *parse(struct sonic *sn)
+/* the file's JSON; its text into *text (free it) */
+static struct json_object *parse(struct sonic *sn, char **text)
 {
 	struct json_tokener *tok;
 	struct json_object *root = NULL;
@@ -151,7 +161,7 @@ static struct json_object *parse(struct sonic *sn)
 		scn_set_error(sn->err, pl, "malformed JSON: %s", json_tokener_error_desc(je));
 	}
 	json_tokener_free(tok);
-	free(buf);
+	*text = buf;
 	if (root && !json_object_is_type(root, json_type_object)) {
 		json_object_put(root);
 		scn_set_error(sn->err, pl, "expected a JSON object of tables, as config_db.json");
@@ -199,6 +209,7 @@ static const struct {
 	{ "BUFFER_PG", sonic_read_buffer_pg },
 	{ "QUEUE", sonic_read_queue },
 	{ "PFC_WD", sonic_read_pfc_wd },
+	{ "DEFAULT_LOSSLESS_BUFFER_PARAMETER", sonic_read_lossless_param },
 	/* read through the references of the tables above */
 	{ "DSCP_TO_TC_MAP", NULL },
 	{ "BUFFER_PROFILE", NULL },
@@ -235,28 +246,82 @@ static void unused_entries(struct sonic *sn)
 	}
 }
 
+/* DEVICE_METADATA.localhost.buffer_model: "dynamic" means the switch
+ * computes the lossless profiles (sonic_buffer.c refuses PGs without one) */
+static void buffer_model(struct sonic *sn)
+{
+	struct json_object *t, *h, *m;
+
+	if (json_object_object_get_ex(sn->root, "DEVICE_METADATA", &t) &&
+	    json_object_object_get_ex(t, "localhost", &h) &&
+	    json_object_is_type(h, json_type_object) &&
+	    json_object_object_get_ex(h, "buffer_model", &m) &&
+	    json_object_is_type(m, json_type_string))
+		sn->dynamic_model = strcmp(json_object_get_string(m), "dynamic") == 0;
+}
+
+/* natural port order: Ethernet8 before Ethernet16 */
+static int port_cmp(const void *a, const void *b)
+{
+	const char *x = a, *y = b;
+	size_t i = strcspn(x, "0123456789"), j = strcspn(y, "0123456789");
+	int c = strncmp(x, y, i < j ? i : j);
+
+	if (c || i != j)
+		return c ? c : (i < j ? -1 : 1);
+	if (strlen(x + i) != strlen(y + j) && x[i] != '0' && y[j] != '0')
+		return strlen(x + i) < strlen(y + j) ? -1 : 1;
+	return strcmp(x + i, y + j);
+}
+
+/* what export needs of the file (struct scn_imported): its text, the
+ * ports in port order, the names of the entries read */
+static int keep_switch(struct sonic *sn, struct scenario *s, const char *text)
+{
+	struct scn_imported *im = scn_imported_of(s);
+	int k;
+
+	if (!im || scn_keep_text(&im->switch_path, sn->src) || scn_keep_text(&im->switch_text, text))
+		return scn_set_error(sn->err, (struct place){ sn->src, 0 }, "out of memory");
+	qsort(sn->pnames, (size_t)sn->npnames, sizeof(sn->pnames[0]), port_cmp);
+	free(im->ports);
+	im->ports = sn->pnames;
+	im->nports = (uint32_t)sn->npnames;
+	sn->pnames = NULL;
+	im->pfcwd_sw_enable = sn->pfcwd_sw;
+	for (k = 0; k < SCN_CFG_NAMES; k++)
+		memcpy(im->names[k], sn->names[k], sizeof(im->names[k]));
+	return 0;
+}
+
 int scenario_import_sonic(struct scenario *s, const char *path, FILE *log,
 			  struct scn_error *err)
 {
 	struct sonic *sn = calloc(1, sizeof(*sn));
-	char others[SONIC_NOTE_LEN] = "";
+	char others[SONIC_NOTE_LEN] = "", *text = NULL;
 	size_t i, n = 0;
 	int rc = -1;
 
 	if (!sn)
 		return scn_set_error(err, (struct place){ path, 0 }, "out of memory");
 	sn->used = calloc(SONIC_MAX_USED, SONIC_PATH_LEN);
-	if (!sn->used) {
+	sn->pnames = calloc(SONIC_MAX_PORTS, sizeof(sn->pnames[0]));
+	if (!sn->used || !sn->pnames) {
+		free(sn->used);
+		free(sn->pnames);
 		free(sn);
 		return scn_set_error(err, (struct place){ path, 0 }, "out of memory");
 	}
 	sn->src = path;
+	sn->scn = s;
+	sn->pool_size = -1;
 	sn->log = log;
 	sn->lossless = s->pfc_prios;
 	sn->err = err;
-	sn->root = parse(sn);
+	sn->root = parse(sn, &text);
 	if (!sn->root)
 		goto out;
+	buffer_model(sn);
 	json_object_object_foreach(sn->root, tname, tval)
 	{
 		for (i = 0; i < N_OF(tables); i++)
@@ -287,11 +352,15 @@ int scenario_import_sonic(struct scenario *s, const char *path, FILE *log,
 	if (sn->not_read[0])
 		sonic_note(sn, "not read (no lossless PG or ECN queue uses them): %s",
 			   sn->not_read);
-	rc = apply(sn, s);
+	if (sonic_buffer_done(sn) || apply(sn, s) || keep_switch(sn, s, text))
+		goto out;
+	rc = 0;
 out:
 	if (sn->root)
 		json_object_put(sn->root);
+	free(text);
 	free(sn->used);
+	free(sn->pnames);
 	free(sn);
 	return rc;
 }

@@ -87,6 +87,38 @@ void sonic_not_read(struct sonic *sn, const char *what)
 		scn_sfmt(sn->not_read + n, sizeof(sn->not_read) - n, ", ...");
 }
 
+int sonic_cfg_note(struct sonic *sn, const char *fmt, ...)
+{
+	char msg[1400];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	if (scn_config_note(sn->scn, sn->log, "%s: %s", sn->src, msg))
+		return scn_set_error(sn->err, (struct place){ sn->src, 0 }, "out of memory");
+	return 0;
+}
+
+int sonic_saw_ports(struct sonic *sn, const char *ports, const char *path)
+{
+	char one[64];
+	const char *p = ports;
+	int i;
+
+	while (sonic_next_port(&p, one, sizeof(one))) {
+		for (i = 0; i < sn->npnames; i++)
+			if (strcmp(sn->pnames[i], one) == 0)
+				break;
+		if (i < sn->npnames)
+			continue;
+		if (sn->npnames == SONIC_MAX_PORTS)
+			return sonic_fail(sn, path, "more than %d ports", SONIC_MAX_PORTS);
+		scn_sfmt(sn->pnames[sn->npnames++], sizeof(sn->pnames[0]), "%s", one);
+	}
+	return 0;
+}
+
 /* ---- values ---- */
 
 /* the text of a field value (a string, number or boolean) into buf */

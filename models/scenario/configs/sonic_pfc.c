@@ -33,7 +33,7 @@
 /* map table: a TC (or priority) -> a PG (or queue) map must be the
  * identity on the lossless TCs */
 static int check_identity(struct sonic *sn, const char *table, struct json_object *ref,
-			  const char *refpath, uint8_t lossless)
+			  const char *refpath, uint8_t lossless, enum scn_cfg_name slot)
 {
 	struct json_object *m, *e;
 	char name[128], key[4], path[SONIC_PATH_LEN];
@@ -43,6 +43,8 @@ static int check_identity(struct sonic *sn, const char *table, struct json_objec
 	m = sonic_deref(sn, table, ref, refpath, name, sizeof(name));
 	if (!m)
 		return -1;
+	if (slot < SCN_CFG_NAMES)
+		scn_sfmt(sn->names[slot], sizeof(sn->names[0]), "%s", name);
 	for (p = 0; p < 8; p++) {
 		if (!(lossless & (1u << p)))
 			continue;
@@ -71,6 +73,7 @@ static int read_dscp_map(struct sonic *sn, struct json_object *ref, const char *
 	if (!m)
 		return -1;
 	sonic_first_use(sn, "DSCP_TO_TC_MAP", name);
+	scn_sfmt(sn->names[SCN_CFG_DSCP_MAP], sizeof(sn->names[0]), "%s", name);
 	sonic_path2(mpath, "DSCP_TO_TC_MAP", name);
 	json_object_object_foreach(m, key, val)
 	{
@@ -128,6 +131,8 @@ int sonic_read_port_qos_map(struct sonic *sn, struct json_object *t)
 					return -1;
 				pt->lossless = lossless;
 			}
+			if (sonic_saw_ports(sn, pname, path))
+				return -1;
 		}
 		json_object_object_foreach(entry, field, val)
 		{
@@ -136,6 +141,9 @@ int sonic_read_port_qos_map(struct sonic *sn, struct json_object *t)
 				{ "tc_to_queue_map", "TC_TO_QUEUE_MAP" },
 				{ "pfc_to_queue_map", "MAP_PFC_PRIORITY_TO_QUEUE" },
 				{ "pfc_to_pg_map", "PFC_PRIORITY_TO_PRIORITY_GROUP_MAP" },
+			};
+			static const enum scn_cfg_name slots[] = {
+				SCN_CFG_TC_PG, SCN_CFG_TC_QUEUE, SCN_CFG_PFC_QUEUE, SCN_CFG_NAMES
 			};
 			size_t i;
 
@@ -151,7 +159,7 @@ int sonic_read_port_qos_map(struct sonic *sn, struct json_object *t)
 				if (strcmp(field, idmaps[i][0]) == 0)
 					break;
 			if (!global && i < N_OF(idmaps)) {
-				if (check_identity(sn, idmaps[i][1], val, path, lossless))
+				if (check_identity(sn, idmaps[i][1], val, path, lossless, slots[i]))
 					return -1;
 				continue;
 			}
@@ -168,6 +176,7 @@ int sonic_read_port_qos_map(struct sonic *sn, struct json_object *t)
 							  "priority: pfc_enable is %s)",
 							  text, want[0] ? want : "empty");
 				}
+				sn->pfcwd_sw = 1; /* export keeps it */
 				continue;
 			}
 			return sonic_fail(sn, path, "not modelled");
@@ -213,6 +222,8 @@ int sonic_read_pfc_wd(struct sonic *sn, struct json_object *t)
 		}
 		if (!ports++)
 			scn_sfmt(first, sizeof(first), "%s", path);
+		if (sonic_saw_ports(sn, key, path))
+			return -1;
 		json_object_object_foreach(entry, field, val)
 		{
 			static const struct {

@@ -10,10 +10,12 @@
  *       profile marks green traffic (ecn_all, ecn_green, ecn_green_yellow,
  *       ecn_green_red, with wred_green_enable true) -> ecn.queues; a QUEUE
  *       table without ECN profiles turns ECN off
- *   yellow_* and red_* are logged, not read, while wred_yellow_enable /
- *       wred_red_enable is false or absent, and errors when it is true
- *       (the model marks green traffic only); WRED without ECN (drop) is
- *       an error; QUEUE scheduler is logged, not read
+ *   yellow_* and red_* are logged, not read: with wred_yellow_enable /
+ *       wred_red_enable true (as SONiC's qos_config.j2 writes
+ *       AZURE_LOSSLESS) each value is logged as not applying, and a note
+ *       (scenario_config_notes) says why: RoCE traffic is not colored, every
+ *       packet is green; WRED without ECN (drop) is an error; QUEUE
+ *       scheduler is logged, not read
  * sonic.c's opening comment has the whole mapping and the choices.
  */
 #include "models/scenario/configs/internal.h"
@@ -30,9 +32,11 @@
 /*
  * The flags of the WRED profile w (NAME), read before its thresholds since
  * what those mean depends on them: *green = it marks green traffic with
- * ECN; marking yellow or red traffic, or dropping green, is an error.
+ * ECN, dropping green is an error; colored[0], [1]: yellow, red WRED is on
+ * (which does not apply to RoCE traffic: every packet is green).
  */
-static int wred_flags(struct sonic *sn, struct json_object *w, const char *name, int *green)
+static int wred_flags(struct sonic *sn, struct json_object *w, const char *name, int *green,
+		      int colored[2])
 {
 	static const char *const colors[] = { "yellow", "red" };
 	struct json_object *f;
@@ -73,24 +77,25 @@ static int wred_flags(struct sonic *sn, struct json_object *w, const char *name,
 		return sonic_fail(sn, path, "%s: not modelled (WRED drops green traffic; the "
 				  "model marks ECN only, with ecn_green or ecn_all)", text);
 	}
-	for (c = 0; c < 2; c++) {
-		static const char *const th[] = { "min_threshold", "max_threshold",
-						  "drop_probability" };
-		int i;
-
-		if (!en[c])
-			continue;
-		for (i = 0; i < 3; i++) {
-			scn_sfmt(field, sizeof(field), "%s_%s", colors[c], th[i]);
-			if (json_object_object_get_ex(w, field, &f))
-				break;
-		}
-		if (i == 3)
-			scn_sfmt(field, sizeof(field), "wred_%s_enable", colors[c]);
-		sonic_path3(path, "WRED_PROFILE", name, field);
-		return sonic_fail(sn, path, "not modelled (the model marks green traffic only)");
-	}
+	colored[0] = en[0];
+	colored[1] = en[1];
 	return 0;
+}
+
+/* yellow and red WRED on (SONiC's own template, qos_config.j2, turns both
+ * on for AZURE_LOSSLESS): a note, once per profile, that they do not apply */
+static int colors_note(struct sonic *sn, const char *name, const int colored[2])
+{
+	char path[SONIC_PATH_LEN];
+
+	if (!colored[0] && !colored[1])
+		return 0;
+	sonic_path2(path, "WRED_PROFILE", name);
+	return sonic_cfg_note(sn, "%s: %s%s%s thresholds do not apply: RoCE traffic is not "
+			      "colored (no policer marks it yellow or red), so every packet is "
+			      "green and only the green thresholds mark it", path,
+			      colored[0] ? "yellow" : "", colored[0] && colored[1] ? " and " : "",
+			      colored[1] ? "red" : "");
 }
 
 /*
@@ -101,16 +106,18 @@ static int read_wred(struct sonic *sn, struct json_object *ref, const char *refp
 {
 	struct json_object *w;
 	char name[128], path[SONIC_PATH_LEN], text[64];
-	int green, first;
+	int green, first, colored[2];
 	long long v;
 
 	w = sonic_deref(sn, "WRED_PROFILE", ref, refpath, name, sizeof(name));
 	if (!w)
 		return -1;
 	first = sonic_first_use(sn, "WRED_PROFILE", name);
-	if (wred_flags(sn, w, name, &green))
+	if (wred_flags(sn, w, name, &green, colored) || (first && colors_note(sn, name, colored)))
 		return -1;
 	*on = green;
+	if (green)
+		scn_sfmt(sn->names[SCN_CFG_WRED], sizeof(sn->names[0]), "%s", name);
 	json_object_object_foreach(w, fld, val)
 	{
 		static const struct {
@@ -145,10 +152,16 @@ static int read_wred(struct sonic *sn, struct json_object *ref, const char *refp
 		    strcmp(fld, "wred_yellow_enable") == 0 || strcmp(fld, "wred_red_enable") == 0)
 			continue;
 		if (strncmp(fld, "yellow_", 7) == 0 || strncmp(fld, "red_", 4) == 0) {
-			/* their enable flag is false (checked above) */
-			if (first)
+			if (!first)
+				continue;
+			if (!colored[fld[0] == 'r'])
 				sonic_note(sn, "%s: not read (wred_%s_enable is false)", path,
 					   fld[0] == 'y' ? "yellow" : "red");
+			else if (sonic_value_text(sn, val, path, text, sizeof(text)))
+				return -1;
+			else
+				sonic_note(sn, "%s: %s: does not apply (RoCE traffic is not "
+					   "colored: all packets are green)", path, text);
 			continue;
 		}
 		return sonic_fail(sn, path, "not modelled");
@@ -171,6 +184,8 @@ int sonic_read_queue(struct sonic *sn, struct json_object *t)
 			return -1;
 		if (!json_object_is_type(entry, json_type_object))
 			return sonic_fail(sn, path, "expected an object of fields");
+		if (sonic_saw_ports(sn, port, path))
+			return -1;
 		for (lp = port; sonic_next_port(&lp, one, sizeof(one));) {
 			struct sonic_port *pt = sonic_port_of(sn, one, path);
 
