@@ -27,6 +27,7 @@ import os
 import re
 import shlex
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -211,6 +212,48 @@ def calibrate_with_configs(tmp):
           '%.2f' % float(got['busbw_judged_min_pct']) == best[0]['busbw_judged_min_pct'],
           'the run it: line with configs reproduces the judged busbw',
           (got and got['busbw_judged_min_pct'], best and best[0]['busbw_judged_min_pct']))
+    # what deploying it changes against the imported files
+    changes = os.path.join(out, 'export', 'changes.txt')
+    text = open(changes).read() if os.path.exists(changes) else ''
+    check(re.search(r'^WRED_PROFILE\.\w+\.green_max_threshold: 200000 -> \d+$', text, re.M) and
+          'NIC: no change' in text, 'calibrate: export/changes.txt against the imports', text)
+    # an ambiguous unit's reading, in the report
+    r = sim('calibrate', INCAST, '--nic-config', os.path.join(DATA, 'config', 'cc_byte_reset.txt'),
+            '--tune', 'ecn.kmax=200KB:400KB', '--seeds', '1', '--no-plane', '-o',
+            os.path.join(tmp, 'cal-notes'))
+    check('the configurations as read:\n' in r.stdout and
+          'rp_byte_reset 32767: read as 64-byte units' in r.stdout,
+          "calibrate's report states how an ambiguous unit was read", r.stdout[-1500:])
+
+
+def calibrate_interrupted(tmp):
+    # SIGINT once the design starts: exit 3, calibrate.csv of the points
+    # seen, and nothing to deploy unless asked, then marked INTERRUPTED
+    for flag in ([], ['--export-failing']):
+        out = os.path.join(tmp, 'interrupted' + ''.join(flag))
+        p = subprocess.Popen([SIM, 'calibrate', *INCAST_TUNES, '--seeds', '1', '-o', out,
+                              *flag], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             text=True)
+        for line in p.stderr:
+            if line.startswith('calibrate: design'):
+                p.send_signal(signal.SIGINT)
+                break
+        p.stdout.read()
+        err = p.stderr.read()
+        p.wait()
+        first = ''
+        path = os.path.join(out, 'export', 'config_db.json')
+        if os.path.exists(path):
+            with open(path) as f:
+                first = f.readline()
+        check(p.returncode == 3 and 'interrupted' in err and
+              os.path.exists(os.path.join(out, 'calibrate.csv')) and
+              (first.startswith('// INTERRUPTED: the search stopped before its neighbour '
+                                'check') if flag else not os.path.exists(path)),
+              'calibrate interrupted%s: exit 3, %s' % (
+                  ' --export-failing' if flag else '',
+                  'export/ marked INTERRUPTED' if flag else 'no export/'),
+              (p.returncode, err[-500:], first))
 
 
 def calibrate_progress(tmp):
@@ -340,6 +383,7 @@ def main():
         calibrate_unfinished_start(tmp)
         calibrate_with_configs(tmp)
         calibrate_progress(tmp)
+        calibrate_interrupted(tmp)
         calibrate_errors(tmp)
         configs_round_trip(tmp)
     finally:

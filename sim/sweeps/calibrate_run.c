@@ -22,6 +22,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "models/scenario/configs/config.h"
 #include "models/scenario/scenario.h"
 #include "sim/run/output.h"
 #include "sim/run/run.h"
@@ -150,6 +151,12 @@ static int load_scenarios(struct cal_ctx *c, struct calibrate_opts *oc, int *sta
 		l->max_drops = scn->crit_max_drops;
 		c->busbw_mean[s] = scn->crit_busbw_stat == SCN_BUSBW_MEAN;
 		c->seed0[s] = (int64_t)scn->seed;
+		size_t size = 0;
+		FILE *m = s == 0 ? open_memstream(&c->notes, &size) : NULL;
+		if (m) {
+			scenario_config_notes(scn, m);
+			fclose(m);
+		}
 		if (s == 0)
 			for (int k = 0; k < oc->nkeys; k++)
 				start[k] = own_value(&oc->keys[k], scn, &c->own_start);
@@ -290,6 +297,7 @@ int calibrate_run(const struct calibrate_opts *o, char (*sets_out)[96], char *er
 		c->files[c->nscn++] = o->stress[i];
 	int start[CAL_MAX_KEYS] = {0};
 	if (load_scenarios(c, oc, start, err, errlen) || check_start(c, start, err, errlen)) {
+		free(c->notes);
 		free(c);
 		free(oc);
 		return RUN_EIO;
@@ -318,6 +326,7 @@ int calibrate_run(const struct calibrate_opts *o, char (*sets_out)[96], char *er
 		rc = cal_choose(&s, &out, err, errlen);
 	int st = finish(c, &out, a, b, rc, sets_out, err, errlen);
 	calibrate_outcome_free(&out);
+	free(c->notes);
 	free(c);
 	free(oc);
 	return st;

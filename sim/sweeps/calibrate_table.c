@@ -314,6 +314,14 @@ void cal_print_result(const struct cal_ctx *c, const struct cal_outcome *out, FI
 		fputc('\n', f);
 	}
 	print_table(c, out, f);
+	if (c->notes && c->notes[0]) { /* how the imported files were read */
+		fprintf(f, "the configurations as read:\n");
+		for (const char *l = c->notes; *l;) {
+			size_t n = strcspn(l, "\n");
+			fprintf(f, "  %.*s\n", (int)n, l);
+			l += n + (l[n] == '\n');
+		}
+	}
 	fprintf(f, "per scenario (recommended):\n");
 	for (int s = 0; s < c->nscn; s++)
 		fprintf(f, "  %-20s %s  %s  binding %s\n", c->labels[s],

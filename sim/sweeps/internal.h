@@ -121,6 +121,8 @@ struct cal_ctx {
 	int tty;                               /* the log is a terminal: a line that updates */
 	const char *phase;                     /* of the batch running */
 	int plane_base[CAL_MAX_KEYS];          /* the point the plane goes through */
+	char *notes;                           /* the imported configurations' notes
+						* (scenario_config_notes); NULL: none */
 };
 
 /* scenario file (NULL: the default) with the configurations, sets and then
