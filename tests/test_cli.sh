@@ -13,6 +13,7 @@ grep_in "$tmp/out" "dcqcn-sim run" "--help shows the run usage"
 grep_in "$tmp/out" "dcqcn-sim COMMAND --help" "--help points at COMMAND --help"
 grep_in "$tmp/out" "^  dcqcn-sim keys \\[SECTION\\]" "--help lists the keys command"
 expect 0 "--version" "$sim" --version
+grep_in "$tmp/out" "^dcqcn-sim [0-9][0-9.]* (commit [0-9a-z-]*)$" "--version names the version and the commit it was built from"
 expect 2 "no command" "$sim"
 expect 2 "unknown command" "$sim" frobnicate
 if grep -q "did you mean" "$tmp/err"; then bad "frobnicate is close to no command"; else ok "no guess for frobnicate"; fi
