@@ -73,7 +73,7 @@ int cli_check_columns(const char *opt, const char *list, const char *known)
 		int rc = guess ? cli_usage_error("%s: %s is not a column of sweep.csv; did you "
 						 "mean %s?", opt, name, guess)
 			       : cli_usage_error("%s: %s is not a column of sweep.csv (the columns "
-						 "of summary.csv: see the README, Outputs)", opt,
+						 "of summary.csv: see docs/outputs.md)", opt,
 						 name);
 		free(cands);
 		return rc;
