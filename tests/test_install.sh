@@ -4,7 +4,8 @@
 # (DESTDIR), it runs the embedded default scenario with its figures from
 # another directory, finds its own gnuplot scripts (those beside it, not the
 # source tree's), still does once its prefix is moved elsewhere (as a user
-# prefix is), and its scenarios, man pages and bash completion are in place.
+# prefix is), and its scenarios, man pages and bash and zsh completions are
+# in place.
 meson="$1"
 build="$2"
 root="$3"
@@ -21,7 +22,7 @@ sim="$p/bin/dcqcn-sim"
 share="$p/share/dcqcn-sim"
 for f in "$sim" "$share/plots/queues.gp" "$share/plots/common.gp" "$share/scenarios/default.ini" \
 	"$share/scenarios/pause-storm.ini" "$p/share/man/man1/dcqcn-sim.1" \
-	"$p/share/man/man5/dcqcn-sim-scenario.5"; do
+	"$p/share/man/man5/dcqcn-sim-scenario.5" "$p/share/zsh/site-functions/_dcqcn-sim"; do
 	if [ -e "$f" ]; then ok "installed: ${f#"$p"/}"; else bad "not installed: ${f#"$p"/}"; fi
 done
 completion=$(find "$p" -path '*bash-completion/completions/dcqcn-sim' | head -1)
