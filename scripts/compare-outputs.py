@@ -2,8 +2,8 @@
 """compare-outputs.py SIM record|compare DIR [--soak N] [--set K=V ...]
 
 Runs a fixed corpus through SIM and keeps (record) or checks (compare) every
-output byte for byte: the scenarios in scenarios/ (and the variants the README
-tutorial runs), the benchmark scenarios, `check` of each of them, and the
+output byte for byte: the scenarios in scenarios/ (and the variants the tutorial,
+docs/tutorial.md, runs), the benchmark scenarios, `check` of each of them, and the
 first N soak scenarios (tests/soak.py, default 200).  stats.csv (wall-clock)
 and plots are not compared.
 

@@ -13,6 +13,7 @@ grep_in "$tmp/out" "dcqcn-sim run" "--help shows the run usage"
 grep_in "$tmp/out" "dcqcn-sim COMMAND --help" "--help points at COMMAND --help"
 grep_in "$tmp/out" "^  dcqcn-sim keys \\[SECTION\\]" "--help lists the keys command"
 expect 0 "--version" "$sim" --version
+grep_in "$tmp/out" "^dcqcn-sim [0-9][0-9.]* (commit [0-9a-z-]*)$" "--version names the version and the commit it was built from"
 expect 2 "no command" "$sim"
 expect 2 "unknown command" "$sim" frobnicate
 if grep -q "did you mean" "$tmp/err"; then bad "frobnicate is close to no command"; else ok "no guess for frobnicate"; fi
@@ -99,40 +100,16 @@ if grep -q "no meaning documented" "$tmp/keys.txt"; then bad "a key without a me
 # every key line is followed by its meaning and values lines
 awk '/^[a-z]/ { k = $1; n = 0; next } /^    / { n++; if (n == 2 && $1 != "values:") print k }' "$tmp/keys.txt" >"$tmp/novalues"
 if [ ! -s "$tmp/novalues" ]; then ok "every key has a values line"; else bad "keys without values: $(cat "$tmp/novalues")"; fi
-# the README's key tables list exactly the keys that keys lists: the main
-# table as section.key (a row may list several keys of one section; the
-# [dcqcn] knobs are the backquoted names with '_' in the dcqcn.<knob> row),
-# the job and fault tables as job.NAME.key and fault.NAME.key
-awk -F'|' '
-/^\| key \| default \| meaning/ { t = "main"; next }
-/^\| key \| patterns \| meaning/ { t = "job.NAME."; next }
-/^\| key \| kinds \| meaning/ { t = "fault.NAME."; next }
-!/^\|/ { t = ""; next }
-t == "" || /^\|---/ { next }
-{
-	n = split($2, f, ",")
-	sec = ""
-	for (i = 1; i <= n; i++) {
-		k = f[i]; gsub(/[ `]/, "", k)
-		if (t != "main") { print t k; continue }
-		if (k ~ /^\[/) continue
-		if (k ~ /\./) sec = substr(k, 1, index(k, ".") - 1); else k = sec "." k
-		if (k == "dcqcn.<knob>") {
-			m = $4
-			while (match(m, /`[a-z_]+`/)) {
-				w = substr(m, RSTART + 1, RLENGTH - 2); m = substr(m, RSTART + RLENGTH)
-				if (w ~ /_/) print "dcqcn." w
-			}
-			continue
-		}
-		print k
-	}
-}' "$root/README.md" | sort >"$tmp/readme-keys"
+# the key reference of docs/scenario.md (its generated block, written by
+# scripts/gendocs.py from keys; the reference test compares it whole) lists
+# exactly the keys that keys lists
+awk '/^<!-- BEGIN generated: keys -->/ { on = 1; next } /^<!-- END generated: keys -->/ { on = 0 }
+on && /^[a-z]/ { print $1 }' "$root/docs/scenario.md" | sort >"$tmp/readme-keys"
 awk '/^[a-z]/ { print $1 }' "$tmp/keys.txt" | sort >"$tmp/keys-keys"
 if [ "$(wc -l <"$tmp/keys-keys")" -ge 90 ] && cmp -s "$tmp/readme-keys" "$tmp/keys-keys"; then
-	ok "the README's key tables list exactly the keys of dcqcn-sim keys"
+	ok "docs/scenario.md's key reference lists exactly the keys of dcqcn-sim keys"
 else
-	bad "README key tables and dcqcn-sim keys differ (< README, > keys):"
+	bad "docs/scenario.md's key reference and dcqcn-sim keys differ (< docs, > keys; python3 scripts/gendocs.py build/dcqcn-sim write . regenerates it):"
 	diff "$tmp/readme-keys" "$tmp/keys-keys" | sed 's/^/  | /' | head -20
 fi
 expect 0 "keys ecn" "$sim" keys ecn

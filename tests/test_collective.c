@@ -473,7 +473,7 @@ END_TEST
  * With NCCL's default timeout (nic.ib_timeout 20, 4.29 s) nothing times
  * out and nothing is sent twice; with 4.19 ms (ib_timeout 10) QPs
  * throttled behind 126 others wait longer than that for an ACK and resend
- * on a fabric that drops nothing (README, Model notes: 72 timeouts, 123 MB
+ * on a fabric that drops nothing (docs/model.md#in-brief: 72 timeouts, 123 MB
  * resent, 51.0 ms instead of 41.5 ms).
  */
 START_TEST(incast_timeouts_spurious_only_when_short)

@@ -14,6 +14,9 @@ Checked:
     with a capitalised placeholder such as scenarios/NAME.ini) and the
     folders of a run directory that share a name with the repository's
     (plots/data/);
+  - the manual is linked together: README.md links every page of docs/, and
+    every page of docs/ (but those of NO_NAV) opens with a nav line that links
+    the README and every other page;
   - every file path and every function name that docs/ARCHITECTURE.md writes
     in backticks exists: a path (with a '/', or a bare file name such as
     `nic.c`) as a file or folder, a name that is nothing but a C identifier
@@ -35,6 +38,7 @@ COMMENTED = ('models', 'sim', 'plots', 'tests', 'scripts')
 DEFINED = ('models', 'sim', 'plots')
 SKIPPED = ('tests/fuzz/corpus',)  # inputs, not prose
 RUN_DIR = ('plots/data',)  # a run directory's folders, not the repository's
+NO_NAV = ('configs.md',)  # edited elsewhere: linked from the others, no nav line yet
 PLACEHOLDER = re.compile(r'^[A-Z][A-Z0-9_]+$')
 ROOTS = 'docs|models|sim|plots|tests|scripts|scenarios'
 CITED = re.compile(r'(?<![\w./-])((?:%s)/[\w./+-]*[\w/]|README\.md)((?:#[\w-]+)?)' % ROOTS)
@@ -251,6 +255,40 @@ def check_links(repo, bad):
     return count
 
 
+def link_targets(rel, line):
+    """the pages (paths from the root) a line of rel links to"""
+    out = set()
+    for m in LINK.finditer(line):
+        target = m.group(1)
+        if re.match(r'^[a-z]+:', target) or target.startswith('#'):
+            continue
+        out.add(os.path.normpath(os.path.join(os.path.dirname(rel), target.partition('#')[0])))
+    return out
+
+
+def check_nav(repo, bad):
+    """README links every page; every page's first line links all the others"""
+    pages = sorted(os.path.join('docs', n) for n in os.listdir(os.path.join(repo.root, 'docs'))
+                   if n.endswith('.md'))
+    linked = set()
+    for _, line in unfenced_lines(os.path.join(repo.root, 'README.md')):
+        linked |= link_targets('README.md', line)
+    count = 0
+    for page in pages:
+        count += 1
+        if page not in linked:
+            bad.append('README.md: no link to %s' % page)
+        if os.path.basename(page) in NO_NAV:
+            continue
+        with open(os.path.join(repo.root, page), encoding='utf-8') as f:
+            first = f.readline()
+        nav = link_targets(page, first)
+        for want in ['README.md'] + [q for q in pages if q != page]:
+            if want not in nav:
+                bad.append('%s:1: the nav line has no link to %s' % (page, want))
+    return count
+
+
 def check_citations(repo, bad):
     exts = ('.c', '.h', '.py', '.sh', '.build', '.gp')
     count = 0
@@ -297,10 +335,11 @@ def main():
     repo = Repo(sys.argv[1])
     bad = []
     links = check_links(repo, bad) + check_citations(repo, bad)
+    pages = check_nav(repo, bad)
     names = check_architecture(repo, bad)
     for b in bad:
         print('FAIL: ' + b)
-    print('docs: %d links, %d names, %d failures' % (links, names, len(bad)))
+    print('docs: %d links, %d names, %d pages, %d failures' % (links, names, pages, len(bad)))
     return 1 if bad else 0
 
 

@@ -216,7 +216,7 @@ start = 100us
 duration = 300us
 """
 
-# the tutorial's variants of the teaching scenarios (README)
+# the tutorial's variants of the teaching scenarios (docs/tutorial.md)
 VARIANTS = {
     'rail-optimized.ini': ['--set', 'job.allreduce.algorithm=tree', '--set',
                            'job.allreduce.channels=16', '--set', 'job.allreduce.size=32MB',

@@ -1,6 +1,6 @@
 /*
- * test_warnings.c - scenario_warnings() (models/scenario/warnings.c, README
- * Warnings): each warning fires on a scenario made for it, with the key it
+ * test_warnings.c - scenario_warnings() (models/scenario/warnings.c,
+ * docs/scenario.md#warnings): each warning fires on a scenario made for it, with the key it
  * names, and none fires on the teaching scenarios that do things right;
  * the two that break a rule on purpose get exactly that rule's warning.
  * Then a run directory: warnings.txt holds the lines, and a trace job's CSV

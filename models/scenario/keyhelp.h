@@ -4,8 +4,9 @@
  * meaning) and the "did you mean" of a mistyped name.
  *
  * The meanings are a field of each row of the key table (scn_key_defs[],
- * keytable.c), one line each, taken from the README's key table (the
- * documentation users read).
+ * keytable.c), one line each: the one source of the key reference
+ * (docs/scenario.md#key-reference and dcqcn-sim-scenario(5), written from
+ * `dcqcn-sim keys` by scripts/gendocs.py).
  *
  * The public functions (scenario_*) are for the command line; the scn_*
  * ones are the loader's (read.c) and use no loader type.

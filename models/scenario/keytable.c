@@ -167,8 +167,10 @@ _Static_assert(sizeof(((struct scenario *)0)->pfcwd_enable) == sizeof(int32_t) &
  * enum values not implemented, selecting key, where it applies, flags,
  * default (by profile for the [dcqcn] knobs), meaning, default in words.
  *
- * The meanings are the README's key table, one line per key (a README row
- * of several keys is split); `dcqcn-sim keys` prints them.  A default the
+ * The meanings, one line per key, are what users read: `dcqcn-sim keys`
+ * prints them, and scripts/gendocs.py writes that text into the key reference
+ * (docs/scenario.md#key-reference), the man page dcqcn-sim-scenario(5) and
+ * the bash completion.  A default the
  * table cannot show as a value that loads back (a required key, a "not
  * given" marker, the qos.data_dscp a job inherits) is written out in words.
  */

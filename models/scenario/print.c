@@ -260,7 +260,7 @@ static void print_pfc_derived(const struct scenario *s, FILE *out)
 	else
 		fprintf(out, ", byte exact accounting\n");
 	if (s->fabric_type == SCN_FABRIC_IB) {
-		/* one frame's credit round trip on a host link (README, Model notes) */
+		/* one frame's credit round trip on a host link (docs/fabrics.md#infiniband-fabrictype--infiniband) */
 		int64_t frame = scn_data_frames(s, 1), r = s->host_link_bps;
 		double ser = (double)(frame + 20) * 8e12 / (double)r, sc = 84 * 8e12 / (double)r;
 		double prop = (double)s->host_cable_mm * 5, lat = (double)s->switch_latency_ps;
@@ -394,7 +394,7 @@ static void print_dcqcn_derived(const struct scenario *s, FILE *out)
 	else
 		fprintf(out, "# DCQCN byte counter off; increase timer every %s\n",
 			units_format_time(d->rpg_time_reset_ps, b, sizeof(b)));
-	/* where each firmware unit comes from (README, [dcqcn]) */
+	/* where each firmware unit comes from (docs/scenario.md#firmware-units-of-dcqcn) */
 	fprintf(out, "# DCQCN firmware units: a bare rate is Mbps, a bare time us (mlxconfig's "
 		     "RPG_*_RATE, RPG_TIME_RESET, DCE_TCP_RTT texts), alpha and dce_tcp_g 1/1024 "
 		     "(INITIAL_ALPHA_VALUE: a fraction of 2^10); a bare rpg_byte_reset counts "

@@ -416,7 +416,7 @@ void scenario_print(const struct scenario *s, FILE *out);
  * class, pause times, shared pool per switch tier) as # comments */
 void scenario_print_derived(const struct scenario *s, FILE *out);
 
-/* The risky settings of a finalized scenario (README, Warnings): fn is
+/* The risky settings of a finalized scenario (docs/scenario.md#warnings): fn is
  * called once per warning, in a fixed order, with the key it is about and a
  * sentence saying what it risks and what would be safer.  Returns how many. */
 typedef void (*scn_warn_fn)(void *ctx, const char *key, const char *text);

@@ -1,6 +1,6 @@
 /*
  * warnings.c - settings that load and run but put a deployment at risk
- * (README, Warnings).  A warning is not an error: an experiment may want
+ * (docs/scenario.md#warnings).  A warning is not an error: an experiment may want
  * exactly this setting (the teaching scenarios break things on purpose), so
  * `check` and `run` say it, run directories keep it in warnings.txt, and
  * nothing stops.

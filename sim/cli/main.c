@@ -27,6 +27,7 @@
 #endif
 
 #include "sim/cli/cli.h"
+#include "sim/cli/version.h"
 
 /* `dcqcn-sim --help`, and the text of a call without a command */
 static const char usage[] =
@@ -96,7 +97,7 @@ static int cli_main(int argc, char **argv)
 		return 0;
 	}
 	if (!strcmp(argv[1], "--version")) {
-		printf("dcqcn-sim %s\n", DCQCN_VERSION);
+		printf("dcqcn-sim %s (commit %s)\n", DCQCN_VERSION, DCQCN_COMMIT);
 		return 0;
 	}
 	const struct cli_command *cmd = NULL;

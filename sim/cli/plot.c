@@ -16,10 +16,26 @@
 #define TABLE_LINE_BYTES 65536 /* a line of sweep.csv */
 #define TABLE_MAX_COLS 512
 
-/* the plot scripts: $DCQCN_SIM_PLOTS, the source tree's plots/, the installed ones */
+/* the plot scripts: $DCQCN_SIM_PLOTS, those installed beside the program
+ * (BINDIR/../share/dcqcn-sim/plots: an installed program finds its own, from
+ * any directory, wherever its prefix is), the source tree's plots/, and the
+ * configured install folder */
 static const char *plots_dir(void)
 {
-	static const char *const dirs[] = {DCQCN_PLOTS_SOURCE, DCQCN_PLOTS_INSTALLED, NULL};
+	static char beside[8192];
+	const char *dirs[4];
+	int n = 0;
+	char exe[4096];
+	ssize_t len = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	char *slash = len > 0 ? (exe[len] = '\0', strrchr(exe, '/')) : NULL;
+	if (slash) {
+		*slash = '\0';
+		snprintf(beside, sizeof(beside), "%s/%s", exe, DCQCN_PLOTS_RELATIVE);
+		dirs[n++] = beside;
+	}
+	dirs[n++] = DCQCN_PLOTS_SOURCE;
+	dirs[n++] = DCQCN_PLOTS_INSTALLED;
+	dirs[n] = NULL;
 	return plot_scripts_dir(dirs);
 }
 
@@ -57,7 +73,7 @@ int cli_check_columns(const char *opt, const char *list, const char *known)
 		int rc = guess ? cli_usage_error("%s: %s is not a column of sweep.csv; did you "
 						 "mean %s?", opt, name, guess)
 			       : cli_usage_error("%s: %s is not a column of sweep.csv (the columns "
-						 "of summary.csv: see the README, Outputs)", opt,
+						 "of summary.csv: see docs/outputs.md)", opt,
 						 name);
 		free(cands);
 		return rc;

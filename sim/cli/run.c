@@ -27,7 +27,7 @@ static const char run_usage[] =
 	"\n"
 	"Simulate SCENARIO (without one, the embedded scenarios/default.ini) and write\n"
 	"the run directory DIR: scenario.ini, summary.csv, stats.csv, warnings.txt and\n"
-	"the time series (README, Outputs); print a summary table.\n"
+	"the time series (docs/outputs.md); print a summary table.\n"
 	"\n";
 
 #define RUN_OFF(f) offsetof(struct run_args, f)

@@ -1,5 +1,5 @@
 /*
- * output.c - run directory files (see output.h and README "Outputs").
+ * output.c - run directory files (see output.h and docs/outputs.md).
  *
  * Every field written here is a number or a name made of letters, digits,
  * '-' and '_' (the loader enforces job names), so no field needs CSV
