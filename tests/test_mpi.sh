@@ -74,7 +74,7 @@ if cmp -s "$tmp/cal1/calibrate.csv" "$tmp/cal2/calibrate.csv" &&
 	cmp -s "$tmp/cal1/recommended.ini" "$tmp/cal2/recommended.ini"; then
 	ok "calibrate under mpirun: the same calibrate.csv and recommended.ini"
 else bad "calibrate under mpirun differs"; diff "$tmp/cal1/calibrate.csv" "$tmp/cal2/calibrate.csv" | head -5; fi
-n=$(grep -c "^recommended (passes everywhere" "$tmp/out")
+n=$(grep -c "^recommended (passes every run" "$tmp/out")
 if [ "$n" -eq 1 ]; then ok "only rank 0 reports the recommendation"; else bad "the recommendation printed $n times"; fi
 
 # without mpirun the MPI build is the plain one (no MPI_Init, fork pool)
