@@ -65,13 +65,21 @@ static int plane_row(struct scan *sc, char *const *f)
 	return 0;
 }
 
-/* a gnuplot array of the values: array NAME[n] = ["v1", ...] */
+/* a gnuplot array of the values: array NAME[n] = ["v1", ...]; a tic label
+ * is a format, so "%" is written "%%" ("32%" is a value of ecn.pmax) */
 static void gp_labels(FILE *fp, const char *name, char (*vals)[32], int n)
 {
 	fprintf(fp, "array %s[%d] = [", name, n);
 	for (int i = 0; i < n; i++) {
-		char q[80];
-		gp_quote(q, sizeof(q), vals[i]);
+		char q[80], v[64];
+		size_t k = 0;
+		for (const char *c = vals[i]; *c && k + 2 < sizeof(v); c++) {
+			if (*c == '%')
+				v[k++] = '%';
+			v[k++] = *c;
+		}
+		v[k] = '\0';
+		gp_quote(q, sizeof(q), v);
 		fprintf(fp, "%s%s", i ? ", " : "", q);
 	}
 	fprintf(fp, "]\n");
@@ -100,7 +108,7 @@ int shape_calibrate(struct fig *g, char *err, size_t errlen)
 		if (fp) {
 			char qa[200], qb[200], qt[400], title[300];
 			snprintf(title, sizeof(title), "calibrate: the margin of each setting, the "
-				 "other keys at the recommendation");
+				 "other keys at the search's best (framed: the recommendation)");
 			gp_quote(qa, sizeof(qa), pl->key_a);
 			gp_quote(qb, sizeof(qb), pl->key_b);
 			gp_quote(qt, sizeof(qt), title);

@@ -1,5 +1,6 @@
 # calibrate.gp - the margin of `dcqcn-sim calibrate` over its two most
-# influential keys, the other keys at the recommendation.
+# influential keys, the other keys at the search's best
+# point (the recommendation framed when it is one of them).
 #
 # From plane.csv of a calibrate directory, shaped by `dcqcn-sim plot`
 # (plots/calibrate.c) into plots/data/:

@@ -226,6 +226,19 @@ def calibrate_with_configs(tmp):
           "calibrate's report states how an ambiguous unit was read", r.stdout[-1500:])
 
 
+def calibrate_percent_plane(tmp):
+    # a plane over ecn.pmax: its values ("5%") label the figure's tics
+    if not shutil.which('gnuplot'):
+        check(True, 'calibrate figure over ecn.pmax: no gnuplot here, skipped')
+        return
+    out = os.path.join(tmp, 'pmax')
+    r = sim('calibrate', INCAST, '--tune', 'ecn.kmax=200KB:800KB', '--tune', 'ecn.pmax=5%:20%',
+            '--seeds', '1', '-o', out)
+    check(r.returncode in (0, 5) and os.path.exists(os.path.join(out, 'plots', 'calibrate.png')),
+          'calibrate: the figure of a plane over ecn.pmax (values with %)',
+          (r.returncode, r.stderr[-600:]))
+
+
 def calibrate_interrupted(tmp):
     # SIGINT once the design starts: exit 3, calibrate.csv of the points
     # seen, and nothing to deploy unless asked, then marked INTERRUPTED
@@ -384,6 +397,7 @@ def main():
         calibrate_with_configs(tmp)
         calibrate_progress(tmp)
         calibrate_interrupted(tmp)
+        calibrate_percent_plane(tmp)
         calibrate_errors(tmp)
         configs_round_trip(tmp)
     finally:

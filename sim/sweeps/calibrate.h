@@ -2,7 +2,7 @@
  * calibrate.h - `dcqcn-sim calibrate`: search the tuned keys (ECN and
  * DCQCN thresholds) for the settings that pass the [criteria] of a scenario
  * and of every stress scenario, on every seed, with the largest margin
- * (README.md#calibration says it for users).
+ * (docs/calibration.md says it for users).
  *
  * The margin of one run is the smallest of its criteria's relative
  * margins (positive: met with room to spare):
@@ -64,10 +64,10 @@
 
 #define CAL_MAX_KEYS 8
 #define CAL_MAX_VALUES 32
-#define CAL_MAX_SCENARIOS 9 /* the scenario and up to 8 stress scenarios */
-#define CAL_MAX_STRESS (CAL_MAX_SCENARIOS - 1)
+#define CAL_MAX_STRESS 8 /* stress scenarios (a plain number: --help prints it) */
+#define CAL_MAX_SCENARIOS (CAL_MAX_STRESS + 1) /* the scenario and its stress scenarios */
 #define CAL_MAX_SEEDS 16
-#define CAL_DEFAULT_SEEDS 3     /* seeds per point unless --seeds (README.md#calibration) */
+#define CAL_DEFAULT_SEEDS 3     /* seeds per point unless --seeds (docs/calibration.md#seeds) */
 #define CAL_DEFAULT_BUDGET 64   /* points of design and refine unless --budget */
 #define CAL_MAX_BUDGET 4096
 #define CAL_MIN_GAIN 1e-3       /* margin a change must gain over the own settings */

@@ -16,12 +16,10 @@
  */
 #include "sim/sweeps/calibrate.h"
 
-#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <unistd.h>
 
 #include "models/scenario/scenario.h"
 #include "sim/run/output.h"
