@@ -1,7 +1,8 @@
 #!/bin/sh
 # test.sh - install what is missing, build, and run every test suite twice:
-# once in a normal build (build/) and once with AddressSanitizer and
-# UndefinedBehaviorSanitizer (build-asan/); then the comparison of runs on
+# once in a normal build (build/), whose outputs a release build (the quick
+# start's build-release/) must repeat byte for byte, and once with
+# AddressSanitizer and UndefinedBehaviorSanitizer (build-asan/); then the comparison of runs on
 # 1, 2 and 3 threads once more under ThreadSanitizer (build-tsan/), on a
 # shorter corpus; then the MPI build (build-mpi) and its sweep test under
 # mpirun.  Check prints its summary line per suite ("100%: Checks: N,
@@ -12,6 +13,15 @@ sh scripts/deps.sh
 
 [ -d build ] || meson setup build -Dtests=enabled
 meson test -C build --verbose --num-processes 2
+
+# the same bytes whatever the build type (docs/ARCHITECTURE.md#rules): the
+# quick start's release build (-O3, link-time optimization) against build/
+# (debugoptimized) on the comparison corpus of scripts/compare-outputs.py
+[ -d build-release ] || meson setup build-release --buildtype=release -Db_lto=true -Dtests=disabled
+meson compile -C build-release dcqcn-sim
+rm -rf build/outputs-debugoptimized
+python3 scripts/compare-outputs.py build/dcqcn-sim record build/outputs-debugoptimized --soak 50
+python3 scripts/compare-outputs.py build-release/dcqcn-sim compare build/outputs-debugoptimized --soak 50
 
 [ -d build-asan ] || meson setup build-asan -Dtests=enabled -Db_sanitize=address,undefined -Db_lundef=false
 export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1

@@ -392,8 +392,13 @@ png_ok "$tmp/calm/plots/pause_map.png" "empty pause map"
 expect nonzero "plot without gnuplot fails" env PATH=/nonexistent "$sim" plot "$tmp/pfc"
 grep_in "$tmp/err" "apt-get install gnuplot-nox" "the error says how to install gnuplot"
 
-# 9. not a run directory
-expect nonzero "plot of a missing directory fails" "$sim" plot "$tmp/nope"
+# 9. not a run directory: bad usage (2), as --help says
+expect 2 "plot of a missing directory fails" "$sim" plot "$tmp/nope"
+mkdir -p "$tmp/empty-dir"
+expect 2 "plot of a directory that is not a run" "$sim" plot "$tmp/empty-dir"
+grep_in "$tmp/err" "is not a run, sweep, calibrate or compare directory" "and says what it needs"
+expect 0 "plot DIR --help" "$sim" plot "$tmp/empty-dir" --help
+grep_in "$tmp/out" "2 bad usage, or DIR is not a run" "plot's exit statuses, as checked here"
 
 # 10. a sweep directory: the sweep's figures (a metric against the first
 # numeric axis, a line per value of the second; pass or fail over both),

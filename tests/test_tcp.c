@@ -2,7 +2,8 @@
  * test_tcp.c - fabric.type = ethernet-tcp: the loader's [tcp] keys, and the
  * TCP transport against closed forms and the behaviour TCP is known for:
  * one flow at the goodput ceiling, losses recovered by fast retransmit
- * within round trips, a lost last segment waiting for the RTO, DCTCP
+ * within round trips, a lost last segment waiting for the RTO, the RTO
+ * backing off as RFC 6298 says, DCTCP
  * holding the queue near K where NewReno fills the buffer, the incast
  * collapse of a 200 ms rto_min and its cure, and the same results on 1, 2
  * and 3 threads.
@@ -155,6 +156,34 @@ START_TEST(a_lost_last_segment_waits_for_the_rto)
 END_TEST
 
 /*
+ * RFC 6298 section 5.5: each expiry doubles the RTO ("back off the
+ * timer").  One segment to h0 while h0's link is down for the first 30
+ * ms, rto_min 5 ms: sent at 25 us (the stack latency) and lost; the k-th
+ * timeout fires 5 ms x (2^k - 1) later, at 5.025, 15.025 and 35.025 ms.
+ * The first two resends meet the cut link, the third (after it is back)
+ * arrives: 3 timeouts, 2 + 1 drops, and the flow ends at 35.025 ms plus
+ * the path.  Without the doubling it would time out 6 times and end at
+ * 30.025 ms.
+ */
+START_TEST(rto_backs_off_as_rfc_6298)
+{
+	struct run_result r = run_text("[fabric]\ntype = ethernet-tcp\n[tcp]\nrto_min = 5ms\n"
+				       "[topology]\nkind = star\nhosts = 2\nhost_link = 100Gbps\n"
+				       "[job.a]\npattern = incast\ndst = 0\nsize = 4KiB\n"
+				       "[fault.cut]\nkind = link-down\nlink = h0-sw0\n"
+				       "duration = 30ms\n[sim]\nduration = 100ms\n",
+				       1);
+	const double path_us = 2 * 4178 * 8 / 100e9 * 1e6 + 2 * 5e-3 + 0.5;
+	ck_assert_uint_eq(r.rto_timeouts, 3);
+	ck_assert_uint_eq(r.drops_link_down, 3);
+	double fct = (double)r.fct_p99_ps / UNITS_PS_PER_US;
+	/* to the percentile's precision: 1/65536 of 35 ms, 0.53 us */
+	ck_assert_msg(fabs(fct - (25 + 5000 * (1 + 2 + 4) + path_us)) < 1, "flow ends %.3f us",
+		      fct);
+}
+END_TEST
+
+/*
  * Four 16 MB flows into one 100G port with a 4 MB buffer.  NewReno fills
  * the queue until the dynamic threshold drops (its peak is over 1 MB);
  * DCTCP (marking at K = 100 KB, a step: kmin = 100 KB, kmax = 101 KB since
@@ -251,6 +280,7 @@ static Suite *make_tcp_suite(void)
 	tcase_add_test(tc, one_flow_reaches_the_goodput_ceiling);
 	tcase_add_test(tc, drops_are_repaired_by_fast_retransmit);
 	tcase_add_test(tc, a_lost_last_segment_waits_for_the_rto);
+	tcase_add_test(tc, rto_backs_off_as_rfc_6298);
 	tcase_add_test(tc, dctcp_holds_the_queue_near_k);
 	tcase_add_test(tc, incast_collapse_and_its_cure);
 	tcase_add_test(tc, threads_agree);

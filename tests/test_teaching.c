@@ -15,6 +15,14 @@
  *                          value wherever the header names that key.
  *   N-to-1, N senders      an incast job of the file has N senders.
  * Every header states at least one setting.
+ *
+ * Snapshots and closed forms: where a comment derives an expected value
+ * (a goodput ceiling, a ratio of bytes, a bound), the value is a closed
+ * form; the other figures a lesson states (pause counts, mark percentages,
+ * FCTs) are regression snapshots of what the model computed when the
+ * lesson was written, kept equal to docs/tutorial.md and the scenario's
+ * header.  To refresh one: run the command the lesson gives, then update
+ * the header, docs/tutorial.md and this test together.
  */
 #include <check.h>
 #include <ctype.h>

@@ -146,6 +146,11 @@ int cli_plot_dir(const char *dir, const char *format, int quiet, const char *col
 			     quiet);
 	}
 	snprintf(path, sizeof(path), "%s/sweep.csv", dir);
+	char summary[4200];
+	snprintf(summary, sizeof(summary), "%s/summary.csv", dir);
+	if (access(path, F_OK) != 0 && access(summary, F_OK) != 0)
+		return cli_usage_error("plot: %s is not a run, sweep, calibrate or compare directory "
+				       "(no summary.csv, sweep.csv, plane.csv or compare.csv)", dir);
 	if (access(path, F_OK) != 0) {
 		if (columns)
 			return cli_usage_error("plot --columns: %s has no sweep.csv (--columns "
@@ -220,7 +225,7 @@ const struct cli_command cli_cmd_plot = {
 	.usage = plot_usage,
 	.opts = plot_opts,
 	.tail = "\n"
-		"Exit status: 0 drawn; 2 bad usage; 4 a figure failed (the message names it\n"
-		"and says why).\n",
+		"Exit status: 0 drawn; 2 bad usage, or DIR is not a run, sweep, calibrate or\n"
+		"compare directory; 4 a figure failed (the message names it and says why).\n",
 	.main = plot_main,
 };
