@@ -4,7 +4,12 @@
 Each seed makes a small random scenario (topology, GPU servers or rails,
 buffer, PFC on or off, ECN/DCQCN profile or none, scheduler, 1-3 jobs of
 every pattern including traces with dependencies, trees and QPs per
-connection, a fault, a watchdog action) and runs it twice.
+connection, a fault, a watchdog action) and runs it twice.  A stream of its
+own (variant) then picks the fabric (RoCE, or the same scenario run with
+--fabric infiniband or --fabric ethernet-tcp, each a fifth of the seeds)
+and rewires a third of the stars as a links file (topology.kind = file: a
+ring or line of switches with the hosts spread over them); the scenarios
+scripts/compare-outputs.py takes (scenario()) stay as they are.
 Every run must end with exit 0 (the simulator checks its invariants at the
 end of every run: conservation, pool, buffer accounting; a broken one exits
 1) and both runs must write byte-identical results.  The seeds are fixed, so
@@ -130,6 +135,45 @@ def scenario(seed, tmp):
     return '\n'.join(lines) + '\n'
 
 
+def variant(seed, text, tmp):
+    """the soak's own variant of seed's scenario: (text, extra run options)"""
+    v = random.Random(seed * 104729 + 3)
+    fabric = v.choice([None, None, None, 'infiniband', 'ethernet-tcp'])
+    extra = ['--fabric', fabric] if fabric else []
+    lines = text.splitlines()
+    links = 'kind = star' in lines and v.random() < 1 / 3
+    # no pause frames on those fabrics, no link-down fault on a links file yet
+    if ((fabric and 'kind = pause-storm' in lines) or
+            (links and 'kind = link-down' in lines)):
+        at = lines.index('[fault.f]')
+        end = next((i for i in range(at + 1, len(lines)) if lines[i].startswith('[')),
+                   len(lines))
+        lines = lines[:at] + lines[end:]
+        text = '\n'.join(lines) + '\n'
+
+    if not links:
+        return text, extra
+    hosts = int(next(ln for ln in lines if ln.startswith('hosts = ')).split()[-1])
+    rate = next(ln for ln in lines if ln.startswith('host_link = ')).split()[-1]
+    m = v.randint(1, max(1, min(4, hosts // 2)))  # every switch holds 2 hosts or more
+    rows = ['a,b,rate,cable']
+    cable = v.choice([1, 3])  # one rate and cable for every host link
+    rows += ['h%d,sw%d,%s,%dm' % (h, (h // 2) % m, rate, cable) for h in range(hosts)]
+    fabric_rate = v.choice(['100Gbps', '400Gbps'])  # and one for the switches'
+    rows += ['sw%d,sw%d,%s,10m' % (i, (i + 1) % m, fabric_rate)
+             for i in range(m if m > 2 else m - 1)]
+    with open(os.path.join(tmp, 'links.csv'), 'w') as f:
+        f.write('\n'.join(rows) + '\n')
+    drop = ('hosts = ', 'host_link = ', 'fabric_link = ', 'host_cable = ')
+    out = []
+    for ln in lines:
+        if ln == 'kind = star':
+            out += ['kind = file', 'file = links.csv']
+        elif not ln.startswith(drop):
+            out.append(ln)
+    return '\n'.join(out) + '\n', extra
+
+
 def main():
     sim, count = sys.argv[1], int(sys.argv[2])
     first = int(sys.argv[3]) if len(sys.argv) > 3 else 1
@@ -137,12 +181,13 @@ def main():
     for seed in range(first, first + count):
         tmp = tempfile.mkdtemp(prefix='dcqcn-soak-%d-' % seed)
         ini = os.path.join(tmp, 'scenario.ini')
+        text, extra = variant(seed, scenario(seed, tmp), tmp)
         with open(ini, 'w') as f:
-            f.write(scenario(seed, tmp))
+            f.write(text)
         runs = []
         for k in range(2):
             out = os.path.join(tmp, 'run%d' % k)
-            p = subprocess.run([sim, 'run', ini, '-o', out, '--quiet'],
+            p = subprocess.run([sim, 'run', ini, '-o', out, '--quiet'] + extra,
                                capture_output=True, text=True)
             runs.append((p.returncode, p.stderr.strip(), out))
         problem = next(('exit %d: %s' % (rc, err.splitlines()[-1] if err else '')
@@ -157,7 +202,8 @@ def main():
                 problem = 'two runs differ in ' + ', '.join(diff)
         if problem:
             failed += 1
-            print('FAIL: seed %d: %s (scenario kept in %s)' % (seed, problem, tmp))
+            print('FAIL: seed %d%s: %s (scenario kept in %s)' % (
+                seed, ' ' + ' '.join(extra) if extra else '', problem, tmp))
         else:
             passed += 1
             shutil.rmtree(tmp)
