@@ -433,6 +433,25 @@ if [ -f "$tmp/sig-sweep/sweep.csv" ] && ! grep -q "^[0-9]" "$tmp/sig-sweep/sweep
 	ok "sweep.csv lists no point that did not finish"
 else bad "sweep SIGTERM: sweep.csv"; fi
 
+# compare and nccl-tests stop as cleanly: exit 3 and what ran so far
+"$sim" compare "$tmp/long.ini" -o "$tmp/sig-compare" -q >/dev/null 2>"$tmp/err" &
+pid=$!
+sleep 1.5
+kill -TERM $pid
+wait $pid
+st=$?
+if [ "$st" -eq 3 ]; then ok "compare sent SIGTERM exits 3"; else bad "compare SIGTERM: exit $st, want 3"; fi
+grep_in "$tmp/err" "compare terminated; the runs so far are in" "compare says where the runs so far are"
+"$sim" nccl-tests all_reduce_perf -b 64M -e 1G -f 4 --out "$tmp/sig-nccl" >"$tmp/out" 2>"$tmp/err" &
+pid=$!
+sleep 1.5
+kill -INT $pid
+wait $pid
+st=$?
+if [ "$st" -eq 3 ]; then ok "nccl-tests sent SIGINT exits 3"; else bad "nccl-tests SIGINT: exit $st, want 3"; fi
+grep_in "$tmp/err" "nccl-tests: stopped by a signal: [0-9] of 3 sizes complete" "nccl-tests counts the sizes that ran"
+grep_in "$tmp/out" "^# Avg bus bandwidth" "nccl-tests still prints its table's footer"
+
 # what is not a file gets a message that says so
 mkdir -p "$tmp/adir"
 expect 2 "a directory as the scenario" "$sim" check "$tmp/adir"
