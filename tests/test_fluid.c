@@ -40,7 +40,8 @@ static struct fluid_params paper_params(uint32_t n, double delay_s)
 		.flows = n, .cap_pps = 40e9 / pkt, .line_pps = 40e9 / pkt, .min_pps = 1e6 / pkt,
 		.kmin_pkts = 5000.0 / 1062, .kmax_pkts = 200000.0 / 1062, .pmax = 0.01,
 		.delay_s = delay_s, .cnp_s = 50e-6, .alpha_s = 55e-6, .g = 1.0 / 256,
-		.cut = 0.5, .byte_pkts = 10e6 / 1082, .timer_s = 55e-6, .ai_pps = 40e6 / pkt,
+		.cut = 0.5, .byte_pkts = 10e6 / 1082, .timer_s = 55e-6, .fr_steps = 5,
+		.ai_pps = 40e6 / pkt,
 		.initial_alpha = 1.0, .step_s = 100e-9,
 	};
 }
