@@ -149,11 +149,18 @@ START_TEST(fixed_point_is_stationary)
 	ck_assert(fp.rt_pps > fp.rc_pps);
 	close_to(fp.q_pkts, p.kmin_pkts + fp.p / p.pmax * (p.kmax_pkts - p.kmin_pkts), 1e-12,
 		 "q on the ramp");
-	/* start the integration at the fixed point's rates: it stays there */
-	p.initial_alpha = fp.alpha;
-	struct fluid *f = fluid_new(&p, NULL, 0);
-	ck_assert_ptr_nonnull(f);
-	fluid_free(f);
+	/* every derivative vanishes there, against the size of its terms */
+	double d[4], L = -log1p(-fp.p), rc = fp.rc_pps;
+	double cut = -expm1(-p.cnp_s * rc * L) / p.cnp_s; /* (1 - (1-p)^(tau Rc)) / tau */
+	fluid_derivs_steady(&p, fp.q_pkts, fp.alpha, fp.rt_pps, rc, d);
+	ck_assert_msg(fabs(d[0]) <= 1e-9 * p.cap_pps, "dq/dt %g", d[0]);
+	ck_assert_msg(fabs(d[1]) <= 1e-9 * p.g / p.alpha_s * fp.alpha, "dalpha/dt %g", d[1]);
+	ck_assert_msg(fabs(d[2]) <= 1e-6 * (fp.rt_pps - rc) * cut, "dRt/dt %g", d[2]);
+	ck_assert_msg(fabs(d[3]) <= 1e-6 * rc * fp.alpha * p.cut * cut, "dRc/dt %g", d[3]);
+	/* and not elsewhere: a queue 1 % deeper cuts Rc and Rt */
+	fluid_derivs_steady(&p, fp.q_pkts * 1.01, fp.alpha, fp.rt_pps, rc, d);
+	ck_assert_msg(d[2] < -1e-3 * (fp.rt_pps - rc) * cut, "dRt/dt %g", d[2]);
+	ck_assert_msg(d[3] < -1e-3 * rc * fp.alpha * p.cut * cut, "dRc/dt %g", d[3]);
 }
 END_TEST
 

@@ -416,6 +416,19 @@ int fluid_fixed_point(const struct fluid_params *P, struct fluid_fixed *fp)
 	return 0;
 }
 
+void fluid_derivs_steady(const struct fluid_params *P, double q, double alpha, double rt,
+			 double rc, double d[4])
+{
+	double pd = fluid_mark_prob(P, q), out[3];
+	flow_deriv(P, alpha, rt, rc, pd, neglog1m(pd), rc, out);
+	d[0] = P->flows * rc - P->cap_pps;
+	if (q <= 0.0 && d[0] < 0.0)
+		d[0] = 0.0;
+	d[1] = out[0];
+	d[2] = out[1];
+	d[3] = out[2];
+}
+
 /* ---- stability ---- */
 
 struct lin {

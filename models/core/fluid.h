@@ -108,6 +108,12 @@ struct fluid_fixed {
 /* 0, or -1 when the equations have no root in (0, 1) */
 int fluid_fixed_point(const struct fluid_params *p, struct fluid_fixed *fp);
 
+/* the derivatives of N flows alike in a steady state (the delayed q and
+ * Rc equal to the current ones): d[0] dq/dt, d[1] dalpha/dt, d[2] dRt/dt,
+ * d[3] dRc/dt, per flow (zero at the fixed point) */
+void fluid_derivs_steady(const struct fluid_params *p, double q_pkts, double alpha,
+			 double rt_pps, double rc_pps, double d[4]);
+
 struct fluid_margin {
 	double pm_deg;           /* phase margin; 180 when |L| < 1 everywhere */
 	double wc_rad_s;         /* crossover; 0 when none */
