@@ -244,6 +244,40 @@ START_TEST(deterministic_and_columns)
 }
 END_TEST
 
+/* a run short of its fixed point says so, with why, and never reads
+ * "unstable" beside "settled": pfc-vs-dcqcn.ini (nvidia, 16 flows at 100G)
+ * has its fixed point at C/N = 6.25 Gbps a flow, but after the start's cuts
+ * R_AI = 5 Mbps per 300 us timer needs (6.25 - r) / (5 Mbps x (1/300 us +
+ * r/B)) ~ 330 ms to climb back, far beyond the 50 ms run */
+START_TEST(verdict_says_why)
+{
+	char *text = tl_slurp(TEST_SCENARIO_DIR, "pfc-vs-dcqcn.ini");
+	static const char *const none[] = { NULL };
+	struct scenario *s = tl_load_set(text, none);
+	free(text);
+	struct fluidrun_opts o = { 0 };
+	struct fluidrun_result r;
+	char err[1024], buf[8192];
+	ck_assert_msg(fluidrun_run(s, &o, &r, err, sizeof(err)) == 0, "%s", err);
+	tl_unload(s);
+	ck_assert(r.fixed_ok && r.margin_ok);
+	close_to(r.fp_rate_gbps, 6.25, 1e-9, "C/N");
+	ck_assert(r.slow_rate && !r.reached);
+	ck_assert_msg(r.mean_rate_gbps < 0.2 * r.fp_rate_gbps, "%g Gbps", r.mean_rate_gbps);
+	double rc = r.mean_rate_gbps * 1e9, B = 32767.0 * 64 * 8; /* nvidia's byte counter */
+	double want = (6.25e9 - rc) / (5e6 * (1 / 300e-6 + rc / B)) * 1e3;
+	close_to(r.recover_ms, want, 0.02, "recovery time");
+	ck_assert(r.recover_ms > 5 * r.duration_ms);
+	FILE *f = fmemopen(buf, sizeof(buf), "w");
+	fluidrun_print(&r, f);
+	fclose(f);
+	ck_assert_msg(!(strstr(buf, "unstable") && strstr(buf, "settled")), "%s", buf);
+	ck_assert_msg(strstr(buf, "not at the fixed point") && strstr(buf, "334 ms"), "%s", buf);
+	ck_assert_msg(strstr(buf, "hyper increase") && strstr(buf, "rpg_min_dec_fac") &&
+		      strstr(buf, "clamp_tgt_rate"), "%s", buf);
+}
+END_TEST
+
 /* what the model does not take is refused, saying why */
 START_TEST(refusals)
 {
@@ -310,6 +344,7 @@ static Suite *make_fluid_suite(void)
 	tcase_add_test(tc, margin_agrees_with_integration);
 	tcase_add_test(tc, deterministic_and_columns);
 	tcase_add_test(tc, refusals);
+	tcase_add_test(tc, verdict_says_why);
 	tcase_add_test(tc, classes_and_stragglers);
 	suite_add_tcase(s, tc);
 	return s;

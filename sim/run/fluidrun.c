@@ -466,6 +466,7 @@ static void judge(const struct fluidrun_setup *su, struct fluidrun_result *r)
 	r->ai_mbps = P->ai_pps * g * 1e3;
 	r->timer_us = P->timer_s * 1e6;
 	r->fr_steps = (uint32_t)P->fr_steps;
+	r->alpha_tc_ms = P->alpha_s / P->g * 1e3;
 	if (!r->fixed_ok)
 		return;
 	double qtol = fmax(0.1 * r->fp_queue_bytes, 0.01 * (P->kmax_pkts - P->kmin_pkts) * fb);
@@ -477,6 +478,27 @@ static void judge(const struct fluidrun_setup *su, struct fluidrun_result *r)
 		r->recover_ms = P->ai_pps > 0 ? (P->cap_pps / P->flows - rc) / (P->ai_pps * ev) * 1e3
 					      : INFINITY;
 	}
+}
+
+/* the knobs of s's NICs that the model does not have and that change what
+ * they do, named in r->left_out */
+static void left_out(const struct scenario *s, struct fluidrun_result *r)
+{
+	const struct scn_dcqcn *k = &s->dcqcn;
+	size_t n = 0, len = sizeof(r->left_out);
+	r->left_out[0] = '\0';
+	if (k->rpg_hai_rate_bps > k->rpg_ai_rate_bps)
+		n += (size_t)snprintf(r->left_out + n, len - n, "%shyper increase (rpg_hai_rate %g "
+				      "Mbps once both counters pass F; the model adds R_AI only)",
+				      n ? "; " : "", (double)k->rpg_hai_rate_bps / 1e6);
+	if (n < len && k->rpg_min_dec_fac_pct > 0)
+		n += (size_t)snprintf(r->left_out + n, len - n, "%srpg_min_dec_fac %u (a cut "
+				      "keeps at least %u %% of Rc)", n ? "; " : "",
+				      k->rpg_min_dec_fac_pct, k->rpg_min_dec_fac_pct);
+	if (n < len && !k->clamp_tgt_rate)
+		snprintf(r->left_out + n, len - n, "%sclamp_tgt_rate 0 (Rt kept through cuts "
+			 "with no %sincrease between; the model sets Rt = Rc at every cut)",
+			 n ? "; " : "", k->clamp_tgt_rate_after_time_inc ? "" : "byte-counter ");
 }
 
 int fluidrun_check(const struct scenario *s, char *err, size_t len)
@@ -504,6 +526,7 @@ int fluidrun_run(const struct scenario *s, const struct fluidrun_opts *o, struct
 	analyse(&su, r);
 	rc = integrate(&su, o->out_dir, r, err, len);
 	judge(&su, r);
+	left_out(s, r);
 	if (!rc && o->out_dir)
 		rc = write_summary(o->out_dir, r, err, len);
 	fluidrun_setup_free(&su);
@@ -528,22 +551,21 @@ static const char *run_word(const struct fluidrun_result *r)
 /* why the run and the margin say what they say, when it needs saying */
 static void print_why(const struct fluidrun_result *r, FILE *out)
 {
-	if (r->fixed_ok && r->slow_rate)
+	if (r->fixed_ok && r->slow_rate && r->recover_ms > r->duration_ms / 2)
 		fprintf(out, "  not at the fixed point: the flows average %.4f Gbps of their %.4f "
 			     "Gbps share; additive increase (R_AI %.3g Mbps per expiry of the %.0f "
 			     "us timer or the byte counter, after F = %u fast-recovery steps) needs "
-			     "about %.3g ms more to get there, against the run's %.3f ms, so the "
-			     "run does not test the margin's verdict (a longer sim.duration or a "
-			     "larger rpg_ai_rate would; the model has no hyper increase, "
-			     "rpg_hai_rate, nor rpg_min_dec_fac and clamp_tgt_rate)\n",
+			     "about %.3g ms more to get there, against the run's %.3f ms: the run "
+			     "does not test the margin's verdict (a longer sim.duration or a "
+			     "larger rpg_ai_rate would)\n",
 			r->mean_rate_gbps, r->fp_rate_gbps, r->ai_mbps, r->timer_us, r->fr_steps,
 			r->recover_ms, r->duration_ms);
 	else if (r->fixed_ok && !r->reached)
-		fprintf(out, "  not at the fixed point: the queue averages %.1f B against %.1f B%s\n",
-			r->mean_queue_bytes, r->fp_queue_bytes,
-			r->oscillating ? " (it oscillates)"
-			: r->settling  ? " (still drifting: a longer sim.duration would tell)"
-				       : "");
+		fprintf(out, "  not at the fixed point: the queue averages %.1f B against %.1f B, "
+			     "a flow %.4f Gbps against %.4f%s; alpha's time constant tau'/g is "
+			     "%.3g ms against the run's %.3f ms\n",
+			r->mean_queue_bytes, r->fp_queue_bytes, r->mean_rate_gbps, r->fp_rate_gbps,
+			r->oscillating ? " (it oscillates)" : "", r->alpha_tc_ms, r->duration_ms);
 	else if (r->settling && !r->oscillating)
 		fprintf(out, "  the queue still drifts in the run's second half: a longer "
 			     "sim.duration would settle it (alpha's time constant is tau' / g)\n");
@@ -586,6 +608,8 @@ void fluidrun_print(const struct fluidrun_result *r, FILE *out)
 			     : !r->fixed_ok ? "none (no fixed point)" : "no crossover found",
 			run_word(r), r->swing4_bytes);
 	print_why(r, out);
+	if (r->left_out[0])
+		fprintf(out, "  the model leaves out, of this scenario's [dcqcn]: %s\n", r->left_out);
 }
 
 /* the integrated run in one column of the sweep's table */

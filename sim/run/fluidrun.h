@@ -90,6 +90,9 @@ struct fluidrun_result {
 				     * expiry, T and B, F steps not counted) */
 	double ai_mbps, timer_us;   /* R_AI, T */
 	uint32_t fr_steps;          /* F */
+	double alpha_tc_ms;         /* alpha's time constant tau' / g */
+	char left_out[400];         /* the scenario's [dcqcn] knobs the model lacks
+				     * that act here ("" when none) */
 	uint64_t steps;
 };
 
