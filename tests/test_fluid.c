@@ -226,8 +226,8 @@ START_TEST(deterministic_and_columns)
 				"fixed_point_queue_bytes", "fixed_point_mark_prob",
 				"fixed_point_alpha", "fixed_point_rate_gbps", "mean_queue_bytes",
 				"mean_mark_prob", "mean_alpha", "mean_rate_gbps",
-				"phase_margin_deg", "stable" };
-			for (int c = 0; c < 10; c++)
+				"phase_margin_deg", "stable", "oscillating,reached_fixed_point\n" };
+			for (int c = 0; c < 11; c++)
 				ck_assert_msg(strstr(x, cols[c]) != NULL, "no column %s", cols[c]);
 			ck_assert_int_eq((int)(strchr(x, '\n') - x) > 0, 1);
 		}

@@ -432,7 +432,7 @@ static int write_summary(const char *dir, const struct fluidrun_result *r, char 
 		   "fixed_point_queue_bytes,fixed_point_mark_prob,fixed_point_alpha,"
 		   "fixed_point_rate_gbps,mean_queue_bytes,mean_mark_prob,mean_alpha,"
 		   "mean_rate_gbps,phase_margin_deg,crossover_rad_s,stable,queue_swing_bytes,"
-		   "oscillating\n");
+		   "oscillating,reached_fixed_point\n");
 	/* no margin (no crossover, or p* beyond the ramp): empty fields */
 	char pm[32] = "", wc[32] = "";
 	if (r->margin_ok) {
@@ -446,10 +446,11 @@ static int write_summary(const char *dir, const struct fluidrun_result *r, char 
 			 r->fp_mark_prob, r->fp_alpha, r->fp_rate_gbps);
 	if (r->margin_ok)
 		snprintf(stable, sizeof(stable), "%d", r->stable);
-	fprintf(f, "%u,%.6f,%.6f,%.3f,%.6f,%s,%.3f,%.9f,%.9f,%.6f,%s,%s,%s,%.3f,%d\n",
+	fprintf(f, "%u,%.6f,%.6f,%.3f,%.6f,%s,%.3f,%.9f,%.9f,%.6f,%s,%s,%s,%.3f,%d,%s\n",
 		r->flows, r->cap_gbps, r->delay_us, r->step_ns, r->duration_ms, fixed,
 		r->mean_queue_bytes, r->mean_mark_prob, r->mean_alpha, r->mean_rate_gbps, pm, wc,
-		stable, r->swing4_bytes, r->oscillating);
+		stable, r->swing4_bytes, r->oscillating,
+		r->fixed_ok ? (r->reached ? "1" : "0") : "");
 	if (file_close(f)) {
 		snprintf(err, len, "fluid: %s: %s", path, strerror(errno));
 		return FLUID_EIO;
