@@ -542,7 +542,8 @@ static const char *run_word(const struct fluidrun_result *r)
 	if (!r->fixed_ok)
 		return r->settling ? "settling" : "settled";
 	if (r->reached)
-		return "settled at the fixed point";
+		return r->margin_ok && !r->stable ? "at the fixed point, no oscillation grown yet"
+						  : "settled at the fixed point";
 	if (r->slow_rate)
 		return "below its share, not at the fixed point";
 	return r->settling ? "settling, not at the fixed point yet"
@@ -573,8 +574,8 @@ static void print_why(const struct fluidrun_result *r, FILE *out)
 	if (!r->margin_ok || !r->reached)
 		return;
 	if (!r->stable && !r->oscillating)
-		fprintf(out, "  the margin is negative yet the run settled: a margin of %.2f deg "
-			     "grows an oscillation slowly, too slowly to show in %.3f ms here\n",
+		fprintf(out, "  the margin is negative yet the run shows no oscillation: a margin "
+			     "of %.2f deg grows one slowly, too slowly to show in %.3f ms here\n",
 			r->pm_deg, r->duration_ms);
 	else if (r->stable && r->oscillating)
 		fprintf(out, "  the margin is positive yet the run oscillates: the swing comes from "
