@@ -40,7 +40,8 @@ static struct fluid_params paper_params(uint32_t n, double delay_s)
 		.flows = n, .cap_pps = 40e9 / pkt, .line_pps = 40e9 / pkt, .min_pps = 1e6 / pkt,
 		.kmin_pkts = 5000.0 / 1062, .kmax_pkts = 200000.0 / 1062, .pmax = 0.01,
 		.delay_s = delay_s, .cnp_s = 50e-6, .alpha_s = 55e-6, .g = 1.0 / 256,
-		.cut = 0.5, .byte_pkts = 10e6 / 1082, .timer_s = 55e-6, .ai_pps = 40e6 / pkt,
+		.cut = 0.5, .byte_pkts = 10e6 / 1082, .timer_s = 55e-6, .fr_steps = 5,
+		.ai_pps = 40e6 / pkt,
 		.initial_alpha = 1.0, .step_s = 100e-9,
 	};
 }
@@ -148,11 +149,18 @@ START_TEST(fixed_point_is_stationary)
 	ck_assert(fp.rt_pps > fp.rc_pps);
 	close_to(fp.q_pkts, p.kmin_pkts + fp.p / p.pmax * (p.kmax_pkts - p.kmin_pkts), 1e-12,
 		 "q on the ramp");
-	/* start the integration at the fixed point's rates: it stays there */
-	p.initial_alpha = fp.alpha;
-	struct fluid *f = fluid_new(&p, NULL, 0);
-	ck_assert_ptr_nonnull(f);
-	fluid_free(f);
+	/* every derivative vanishes there, against the size of its terms */
+	double d[4], L = -log1p(-fp.p), rc = fp.rc_pps;
+	double cut = -expm1(-p.cnp_s * rc * L) / p.cnp_s; /* (1 - (1-p)^(tau Rc)) / tau */
+	fluid_derivs_steady(&p, fp.q_pkts, fp.alpha, fp.rt_pps, rc, d);
+	ck_assert_msg(fabs(d[0]) <= 1e-9 * p.cap_pps, "dq/dt %g", d[0]);
+	ck_assert_msg(fabs(d[1]) <= 1e-9 * p.g / p.alpha_s * fp.alpha, "dalpha/dt %g", d[1]);
+	ck_assert_msg(fabs(d[2]) <= 1e-6 * (fp.rt_pps - rc) * cut, "dRt/dt %g", d[2]);
+	ck_assert_msg(fabs(d[3]) <= 1e-6 * rc * fp.alpha * p.cut * cut, "dRc/dt %g", d[3]);
+	/* and not elsewhere: a queue 1 % deeper cuts Rc and Rt */
+	fluid_derivs_steady(&p, fp.q_pkts * 1.01, fp.alpha, fp.rt_pps, rc, d);
+	ck_assert_msg(d[2] < -1e-3 * (fp.rt_pps - rc) * cut, "dRt/dt %g", d[2]);
+	ck_assert_msg(d[3] < -1e-3 * rc * fp.alpha * p.cut * cut, "dRc/dt %g", d[3]);
 }
 END_TEST
 
@@ -218,8 +226,8 @@ START_TEST(deterministic_and_columns)
 				"fixed_point_queue_bytes", "fixed_point_mark_prob",
 				"fixed_point_alpha", "fixed_point_rate_gbps", "mean_queue_bytes",
 				"mean_mark_prob", "mean_alpha", "mean_rate_gbps",
-				"phase_margin_deg", "stable" };
-			for (int c = 0; c < 10; c++)
+				"phase_margin_deg", "stable", "oscillating,reached_fixed_point\n" };
+			for (int c = 0; c < 11; c++)
 				ck_assert_msg(strstr(x, cols[c]) != NULL, "no column %s", cols[c]);
 			ck_assert_int_eq((int)(strchr(x, '\n') - x) > 0, 1);
 		}
@@ -233,6 +241,40 @@ START_TEST(deterministic_and_columns)
 	}
 	rmdir(a);
 	rmdir(b);
+}
+END_TEST
+
+/* a run short of its fixed point says so, with why, and never reads
+ * "unstable" beside "settled": pfc-vs-dcqcn.ini (nvidia, 16 flows at 100G)
+ * has its fixed point at C/N = 6.25 Gbps a flow, but after the start's cuts
+ * R_AI = 5 Mbps per 300 us timer needs (6.25 - r) / (5 Mbps x (1/300 us +
+ * r/B)) ~ 330 ms to climb back, far beyond the 50 ms run */
+START_TEST(verdict_says_why)
+{
+	char *text = tl_slurp(TEST_SCENARIO_DIR, "pfc-vs-dcqcn.ini");
+	static const char *const none[] = { NULL };
+	struct scenario *s = tl_load_set(text, none);
+	free(text);
+	struct fluidrun_opts o = { 0 };
+	struct fluidrun_result r;
+	char err[1024], buf[8192];
+	ck_assert_msg(fluidrun_run(s, &o, &r, err, sizeof(err)) == 0, "%s", err);
+	tl_unload(s);
+	ck_assert(r.fixed_ok && r.margin_ok);
+	close_to(r.fp_rate_gbps, 6.25, 1e-9, "C/N");
+	ck_assert(r.slow_rate && !r.reached);
+	ck_assert_msg(r.mean_rate_gbps < 0.2 * r.fp_rate_gbps, "%g Gbps", r.mean_rate_gbps);
+	double rc = r.mean_rate_gbps * 1e9, B = 32767.0 * 64 * 8; /* nvidia's byte counter */
+	double want = (6.25e9 - rc) / (5e6 * (1 / 300e-6 + rc / B)) * 1e3;
+	close_to(r.recover_ms, want, 0.02, "recovery time");
+	ck_assert(r.recover_ms > 5 * r.duration_ms);
+	FILE *f = fmemopen(buf, sizeof(buf), "w");
+	fluidrun_print(&r, f);
+	fclose(f);
+	ck_assert_msg(!(strstr(buf, "unstable") && strstr(buf, "settled")), "%s", buf);
+	ck_assert_msg(strstr(buf, "not at the fixed point") && strstr(buf, "334 ms"), "%s", buf);
+	ck_assert_msg(strstr(buf, "hyper increase") && strstr(buf, "rpg_min_dec_fac") &&
+		      strstr(buf, "clamp_tgt_rate"), "%s", buf);
 }
 END_TEST
 
@@ -302,6 +344,7 @@ static Suite *make_fluid_suite(void)
 	tcase_add_test(tc, margin_agrees_with_integration);
 	tcase_add_test(tc, deterministic_and_columns);
 	tcase_add_test(tc, refusals);
+	tcase_add_test(tc, verdict_says_why);
 	tcase_add_test(tc, classes_and_stragglers);
 	suite_add_tcase(s, tc);
 	return s;

@@ -81,19 +81,33 @@ static double cut_rate(double L, double r, double tau)
 	return frac_marked(L, tau * r) / tau;
 }
 
-/* increase events per second: byte counter and timer */
-static double inc_events(const struct fluid_params *P, double p, double L, double rcd)
+/* (1 - p)^(F k): no CNP through F increase events of k packets each */
+static double no_cnp(double L, double fk)
 {
-	double e = 0.0;
-	if (P->byte_pkts > 0.0)
-		e += rcd * inc_term(p, L, P->byte_pkts);
+	if (fk <= 0.0 || L <= 0.0)
+		return 1.0;
+	return isinf(L) ? 0.0 : exp(-fk * L);
+}
+
+/* increase events per second, byte counter and timer: all of them (*ev,
+ * they move Rc halfway to Rt) and those past F fast-recovery steps
+ * (*evf, they also raise Rt by R_AI) */
+static void inc_events(const struct fluid_params *P, double p, double L, double rcd,
+		       double *ev, double *evf)
+{
+	double e = 0.0, ef = 0.0, t = 0.0;
+	if (P->byte_pkts > 0.0) {
+		e = rcd * inc_term(p, L, P->byte_pkts);
+		ef = e * no_cnp(L, P->fr_steps * P->byte_pkts);
+	}
 	if (rcd > 0.0)
-		e += rcd * inc_term(p, L, P->timer_s * rcd);
+		t = rcd * inc_term(p, L, P->timer_s * rcd);
 	else if (L > 0.0 && !isinf(L))
-		e += p / (P->timer_s * L);
+		t = p / (P->timer_s * L);
 	else if (L <= 0.0)
-		e += 1.0 / P->timer_s;
-	return e;
+		t = 1.0 / P->timer_s;
+	*ev = e + t;
+	*evf = ef + t * no_cnp(L, P->fr_steps * P->timer_s * rcd);
 }
 
 /* d(alpha, Rt, Rc)/dt of one flow, delayed p (and its L) and Rc */
@@ -101,11 +115,12 @@ static void flow_deriv(const struct fluid_params *P, double alpha, double rt, do
 		       double pd, double L, double rcd, double out[3])
 {
 	double a = cut_rate(L, rcd, P->cnp_s);
-	double ev = inc_events(P, pd, L, rcd);
+	double ev, evf;
+	inc_events(P, pd, L, rcd, &ev, &evf);
 	if (isinf(a))
 		a = 1.0 / P->step_s; /* tau 0 and p 1: as fast as the step allows */
 	out[0] = P->g / P->alpha_s * (frac_marked(L, P->alpha_s * rcd) - alpha);
-	out[1] = -(rt - rc) * a + P->ai_pps * ev;
+	out[1] = -(rt - rc) * a + P->ai_pps * evf;
 	out[2] = -rc * alpha * P->cut * a + (rt - rc) / 2.0 * ev;
 }
 
@@ -132,6 +147,8 @@ static int check_params(const struct fluid_params *p, char *err, unsigned len)
 	if (!(p->g > 0) || p->g > 1 || !(p->cut > 0) || p->cut > 1 || p->initial_alpha < 0 ||
 	    p->initial_alpha > 1 || p->ai_pps < 0)
 		return fail(err, len, "gains: 0 < g <= 1, 0 < cut <= 1, 0 <= alpha <= 1");
+	if (!(p->fr_steps >= 0))
+		return fail(err, len, "fast recovery: F >= 0 steps");
 	if (p->delay_s / p->step_s > 1e8)
 		return fail(err, len, "step: more than 1e8 steps of history");
 	return 0;
@@ -353,7 +370,7 @@ uint32_t fluid_classes(const struct fluid *f)
 
 /* ---- fixed point ---- */
 
-/* 2 c Rc alpha(p) A(p)^2 - R_AI I(p)^2 at Rc = C/N */
+/* 2 c Rc alpha(p) A(p)^2 - R_AI I(p) I_F(p) at Rc = C/N */
 static double fixed_eq(double p, void *arg)
 {
 	const struct fluid_params *P = arg;
@@ -361,8 +378,9 @@ static double fixed_eq(double p, void *arg)
 	double L = neglog1m(p);
 	double a = cut_rate(L, rc, P->cnp_s);
 	double al = frac_marked(L, P->alpha_s * rc);
-	double ev = inc_events(P, p, L, rc);
-	return 2.0 * P->cut * rc * al * a * a - P->ai_pps * ev * ev;
+	double ev, evf;
+	inc_events(P, p, L, rc, &ev, &evf);
+	return 2.0 * P->cut * rc * al * a * a - P->ai_pps * ev * evf;
 }
 
 int fluid_fixed_point(const struct fluid_params *P, struct fluid_fixed *fp)
@@ -390,10 +408,25 @@ int fluid_fixed_point(const struct fluid_params *P, struct fluid_fixed *fp)
 	fp->p = p;
 	fp->rc_pps = rc;
 	fp->alpha = frac_marked(L, P->alpha_s * rc);
-	fp->rt_pps = rc + P->ai_pps * inc_events(P, p, L, rc) / cut_rate(L, rc, P->cnp_s);
+	double ev, evf;
+	inc_events(P, p, L, rc, &ev, &evf);
+	fp->rt_pps = rc + P->ai_pps * evf / cut_rate(L, rc, P->cnp_s);
 	fp->q_pkts = p <= P->pmax ? P->kmin_pkts + p / P->pmax * (P->kmax_pkts - P->kmin_pkts)
 				  : P->kmax_pkts;
 	return 0;
+}
+
+void fluid_derivs_steady(const struct fluid_params *P, double q, double alpha, double rt,
+			 double rc, double d[4])
+{
+	double pd = fluid_mark_prob(P, q), out[3];
+	flow_deriv(P, alpha, rt, rc, pd, neglog1m(pd), rc, out);
+	d[0] = P->flows * rc - P->cap_pps;
+	if (q <= 0.0 && d[0] < 0.0)
+		d[0] = 0.0;
+	d[1] = out[0];
+	d[2] = out[1];
+	d[3] = out[2];
 }
 
 /* ---- stability ---- */

@@ -13,20 +13,25 @@
  *   dq/dt     = sum_i Rc_i(t) - C                                  (q >= 0)
  *   dalpha/dt = g/tau' ((1 - (1 - p')^(tau' Rc')) - alpha)
  *   dRt/dt    = -(Rt - Rc)/tau (1 - (1 - p')^(tau Rc'))
- *               + R_AI Rc' p'/((1 - p')^(-B) - 1)
- *               + R_AI Rc' p'/((1 - p')^(-T Rc') - 1)
+ *               + R_AI Rc' (1 - p')^(F B) p'/((1 - p')^(-B) - 1)
+ *               + R_AI Rc' (1 - p')^(F T Rc') p'/((1 - p')^(-T Rc') - 1)
  *   dRc/dt    = -Rc alpha c/tau (1 - (1 - p')^(tau Rc'))
  *               + (Rt - Rc)/2 Rc' p'/((1 - p')^(-B) - 1)
  *               + (Rt - Rc)/2 Rc' p'/((1 - p')^(-T Rc') - 1)
  *
  * with p' = p(t - tau*), Rc' = Rc(t - tau*); tau the CNP interval, tau' the
  * alpha update period, B the byte counter and T the increase timer, R_AI
- * the additive increase; c = 2^(10 - rpg_gd) (1/2: the paper's alpha/2).
+ * the additive increase, F the fast-recovery steps; c = 2^(10 - rpg_gd)
+ * (1/2: the paper's alpha/2).  Every byte-counter or timer expiry moves Rc
+ * halfway to Rt; only those after F expiries without a CNP raise Rt (the
+ * factors (1 - p')^(F B) and (1 - p')^(F T Rc'): the probability that the
+ * F expiries before passed unmarked).
  * Units: packets (wire frames) and seconds; rates in packets per second.
  * The x/((1-x)^-k - 1) terms are written with log1p/expm1 and their p -> 0
  * limits (1/k), and (1 - (1-p)^(tau Rc))/tau with its tau -> 0 limit
  * (Rc (-log(1-p))), so every term is finite for p in [0, 1] and tau >= 0.
- * The model has no fast recovery and no hyper increase (the paper's too).
+ * The model has no hyper increase, no rpg_min_dec_fac floor on a cut and
+ * no clamp_tgt_rate flags (the paper's has none either).
  *
  * Integration: Heun (RK2) with a fixed step; the delayed q and Rc are read
  * from a ring buffer of the past tau* / step + 3 steps (linear interpolation
@@ -38,10 +43,11 @@
  * most line, alpha in [0, 1].
  *
  * Fixed point (all N flows alike, Rc = C/N): dRt/dt = dRc/dt = 0 leave one
- * equation in p, 2 c Rc alpha(p) A(p)^2 = R_AI I(p)^2, with A the cut rate
- * (1-(1-p)^(tau Rc))/tau and I the increase events per second; solved with
- * GSL's Brent root finder; q follows from the ramp (q = Kmax when p lies in
- * the ramp's jump, (pmax, 1]).
+ * equation in p, 2 c Rc alpha(p) A(p)^2 = R_AI I(p) I_F(p), with A the cut
+ * rate (1-(1-p)^(tau Rc))/tau, I the increase events per second and I_F
+ * those past F steps (the paper's a^2 alpha / ((b + d)(c + e)) = tau^2
+ * R_AI Rc for c = 1/2); solved with GSL's Brent root finder; q follows from
+ * the ramp (q = Kmax when p lies in the ramp's jump, (pmax, 1]).
  *
  * Stability: linearised around the fixed point (finite differences of the
  * per-flow equations), the open loop from p through the N flows' rates and
@@ -68,6 +74,7 @@ struct fluid_params {
 	double cut;              /* c: cut = alpha c (1/2 in the paper) */
 	double byte_pkts;        /* B; 0 = byte counter off */
 	double timer_s;          /* T (> 0) */
+	double fr_steps;         /* F: fast-recovery steps (5 in the paper) */
 	double ai_pps;           /* R_AI */
 	double initial_alpha;
 	double step_s;           /* integration step, 0 < step <= tau* */
@@ -100,6 +107,12 @@ struct fluid_fixed {
 };
 /* 0, or -1 when the equations have no root in (0, 1) */
 int fluid_fixed_point(const struct fluid_params *p, struct fluid_fixed *fp);
+
+/* the derivatives of N flows alike in a steady state (the delayed q and
+ * Rc equal to the current ones): d[0] dq/dt, d[1] dalpha/dt, d[2] dRt/dt,
+ * d[3] dRc/dt, per flow (zero at the fixed point) */
+void fluid_derivs_steady(const struct fluid_params *p, double q_pkts, double alpha,
+			 double rt_pps, double rc_pps, double d[4]);
 
 struct fluid_margin {
 	double pm_deg;           /* phase margin; 180 when |L| < 1 everywhere */

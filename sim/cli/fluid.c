@@ -70,7 +70,8 @@ static const struct cli_opt fluid_opts[] = {
 	{ .name = "--sweep-flows", .arg = "A:B", .kind = CLI_CALL, .fn = opt_sweep_flows,
 	  .help = "instead: a table of N = A, the powers of 2 between, and\n"
 		  "B: fixed-point queue, mark probability, alpha, phase margin,\n"
-		  "stable or oscillating, and what an integrated run shows" },
+		  "stable or oscillating, and an integrated run's queue, rate\n"
+		  "per flow and whether it reached the fixed point" },
 	{ 0 },
 };
 

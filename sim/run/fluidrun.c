@@ -166,6 +166,7 @@ static struct fluid_params params_of(const struct scenario *s, const struct flui
 		.cut = ldexp(1.0, 10 - (int)k->rpg_gd),
 		.byte_pkts = (double)k->rpg_byte_reset_bytes / (double)su->wire_bytes,
 		.timer_s = (double)k->rpg_time_reset_ps / 1e12,
+		.fr_steps = (double)k->rpg_threshold,
 		.ai_pps = (double)k->rpg_ai_rate_bps / pkt_bits,
 		.initial_alpha = k->initial_alpha_value / 1024.0,
 		.step_s = (double)su->step_ps / 1e12,
@@ -431,7 +432,7 @@ static int write_summary(const char *dir, const struct fluidrun_result *r, char 
 		   "fixed_point_queue_bytes,fixed_point_mark_prob,fixed_point_alpha,"
 		   "fixed_point_rate_gbps,mean_queue_bytes,mean_mark_prob,mean_alpha,"
 		   "mean_rate_gbps,phase_margin_deg,crossover_rad_s,stable,queue_swing_bytes,"
-		   "oscillating\n");
+		   "oscillating,reached_fixed_point\n");
 	/* no margin (no crossover, or p* beyond the ramp): empty fields */
 	char pm[32] = "", wc[32] = "";
 	if (r->margin_ok) {
@@ -445,15 +446,60 @@ static int write_summary(const char *dir, const struct fluidrun_result *r, char 
 			 r->fp_mark_prob, r->fp_alpha, r->fp_rate_gbps);
 	if (r->margin_ok)
 		snprintf(stable, sizeof(stable), "%d", r->stable);
-	fprintf(f, "%u,%.6f,%.6f,%.3f,%.6f,%s,%.3f,%.9f,%.9f,%.6f,%s,%s,%s,%.3f,%d\n",
+	fprintf(f, "%u,%.6f,%.6f,%.3f,%.6f,%s,%.3f,%.9f,%.9f,%.6f,%s,%s,%s,%.3f,%d,%s\n",
 		r->flows, r->cap_gbps, r->delay_us, r->step_ns, r->duration_ms, fixed,
 		r->mean_queue_bytes, r->mean_mark_prob, r->mean_alpha, r->mean_rate_gbps, pm, wc,
-		stable, r->swing4_bytes, r->oscillating);
+		stable, r->swing4_bytes, r->oscillating,
+		r->fixed_ok ? (r->reached ? "1" : "0") : "");
 	if (file_close(f)) {
 		snprintf(err, len, "fluid: %s: %s", path, strerror(errno));
 		return FLUID_EIO;
 	}
 	return 0;
+}
+
+/* has the run reached the fixed point, and when it is below its share,
+ * how long additive increase takes to climb there */
+static void judge(const struct fluidrun_setup *su, struct fluidrun_result *r)
+{
+	const struct fluid_params *P = &su->p;
+	double fb = (double)su->frame_bytes, g = 8.0 * (double)su->wire_bytes / 1e9;
+	r->ai_mbps = P->ai_pps * g * 1e3;
+	r->timer_us = P->timer_s * 1e6;
+	r->fr_steps = (uint32_t)P->fr_steps;
+	r->alpha_tc_ms = P->alpha_s / P->g * 1e3;
+	if (!r->fixed_ok)
+		return;
+	double qtol = fmax(0.1 * r->fp_queue_bytes, 0.01 * (P->kmax_pkts - P->kmin_pkts) * fb);
+	r->slow_rate = r->mean_rate_gbps < 0.98 * r->fp_rate_gbps;
+	r->reached = !r->slow_rate && fabs(r->mean_queue_bytes - r->fp_queue_bytes) <= qtol;
+	if (r->slow_rate) {
+		double rc = r->mean_rate_gbps / g; /* packets/s */
+		double ev = 1.0 / P->timer_s + (P->byte_pkts > 0 ? rc / P->byte_pkts : 0.0);
+		r->recover_ms = P->ai_pps > 0 ? (P->cap_pps / P->flows - rc) / (P->ai_pps * ev) * 1e3
+					      : INFINITY;
+	}
+}
+
+/* the knobs of s's NICs that the model does not have and that change what
+ * they do, named in r->left_out */
+static void left_out(const struct scenario *s, struct fluidrun_result *r)
+{
+	const struct scn_dcqcn *k = &s->dcqcn;
+	size_t n = 0, len = sizeof(r->left_out);
+	r->left_out[0] = '\0';
+	if (k->rpg_hai_rate_bps > k->rpg_ai_rate_bps)
+		n += (size_t)snprintf(r->left_out + n, len - n, "%shyper increase (rpg_hai_rate %g "
+				      "Mbps once both counters pass F; the model adds R_AI only)",
+				      n ? "; " : "", (double)k->rpg_hai_rate_bps / 1e6);
+	if (n < len && k->rpg_min_dec_fac_pct > 0)
+		n += (size_t)snprintf(r->left_out + n, len - n, "%srpg_min_dec_fac %u (a cut "
+				      "keeps at least %u %% of Rc)", n ? "; " : "",
+				      k->rpg_min_dec_fac_pct, k->rpg_min_dec_fac_pct);
+	if (n < len && !k->clamp_tgt_rate)
+		snprintf(r->left_out + n, len - n, "%sclamp_tgt_rate 0 (Rt kept through cuts "
+			 "with no %sincrease between; the model sets Rt = Rc at every cut)",
+			 n ? "; " : "", k->clamp_tgt_rate_after_time_inc ? "" : "byte-counter ");
 }
 
 int fluidrun_check(const struct scenario *s, char *err, size_t len)
@@ -480,10 +526,61 @@ int fluidrun_run(const struct scenario *s, const struct fluidrun_opts *o, struct
 		return rc;
 	analyse(&su, r);
 	rc = integrate(&su, o->out_dir, r, err, len);
+	judge(&su, r);
+	left_out(s, r);
 	if (!rc && o->out_dir)
 		rc = write_summary(o->out_dir, r, err, len);
 	fluidrun_setup_free(&su);
 	return rc;
+}
+
+/* the integrated run in a word or two, beside the fixed point */
+static const char *run_word(const struct fluidrun_result *r)
+{
+	if (r->oscillating)
+		return "oscillating";
+	if (!r->fixed_ok)
+		return r->settling ? "settling" : "settled";
+	if (r->reached)
+		return r->margin_ok && !r->stable ? "at the fixed point, no oscillation grown yet"
+						  : "settled at the fixed point";
+	if (r->slow_rate)
+		return "below its share, not at the fixed point";
+	return r->settling ? "settling, not at the fixed point yet"
+			   : "settled, not at the fixed point";
+}
+
+/* why the run and the margin say what they say, when it needs saying */
+static void print_why(const struct fluidrun_result *r, FILE *out)
+{
+	if (r->fixed_ok && r->slow_rate && r->recover_ms > r->duration_ms / 2)
+		fprintf(out, "  not at the fixed point: the flows average %.4f Gbps of their %.4f "
+			     "Gbps share; additive increase (R_AI %.3g Mbps per expiry of the %.0f "
+			     "us timer or the byte counter, after F = %u fast-recovery steps) needs "
+			     "about %.3g ms more to get there, against the run's %.3f ms: the run "
+			     "does not test the margin's verdict (a longer sim.duration or a "
+			     "larger rpg_ai_rate would)\n",
+			r->mean_rate_gbps, r->fp_rate_gbps, r->ai_mbps, r->timer_us, r->fr_steps,
+			r->recover_ms, r->duration_ms);
+	else if (r->fixed_ok && !r->reached)
+		fprintf(out, "  not at the fixed point: the queue averages %.1f B against %.1f B, "
+			     "a flow %.4f Gbps against %.4f%s; alpha's time constant tau'/g is "
+			     "%.3g ms against the run's %.3f ms\n",
+			r->mean_queue_bytes, r->fp_queue_bytes, r->mean_rate_gbps, r->fp_rate_gbps,
+			r->oscillating ? " (it oscillates)" : "", r->alpha_tc_ms, r->duration_ms);
+	else if (r->settling && !r->oscillating)
+		fprintf(out, "  the queue still drifts in the run's second half: a longer "
+			     "sim.duration would settle it (alpha's time constant is tau' / g)\n");
+	if (!r->margin_ok || !r->reached)
+		return;
+	if (!r->stable && !r->oscillating)
+		fprintf(out, "  the margin is negative yet the run shows no oscillation: a margin "
+			     "of %.2f deg grows one slowly, too slowly to show in %.3f ms here\n",
+			r->pm_deg, r->duration_ms);
+	else if (r->stable && r->oscillating)
+		fprintf(out, "  the margin is positive yet the run oscillates: the swing comes from "
+			     "the nonlinear terms (the ramp's ends, the rate limits), outside the "
+			     "linear analysis\n");
 }
 
 void fluidrun_print(const struct fluidrun_result *r, FILE *out)
@@ -502,19 +599,29 @@ void fluidrun_print(const struct fluidrun_result *r, FILE *out)
 	fprintf(out, "  %-22s %14.1f %12.6f %10.6f %12.4f\n", "integrated, 2nd half",
 		r->mean_queue_bytes, r->mean_mark_prob, r->mean_alpha, r->mean_rate_gbps);
 	if (r->margin_ok)
-		fprintf(out, "  phase margin %.2f deg at %.1f rad/s: %s; integrated queue swing "
-			     "%.1f B in the last quarter: %s\n",
-			r->pm_deg, r->wc_rad_s, r->stable ? "stable" : "unstable", r->swing4_bytes,
-			r->oscillating ? "oscillating" : "settled");
+		fprintf(out, "  phase margin %.2f deg at %.1f rad/s: %s at the fixed point; the "
+			     "integrated run: %s, queue swing %.1f B in the last quarter\n",
+			r->pm_deg, r->wc_rad_s, r->stable ? "stable" : "unstable", run_word(r),
+			r->swing4_bytes);
 	else
-		fprintf(out, "  phase margin: %s; integrated queue swing %.1f B in the last quarter: "
-			     "%s\n", r->beyond_ramp ? "none, p* > pmax: the fixed point is in the "
-			     "ramp's jump at kmax (the queue dithers there)"
+		fprintf(out, "  phase margin: %s; the integrated run: %s, queue swing %.1f B in "
+			     "the last quarter\n", r->beyond_ramp ? "none, p* > pmax: the fixed "
+			     "point is in the ramp's jump at kmax (the queue dithers there)"
 			     : !r->fixed_ok ? "none (no fixed point)" : "no crossover found",
-			r->swing4_bytes, r->oscillating ? "oscillating" : "settled");
-	if (r->settling && !r->oscillating)
-		fprintf(out, "  the queue still drifts in the run's second half: a longer "
-			     "sim.duration would settle it (alpha's time constant is tau' / g)\n");
+			run_word(r), r->swing4_bytes);
+	print_why(r, out);
+	if (r->left_out[0])
+		fprintf(out, "  the model leaves out, of this scenario's [dcqcn]: %s\n", r->left_out);
+}
+
+/* the integrated run in one column of the sweep's table */
+static const char *sweep_word(const struct fluidrun_result *r)
+{
+	if (r->oscillating)
+		return "oscillating";
+	if (!r->fixed_ok || r->reached)
+		return r->settling ? "settling" : "settled";
+	return r->slow_rate ? "below share" : "off fixed pt";
 }
 
 int fluidrun_sweep(const struct scenario *s, const struct fluidrun_opts *o, uint32_t nlo,
@@ -534,9 +641,13 @@ int fluidrun_sweep(const struct scenario *s, const struct fluidrun_opts *o, uint
 		if (!header++)
 			fprintf(out, "# tau* %.3f us, %.3f Gbps, N over powers of 2 (and the upper "
 				     "bound); integrated %.3f ms each\n"
-				     "%6s %14s %12s %10s %12s %12s %12s %12s\n",
+				     "# fixed point: queue, mark prob, alpha, margin, verdict; the "
+				     "integrated run's 2nd half: queue, rate per flow (the fixed "
+				     "point's is C/N), what it does\n"
+				     "%6s %12s %10s %9s %8s %11s %12s %10s %11s %12s\n",
 				r.delay_us, r.cap_gbps, r.duration_ms, "N", "queue (B)", "mark prob",
-				"alpha", "margin (deg)", "verdict", "integrated", "swing (B)");
+				"alpha", "margin", "verdict", "int. q (B)", "int. Gbps",
+				"integrated", "swing (B)");
 		char margin[32] = "-", q[32] = "-", p[32] = "-", a[32] = "-";
 		if (r.margin_ok)
 			snprintf(margin, sizeof(margin), "%.2f", r.pm_deg);
@@ -545,15 +656,14 @@ int fluidrun_sweep(const struct scenario *s, const struct fluidrun_opts *o, uint
 			snprintf(p, sizeof(p), "%.6f", r.fp_mark_prob);
 			snprintf(a, sizeof(a), "%.6f", r.fp_alpha);
 		}
-		fprintf(out, "%6u %14s %12s %10s %12s %12s %12s %12.1f\n", r.flows, q, p, a,
-			margin,
+		fprintf(out, "%6u %12s %10s %9s %8s %11s %12.1f %10.4f %11s %12.1f\n", r.flows,
+			q, p, a, margin,
 			!r.fixed_ok	? (r.no_fixed[0] == 'u' ? "uncongested" : "no fixed pt")
 			: r.beyond_ramp ? "p*>pmax"
 			: !r.margin_ok	? "unknown"
 			: r.stable	? "stable"
 					: "oscillating",
-			r.oscillating ? "oscillating" : r.settling ? "settling" : "settled",
-			r.swing4_bytes);
+			r.mean_queue_bytes, r.mean_rate_gbps, sweep_word(&r), r.swing4_bytes);
 		if (n == nhi)
 			break;
 		uint64_t next = 1;

@@ -19,9 +19,10 @@
  *   tau', g         dce_tcp_rtt, (1024 - dce_tcp_g)/1024
  *   c               2^(10 - rpg_gd)
  *   B, T, R_AI      rpg_byte_reset / wire frame, rpg_time_reset, rpg_ai_rate
+ *   F               rpg_threshold (fast-recovery steps)
  *   alpha(0), min   initial_alpha_value / 1024, rpg_min_rate
- * Left out: PFC (the queue is unbounded), fast recovery and hyper increase
- * (rpg_threshold, rpg_hai_rate), rpg_min_dec_fac, clamp flags,
+ * Left out: PFC (the queue is unbounded), hyper increase (rpg_hai_rate:
+ * the model's Rt grows by R_AI only), rpg_min_dec_fac, clamp flags,
  * rate_to_set_on_first_cnp, cnp_scope, the flows' sizes (flows never end:
  * sim.duration is the horizon), iterations, skew and queueing delay in the
  * feedback loop.
@@ -80,6 +81,18 @@ struct fluidrun_result {
 	int stable;                 /* phase margin > 0 */
 	double swing3_bytes, swing4_bytes; /* queue max - min, 3rd and last quarter */
 	int oscillating;            /* the integrated queue's swing does not decay */
+	int reached;                /* the run's 2nd half averages the fixed point:
+				     * rate within 2 %, queue within 10 % (or 1 %
+				     * of kmax - kmin); 0 without a fixed point */
+	int slow_rate;              /* not reached: the flows are below C/N */
+	double recover_ms;          /* slow_rate: additive increase's time from the
+				     * mean rate to C/N with no marks (R_AI per
+				     * expiry, T and B, F steps not counted) */
+	double ai_mbps, timer_us;   /* R_AI, T */
+	uint32_t fr_steps;          /* F */
+	double alpha_tc_ms;         /* alpha's time constant tau' / g */
+	char left_out[400];         /* the scenario's [dcqcn] knobs the model lacks
+				     * that act here ("" when none) */
 	uint64_t steps;
 };
 
