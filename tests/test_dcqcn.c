@@ -3,7 +3,9 @@
  * and half-lives, cut size, one cut per monitor period, fast recovery,
  * increase stages per profile, byte-counter intervals, clamping, the order
  * of simultaneous events, and the lazy module against a step-by-step
- * reference driven by the same pseudo-random CNPs and sends.
+ * reference driven by the same pseudo-random CNPs and sends, with cuts at
+ * the CNP and on the timer (cut_on = timer, its reference a check event
+ * every period; tests/test_hpcc.c has the timer's closed forms).
  */
 #include <check.h>
 #include <math.h>
@@ -677,6 +679,11 @@ struct ref_qp {
 	double rc, rt, alpha;
 	int reacting, cnp_flag, last_inc;
 	sim_time_ps alpha_next, timer_next, cut_at, last_cut;
+	/* cut_on_timer: the decrease check every monitor period from the first
+	 * CNP, and the flag a CNP raises for it (HPCC ns-3's
+	 * CheckRateDecreaseMlx and m_decrease_cnp_arrived) */
+	sim_time_ps check_next;
+	int dec_flag;
 	int64_t bytes;
 	uint32_t T, B;
 	uint64_t cuts, incs;
@@ -760,12 +767,26 @@ static void ref_run_to(const struct dcqcn_params *p, struct ref_qp *r, sim_time_
 			which = 1;
 			at = r->cut_at;
 		}
+		if (p->cut_on_timer && r->check_next < at) {
+			which = 3;
+			at = r->check_next;
+		}
 		if (r->timer_next < at) {
 			which = 2;
 			at = r->timer_next;
 		}
 		if (at > t)
 			return;
+		if (which == 3) { /* the check fires every period, flag or not */
+			r->check_next += p->monitor_period_ps;
+			if (r->dec_flag) {
+				if (r->timer_next == at)
+					r->n_ties++;
+				r->dec_flag = 0;
+				ref_cut(p, r, at);
+			}
+			continue;
+		}
 		if (which == 0) {
 			if (p->variant != DCQCN_PAPER && r->cnp_flag)
 				r->alpha = (1 - p->g) * r->alpha + p->g;
@@ -794,6 +815,10 @@ static void ref_cnp(const struct dcqcn_params *p, struct ref_qp *r, sim_time_ps 
 		r->alpha = p->initial_alpha;
 		r->alpha_next = t + p->alpha_period_ps;
 		r->timer_next = t + p->time_reset_ps;
+		if (p->cut_on_timer) { /* no increase before the first cut */
+			r->check_next = t + p->monitor_period_ps;
+			r->timer_next = INT64_MAX;
+		}
 		if (p->first_cnp_rate_bps > 0) {
 			r->rc = fmax(p->min_rate_bps, fmin(p->first_cnp_rate_bps, p->line_rate_bps));
 			r->rt = r->rc;
@@ -801,6 +826,7 @@ static void ref_cnp(const struct dcqcn_params *p, struct ref_qp *r, sim_time_ps 
 			r->T = r->B = 0;
 			r->last_cut = t;
 			r->cuts++;
+			r->dec_flag = p->cut_on_timer;
 			if (p->variant == DCQCN_PAPER)
 				r->alpha = (1 - p->g) * r->alpha + p->g;
 			else
@@ -808,7 +834,10 @@ static void ref_cnp(const struct dcqcn_params *p, struct ref_qp *r, sim_time_ps 
 			return;
 		}
 	}
-	if (r->cut_at < 0) {
+	if (p->cut_on_timer) {
+		r->n_deferred += !r->dec_flag;
+		r->dec_flag = 1;
+	} else if (r->cut_at < 0) {
 		if (first || p->monitor_period_ps == 0 || t - r->last_cut >= p->monitor_period_ps) {
 			ref_cut(p, r, t);
 		} else {
@@ -845,6 +874,8 @@ static uint32_t lcg(uint64_t *x)
 static void compare(const struct dcqcn_params *p, const struct dcqcn_qp *q,
 		    const struct ref_qp *r, sim_time_ps t, long step)
 {
+	/* with the timer the pending cut is the next check, if the flag is up */
+	sim_time_ps cut_at = p->cut_on_timer ? (r->dec_flag ? r->check_next : -1) : r->cut_at;
 	ck_assert_msg(close_rel(q->rc_bps, r->rc, 1e-9) && close_rel(q->rt_bps, r->rt, 1e-9) &&
 			      close_rel(q->alpha, r->alpha, 1e-9),
 		      "step %ld t %lld ps: Rc %.17g/%.17g Rt %.17g/%.17g alpha %.17g/%.17g", step,
@@ -852,14 +883,14 @@ static void compare(const struct dcqcn_params *p, const struct dcqcn_qp *q,
 	ck_assert_msg(q->t_stage == r->T && q->b_stage == r->B && q->cuts == r->cuts &&
 			      q->increases == r->incs && q->byte_count == r->bytes &&
 			      q->last_inc == r->last_inc && q->reacting == r->reacting &&
-			      q->deferred_cut_ps == r->cut_at,
+			      q->deferred_cut_ps == cut_at,
 		      "step %ld t %lld ps: T %u/%u B %u/%u cuts %llu/%llu incs %llu/%llu "
 		      "bytes %lld/%lld deferred %lld/%lld",
 		      step, (long long)t, q->t_stage, r->T, q->b_stage, r->B,
 		      (unsigned long long)q->cuts, (unsigned long long)r->cuts,
 		      (unsigned long long)q->increases, (unsigned long long)r->incs,
 		      (long long)q->byte_count, (long long)r->bytes, (long long)q->deferred_cut_ps,
-		      (long long)r->cut_at);
+		      (long long)cut_at);
 	ck_assert(q->rc_bps >= p->min_rate_bps && q->rc_bps <= q->rt_bps &&
 		  q->rt_bps <= p->line_rate_bps);
 }
@@ -939,8 +970,10 @@ static void check_coverage(const struct ref_qp *s, int deferred, int bytes)
 START_TEST(reference_defaults)
 {
 	static const uint64_t seeds[] = { 1, 42, 20150817 };
-	struct dcqcn_params ps[] = { nvidia(LINE), paper(LINE), hpcc(LINE), nvidia(400e9) };
-	for (int v = 0; v < 4; v++) {
+	struct dcqcn_params timer = hpcc(LINE);
+	timer.cut_on_timer = 1;
+	struct dcqcn_params ps[] = { nvidia(LINE), paper(LINE), hpcc(LINE), nvidia(400e9), timer };
+	for (int v = 0; v < 5; v++) {
 		struct ref_qp sum = {0};
 		for (size_t s = 0; s < sizeof(seeds) / sizeof(seeds[0]); s++) {
 			struct ref_qp r = run_against_reference(&ps[v], seeds[s], 100 * MS, 1);
@@ -975,10 +1008,15 @@ START_TEST(reference_stress)
 	d.threshold = 3;
 	d.min_dec_fac_pct = 0;
 	d.gd = 10;
-	struct dcqcn_params ps[] = { a, b, c, d };
+	/* the timer's cuts (cut_on = timer): hpcc's, and with nvidia's byte
+	 * counter and a rate set at the first CNP */
+	struct dcqcn_params e = c, f = a;
+	e.cut_on_timer = 1;
+	f.cut_on_timer = 1;
+	struct dcqcn_params ps[] = { a, b, c, d, e, f };
 	static const sim_time_ps quanta[] = { 1, 500000, 1000000 };
 	uint64_t ties = 0;
-	for (int v = 0; v < 4; v++) {
+	for (int v = 0; v < 6; v++) {
 		struct ref_qp sum = {0};
 		for (int s = 0; s < 3; s++) {
 			struct ref_qp r = run_against_reference(&ps[v], 7 + s, 20 * MS, quanta[s]);

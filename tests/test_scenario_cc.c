@@ -162,6 +162,27 @@ static const struct tl_case ecn_cases[] = {
 	{ NULL, "qos.cnp_dscp=26",
 	  "--set: qos.cnp_dscp: 26 is also qos.data_dscp (CNPs need a DSCP of their own)" },
 	{ NULL, "qos.nccl_ib_tc=192", "--set: qos.cnp_dscp: 48 is also qos.data_dscp" },
+	/* dcqcn.cut_on and dcqcn.rate_change_reschedules: values, and the timer
+	 * needs a period; the later key given is named, cut_on at --set */
+	{ "[dcqcn]\ncut_on = sometimes\n", NULL,
+	  "x.ini:2: dcqcn.cut_on: sometimes is not valid (cnp, timer)" },
+	{ "[dcqcn]\nrate_change_reschedules = maybe\n", NULL,
+	  "x.ini:2: dcqcn.rate_change_reschedules: 'maybe' is not a boolean" },
+	{ "[dcqcn]\nprofile = hpcc\nrate_reduce_monitor_period = 0\n", NULL,
+	  "x.ini:3: dcqcn.rate_reduce_monitor_period: 0 with dcqcn.cut_on = timer (the timer's "
+	  "period: above 0, at most 1s; or cut_on = cnp)" },
+	{ "[dcqcn]\nrate_reduce_monitor_period = 0\ncut_on = timer\n", NULL,
+	  "x.ini:3: dcqcn.cut_on: timer needs dcqcn.rate_reduce_monitor_period above 0 (the "
+	  "timer's period, at most 1s); it is 0" },
+	{ "[dcqcn]\nprofile = hpcc\nrate_reduce_monitor_period = 0\ncut_on = cnp\n", NULL, NULL },
+	{ "[dcqcn]\nprofile = hpcc\nrate_reduce_monitor_period = 0\ncut_on = cnp\n",
+	  "dcqcn.cut_on=timer",
+	  "--set: dcqcn.cut_on: timer needs dcqcn.rate_reduce_monitor_period above 0" },
+	/* no reaction point: nothing to check */
+	{ "[dcqcn]\nprofile = hpcc\nrate_reduce_monitor_period = 0\ncut_on = cnp\n",
+	  "nic.cc=none", NULL },
+	{ "[dcqcn]\nprofile = hpcc\n", "dcqcn.rate_reduce_monitor_period=0",
+	  "--set: dcqcn.cut_on: timer needs dcqcn.rate_reduce_monitor_period above 0" },
 };
 
 TL_CASES_TEST(ecn)

@@ -305,7 +305,8 @@ static const struct print_case {
 		"rpg_min_rate = 1500\ndce_tcp_g = 1020\ndce_tcp_rtt = 55\n"
 		"rate_reduce_monitor_period = 0\ninitial_alpha_value = 1023\n"
 		"rate_to_set_on_first_cnp = 0\nclamp_tgt_rate = 1\n"
-		"clamp_tgt_rate_after_time_inc = 1\nmin_time_between_cnps = 50\n"
+		"clamp_tgt_rate_after_time_inc = 1\ncut_on = cnp\n"
+		"rate_change_reschedules = true\nmin_time_between_cnps = 50\n"
 		"cnp_scope = qp\n\n[output]\n",
 	  },
 	  { NULL } },

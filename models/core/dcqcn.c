@@ -21,7 +21,8 @@
  *           2019; src/point-to-point/model/rdma-hw.cc: cnp_received_mlx,
  *           UpdateAlphaMlx, CheckRateDecreaseMlx, RateIncEventTimerMlx,
  *           FastRecoveryMlx, ActiveIncreaseMlx, HyperIncreaseMlx).  Here it
- *           is the NVIDIA rule set run with that simulator's knob values.
+ *           is the NVIDIA rule set run with that simulator's knob values and
+ *           its cut timing (cut_on_timer; the profile sets it).
  *
  * State machine (same for all variants unless marked)
  *   Before the first CNP the QP is not reacting: Rc = Rt = line rate, no
@@ -39,6 +40,16 @@
  *        Else if there was no cut yet, or monitor_period is 0, or
  *        now >= last_cut + monitor_period: cut(now).  Else the deferred cut
  *        is set to last_cut + monitor_period.
+ *        cut_on_timer (HPCC ns-3): the CNP never cuts at once.  If no cut is
+ *        pending (the flag of CheckRateDecreaseMlx is clear), the deferred
+ *        cut is set to the next point of the decrease timer's grid after
+ *        now: first CNP + k monitor_period, k >= 1.  Before the first cut
+ *        that is first CNP + period; after it, every cut fell on the grid,
+ *        so the grid is last_cut + k period.  The first CNP also starts
+ *        the increase timer at the first cut, not at now (HPCC ns-3 starts
+ *        its rate increase timer at a cut only); with first_cnp_rate_bps
+ *        the rate is set at now as in step 2 and the first cut still
+ *        follows one period later.
  *     4. PAPER: alpha = (1-g) alpha + g and the alpha decay clock restarts
  *        (alpha_start = now).  So the cut of step 3 uses the alpha before
  *        this update: equation (1) of the paper lists RT = RC,
@@ -98,10 +109,13 @@
  * Where the sources disagree (and what is done here)
  *   - Cut timing.  NVIDIA: at most one cut per rate_reduce_monitor_period;
  *     modelled as "cut at once if the last cut is at least a period ago,
- *     else at last_cut + period" (docs/model.md#dcqcn).  HPCC ns-3 instead checks on a
- *     fixed grid (every period from the first CNP + 1 ns) and cuts if a CNP
- *     arrived since the last check, so its first cut is one period late;
- *     not reproduced.  PAPER: a cut on each CNP (monitor 0).
+ *     else at last_cut + period" (docs/model.md#dcqcn).  HPCC ns-3 instead
+ *     checks on a fixed grid (every period from the first CNP + 1 ns) and
+ *     cuts if a CNP arrived since the last check, so its first cut is one
+ *     period after the first CNP: cut_on_timer (dcqcn.cut_on = timer).  The
+ *     1 ns there orders the check after an alpha update due at the same
+ *     time; here the tie order (alpha tick first) does that, so the grid is
+ *     first CNP + k period exactly.  PAPER: a cut on each CNP (monitor 0).
  *   - First CNP.  docs/model.md and NVIDIA: alpha = initial_alpha_value/1024 and the
  *     CNP counts for the first alpha period; with rate 0 the CNP is an
  *     ordinary CNP (the first cut happens at once).  HPCC ns-3 sets alpha = 1
@@ -295,10 +309,30 @@ void dcqcn_advance(const struct dcqcn_params *p, struct dcqcn_qp *q, sim_time_ps
 	dcqcn_advance_slow(p, q, now);
 }
 
+/* cut_on_timer: steps 3 and 4 for a CNP at now; first: the QP's first CNP */
+static void dcqcn_flag_cut(const struct dcqcn_params *p, struct dcqcn_qp *q, sim_time_ps now,
+			   int first)
+{
+	sim_time_ps period = p->monitor_period_ps;
+	if (first) { /* the decrease timer's grid starts at now */
+		q->deferred_cut_ps = now + period;
+		q->timer_start_ps = q->deferred_cut_ps;
+	} else if (q->deferred_cut_ps < 0) { /* the flag was clear: set it */
+		q->deferred_cut_ps = q->last_cut_ps + ((now - q->last_cut_ps) / period + 1) * period;
+	}
+	if (p->variant == DCQCN_PAPER) {
+		q->alpha = (1.0 - p->g) * q->alpha + p->g;
+		q->alpha_start_ps = now;
+	} else {
+		q->cnp_in_period = 1;
+	}
+}
+
 void dcqcn_on_cnp(const struct dcqcn_params *p, struct dcqcn_qp *q, sim_time_ps now)
 {
 	dcqcn_advance(p, q, now);
-	if (!q->reacting) {
+	int first = !q->reacting;
+	if (first) {
 		q->reacting = 1;
 		q->alpha = p->initial_alpha;
 		q->alpha_start_ps = now;
@@ -312,12 +346,20 @@ void dcqcn_on_cnp(const struct dcqcn_params *p, struct dcqcn_qp *q, sim_time_ps 
 				r = p->min_rate_bps;
 			q->rc_bps = q->rt_bps = r;
 			dcqcn_reset_increase(q, now);
+			if (p->cut_on_timer) {
+				dcqcn_flag_cut(p, q, now, 1);
+				return;
+			}
 			if (p->variant == DCQCN_PAPER)
 				q->alpha = (1.0 - p->g) * q->alpha + p->g;
 			else
 				q->cnp_in_period = 1;
 			return;
 		}
+	}
+	if (p->cut_on_timer) {
+		dcqcn_flag_cut(p, q, now, first);
+		return;
 	}
 	if (q->deferred_cut_ps < 0) {
 		if (p->monitor_period_ps == 0 || q->last_cut_ps <= now - p->monitor_period_ps)

@@ -23,6 +23,12 @@
  *     a cut on each CNP; hyper increase adds i x R_HAI, i = min(T, B) - F.
  *   HPCC (the HPCC ns-3 "dcqcn" model): the NVIDIA rules with its knobs;
  *     with the byte counter off (byte_reset_bytes 0) the stages use T alone.
+ *
+ * Cut timing (any variant): cut_on_timer 0 cuts at a CNP when the last cut
+ * is at least monitor_period old (else defers it to last cut + period);
+ * cut_on_timer 1 (HPCC ns-3) cuts only on a grid of monitor_period from the
+ * first CNP, at the first grid point after a CNP (the first cut is one
+ * period after the first CNP), and starts the increase timer at that cut.
  */
 #ifndef DCQCN_DCQCN_H
 #define DCQCN_DCQCN_H
@@ -51,6 +57,10 @@ struct dcqcn_params {
 	double first_cnp_rate_bps;      /* rate_to_set_on_first_cnp; 0 = keep, else Rc = Rt = it */
 	int clamp_tgt_rate;             /* Rt = Rc on every cut */
 	int clamp_after_time_inc;       /* ... or when the last increase was timer-driven */
+	int cut_on_timer;               /* 0: a CNP cuts at once when the last cut is at least
+					 * monitor_period old, else at last cut + period;
+					 * 1 (HPCC ns-3): a CNP only flags a cut, which a
+					 * timer every monitor_period from the first CNP makes */
 };
 
 enum dcqcn_inc { DCQCN_INC_NONE, DCQCN_INC_TIMER, DCQCN_INC_BYTE };

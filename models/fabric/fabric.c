@@ -105,6 +105,7 @@ static struct dcqcn_params dcqcn_params_of(const struct scenario *scn)
 		.first_cnp_rate_bps = (double)k->rate_to_set_on_first_cnp_bps,
 		.clamp_tgt_rate = k->clamp_tgt_rate,
 		.clamp_after_time_inc = k->clamp_tgt_rate_after_time_inc,
+		.cut_on_timer = k->cut_on == SCN_CUT_ON_TIMER,
 	};
 }
 
@@ -116,6 +117,7 @@ static struct nic_config nic_config_of(const struct scenario *scn,
 		.rx_headroom_bytes = sw->host.headroom_bytes,
 		.dcqcn = scn->cc == SCN_CC_DCQCN,
 		.cnp_per_port = scn->dcqcn.cnp_scope == SCN_CNP_SCOPE_PORT,
+		.pace_fixed = !scn->dcqcn.rate_change_reschedules,
 		.min_time_between_cnps_ps = scn->dcqcn.min_time_between_cnps_ps,
 		.rto_ps = scenario_rto_ps(scn),
 		/* TCP gives up after Linux's tcp_retries2 = 15 timeouts in a row */

@@ -166,12 +166,15 @@ static struct pkt *take_packet(struct nic *n, struct qp *q)
  * packet started.  While it waits, Rc can only rise at a DCQCN increase
  * event, whose time is known (the increase timer); the wait is re-examined
  * then, so a QP cut to a low rate is not stuck behind a long gap computed
- * before its rate recovered.
+ * before its rate recovered (and a cut meanwhile lengthens the wait).
+ * With pace_fixed (dcqcn.rate_change_reschedules = false, as HPCC's ns-3
+ * NIC) the send time is fixed from the rate as the packet leaves and
+ * stays whatever the rate does (requeue stores it, last_wire 0).
  */
 static sim_time_ps pace_target(const struct nic *n, struct qp *q)
 {
 	double rc = dcqcn_rate(&n->cfg->dcqcn_params, &q->dc, n->net->eng.now);
-	return q->last_send_ps + (sim_time_ps)((double)q->last_wire * 8e12 / rc);
+	return q->pace_from_ps + (sim_time_ps)((double)q->last_wire * 8e12 / rc);
 }
 
 /* wait for the pacing target, or for the next increase event if earlier */
@@ -179,7 +182,7 @@ static void pace_wait(const struct nic *n, struct qp *q, sim_time_ps target)
 {
 	struct sim_engine *eng = &n->net->eng;
 	sim_time_ps wake = target;
-	if (q->dc.reacting) {
+	if (q->dc.reacting && !n->cfg->pace_fixed) {
 		sim_time_ps inc = q->dc.timer_start_ps + n->cfg->dcqcn_params.time_reset_ps;
 		if (inc > eng->now && inc < wake)
 			wake = inc;
@@ -195,7 +198,7 @@ static void requeue(struct nic *n, struct qp *q, uint32_t wire)
 	sim_time_ps now = n->net->eng.now;
 	if (n->cfg->dcqcn) {
 		dcqcn_on_sent(&n->cfg->dcqcn_params, &q->dc, wire, now);
-		q->last_send_ps = now;
+		q->pace_from_ps = now;
 		q->last_wire = wire;
 	}
 	if (n->cfg->tcp) {
@@ -208,6 +211,10 @@ static void requeue(struct nic *n, struct qp *q, uint32_t wire)
 		sim_time_ps line = (sim_time_ps)wire * 8 * UNITS_PS_PER_S / n->ser.rate_bps;
 		sim_time_ps target = pace_target(n, q);
 		if (target - now > line) {
+			if (n->cfg->pace_fixed) {
+				q->pace_from_ps = target;
+				q->last_wire = 0;
+			}
 			pace_wait(n, q, target);
 			return;
 		}

@@ -25,6 +25,8 @@ struct nic_config {
 	int64_t rx_headroom_bytes;     /* slow receiver: room beyond its XOFF point */
 	uint8_t dcqcn;                 /* nic.cc = dcqcn (else line rate, PFC alone) */
 	uint8_t cnp_per_port;          /* cnp_scope = port (else per QP) */
+	uint8_t pace_fixed;            /* dcqcn.rate_change_reschedules = false: a paced
+					* send time stays when the rate changes */
 	sim_time_ps min_time_between_cnps_ps;
 	sim_time_ps rto_ps;            /* go-back-N retransmission timeout */
 	uint32_t retry_cnt;            /* a QP errors at the (retry_cnt + 1)-th timeout in a row */
@@ -93,8 +95,12 @@ struct qp {
 	uint8_t prio, dscp;
 	uint8_t ready;                 /* in the ready ring */
 	uint8_t pacing;                /* waiting for pace_ev */
-	sim_time_ps last_send_ps;      /* pacing at Rc: the last packet started then */
-	uint32_t last_wire;            /* ... with this many wire bytes */
+	/* pacing at Rc: the QP may send again last_wire bytes at Rc after
+	 * pace_from_ps, when its last packet started; with pace_fixed the
+	 * send time is fixed as that packet leaves: pace_from_ps is that time
+	 * and last_wire 0 */
+	sim_time_ps pace_from_ps;
+	uint32_t last_wire;
 	sim_time_ps rto_at_ps;         /* retransmission deadline; 0 = none */
 	sim_time_ps progress_ps;       /* when an acknowledgement last moved psn_una (or the
 					* first packet left) */

@@ -76,6 +76,7 @@ static const char *const queues_names[] = { "switches", "all", "none", NULL };
 static const char *const flows_names[] = { "none", "all", NULL }; /* output_flows 0, 1 */
 const char *const scn_profile_names[] = { "nvidia", "paper", "hpcc", NULL };
 static const char *const cnp_scope_names[] = { "qp", "port", NULL };
+static const char *const cut_on_names[] = { "cnp", "timer", NULL };
 const char *const scenario_fabric_names[SCN_FABRIC_COUNT + 1] = {
 	SCN_FABRIC_NAME_ROCE, SCN_FABRIC_NAME_IB, SCN_FABRIC_NAME_TCP, NULL
 };
@@ -105,6 +106,7 @@ _Static_assert(SCN_FABRIC_ROCE == 0 && SCN_FABRIC_IB == 1 && SCN_FABRIC_TCP == 2
 	       "scenario_fabric_names[] order");
 _Static_assert(SCN_TCP_NEWRENO == 0 && SCN_TCP_DCTCP == 1, "tcp_cc_names[] order");
 _Static_assert(SCN_CNP_SCOPE_QP == 0 && SCN_CNP_SCOPE_PORT == 1, "cnp_scope_names[] order");
+_Static_assert(SCN_CUT_ON_CNP == 0 && SCN_CUT_ON_TIMER == 1, "cut_on_names[] order");
 _Static_assert(SCN_JOB_TRACE == 0 && SCN_JOB_INCAST == 1 && SCN_JOB_PERMUTATION == 2 &&
 		       SCN_JOB_RING_ALLREDUCE == 3 && SCN_JOB_ALLTOALL == 4 && SCN_JOB_STORAGE == 5,
 	       "pattern_names[] order");
@@ -126,12 +128,15 @@ _Static_assert(sizeof(enum scn_topo_kind) == sizeof(int32_t) &&
 		       sizeof(enum scn_cc) == sizeof(int32_t) &&
 		       sizeof(enum scn_mark_point) == sizeof(int32_t) &&
 		       sizeof(enum scn_dcqcn_profile) == sizeof(int32_t) &&
-		       sizeof(enum scn_cnp_scope) == sizeof(int32_t),
+		       sizeof(enum scn_cnp_scope) == sizeof(int32_t) &&
+		       sizeof(enum scn_cut_on) == sizeof(int32_t),
 	       "enum fields are stored as 32-bit integers");
 _Static_assert(sizeof(((struct scenario *)0)->pfcwd_enable) == sizeof(int32_t) &&
 		       sizeof(((struct scenario *)0)->cnp_priority_strict) == sizeof(int32_t) &&
 		       sizeof(((struct scenario *)0)->dcqcn.clamp_tgt_rate) == sizeof(int32_t) &&
 		       sizeof(((struct scenario *)0)->dcqcn.clamp_tgt_rate_after_time_inc) ==
+			       sizeof(int32_t) &&
+		       sizeof(((struct scenario *)0)->dcqcn.rate_change_reschedules) ==
 			       sizeof(int32_t),
 	       "booleans are stored as 32-bit integers");
 
@@ -539,6 +544,15 @@ const struct key_def scn_key_defs[N_KEYS] = {
 	  SF(dcqcn.clamp_tgt_rate_after_time_inc), 0, 1, NULL, NULL, NULL, "nic.cc",
 	  CC_DCQCN, KF_NUM01 | KF_PROFILE, { 1, 1, 1 },
 	  "clamp the target rate at a cut after a timer-driven increase (1) or not (0)", NULL },
+	{ SEC_DCQCN, "cut_on", KT_ENUM, SF(dcqcn.cut_on), 0, 0, NULL, cut_on_names, NULL,
+	  "nic.cc", CC_DCQCN, KF_PROFILE, { SCN_CUT_ON_CNP, SCN_CUT_ON_CNP, SCN_CUT_ON_TIMER },
+	  "cnp: a CNP cuts at once if the last cut is a monitor period old, else at the "
+	  "period's end; timer: a CNP flags a cut that a monitor-period timer from the first "
+	  "CNP makes", NULL },
+	{ SEC_DCQCN, "rate_change_reschedules", KT_BOOL, SF(dcqcn.rate_change_reschedules), 0,
+	  1, NULL, NULL, NULL, "nic.cc", CC_DCQCN, KF_PROFILE, { 1, 1, 0 },
+	  "a rate change moves the send time of a QP waiting at its rate (true) or the time "
+	  "set as its last packet left stays (false)", NULL },
 	{ SEC_DCQCN, "min_time_between_cnps", KT_FW_TIME,
 	  SF(dcqcn.min_time_between_cnps_ps), 0, UNITS_PS_PER_S,
 	  "0-1s; a bare number is us", NULL, NULL, "nic.cc", CC_DCQCN, KF_PROFILE,

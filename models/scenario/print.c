@@ -426,11 +426,18 @@ static void print_dcqcn_derived(const struct scenario *s, FILE *out)
 		fprintf(out, ", at most %" PRIu32 "%% of Rc (rpg_min_dec_fac %" PRIu32 ")",
 			100 - d->rpg_min_dec_fac_pct, d->rpg_min_dec_fac_pct);
 	fprintf(out, ", not below %s; ", units_format_rate(d->rpg_min_rate_bps, a, sizeof(a)));
-	if (d->rate_reduce_monitor_period_ps)
-		fprintf(out, "at most one cut per %s\n",
+	if (d->cut_on == SCN_CUT_ON_TIMER)
+		fprintf(out, "cuts on a %s timer from a QP's first CNP, at the tick after a CNP"
+			" (cut_on = timer: the first cut one period after the first CNP)",
+			units_format_time(d->rate_reduce_monitor_period_ps, a, sizeof(a)));
+	else if (d->rate_reduce_monitor_period_ps)
+		fprintf(out, "at most one cut per %s",
 			units_format_time(d->rate_reduce_monitor_period_ps, a, sizeof(a)));
 	else
-		fprintf(out, "a cut on every CNP\n");
+		fprintf(out, "a cut on every CNP");
+	fprintf(out, "%s\n", d->rate_change_reschedules ? ""
+			      : "; a paced send time stays when the rate changes"
+				" (rate_change_reschedules = false)");
 }
 
 /* a time as the units print it, or from 1 s on in seconds to 2 decimals */

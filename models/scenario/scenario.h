@@ -45,6 +45,8 @@ enum scn_sched { SCN_SCHED_STRICT, SCN_SCHED_DWRR };
 enum scn_cc { SCN_CC_NONE, SCN_CC_DCQCN };
 enum scn_mark_point { SCN_MARK_DEQUEUE, SCN_MARK_ENQUEUE };
 enum scn_dcqcn_profile { SCN_DCQCN_NVIDIA, SCN_DCQCN_PAPER, SCN_DCQCN_HPCC };
+/* dcqcn.cut_on: when a CNP's cut happens (docs/model.md#dcqcn) */
+enum scn_cut_on { SCN_CUT_ON_CNP, SCN_CUT_ON_TIMER };
 enum scn_cnp_scope { SCN_CNP_SCOPE_QP, SCN_CNP_SCOPE_PORT };
 /* fabric.type: lossless RoCEv2 (PFC, ECN, DCQCN) or InfiniBand (credits) */
 enum scn_fabric { SCN_FABRIC_ROCE, SCN_FABRIC_IB, SCN_FABRIC_TCP };
@@ -84,6 +86,10 @@ struct scn_dcqcn {
 	int clamp_tgt_rate, clamp_tgt_rate_after_time_inc;
 	sim_time_ps min_time_between_cnps_ps;/* notification point */
 	enum scn_cnp_scope cnp_scope;        /* qp (default) or port */
+	enum scn_cut_on cut_on;              /* cnp: at once if the last cut is a period old;
+					      * timer: on a period grid (hpcc) */
+	int rate_change_reschedules;         /* a rate change moves a paced send time
+					      * (0: it stays, hpcc) */
 };
 enum scn_pattern { SCN_JOB_TRACE, SCN_JOB_INCAST, SCN_JOB_PERMUTATION, SCN_JOB_RING_ALLREDUCE,
 		   SCN_JOB_ALLTOALL, SCN_JOB_STORAGE };

@@ -460,6 +460,37 @@ static int check_cnp(const struct scenario *s, const struct load *ld,
 			     keys[best], s->data_dscp);
 }
 
+/*
+ * dcqcn.cut_on = timer cuts on a grid of dcqcn.rate_reduce_monitor_period,
+ * which must not be 0.  With ld the message names the later of the two
+ * keys that the file gives; at finalize it names cut_on at "--set".
+ */
+static int check_cut_on(const struct scenario *s, const struct load *ld,
+			struct scn_error *err)
+{
+	struct place pl = { "--set", 0 };
+	int by_period = 0;
+
+	if (s->cc != SCN_CC_DCQCN || s->dcqcn.cut_on != SCN_CUT_ON_TIMER ||
+	    s->dcqcn.rate_reduce_monitor_period_ps > 0)
+		return 0;
+	if (ld) {
+		int lc = ld->key_line[scn_find_key(SEC_DCQCN, "cut_on")];
+		int lp = ld->key_line[scn_find_key(SEC_DCQCN, "rate_reduce_monitor_period")];
+
+		pl.src = ld->src;
+		pl.line = lc > lp ? lc : lp;
+		by_period = lp > lc;
+	}
+	if (by_period)
+		return scn_set_error(err, pl,
+				     "dcqcn.rate_reduce_monitor_period: 0 with dcqcn.cut_on = timer"
+				     " (the timer's period: above 0, at most 1s; or cut_on = cnp)");
+	return scn_set_error(err, pl,
+			     "dcqcn.cut_on: timer needs dcqcn.rate_reduce_monitor_period above 0"
+			     " (the timer's period, at most 1s); it is 0");
+}
+
 /* output.plot_qps names QPs that rates.csv traces (the first output.rates) */
 static int check_plot_qps(const struct scenario *s, const struct load *ld,
 			  struct scn_error *err)
@@ -581,7 +612,7 @@ static int check_scenario(struct scenario *s, const struct load *ld, struct scn_
 	int resolve = ld == NULL, j;
 
 	if (check_fabric(s, ld, err) || check_ecn(s, ld, err) || check_cnp(s, ld, err) ||
-	    check_plot_qps(s, ld, err))
+	    check_cut_on(s, ld, err) || check_plot_qps(s, ld, err))
 		return -1;
 	if (load_topology_file(s, ld, err) || check_topology(s, ld, err))
 		return -1;
