@@ -46,15 +46,16 @@ MUTATIONS = [
      'XOFF at twice the dynamic threshold',
      ['mmu', 'pfc', 'teaching']),
     ('fluid-increase', 'models/core/fluid.c',
-     None, None,  # filled by FLUID below when the expression is found
-     "the fluid model's additive increase 1.3 times larger",
+     'out[1] = -(rt - rc) * a + P->ai_pps * evf;',
+     'out[1] = -(rt - rc) * a + 1.3 * P->ai_pps * evf;',
+     "the fluid model's additive increase 1.3 times larger (the integrator)",
+     ['fluid', 'validation']),
+    ('fluid-fixed-point', 'models/core/fluid.c',
+     '- P->ai_pps * ev * evf;',
+     '- 1.3 * P->ai_pps * ev * evf;',
+     "the fluid fixed point's increase term 1.3 times larger (the solver)",
      ['fluid', 'validation']),
 ]
-
-# the fluid model's increase: the first of these expressions found in fluid.c
-# is scaled by 1.3 (its form follows the model's equations)
-FLUID = ['p->r_ai_pps', 'P->r_ai_pps', 'p->rai', 'P->rai', 'p->r_ai', 'P->r_ai']
-
 
 def run(cmd, cwd, quiet=True):
     return subprocess.run(cmd, cwd=cwd, capture_output=quiet, text=True)
@@ -114,10 +115,7 @@ def main():
         full = os.path.join(tmp, path)
         with open(full) as f:
             text = f.read()
-        if old is None:  # the fluid increase: scale the first expression found
-            old = next((e for e in FLUID if e in text), None)
-            new = '(1.3 * %s)' % old if old else None
-        if not old or text.count(old) != 1:
+        if text.count(old) != 1:
             print('%-15s NOT APPLIED: its expression is not in %s once; update '
                   'scripts/mutate.py' % (mid, path))
             survivors += 1
