@@ -59,20 +59,27 @@ static int hash_file(const char *path, uint64_t *h, char *err, size_t errlen)
 }
 
 /* the hash of the scenario's text, then of the configuration files it is
- * given (none: the scenario's alone); 0, or -1 with err */
+ * given (none: the scenario's alone): the texts sweep_run read, else the
+ * files; 0, or -1 with err */
 static int scenario_hash(const struct sweep_opts *o, uint64_t *h, char *err, size_t errlen)
 {
 	*h = FNV_OFFSET;
 	if (!o->scenario)
 		*h = fnv1a_bytes(*h, scenario_default_text, strlen(scenario_default_text));
+	else if (o->scenario_text)
+		*h = fnv1a_bytes(*h, o->scenario_text, o->scenario_len);
 	else if (hash_file(o->scenario, h, err, errlen))
 		return -1;
 	const char *configs[] = { o->switch_config, o->nic_config };
+	const char *texts[] = { o->switch_text, o->nic_text };
+	size_t lens[] = { o->switch_len, o->nic_len };
 	for (int i = 0; i < 2; i++) {
 		if (!configs[i])
 			continue;
 		*h = fnv1a_bytes(*h, i ? "\0nic" : "\0switch", i ? 4 : 7);
-		if (hash_file(configs[i], h, err, errlen))
+		if (texts[i])
+			*h = fnv1a_bytes(*h, texts[i], lens[i]);
+		else if (hash_file(configs[i], h, err, errlen))
 			return -1;
 	}
 	return 0;
@@ -246,6 +253,7 @@ static int read_shard(const char *dir, const char *name, struct shard_desc *d, c
 	return rc;
 }
 
+
 static void free_shard(struct shard_desc *d)
 {
 	free(d->identity);
@@ -253,23 +261,49 @@ static void free_shard(struct shard_desc *d)
 	free(d->status);
 }
 
+int sweep_shard_check(const struct sweep_opts *o, const char *identity, char *err,
+		      size_t errlen)
+{
+	char path[SWEEP_PATH_BYTES], name[64];
+	struct shard_desc d = { 0 };
+	shard_path(o->out_dir, o->shard_index, o->shard_count, path, sizeof(path));
+	if (access(path, F_OK))
+		return 0; /* nothing ran there yet */
+	snprintf(name, sizeof(name), "shard-%d-of-%d.txt", o->shard_index, o->shard_count);
+	int rc = read_shard(o->out_dir, name, &d, err, errlen);
+	if (!rc && strcmp(d.identity, identity)) {
+		const char *was, *now;
+		const char *why = sweep_identity_difference(d.identity, identity, &was, &now);
+		snprintf(err, errlen,
+			 "%s describes another sweep: %s (was: %.*s; now: %.*s): --resume "
+			 "finishes the same sweep; give a new -o, or leave out --resume to "
+			 "start over",
+			 path, why, (int)strcspn(was, "\n"), was, (int)strcspn(now, "\n"), now);
+		rc = -1;
+	}
+	free_shard(&d);
+	return rc;
+}
+
 /* the kind of an identity line, in the order sweep_identity writes them */
 static int identity_kind(const char *line)
 {
-	static const char *const kinds[] = { "scenario_fnv1a", "set", "vary", "repeat", NULL };
+	static const char *const kinds[] = { "scenario_fnv1a", "set", "vary", "repeat",
+					     "points", "shards", NULL };
 	for (int k = 0; kinds[k]; k++)
 		if (!strncmp(line, kinds[k], strlen(kinds[k])))
 			return k;
-	return 4;
+	return 6;
 }
 
-/* the first line where two identities differ, in words: a line of one
- * that the other lacks is of the earlier kind of the two */
-static const char *identity_difference(const char *a, const char *b)
+const char *sweep_identity_difference(const char *a, const char *b, const char **la_out,
+				      const char **lb_out)
 {
-	static const char *const words[] = { "the scenario text differs",
+	static const char *const words[] = { "the scenario text differs (the scenario file, "
+					     "--switch-config or --nic-config)",
 					     "the --set options differ", "the --vary axes differ",
-					     "--repeat differs", "the points differ" };
+					     "--repeat differs", "the points differ",
+					     "the shards differ (--shard I/N)", "the points differ" };
 	while (*a && *b) {
 		size_t la = strcspn(a, "\n"), lb = strcspn(b, "\n");
 		if (la != lb || strncmp(a, b, la))
@@ -277,7 +311,11 @@ static const char *identity_difference(const char *a, const char *b)
 		a += la + (a[la] == '\n');
 		b += lb + (b[lb] == '\n');
 	}
-	int ka = *a ? identity_kind(a) : 4, kb = *b ? identity_kind(b) : 4;
+	if (la_out)
+		*la_out = a;
+	if (lb_out)
+		*lb_out = b;
+	int ka = *a ? identity_kind(a) : 6, kb = *b ? identity_kind(b) : 6;
 	return words[ka < kb ? ka : kb];
 }
 
@@ -407,7 +445,8 @@ static int check_shards(const struct merge *m, char *err, size_t errlen)
 		if (strcmp(d[i].identity, d[0].identity)) {
 			snprintf(err, errlen, "%s is not a shard of the same sweep as %s: %s",
 				 d[i].path, d[0].path,
-				 identity_difference(d[0].identity, d[i].identity));
+				 sweep_identity_difference(d[0].identity, d[i].identity,
+							   NULL, NULL));
 			return -1;
 		}
 		for (int j = 0; j < i; j++)

@@ -1,0 +1,166 @@
+#!/usr/bin/env python3
+"""test_sweep_folder.py DCQCN_SIM SOURCE_ROOT - a sweep's results belong to
+its inputs.
+
+  - DIR/sweep-identity.txt records what the sweep is; --resume with other
+    --vary values, another --set or an edited scenario is refused (exit 2)
+    saying what differs, and the finished points are left as they were; the
+    same sweep resumes; without --resume the sweep starts over
+  - --resume of a shard whose description is of another sweep is refused
+  - the scenario is read once: a pipe gives every point the same scenario
+  - DIR/.lock: a second sweep into a folder in use is refused with the
+    holder's pid and host; a dead holder's lock is taken over with a note;
+    no lock is left behind
+  - --merge checks each point's summary.csv and the shard descriptions' run
+    lines
+  - a point that fails names itself, its error.txt and the reason; a
+    successful --resume leaves no stale error.txt
+Prints one line per check; exit 1 when any fails.
+"""
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+
+SIM = sys.argv[1]
+FAILED = []
+
+STAR = """[topology]
+kind = star
+hosts = 3
+host_link = 100Gbps
+[job.incast]
+pattern = incast
+dst = 0
+size = 200KB
+"""
+
+
+def check(cond, what, detail=''):
+    if cond:
+        print('ok: ' + what)
+    else:
+        print('FAIL: ' + what + (': ' + str(detail) if detail else ''))
+        FAILED.append(what)
+
+
+def sim(*args, **kw):
+    r = subprocess.run([SIM] + list(args), capture_output=True, text=True, **kw)
+    return r.returncode, r.stdout, r.stderr
+
+
+def read(path):
+    with open(path) as f:
+        return f.read()
+
+
+def write(path, text):
+    with open(path, 'w') as f:
+        f.write(text)
+
+
+def identity(tmp, scn):
+    out = os.path.join(tmp, 'id')
+    rc, _, err = sim('sweep', scn, '--vary', 'ecn.kmin=50KB,100KB', '-o', out, '-q')
+    check(rc == 0, 'a sweep runs', err)
+    text = read(os.path.join(out, 'sweep-identity.txt'))
+    check('vary = ecn.kmin=50KB,100KB\n' in text and 'scenario_fnv1a = ' in text and
+          'points = 2\n' in text, 'sweep-identity.txt records the sweep', text)
+    check(not os.path.exists(os.path.join(out, '.lock')), 'no lock left behind')
+    csv = read(os.path.join(out, 'sweep.csv'))
+    summary = read(os.path.join(out, 'p000', 'summary.csv'))
+    for what, args in (('other --vary values', ['--vary', 'ecn.kmin=300KB,100KB']),
+                       ('another --set', ['--vary', 'ecn.kmin=50KB,100KB',
+                                          '--set', 'sim.seed=9']),
+                       ('--repeat', ['--vary', 'ecn.kmin=50KB,100KB', '--repeat', '2'])):
+        rc, _, err = sim('sweep', scn, *args, '-o', out, '-q', '--resume')
+        check(rc == 2 and 'holds another sweep' in err and 'differ' in err,
+              '--resume with ' + what + ': refused, saying what differs', (rc, err))
+    edited = os.path.join(tmp, 'edited.ini')
+    write(edited, STAR.replace('size = 200KB', 'size = 300KB'))
+    rc, _, err = sim('sweep', edited, '--vary', 'ecn.kmin=50KB,100KB', '-o', out, '-q',
+                     '--resume')
+    check(rc == 2 and 'the scenario text differs' in err,
+          '--resume of an edited scenario: refused', (rc, err))
+    check(read(os.path.join(out, 'sweep.csv')) == csv and
+          read(os.path.join(out, 'p000', 'summary.csv')) == summary,
+          'a refused --resume leaves the results as they were')
+    rc, _, err = sim('sweep', scn, '--vary', 'ecn.kmin=50KB,100KB', '-o', out, '-q',
+                     '--resume')
+    check(rc == 0 and read(os.path.join(out, 'sweep.csv')) == csv,
+          'the same sweep resumes', (rc, err))
+    rc, _, err = sim('sweep', scn, '--vary', 'ecn.kmin=300KB', '-o', out, '-q')
+    check(rc == 0 and '300KB' in read(os.path.join(out, 'sweep.csv')) and
+          '300KB' in read(os.path.join(out, 'sweep-identity.txt')),
+          'without --resume another sweep starts over in the folder', (rc, err))
+
+
+def shard_resume(tmp, scn):
+    out = os.path.join(tmp, 'sh')
+    rc, _, err = sim('sweep', scn, '--vary', 'ecn.kmin=50KB,100KB', '--shard', '0/2',
+                     '-o', out, '-q')
+    check(rc == 0, 'shard 0/2 runs', err)
+    os.remove(os.path.join(out, 'sweep-identity.txt'))  # as an older version left it
+    rc, _, err = sim('sweep', scn, '--vary', 'ecn.kmin=50KB,300KB', '--shard', '0/2',
+                     '-o', out, '-q', '--resume')
+    check(rc == 2 and 'describes another sweep' in err and 'shard-0-of-2.txt' in err,
+          '--resume of a shard of another sweep: refused', (rc, err))
+    desc = read(os.path.join(out, 'shard-0-of-2.txt'))
+    check('300KB' not in desc, 'the refused shard keeps its description', desc)
+
+
+def pipe(tmp):
+    out = os.path.join(tmp, 'pipe')
+    r, w = os.pipe()
+    os.write(w, STAR.encode())
+    os.close(w)
+    rc, _, err = sim('sweep', '/dev/fd/%d' % r, '--vary', 'ecn.kmin=50KB,100KB,150KB',
+                     '-o', out, '-q', pass_fds=(r,))
+    os.close(r)
+    check(rc == 0, 'a sweep of a scenario from a pipe runs', err)
+    for p in range(3):
+        ini = read(os.path.join(out, 'p%03d' % p, 'scenario.ini'))
+        check('hosts = 3' in ini and 'job.incast' in ini,
+              'point %d of a piped scenario has the pipe\'s scenario' % p)
+
+
+def lock(tmp, scn):
+    out = os.path.join(tmp, 'lk')
+    os.makedirs(out)
+    host = socket.gethostname()
+    write(os.path.join(out, '.lock'), 'pid %d host %s\n' % (os.getpid(), host))
+    rc, _, err = sim('sweep', scn, '--vary', 'ecn.kmin=50KB', '-o', out, '-q')
+    check(rc == 2 and 'in use by another sweep' in err and 'pid %d' % os.getpid() in err and
+          host in err, 'a folder in use: refused with the pid and host', (rc, err))
+    check(not os.path.exists(os.path.join(out, 'p000')), 'the refused sweep ran nothing')
+    dead = subprocess.Popen(['true'])
+    dead.wait()
+    write(os.path.join(out, '.lock'), 'pid %d host %s\n' % (dead.pid, host))
+    rc, _, err = sim('sweep', scn, '--vary', 'ecn.kmin=50KB', '-o', out, '-q')
+    check(rc == 0 and 'taking over the lock' in err and str(dead.pid) in err,
+          'a dead sweep\'s lock is taken over with a note', (rc, err))
+    check(not os.path.exists(os.path.join(out, '.lock')), 'the lock is removed at the end')
+
+
+def main():
+    tmp = tempfile.mkdtemp(prefix='dcqcn-sweep-folder-')
+    try:
+        scn = os.path.join(tmp, 'star.ini')
+        write(scn, STAR)
+        identity(tmp, scn)
+        shard_resume(tmp, scn)
+        pipe(tmp)
+        lock(tmp, scn)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    if FAILED:
+        print('%d check(s) failed' % len(FAILED))
+        return 1
+    print('all checks passed')
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
