@@ -144,6 +144,68 @@ def lock(tmp, scn):
     check(not os.path.exists(os.path.join(out, '.lock')), 'the lock is removed at the end')
 
 
+def merge(tmp, scn):
+    out = os.path.join(tmp, 'mg')
+    for i in range(2):
+        rc, _, err = sim('sweep', scn, '--vary', 'ecn.kmin=50KB,100KB,150KB', '--shard',
+                         '%d/2' % i, '-o', out, '-q')
+        check(rc == 0, 'shard %d/2 runs' % i, err)
+    rc, _, err = sim('sweep', '--merge', out, '-q')
+    check(rc == 0, 'the shards merge', err)
+    summary = os.path.join(out, 'p001', 'summary.csv')
+    good = read(summary)
+    lines = good.split('\n')
+
+    def broken(what, damage, words):
+        damage()
+        rc, _, err = sim('sweep', '--merge', out, '-q')
+        check(rc == 2 and 'point 1 (ecn.kmin=100KB)' in err and words in err,
+              '--merge of a summary.csv ' + what + ': refused, naming the point', (rc, err))
+        if os.path.isdir(summary):
+            os.rmdir(summary)
+        write(summary, good)
+
+    broken('missing', lambda: os.remove(summary), 'missing')
+    broken('empty', lambda: write(summary, ''), 'empty')
+    broken('truncated', lambda: write(summary, good[:len(good) - 20]), 'truncated')
+    broken('that is a folder', lambda: (os.remove(summary), os.mkdir(summary)),
+           'not a regular file')
+    broken('of random bytes', lambda: write(summary, lines[0] + '\n' +
+                                            lines[1].replace(',', ',\x07', 1) + '\n'),
+           'not text')
+    broken('with an extra column', lambda: write(summary, lines[0] + '\n' + lines[1] +
+                                                 ',7\n'), 'columns')
+    desc = os.path.join(out, 'shard-1-of-2.txt')
+    text = read(desc)
+    for what, extra, words in (('a duplicate', 'run = 1 0\n', 'given twice'),
+                               ('an out-of-range', 'run = 99 0\n', 'no such run'),
+                               ('another shard\'s', 'run = 0 0\n', 'another shard')):
+        write(desc, text + extra)
+        rc, _, err = sim('sweep', '--merge', out, '-q')
+        check(rc == 2 and words in err and 'shard-1-of-2.txt' in err,
+              '--merge of %s run line: refused' % what, (rc, err))
+    write(desc, text)
+    rc, _, err = sim('sweep', '--merge', out, '-q')
+    check(rc == 0, 'the repaired shards merge again', err)
+
+
+def failure(tmp, scn):
+    out = os.path.join(tmp, 'fail')
+    os.makedirs(os.path.join(out, 'p001'))
+    os.mkdir(os.path.join(out, 'p001', 'summary.csv'))  # the run cannot write it
+    rc, _, err = sim('sweep', scn, '--vary', 'ecn.kmin=50KB,100KB', '-o', out, '-q')
+    check(rc == 2 and 'point 1 (ecn.kmin=100KB) failed: ' in err and
+          os.path.join(out, 'p001', 'error.txt') in err and 'summary.csv' in err,
+          'a failed point: its number, its error.txt and the reason', (rc, err))
+    check(os.path.getsize(os.path.join(out, 'p001', 'error.txt')) > 0,
+          'the failed point\'s error.txt holds the reason')
+    os.rmdir(os.path.join(out, 'p001', 'summary.csv'))
+    rc, _, err = sim('sweep', scn, '--vary', 'ecn.kmin=50KB,100KB', '-o', out, '-q',
+                     '--resume')
+    check(rc == 0 and not os.path.exists(os.path.join(out, 'p001', 'error.txt')),
+          'a successful --resume leaves no stale error.txt', (rc, err))
+
+
 def main():
     tmp = tempfile.mkdtemp(prefix='dcqcn-sweep-folder-')
     try:
@@ -153,6 +215,8 @@ def main():
         shard_resume(tmp, scn)
         pipe(tmp)
         lock(tmp, scn)
+        merge(tmp, scn)
+        failure(tmp, scn)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     if FAILED:

@@ -41,6 +41,10 @@ void sweep_task_dir(const char *out_dir, int repeat, int t, char *buf, size_t le
 
 /* the two lines of DIR/summary.csv (each of SWEEP_LINE_BYTES); 0 or -1 */
 int sweep_read_summary(const char *dir, char *header, char *row);
+/* DIR/summary.csv is a regular file of two whole lines, summary.csv's
+ * header and a row of as many fields, printable, numbers where the column
+ * is numeric; 0, or -1 with the file and the reason in why */
+int sweep_check_summary(const char *dir, char *why, size_t len);
 /* the value of column `name` in a CSV row of unquoted fields is `want` */
 int sweep_column_is(const char *header, const char *row, const char *name, const char *want);
 /* DIR/sweep.csv: a row per point whose every run ended (status[] RUN_OK,

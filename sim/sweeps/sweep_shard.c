@@ -520,6 +520,54 @@ static int sweep_of(struct merge *m, char *err, size_t errlen)
 	return 0;
 }
 
+/* the run lines of each description: each a run of its shard, once, with
+ * a status; into m->status.  0, or -1 with err */
+static int check_runs(struct merge *m, char *err, size_t errlen)
+{
+	for (int i = 0; i < m->nd; i++)
+		for (int r = 0; r < m->d[i].nruns; r++) {
+			const struct shard_desc *d = &m->d[i];
+			int t = d->task[r], st = d->status[r];
+			const char *why = t < 0 || t >= m->ntasks ? "no such run in the sweep"
+					  : m->owner[t] != i	   ? "a run of another shard"
+					  : m->status[t] >= 0	   ? "given twice"
+					  : st < 0		   ? "not an exit status"
+								   : NULL;
+			if (why) {
+				snprintf(err, errlen,
+					 "%s: 'run = %d %d': %s (the sweep has %d runs): not the "
+					 "description a shard writes",
+					 d->path, t, st, why, m->ntasks);
+				return -1;
+			}
+			m->status[t] = st;
+		}
+	return 0;
+}
+
+/* every run that is listed in sweep.csv has a whole summary.csv; 0, or -1
+ * with err naming the point */
+static int check_summaries(const struct merge *m, char *err, size_t errlen)
+{
+	int R = m->R;
+	for (int t = 0; t < m->ntasks; t++) {
+		char dir[SWEEP_PATH_BYTES], why[2 * SWEEP_PATH_BYTES], label[512];
+		if (m->status[t] != RUN_OK)
+			continue;
+		sweep_task_dir(m->d[m->owner[t]].dir, R, t, dir, sizeof(dir));
+		if (!sweep_check_summary(dir, why, sizeof(why)))
+			continue;
+		sweep_point_label(&m->o, t / R, label, sizeof(label));
+		snprintf(err, errlen,
+			 "point %d (%s)%s, which shard %d/%d says ended: %s; run the shard again "
+			 "with --resume",
+			 t / R, label, R > 1 ? (t % R ? ", a repeat," : ", repeat 0,") : "",
+			 m->d[m->owner[t]].index, m->d[0].count, why);
+		return -1;
+	}
+	return 0;
+}
+
 /* each task's shard and the status its shard reports; then every run
  * ended: done, or failed as a single sweep would report.  0, or -1 with
  * err */
@@ -539,12 +587,8 @@ static int gather_runs(struct merge *m, char *err, size_t errlen)
 			if ((t / R) % N == m->d[i].index)
 				m->owner[t] = i;
 	}
-	for (int i = 0; i < m->nd; i++)
-		for (int r = 0; r < m->d[i].nruns; r++) {
-			int t = m->d[i].task[r];
-			if (t >= 0 && t < m->ntasks && m->owner[t] == i)
-				m->status[t] = m->d[i].status[r];
-		}
+	if (check_runs(m, err, errlen))
+		return -1;
 	for (int t = 0; t < m->ntasks; t++) {
 		int st = m->status[t];
 		if (st == RUN_OK || st == RUN_INVARIANT || st == RUN_EIO)
@@ -586,6 +630,22 @@ static int write_merged(struct merge *m, int *failed, int *unjudged, char *err, 
 	return worst;
 }
 
+/* the first run that ended with status st, and its reason, into err */
+static void merge_failure(const struct merge *m, int st, char *err, size_t errlen)
+{
+	int R = m->R, t = 0;
+	while (t < m->ntasks - 1 && m->status[t] != st)
+		t++;
+	char label[512], dir[SWEEP_PATH_BYTES], reason[SWEEP_LINE_BYTES];
+	sweep_point_label(&m->o, t / R, label, sizeof(label));
+	sweep_task_dir(m->d[m->owner[t]].dir, R, t, dir, sizeof(dir));
+	sweep_run_error(dir, reason, sizeof(reason));
+	snprintf(err, errlen, "point %d (%s)%s %s: %s (%s/error.txt)", t / R, label,
+		 R > 1 ? (t % R ? ", a repeat," : ", repeat 0,") : "",
+		 st == RUN_INVARIANT ? "broke an invariant" : "failed",
+		 reason[0] ? reason : "it left no reason", dir);
+}
+
 int sweep_merge(const char *const *dirs, int ndirs, const char *out_dir, int *failed,
 		int *unjudged, char *err, size_t errlen)
 {
@@ -598,16 +658,13 @@ int sweep_merge(const char *const *dirs, int ndirs, const char *out_dir, int *fa
 		return RUN_EIO;
 	}
 	if (!read_dirs(&m, dirs, ndirs, err, errlen) && !check_shards(&m, err, errlen) &&
-	    !sweep_of(&m, err, errlen) && !gather_runs(&m, err, errlen)) {
+	    !sweep_of(&m, err, errlen) && !gather_runs(&m, err, errlen) &&
+	    !check_summaries(&m, err, errlen)) {
 		int worst = write_merged(&m, failed, unjudged, err, errlen);
 		if (worst >= 0)
 			rc = worst;
-		if (worst == RUN_INVARIANT)
-			snprintf(err, errlen,
-				 "a point broke an invariant (its error.txt says which)");
-		else if (worst == RUN_EIO)
-			snprintf(err, errlen,
-				 "a point could not write its results (see its error.txt)");
+		if (worst == RUN_INVARIANT || worst == RUN_EIO)
+			merge_failure(&m, worst, err, errlen);
 	}
 	for (int i = 0; i < m.nd; i++)
 		free_shard(&m.d[i]);
