@@ -204,6 +204,11 @@ def failure(tmp, scn):
                      '--resume')
     check(rc == 0 and not os.path.exists(os.path.join(out, 'p001', 'error.txt')),
           'a successful --resume leaves no stale error.txt', (rc, err))
+    deep = os.path.join(tmp, 'd' * 200, 'e' * 200, 'f' * 200)  # > 512 bytes
+    os.makedirs(os.path.join(deep, 'p000', 'summary.csv'))
+    rc, _, err = sim('sweep', scn, '--vary', 'ecn.kmin=50KB', '-o', deep, '-q')
+    check(rc == 2 and os.path.join(deep, 'p000', 'summary.csv') + ': Is a directory' in err,
+          'a message about a long output path names it whole, with the reason', (rc, err))
 
 
 def main():

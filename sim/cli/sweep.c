@@ -333,7 +333,7 @@ static int sweep_outcome(const struct sweep_args *w, const char *dir, int st, in
 /* sweep --merge DIR... [-o OUT] */
 static int sweep_merge_main(const struct sweep_args *w)
 {
-	char err[2048], dir[4096];
+	char err[16384], dir[4096];
 	struct stat st0, st;
 	memset(&st0, 0, sizeof(st0)); /* set by the first folder before it is read */
 	for (int i = 0; i < w->nargs; i++)
@@ -383,7 +383,7 @@ static int sweep_main(int argc, char **argv)
 				.shard_index = w.shard_index, .shard_count = w.shard_count,
 				.switch_config = w.switch_config, .nic_config = w.nic_config,
 				.jobs = w.jobs, .interrupt = &cli_interrupted };
-	char err[2048], dir[4096];
+	char err[16384], dir[4096];
 	for (int i = 0; i < w.nvary; i++) {
 		if (sweep_parse_vary(w.vary[i], &o.axes[i], err, sizeof(err)))
 			return cli_usage_error("%s", err);
