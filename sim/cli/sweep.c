@@ -121,8 +121,9 @@ static const struct cli_opt sweep_opts[] = {
 		       "the figures' format: png (default), svg or pdf; implies --plot"),
 	{ .name = "--resume", .kind = CLI_FLAG, .off = SWEEP_OFF(resume),
 	  .help = "run only the points of DIR that did not end (no summary.csv,\n"
-		  "or one that says interrupted or terminated); give the same\n"
-		  "scenario and options as the sweep that was stopped" },
+		  "or one that says interrupted or terminated); the scenario and\n"
+		  "options must be the stopped sweep's (DIR/sweep-identity.txt):\n"
+		  "another sweep's folder is refused" },
 	{ .name = "--repeat", .arg = "N", .kind = CLI_INT, .off = SWEEP_OFF(repeat), .lo = 1,
 	  .hi = SWEEP_MAX_REPEAT, .what = "runs per point",
 	  .help = "run every point N times (1-" XSTR(SWEEP_MAX_REPEAT) "), with sim.seed, "
