@@ -11,8 +11,8 @@ its inputs.
   - DIR/.lock: a second sweep into a folder in use is refused with the
     holder's pid and host; a dead holder's lock is taken over with a note;
     no lock is left behind
-  - --merge checks each point's summary.csv and the shard descriptions' run
-    lines
+  - --merge checks each point's summary.csv, the shard descriptions' run
+    lines and the folder's sweep-identity.txt
   - a point that fails names itself, its error.txt and the reason; a
     successful --resume leaves no stale error.txt
 Prints one line per check; exit 1 when any fails.
@@ -187,6 +187,13 @@ def merge(tmp, scn):
     write(desc, text)
     rc, _, err = sim('sweep', '--merge', out, '-q')
     check(rc == 0, 'the repaired shards merge again', err)
+    ident = os.path.join(out, 'sweep-identity.txt')
+    good_id = read(ident)
+    write(ident, good_id.replace('150KB', '300KB'))
+    rc, _, err = sim('sweep', '--merge', out, '-q')
+    check(rc == 2 and 'holds another sweep' in err and 'the --vary axes differ' in err,
+          '--merge of shards whose folder records another sweep: refused', (rc, err))
+    write(ident, good_id)
 
 
 def failure(tmp, scn):

@@ -85,6 +85,10 @@ void sweep_free_inputs(struct sweep_opts *o, const struct sweep_opts *given);
  * differs from identity (plus the shards line); then write it; 0 or -1 */
 int sweep_claim_identity(const struct sweep_opts *o, const char *identity, char *err,
 			 size_t errlen);
+/* --merge: the sweep-identity.txt of a shards' folder dir, if there, is
+ * identity with "shards = N"; 0, or -1 with err */
+int sweep_folder_is(const char *dir, const char *identity, int shards, char *err,
+		    size_t errlen);
 /* take DIR/.lock (a shard's DIR/.shard-I-of-N.lock) into path; a lock of
  * a live process refuses (-1 with its pid and host in err), a dead one's
  * on this host is taken over with a note on stderr */

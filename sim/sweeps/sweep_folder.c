@@ -108,9 +108,10 @@ static char *slurp(const char *path)
 	return NULL;
 }
 
-/* the recorded identity of the folder differs from want: -1 with err */
-static int compare_identity(const char *path, const char *text, const char *want, char *err,
-			    size_t errlen)
+/* the recorded identity of the folder differs from want: -1 with err,
+ * which ends with advice */
+static int compare_identity(const char *path, const char *text, const char *want,
+			    const char *advice, char *err, size_t errlen)
 {
 	char *had = identity_lines(text);
 	if (!had) {
@@ -122,11 +123,9 @@ static int compare_identity(const char *path, const char *text, const char *want
 		const char *was, *now;
 		const char *why = sweep_identity_difference(had, want, &was, &now);
 		snprintf(err, errlen,
-			 "%s holds another sweep (%s): %s (was: %.*s; now: %.*s): --resume "
-			 "finishes the same sweep; give a new -o, or leave out --resume to "
-			 "start over",
-			 path, IDENTITY_FILE, why, (int)strcspn(was, "\n"), was,
-			 (int)strcspn(now, "\n"), now);
+			 "%s holds another sweep (%s): %s (was: %.*s; now: %.*s): %s", path,
+			 IDENTITY_FILE, why, (int)strcspn(was, "\n"), was, (int)strcspn(now, "\n"),
+			 now, advice);
 		rc = -1;
 	}
 	free(had);
@@ -136,7 +135,7 @@ static int compare_identity(const char *path, const char *text, const char *want
 int sweep_claim_identity(const struct sweep_opts *o, const char *identity, char *err,
 			 size_t errlen)
 {
-	char path[SWEEP_PATH_BYTES], tmp[SWEEP_PATH_BYTES + 32];
+	char path[SWEEP_PATH_BYTES], tmp[SWEEP_PATH_BYTES + 96];
 	size_t len = strlen(identity) + 64;
 	char *want = malloc(len);
 	if (!want) {
@@ -152,14 +151,19 @@ int sweep_claim_identity(const struct sweep_opts *o, const char *identity, char 
 	if (o->resume) {
 		char *text = slurp(path);
 		if (text)
-			rc = compare_identity(o->out_dir, text, want, err, errlen);
+			rc = compare_identity(o->out_dir, text, want,
+					      "--resume finishes the same sweep; give a new -o, "
+					      "or leave out --resume to start over",
+					      err, errlen);
 		else if (errno != ENOENT) {
 			snprintf(err, errlen, "%s: %s", path, strerror(errno));
 			rc = -1;
 		}
 		free(text);
 	}
-	snprintf(tmp, sizeof(tmp), "%s.%ld.tmp", path, (long)getpid());
+	char host[64] = "";
+	gethostname(host, sizeof(host) - 1); /* shards on several machines share DIR */
+	snprintf(tmp, sizeof(tmp), "%s.%s.%ld.tmp", path, host, (long)getpid());
 	FILE *fp = rc ? NULL : fopen(tmp, "w");
 	if (!rc && !fp) {
 		snprintf(err, errlen, "%s: %s", tmp, strerror(errno));
@@ -177,6 +181,35 @@ int sweep_claim_identity(const struct sweep_opts *o, const char *identity, char 
 		}
 	}
 	free(want);
+	return rc;
+}
+
+int sweep_folder_is(const char *dir, const char *identity, int shards, char *err,
+		    size_t errlen)
+{
+	char path[SWEEP_PATH_BYTES];
+	snprintf(path, sizeof(path), "%s/%s", dir, IDENTITY_FILE);
+	char *text = slurp(path);
+	if (!text) {
+		if (errno == ENOENT)
+			return 0; /* written by an older version */
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	size_t len = strlen(identity) + 64;
+	char *want = malloc(len);
+	int rc = -1;
+	if (want) {
+		snprintf(want, len, "%sshards = %d\n", identity, shards);
+		rc = compare_identity(dir, text, want,
+				      "its shard descriptions are not of the sweep its runs belong "
+				      "to; run the shards again into a new folder",
+				      err, errlen);
+	} else {
+		snprintf(err, errlen, "out of memory");
+	}
+	free(want);
+	free(text);
 	return rc;
 }
 

@@ -457,6 +457,9 @@ static int check_shards(const struct merge *m, char *err, size_t errlen)
 			}
 	}
 	int N = d[0].count;
+	for (int i = 0; i < m->nd; i++)
+		if (sweep_folder_is(d[i].dir, d[0].identity, N, err, errlen))
+			return -1;
 	if (m->nd < N) {
 		char missing[256] = "";
 		size_t n = 0;
