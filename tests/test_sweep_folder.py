@@ -91,6 +91,10 @@ def identity(tmp, scn):
                      '--resume')
     check(rc == 0 and read(os.path.join(out, 'sweep.csv')) == csv,
           'the same sweep resumes', (rc, err))
+    rc, outp, err = sim('sweep', scn, '--vary', 'ecn.kmin=50KB,100KB', '-o', out, '--resume',
+                        '--set', 'nic.ccc=x')
+    check(rc == 2 and 'did you mean nic.cc' in err and 'sweep results' not in outp,
+          'a refused sweep shows the error, not the folder\'s earlier table', (rc, outp, err))
     rc, _, err = sim('sweep', scn, '--vary', 'ecn.kmin=300KB', '-o', out, '-q')
     check(rc == 0 and '300KB' in read(os.path.join(out, 'sweep.csv')) and
           '300KB' in read(os.path.join(out, 'sweep-identity.txt')),

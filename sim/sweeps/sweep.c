@@ -523,8 +523,11 @@ static int run_sweep(const struct sweep_opts *o, int *failed, int *unjudged, cha
 	err[0] = '\0';
 	*failed = *unjudged = 0;
 	int rc = start(o, mpi, &npoints, err, errlen);
-	if (rc)
+	if (rc) {
+		if (o->refused) /* nothing ran */
+			*o->refused = 1;
 		return rc;
+	}
 	int ntasks = (int)npoints * sweep_repeats(o);
 	int *status = calloc((size_t)ntasks, sizeof(*status));
 	char *identity = NULL;
@@ -544,7 +547,7 @@ static int run_sweep(const struct sweep_opts *o, int *failed, int *unjudged, cha
 	    claim(o, mpi, rank, identity, lock, sizeof(lock), &locked, err, errlen) ||
 	    (o->shard_count > 0 && /* the shard's description, before anything runs */
 	     sweep_write_shard(o, identity, ntasks, status, err, errlen))) {
-		if (o->refused && identity)
+		if (o->refused)
 			*o->refused = 1;
 		if (locked)
 			unlink(lock);

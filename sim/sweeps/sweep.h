@@ -81,9 +81,9 @@ struct sweep_opts {
 	void (*ran)(void *ctx);             /* called as each run ends (this rank's);
 					     * NULL: none */
 	void *ran_ctx;
-	int *refused;                       /* set to 1 when the sweep is refused before
-					     * it touches out_dir (another sweep's
-					     * folder, or in use); NULL: not told */
+	int *refused;                       /* set to 1 when the sweep stops before any
+					     * run (a point that does not load, another
+					     * sweep's folder, one in use); NULL: not told */
 	/* the inputs' texts (scenario_read_text, scenario_read_config) when the
 	 * caller read them; NULL: sweep_run reads the file, once, and every
 	 * point loads these bytes */
