@@ -7,7 +7,8 @@ its inputs.
     saying what differs, and the finished points are left as they were; the
     same sweep resumes; without --resume the sweep starts over
   - --resume of a shard whose description is of another sweep is refused
-  - the scenario is read once: a pipe gives every point the same scenario
+  - the scenario is read once: a pipe gives every point the same scenario,
+    an edit while the sweep runs changes none of its points
   - DIR/.lock: a second sweep into a folder in use is refused with the
     holder's pid and host; a dead holder's lock is taken over with a note;
     no lock is left behind
@@ -130,6 +131,41 @@ def pipe(tmp):
               'point %d of a piped scenario has the pipe\'s scenario' % p)
 
 
+SLOW = """[topology]
+kind = leaf-spine
+spines = 2
+leaves = 4
+hosts_per_leaf = 8
+host_link = 100Gbps
+fabric_link = 100Gbps
+[job.perm]
+pattern = permutation
+size = 40MB
+"""
+
+
+def edited_meanwhile(tmp):
+    """the scenario edited while the sweep runs (after its first point):
+    the later points keep the text the sweep started with"""
+    scn = os.path.join(tmp, 'slow.ini')
+    out = os.path.join(tmp, 'edit')
+    write(scn, SLOW)
+    proc = subprocess.Popen([SIM, 'sweep', scn, '--vary', 'ecn.kmin=50KB,100KB,150KB', '-o',
+                             out, '--set', 'sim.threads=1'], stdout=subprocess.DEVNULL,
+                            stderr=subprocess.PIPE, text=True)
+    for line in proc.stderr:
+        if 'point 0 ' in line:
+            write(scn, SLOW.replace('size = 40MB', 'size = 1MB'))
+            break
+    proc.stderr.read()
+    rc = proc.wait()
+    check(rc == 0, 'a sweep whose scenario is edited meanwhile ends', rc)
+    for p in range(3):
+        ini = read(os.path.join(out, 'p%03d' % p, 'scenario.ini'))
+        check('size = 40MB' in ini and 'size = 1MB' not in ini,
+              'point %d keeps the scenario the sweep started with' % p)
+
+
 def lock(tmp, scn):
     out = os.path.join(tmp, 'lk')
     os.makedirs(out)
@@ -230,6 +266,7 @@ def main():
         identity(tmp, scn)
         shard_resume(tmp, scn)
         pipe(tmp)
+        edited_meanwhile(tmp)
         lock(tmp, scn)
         merge(tmp, scn)
         failure(tmp, scn)
