@@ -2,10 +2,11 @@
  * internal.h - what the files of sim/sweeps share and nothing outside
  * them uses.
  *
- * A sweep (sweep.h) is four files: sweep.c (the grid of points, their runs
+ * A sweep (sweep.h) is five files: sweep.c (the grid of points, their runs
  * in worker processes, sweep_run), sweep_csv.c (the runs' summary.csv rows
  * joined into sweep.csv), sweep_shard.c (a shard's description and
- * sweep_merge) and sweep_mpi.c (the ranks of the MPI build).
+ * sweep_merge), sweep_folder.c (the inputs read once, the folder's identity
+ * and lock) and sweep_mpi.c (the ranks of the MPI build).
  */
 #ifndef DCQCN_SWEEPS_INTERNAL_H
 #define DCQCN_SWEEPS_INTERNAL_H

@@ -118,8 +118,9 @@ int sweep_mpi_ranks(int *rank, int *size);
  * out_dir/sweep.csv, the file a single run would have written.  A point
  * that ran in another folder than out_dir gets a symbolic link
  * out_dir/pNNN to its run directory.  Checks that the shards describe the
- * same sweep (scenario text, --set, --vary, --repeat, N) and that every
- * run of every point ended.  Returns 0 with *failed and *unjudged as
+ * same sweep (scenario text, --set, --vary, --repeat, N; and the folders'
+ * sweep-identity.txt), that every run of every point ended, once, and that
+ * each listed run has a whole summary.csv.  Returns 0 with *failed and *unjudged as
  * sweep_run sets them, or 2 (RUN_EIO) with the reason in err.
  */
 int sweep_merge(const char *const *dirs, int ndirs, const char *out_dir, int *failed,
