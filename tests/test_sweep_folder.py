@@ -156,6 +156,11 @@ def edited_meanwhile(tmp):
     for line in proc.stderr:
         if 'point 0 ' in line:
             write(scn, SLOW.replace('size = 40MB', 'size = 1MB'))
+            # the sweep still runs (two points to go): its folder is taken
+            rc2, _, err2 = sim('sweep', scn, '--vary', 'ecn.kmin=50KB', '-o', out, '-q')
+            check(rc2 == 2 and 'pid %d on host %s' % (proc.pid, socket.gethostname()) in err2,
+                  'a second sweep into a running one\'s folder: refused with its pid',
+                  (rc2, err2))
             break
     proc.stderr.read()
     rc = proc.wait()
