@@ -289,7 +289,8 @@ def shards(tmp):
     check('shard = 1/3\n' in desc and 'run = 1 0\n' in desc and 'run = 4 0\n' in desc and
           'run = 0 ' not in desc, 'shard 1/3 ran points 1 and 4 (p % 3 == 1, from 0)', desc)
     check(sorted(os.listdir(shared)) == ['p000', 'p001', 'p002', 'p003', 'p004', 'p005',
-                                         'shard-0-of-3.txt', 'shard-1-of-3.txt', 'shard-2-of-3.txt'],
+                                         'shard-0-of-3.txt', 'shard-1-of-3.txt', 'shard-2-of-3.txt',
+                                         'sweep-identity.txt'],
           'the shards share the folder', os.listdir(shared))
     st, so, err = sim('sweep', '--merge', shared)
     check(st == 0 and read(os.path.join(shared, 'sweep.csv')) == read(os.path.join(ref, 'sweep.csv')),

@@ -468,21 +468,22 @@ int scenario_load_string(struct scenario *s, const char *name, const char *text,
 	return scn_load_text(s, name, text, err, NULL);
 }
 
-int scn_load_path(struct scenario *s, const char *path, struct scn_error *err,
-		  const struct scenario_inputs *in)
+char *scenario_read_text(const char *path, size_t *length, struct scn_error *err)
 {
 	struct place pl = { path, 0 };
 	FILE *f = fopen(path, "rb");
 	char *buf = NULL, *nul;
 	size_t len = 0, cap = 0, got;
-	int rc;
 
-	if (!f)
-		return scn_set_error(err, pl, "cannot open (%s)", strerror(errno));
+	if (!f) {
+		scn_set_error(err, pl, "cannot open (%s)", strerror(errno));
+		return NULL;
+	}
 	struct stat st;
 	if (!fstat(fileno(f), &st) && S_ISDIR(st.st_mode)) {
 		fclose(f);
-		return scn_set_error(err, pl, "is a directory, not a scenario file");
+		scn_set_error(err, pl, "is a directory, not a scenario file");
+		return NULL;
 	}
 	for (;;) {
 		if (cap - len < 4096) {
@@ -491,14 +492,15 @@ int scn_load_path(struct scenario *s, const char *path, struct scn_error *err,
 			if (cap > (size_t)MAX_FILE_BYTES + 4096) {
 				free(buf);
 				fclose(f);
-				return scn_set_error(err, pl, "larger than %ld bytes",
-						     MAX_FILE_BYTES);
+				scn_set_error(err, pl, "larger than %ld bytes", MAX_FILE_BYTES);
+				return NULL;
 			}
 			nb = realloc(buf, cap);
 			if (!nb) {
 				free(buf);
 				fclose(f);
-				return scn_set_error(err, pl, "out of memory");
+				scn_set_error(err, pl, "out of memory");
+				return NULL;
 			}
 			buf = nb;
 		}
@@ -511,7 +513,8 @@ int scn_load_path(struct scenario *s, const char *path, struct scn_error *err,
 		int e = errno;
 		free(buf);
 		fclose(f);
-		return scn_set_error(err, pl, "read error: %s", strerror(e));
+		scn_set_error(err, pl, "read error: %s", strerror(e));
+		return NULL;
 	}
 	fclose(f);
 	buf[len] = '\0';
@@ -522,9 +525,21 @@ int scn_load_path(struct scenario *s, const char *path, struct scn_error *err,
 		for (p = buf; p < nul; p++)
 			pl.line += *p == '\n';
 		free(buf);
-		return scn_set_error(err, pl, "NUL byte in the file (not a text file)");
+		scn_set_error(err, pl, "NUL byte in the file (not a text file)");
+		return NULL;
 	}
-	rc = scn_load_text(s, path, buf, err, in);
+	if (length)
+		*length = len;
+	return buf;
+}
+
+int scn_load_path(struct scenario *s, const char *path, struct scn_error *err,
+		  const struct scenario_inputs *in)
+{
+	char *buf = scenario_read_text(path, NULL, err);
+	if (!buf)
+		return -1;
+	int rc = scn_load_text(s, path, buf, err, in);
 	free(buf);
 	return rc;
 }

@@ -367,6 +367,10 @@ void scenario_free(struct scenario *s);
 int scenario_load_file(struct scenario *s, const char *path, struct scn_error *err);
 int scenario_load_string(struct scenario *s, const char *name, const char *text,
 			 struct scn_error *err);
+/* the text of the scenario file at path as scenario_load_file() reads it
+ * (NUL-terminated; free it), its length into *len (may be NULL); NULL with
+ * the message scenario_load_file() would give in err */
+char *scenario_read_text(const char *path, size_t *len, struct scn_error *err);
 /* "section.key=value", as given to --set */
 int scenario_set(struct scenario *s, const char *assignment, struct scn_error *err);
 int scenario_finalize(struct scenario *s, struct scn_error *err);
@@ -384,6 +388,10 @@ struct scenario_inputs {
 				      * as (set before the file); keys of the file and
 				      * of sets that do not apply to it are skipped,
 				      * each named on log.  NULL: the file's. */
+	/* the files' texts, read before (scenario_read_text, scenario_read_config):
+	 * used instead of reading path, switch_config and nic_config again, which
+	 * then only name them.  NULL: read the file. */
+	const char *text, *switch_text, *nic_text;
 };
 /* the inputs into s (scenario_init'ed), not finalized; 0 or -1 with err */
 int scenario_load_inputs(struct scenario *s, const struct scenario_inputs *in,

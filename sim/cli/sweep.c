@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "models/scenario/configs/config.h"
 #include "models/scenario/scenario.h"
 #include "sim/cli/cli.h"
 #include "sim/run/output.h"
@@ -120,8 +121,9 @@ static const struct cli_opt sweep_opts[] = {
 		       "the figures' format: png (default), svg or pdf; implies --plot"),
 	{ .name = "--resume", .kind = CLI_FLAG, .off = SWEEP_OFF(resume),
 	  .help = "run only the points of DIR that did not end (no summary.csv,\n"
-		  "or one that says interrupted or terminated); give the same\n"
-		  "scenario and options as the sweep that was stopped" },
+		  "or one that says interrupted or terminated); the scenario and\n"
+		  "options must be the stopped sweep's (DIR/sweep-identity.txt):\n"
+		  "another sweep's folder is refused" },
 	{ .name = "--repeat", .arg = "N", .kind = CLI_INT, .off = SWEEP_OFF(repeat), .lo = 1,
 	  .hi = SWEEP_MAX_REPEAT, .what = "runs per point",
 	  .help = "run every point N times (1-" XSTR(SWEEP_MAX_REPEAT) "), with sim.seed, "
@@ -284,15 +286,15 @@ static void print_sweep(const char *dir, const char *columns)
 }
 
 /* what a sweep or a merge prints and returns when sweep_run or
- * sweep_merge gave st */
+ * sweep_merge gave st (refused: before it touched dir) */
 static int sweep_outcome(const struct sweep_args *w, const char *dir, int st, int failed,
-			 int unjudged, const char *err, int rank)
+			 int unjudged, const char *err, int rank, int refused)
 {
 	const char *what = w->merge ? "sweep --merge" : "sweep";
 	char who[32] = "";
 	if (rank > 0)
 		snprintf(who, sizeof(who), "rank %d: ", rank);
-	if (st == RUN_EIO && !failed && access(dir, F_OK) != 0) {
+	if (st == RUN_EIO && !failed && (refused || access(dir, F_OK) != 0)) {
 		fprintf(stderr, "dcqcn-sim: %s%s: %s\n", who, what, err);
 		return EXIT_USAGE;
 	}
@@ -332,7 +334,7 @@ static int sweep_outcome(const struct sweep_args *w, const char *dir, int st, in
 /* sweep --merge DIR... [-o OUT] */
 static int sweep_merge_main(const struct sweep_args *w)
 {
-	char err[2048], dir[4096];
+	char err[16384], dir[4096];
 	struct stat st0, st;
 	memset(&st0, 0, sizeof(st0)); /* set by the first folder before it is read */
 	for (int i = 0; i < w->nargs; i++)
@@ -360,7 +362,7 @@ static int sweep_merge_main(const struct sweep_args *w)
 	}
 	int failed = 0, unjudged = 0;
 	int rc = sweep_merge(w->args, w->nargs, dir, &failed, &unjudged, err, sizeof(err));
-	return sweep_outcome(w, dir, rc, failed, unjudged, err, 0);
+	return sweep_outcome(w, dir, rc, failed, unjudged, err, 0, 0);
 }
 
 static int sweep_main(int argc, char **argv)
@@ -382,7 +384,7 @@ static int sweep_main(int argc, char **argv)
 				.shard_index = w.shard_index, .shard_count = w.shard_count,
 				.switch_config = w.switch_config, .nic_config = w.nic_config,
 				.jobs = w.jobs, .interrupt = &cli_interrupted };
-	char err[2048], dir[4096];
+	char err[16384], dir[4096];
 	for (int i = 0; i < w.nvary; i++) {
 		if (sweep_parse_vary(w.vary[i], &o.axes[i], err, sizeof(err)))
 			return cli_usage_error("%s", err);
@@ -401,19 +403,32 @@ static int sweep_main(int argc, char **argv)
 	int mpi = sweep_mpi_ranks(&rank, &size);
 	(void)size;
 	o.log = w.quiet ? NULL : stderr;
+	struct scn_error e; /* the files read once: a pipe, or one edited meanwhile */
+	char *texts[3] = { scenario_read_text(scenario, &o.scenario_len, &e),
+			   w.switch_config ? scenario_read_config(w.switch_config, 0,
+								  &o.switch_len, &e)
+					   : NULL,
+			   w.nic_config ? scenario_read_config(w.nic_config, 1, &o.nic_len, &e)
+					: NULL };
+	o.scenario_text = texts[0];
+	o.switch_text = texts[1];
+	o.nic_text = texts[2];
 	if ((w.switch_config || w.nic_config) && !w.quiet && (!mpi || rank == 0)) {
 		/* what the configurations set, once (the points load them quietly) */
 		struct scenario_inputs in = { .path = scenario, .switch_config = w.switch_config,
-					      .nic_config = w.nic_config, .log = stderr };
-		struct scn_error e;
+					      .nic_config = w.nic_config, .log = stderr,
+					      .text = texts[0], .switch_text = texts[1],
+					      .nic_text = texts[2] };
 		struct scenario *base = scenario_open(&in, &e);
 		scenario_close(base); /* a failure is reported with the points */
 	}
 	cli_install_signals();
-	int failed = 0;
-	int unjudged = 0;
+	int failed = 0, unjudged = 0, refused = 0;
+	o.refused = &refused;
 	int st = sweep_run(&o, &failed, &unjudged, err, sizeof(err));
-	return sweep_outcome(&w, dir, st, failed, unjudged, err, mpi ? rank : 0);
+	for (int i = 0; i < 3; i++)
+		free(texts[i]);
+	return sweep_outcome(&w, dir, st, failed, unjudged, err, mpi ? rank : 0, refused);
 }
 
 const struct cli_command cli_cmd_sweep = {

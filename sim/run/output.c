@@ -57,7 +57,7 @@ int output_mkdir_p(const char *dir)
 static void io_error(struct output *o, const char *name)
 {
 	if (!o->err[0])
-		snprintf(o->err, sizeof(o->err), "%.300s/%.100s: %s", o->dir, name,
+		snprintf(o->err, sizeof(o->err), "%s/%s: %s", o->dir, name,
 			 errno ? strerror(errno) : "write error");
 }
 
@@ -403,12 +403,12 @@ static int copy_file(const char *src, const char *dst, char *err, size_t errlen)
 		return 0;
 	FILE *in = fopen(src, "rb");
 	if (!in) {
-		snprintf(err, errlen, "%.400s: cannot read: %s", src, strerror(errno));
+		snprintf(err, errlen, "%s: cannot read: %s", src, strerror(errno));
 		return -1;
 	}
 	FILE *out = fopen(dst, "wb");
 	if (!out) {
-		snprintf(err, errlen, "%.400s: cannot write: %s", dst, strerror(errno));
+		snprintf(err, errlen, "%s: cannot write: %s", dst, strerror(errno));
 		fclose(in);
 		return -1;
 	}
@@ -421,7 +421,8 @@ static int copy_file(const char *src, const char *dst, char *err, size_t errlen)
 	fclose(in);
 	bad |= file_close(out) != 0;
 	if (bad)
-		snprintf(err, errlen, "%.200s: copying %.200s failed", dst, src);
+		snprintf(err, errlen, "%s: copying %s failed: %s", dst, src,
+			 errno ? strerror(errno) : "write error");
 	return bad ? -1 : 0;
 }
 
@@ -461,7 +462,7 @@ static int carry_traces(const struct scenario *scn, const char *dir,
 		if (!traces) {
 			snprintf(path, sizeof(path), "%s/traces", dir);
 			if (output_mkdir_p(path)) {
-				snprintf(err, errlen, "%.400s: cannot create: %s", path,
+				snprintf(err, errlen, "%s: cannot create: %s", path,
 					 strerror(errno));
 				free(copy);
 				return -1;

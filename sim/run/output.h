@@ -27,6 +27,10 @@
 
 #include "models/base/units.h"
 
+#ifndef RUN_ERR_BYTES /* a message about a file: its whole path (up to PATH_MAX) and why */
+#define RUN_ERR_BYTES 8800
+#endif
+
 struct scenario;
 struct fabric;
 struct flow;
@@ -72,7 +76,7 @@ struct output {
 	char (*job_names)[64];         /* the scenario's jobs, for qps.csv */
 	uint32_t njobs;
 	int oom;                       /* a buffer could not grow */
-	char err[512];                 /* the first write that failed: "DIR/FILE: reason" */
+	char err[RUN_ERR_BYTES];       /* the first write that failed: "DIR/FILE: reason" */
 };
 
 /* mkdir -p dir; 0 or -1 (errno set) */

@@ -516,7 +516,7 @@ static enum run_status write_files(struct run_ctx *c, struct fabric *f, enum run
 	if (!bad)
 		bad = write_summary(c, res);
 	if (bad && st != RUN_INVARIANT) {
-		snprintf(res->err, sizeof(res->err), "writing the results failed: %.480s",
+		snprintf(res->err, sizeof(res->err), "writing the results failed: %s",
 			 c->out.err[0] ? c->out.err
 			 : ioerr[0]    ? ioerr
 				       : "out of memory for a buffer");

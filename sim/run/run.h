@@ -18,6 +18,10 @@
 #include "models/base/units.h"
 #include "sim/run/iostats.h"
 
+#ifndef RUN_ERR_BYTES /* a message about a file: its whole path (up to PATH_MAX) and why */
+#define RUN_ERR_BYTES 8800
+#endif
+
 struct scenario;
 
 enum run_status {
@@ -91,7 +95,7 @@ struct run_result {
 	uint64_t events, data_pkts;
 	uint32_t threads;                      /* partitions the run used */
 	double wall_s, events_per_s, pkts_per_s, peak_rss_mb;
-	char err[512];                         /* what failed, when status != 0 */
+	char err[RUN_ERR_BYTES + 64];          /* what failed, when status != 0 */
 };
 
 enum run_status run_scenario(const struct scenario *scn, const struct run_opts *opts,

@@ -2,10 +2,11 @@
  * internal.h - what the files of sim/sweeps share and nothing outside
  * them uses.
  *
- * A sweep (sweep.h) is four files: sweep.c (the grid of points, their runs
+ * A sweep (sweep.h) is five files: sweep.c (the grid of points, their runs
  * in worker processes, sweep_run), sweep_csv.c (the runs' summary.csv rows
  * joined into sweep.csv), sweep_shard.c (a shard's description and
- * sweep_merge) and sweep_mpi.c (the ranks of the MPI build).
+ * sweep_merge), sweep_folder.c (the inputs read once, the folder's identity
+ * and lock) and sweep_mpi.c (the ranks of the MPI build).
  */
 #ifndef DCQCN_SWEEPS_INTERNAL_H
 #define DCQCN_SWEEPS_INTERNAL_H
@@ -41,6 +42,10 @@ void sweep_task_dir(const char *out_dir, int repeat, int t, char *buf, size_t le
 
 /* the two lines of DIR/summary.csv (each of SWEEP_LINE_BYTES); 0 or -1 */
 int sweep_read_summary(const char *dir, char *header, char *row);
+/* DIR/summary.csv is a regular file of two whole lines, summary.csv's
+ * header and a row of as many fields, printable, numbers where the column
+ * is numeric; 0, or -1 with the file and the reason in why */
+int sweep_check_summary(const char *dir, char *why, size_t len);
 /* the value of column `name` in a CSV row of unquoted fields is `want` */
 int sweep_column_is(const char *header, const char *row, const char *name, const char *want);
 /* DIR/sweep.csv: a row per point whose every run ended (status[] RUN_OK,
@@ -59,8 +64,43 @@ int sweep_shard_identity(const struct sweep_opts *o, long npoints, char **identi
 int sweep_write_shard(const struct sweep_opts *o, const char *identity, int ntasks,
 		      const int *status, char *err, size_t errlen);
 
+/* the first line where two identities differ, in words (a line of one
+ * that the other lacks is of the earlier kind of the two); *la and *lb
+ * (may be NULL) get where they differ */
+const char *sweep_identity_difference(const char *a, const char *b, const char **la,
+				      const char **lb);
+/* --resume of a shard: its description in out_dir, if there, is of this
+ * sweep; 0, or -1 with err */
+int sweep_shard_check(const struct sweep_opts *o, const char *identity, char *err,
+		      size_t errlen);
+
+/* ---- the sweep's folder (sweep_folder.c) ---- */
+
+/* the scenario and configuration files of *o whose text it lacks read
+ * into its texts; a file that cannot be read is left to the points, which
+ * fail on it with the loader's message */
+void sweep_read_inputs(struct sweep_opts *o);
+/* free the texts of o that sweep_read_inputs read (not those of given) */
+void sweep_free_inputs(struct sweep_opts *o, const struct sweep_opts *given);
+/* DIR/sweep-identity.txt: with --resume, refuse (-1 with err) one that
+ * differs from identity (plus the shards line); then write it; 0 or -1 */
+int sweep_claim_identity(const struct sweep_opts *o, const char *identity, char *err,
+			 size_t errlen);
+/* --merge: the sweep-identity.txt of a shards' folder dir, if there, is
+ * identity with "shards = N"; 0, or -1 with err */
+int sweep_folder_is(const char *dir, const char *identity, int shards, char *err,
+		    size_t errlen);
+/* take DIR/.lock (a shard's DIR/.shard-I-of-N.lock) into path; a lock of
+ * a live process refuses (-1 with its pid and host in err), a dead one's
+ * on this host is taken over with a note on stderr */
+int sweep_lock(const struct sweep_opts *o, char *path, size_t len, char *err, size_t errlen);
+/* the first line of the error.txt in a run directory, "" when none */
+void sweep_run_error(const char *dir, char *buf, size_t len);
+
 /* ---- MPI ranks (sweep_mpi.c; without MPI, one rank) ---- */
 
+/* 1 when every rank has the same h (always without MPI) */
+int sweep_mpi_same(uint64_t h, int mpi);
 /* the largest of x over the ranks (x itself without MPI) */
 int sweep_mpi_max(int x, int mpi);
 /* every rank's statuses (the largest of each task's), its worst outcome

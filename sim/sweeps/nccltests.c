@@ -827,11 +827,13 @@ static int size_done(void *ctx, int i, int status)
 /* DIR/nccl-tests.csv: the table's columns, the rows that ran; 0 or -1 */
 static int write_csv(const struct nccltests *t, int nrun, char *err, size_t errlen)
 {
-	char path[4200];
+	char path[4200], tmp[4240];
 	snprintf(path, sizeof(path), "%s/nccl-tests.csv", t->root);
-	FILE *fp = fopen(path, "w");
+	/* written aside and renamed: a failure never leaves a partial file */
+	snprintf(tmp, sizeof(tmp), "%s.%ld.tmp", path, (long)getpid());
+	FILE *fp = fopen(tmp, "w");
 	if (!fp) {
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		snprintf(err, errlen, "%s: cannot write it: %s", tmp, strerror(errno));
 		return -1;
 	}
 	fputs("size_B,count,type,redop,root,oop_time_us,oop_algbw_GBps,oop_busbw_GBps,oop_wrong,"
@@ -852,8 +854,9 @@ static int write_csv(const struct nccltests *t, int nrun, char *err, size_t errl
 		}
 		fputc('\n', fp);
 	}
-	if (file_close(fp)) {
-		snprintf(err, errlen, "%s: write failed", path);
+	if (file_close(fp) || rename(tmp, path)) {
+		snprintf(err, errlen, "%s: cannot write it: %s", path, strerror(errno));
+		unlink(tmp);
 		return -1;
 	}
 	return 0;

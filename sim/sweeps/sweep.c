@@ -29,6 +29,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "models/base/files.h"
 #include "models/scenario/keyhelp.h"
 #include "models/scenario/scenario.h"
 #include "sim/run/output.h"
@@ -126,7 +127,8 @@ static struct scenario *load_point(const struct sweep_opts *o, int p, int k,
 	scenario_init(s);
 	struct scenario_inputs in = { .path = o->scenario, .switch_config = o->switch_config,
 				      .nic_config = o->nic_config, .sets = o->sets,
-				      .nsets = o->nsets };
+				      .nsets = o->nsets, .text = o->scenario_text,
+				      .switch_text = o->switch_text, .nic_text = o->nic_text };
 	int rc = scenario_load_inputs(s, &in, err);
 	sweep_point_index(o, p, idx);
 	for (int a = 0; rc == 0 && a < o->naxes; a++) {
@@ -173,31 +175,39 @@ void sweep_task_dir(const char *out_dir, int repeat, int t, char *buf, size_t le
 		sweep_point_dir(out_dir, t, buf, len);
 }
 
+/* the reason a run failed, as DIR/error.txt (the parent reports it) */
+static void leave_error(const char *dir, const char *msg)
+{
+	char path[SWEEP_PATH_BYTES + 16];
+	snprintf(path, sizeof(path), "%s/error.txt", dir);
+	FILE *fp = output_mkdir_p(dir) ? NULL : fopen(path, "w");
+	if (fp) {
+		fprintf(fp, "%s\n", msg);
+		file_close(fp);
+	}
+}
+
 /* run task t (point t / repeat, repeat t % repeat) into its directory;
  * threads: for sim.threads = auto (0: all the cores) */
 static enum run_status run_task(const struct sweep_opts *o, int t, unsigned auto_threads)
 {
 	struct scn_error err;
-	char dir[SWEEP_PATH_BYTES];
+	char dir[SWEEP_PATH_BYTES], path[SWEEP_PATH_BYTES + 16];
 	int R = sweep_repeats(o);
-	struct scenario *s = load_point(o, t / R, t % R, &err);
-	if (!s)
-		return RUN_EIO;
 	sweep_task_dir(o->out_dir, R, t, dir, sizeof(dir));
+	snprintf(path, sizeof(path), "%s/error.txt", dir);
+	unlink(path); /* an earlier attempt's */
+	struct scenario *s = load_point(o, t / R, t % R, &err);
+	if (!s) {
+		leave_error(dir, err.msg);
+		return RUN_EIO;
+	}
 	struct run_opts ro = { .out_dir = dir, .interrupt = o->interrupt, /* the handler's flag */
 			       .threads = s->threads != SCN_AUTO ? 0 : auto_threads };
 	struct run_result r;
 	enum run_status st = run_scenario(s, &ro, &r);
-	if (st == RUN_INVARIANT || st == RUN_EIO) {
-		/* the caller reports it; leave the reason next to the results */
-		char path[SWEEP_PATH_BYTES + 16];
-		snprintf(path, sizeof(path), "%s/error.txt", dir);
-		FILE *fp = fopen(path, "w");
-		if (fp) {
-			fprintf(fp, "%s\n", r.err);
-			fclose(fp);
-		}
-	}
+	if (st == RUN_INVARIANT || st == RUN_EIO) /* the caller reports it */
+		leave_error(dir, r.err);
 	scenario_free(s);
 	free(s);
 	return st;
@@ -265,8 +275,14 @@ static int task_done(void *ctx, int t, int st)
 		sweep_write_shard(o, sp->identity, (int)sp->ntasks, sp->status, why, sizeof(why));
 	}
 	if (o->log) {
-		char label[512], rank[32] = "", rep[48] = "";
+		char label[512], rank[32] = "", rep[48] = "", dir[SWEEP_PATH_BYTES];
+		char why[SWEEP_LINE_BYTES + 2 * SWEEP_PATH_BYTES], reason[SWEEP_LINE_BYTES];
 		sweep_point_label(o, t / R, label, sizeof(label));
+		sweep_task_dir(o->out_dir, R, t, dir, sizeof(dir));
+		sweep_run_error(dir, reason, sizeof(reason));
+		snprintf(why, sizeof(why), "%s: %s (%s/error.txt)",
+			 st == RUN_INVARIANT ? "invariant broken" : "failed",
+			 reason[0] ? reason : "no reason written", dir);
 		char killed[48];
 		snprintf(killed, sizeof(killed), "killed by signal %d", st - WORKERS_KILLED);
 		if (sp->size > 1)
@@ -275,11 +291,10 @@ static int task_done(void *ctx, int t, int st)
 			snprintf(rep, sizeof(rep), " repeat %d", t % R);
 		fprintf(o->log, "sweep: %spoint %d%s (%s): %s; %ld of %ld done\n", rank, t / R, rep,
 			label,
-			st == RUN_OK	      ? "ok"
-			: st == RUN_INVARIANT  ? "invariant broken (see error.txt)"
+			st == RUN_OK		? "ok"
 			: st == RUN_INTERRUPTED ? "interrupted"
 			: st >= WORKERS_KILLED  ? killed
-						: "failed (see error.txt)",
+						: why,
 			sp->done, sp->owned);
 		fflush(o->log);
 	}
@@ -389,6 +404,15 @@ static int resume(struct sweep_pool *sp)
 {
 	const struct sweep_opts *o = sp->o;
 	int R = sweep_repeats(o), resumed = 0;
+	for (int t = 0; !o->resume && t < sp->ntasks; t++) {
+		/* a new start: another sweep's results left in the folder must not
+		 * pass for this one's when it is resumed after an interruption */
+		char path[SWEEP_PATH_BYTES + 16];
+		sweep_task_dir(o->out_dir, R, t, path, sizeof(path) - 16);
+		strcat(path, "/summary.csv");
+		if (task_mine(sp, t))
+			unlink(path);
+	}
 	for (int t = 0; o->resume && t < sp->ntasks; t++) { /* what ended stays */
 		char dir[SWEEP_PATH_BYTES], header[SWEEP_LINE_BYTES], row[SWEEP_LINE_BYTES];
 		sweep_task_dir(o->out_dir, R, t, dir, sizeof(dir));
@@ -428,8 +452,70 @@ static int run_tasks(struct sweep_pool *sp, int mpi, int *interrupted, char *err
 	return sp->worst;
 }
 
-int sweep_run(const struct sweep_opts *o, int *failed, int *unjudged, char *err,
-	      size_t errlen)
+/* the folder is this sweep's: the ranks read the same inputs; then (but
+ * for zipped sweeps) rank 0 takes the lock into lock[] (*locked) and
+ * records the identity, refusing another sweep's folder on --resume.  0,
+ * or -1 with err on every rank */
+static int claim(const struct sweep_opts *o, int mpi, int rank, const char *identity,
+		 char *lock, size_t len, int *locked, char *err, size_t errlen)
+{
+	int rc = 0;
+	uint64_t h = strtoull(identity + strlen("scenario_fnv1a = "), NULL, 16);
+	*locked = 0;
+	if (!sweep_mpi_same(h, mpi)) {
+		snprintf(err, errlen, "the ranks read different scenario or configuration files "
+				      "(every rank must see the same bytes)");
+		return -1;
+	}
+	if (!o->zip && rank == 0) {
+		rc = sweep_lock(o, lock, len, err, errlen);
+		*locked = !rc;
+		if (!rc && o->resume && o->shard_count > 0)
+			rc = sweep_shard_check(o, identity, err, errlen);
+		if (!rc)
+			rc = sweep_claim_identity(o, identity, err, errlen);
+	}
+	if (sweep_mpi_max(rc ? 1 : 0, mpi) && !rc) {
+		snprintf(err, errlen, "rank 0 could not start the sweep (its message says why)");
+		rc = -1;
+	}
+	if (rc && *locked) {
+		unlink(lock);
+		*locked = 0;
+	}
+	return rc;
+}
+
+/* the first run that ended with status st, and its reason, into err */
+static void first_failure(const struct sweep_opts *o, const int *status, int ntasks, int st,
+			  char *err, size_t errlen)
+{
+	int R = sweep_repeats(o), t = 0;
+	while (t < ntasks && status[t] != st)
+		t++;
+	if (t == ntasks) {
+		snprintf(err, errlen, "%s", st == RUN_INVARIANT ? "a point broke an invariant"
+								: "a point could not run");
+		return;
+	}
+	char label[512], dir[SWEEP_PATH_BYTES], reason[SWEEP_LINE_BYTES], rep[48] = "";
+	sweep_point_label(o, t / R, label, sizeof(label));
+	sweep_task_dir(o->out_dir, R, t, dir, sizeof(dir));
+	sweep_run_error(dir, reason, sizeof(reason));
+	if (R > 1)
+		snprintf(rep, sizeof(rep), " repeat %d", t % R);
+	snprintf(err, errlen, "point %d%s (%s) %s: %s (%s/error.txt)", t / R, rep, label,
+		 st == RUN_INVARIANT ? "broke an invariant" : "failed",
+		 reason[0] ? reason
+			   : "it left no reason (error.txt missing or empty: a full disk, or "
+			     "the process died)",
+		 dir);
+}
+
+/* sweep_run with the inputs read (o's texts) */
+static int run_sweep(const struct sweep_opts *o, int *failed, int *unjudged, char *err,
+		     size_t errlen)
+
 {
 	long npoints;
 	int rank, size;
@@ -437,8 +523,11 @@ int sweep_run(const struct sweep_opts *o, int *failed, int *unjudged, char *err,
 	err[0] = '\0';
 	*failed = *unjudged = 0;
 	int rc = start(o, mpi, &npoints, err, errlen);
-	if (rc)
+	if (rc) {
+		if (o->refused) /* nothing ran */
+			*o->refused = 1;
 		return rc;
+	}
 	int ntasks = (int)npoints * sweep_repeats(o);
 	int *status = calloc((size_t)ntasks, sizeof(*status));
 	char *identity = NULL;
@@ -452,15 +541,22 @@ int sweep_run(const struct sweep_opts *o, int *failed, int *unjudged, char *err,
 		status[t] = -1;
 		sp.owned += task_mine(&sp, t);
 	}
-	if (o->shard_count > 0 && /* the shard's description, before anything runs */
-	    (sweep_shard_identity(o, npoints, &identity, err, errlen) ||
+	char lock[SWEEP_PATH_BYTES + 32];
+	int locked = 0;
+	if (sweep_shard_identity(o, npoints, &identity, err, errlen) ||
+	    claim(o, mpi, rank, identity, lock, sizeof(lock), &locked, err, errlen) ||
+	    (o->shard_count > 0 && /* the shard's description, before anything runs */
 	     sweep_write_shard(o, identity, ntasks, status, err, errlen))) {
+		if (o->refused)
+			*o->refused = 1;
+		if (locked)
+			unlink(lock);
 		free(status);
 		free(identity);
 		return RUN_EIO;
 	}
 	sp.done = resume(&sp);
-	sp.identity = identity;
+	sp.identity = o->shard_count > 0 ? identity : NULL;
 	int interrupted;
 	int worst = run_tasks(&sp, mpi, &interrupted, err, errlen);
 	if (mpi) /* every rank's statuses, worst outcome and interruption */
@@ -474,13 +570,23 @@ int sweep_run(const struct sweep_opts *o, int *failed, int *unjudged, char *err,
 		sweep_mpi_share_csv(o, rank, &wrc, failed, unjudged, err, errlen);
 	if (wrc)
 		worst = RUN_EIO;
-	else if (worst == RUN_INVARIANT)
-		snprintf(err, errlen, "a point broke an invariant (its error.txt says which)");
-	else if (worst == RUN_EIO && !err[0])
-		snprintf(err, errlen, "a point could not write its results (see its error.txt)");
+	else if (worst == RUN_INVARIANT || (worst == RUN_EIO && !err[0]))
+		first_failure(o, status, ntasks, worst, err, errlen);
+	if (locked)
+		unlink(lock);
 	free(status);
 	free(identity);
 	if (worst != RUN_OK)
 		return worst;
 	return interrupted ? RUN_INTERRUPTED : RUN_OK;
+}
+
+int sweep_run(const struct sweep_opts *o, int *failed, int *unjudged, char *err,
+	      size_t errlen)
+{
+	struct sweep_opts own = *o;
+	sweep_read_inputs(&own); /* once: every point loads these bytes */
+	int rc = run_sweep(&own, failed, unjudged, err, errlen);
+	sweep_free_inputs(&own, o);
+	return rc;
 }

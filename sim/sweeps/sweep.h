@@ -24,6 +24,13 @@
  *     scenario text, the --set and --vary options, repeat) and how each of
  *     its runs ended.  sweep_merge() joins the shards into the sweep.csv a
  *     single run writes, byte for byte.
+ *   - The scenario and configuration files are read once, when the sweep
+ *     starts: every point loads those bytes (a pipe works, an edit during
+ *     the sweep changes nothing).  DIR/sweep-identity.txt records what the
+ *     sweep is (the lines of a shard description); --resume refuses a
+ *     folder whose identity differs, and DIR/.lock (a shard's
+ *     DIR/.shard-I-of-N.lock) keeps a second sweep out while one runs.
+ *     Zipped sweeps (calibrate's batches) write neither.
  *   - In the MPI build, launched by mpirun (main() calls MPI_Init only
  *     then), sweep_run is collective: rank r of N runs the points p % N ==
  *     r one after another in its own process (no fork after MPI_Init),
@@ -74,6 +81,14 @@ struct sweep_opts {
 	void (*ran)(void *ctx);             /* called as each run ends (this rank's);
 					     * NULL: none */
 	void *ran_ctx;
+	int *refused;                       /* set to 1 when the sweep stops before any
+					     * run (a point that does not load, another
+					     * sweep's folder, one in use); NULL: not told */
+	/* the inputs' texts (scenario_read_text, scenario_read_config) when the
+	 * caller read them; NULL: sweep_run reads the file, once, and every
+	 * point loads these bytes */
+	const char *scenario_text, *switch_text, *nic_text;
+	size_t scenario_len, switch_len, nic_len;
 };
 
 #define SWEEP_MAX_REPEAT 1000
@@ -103,8 +118,9 @@ int sweep_mpi_ranks(int *rank, int *size);
  * out_dir/sweep.csv, the file a single run would have written.  A point
  * that ran in another folder than out_dir gets a symbolic link
  * out_dir/pNNN to its run directory.  Checks that the shards describe the
- * same sweep (scenario text, --set, --vary, --repeat, N) and that every
- * run of every point ended.  Returns 0 with *failed and *unjudged as
+ * same sweep (scenario text, --set, --vary, --repeat, N; and the folders'
+ * sweep-identity.txt), that every run of every point ended, once, and that
+ * each listed run has a whole summary.csv.  Returns 0 with *failed and *unjudged as
  * sweep_run sets them, or 2 (RUN_EIO) with the reason in err.
  */
 int sweep_merge(const char *const *dirs, int ndirs, const char *out_dir, int *failed,

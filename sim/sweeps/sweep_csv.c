@@ -18,6 +18,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "models/base/files.h"
 #include "models/scenario/keyhelp.h"
@@ -82,6 +84,78 @@ static int number_decimals(const char *v)
 		return -1;
 	const char *dot = strchr(v, '.');
 	return dot ? (int)strlen(dot + 1) : 0;
+}
+
+/* the fields of a summary row are printable, numbers where the column
+ * is numeric; the reason into why, or 0 */
+static int check_fields(char **hf, char **f, int n, char *why, size_t len)
+{
+	for (int c = 0; c < n; c++) {
+		for (const unsigned char *v = (const unsigned char *)f[c]; *v; v++)
+			if (*v < 0x20 || *v > 0x7e) {
+				snprintf(why, len, "column %s holds a byte that is not text (0x%02x)",
+					 hf[c], *v);
+				return -1;
+			}
+		if (!text_column(hf[c]) && f[c][0] && number_decimals(f[c]) < 0) {
+			snprintf(why, len, "column %s is not a number: %.40s", hf[c], f[c]);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+int sweep_check_summary(const char *dir, char *why, size_t len)
+{
+	char path[SWEEP_PATH_BYTES + 16], want[SWEEP_LINE_BYTES], row0[SWEEP_LINE_BYTES];
+	static struct run_result zero;
+	struct stat st;
+	snprintf(path, sizeof(path), "%s/summary.csv", dir);
+	if (stat(path, &st) || !S_ISREG(st.st_mode)) {
+		snprintf(why, len, "%s: %s", path,
+			 errno == ENOENT ? "missing" : S_ISREG(st.st_mode) ? strerror(errno)
+									 : "not a regular file");
+		return -1;
+	}
+	char *text = malloc(3 * SWEEP_LINE_BYTES), *hf[MAX_COLS], *f[MAX_COLS];
+	FILE *fp = text ? fopen(path, "r") : NULL;
+	size_t n = fp ? fread(text, 1, 3 * SWEEP_LINE_BYTES - 1, fp) : 0;
+	int rc = -1;
+	if (fp)
+		fclose(fp);
+	if (!fp) {
+		snprintf(why, len, "%s: %s", path, text ? strerror(errno) : "out of memory");
+		goto out;
+	}
+	text[n] = '\0';
+	char *nl1 = strchr(text, '\n'), *nl2 = nl1 ? strchr(nl1 + 1, '\n') : NULL;
+	if (!n || !nl1 || !nl2 || nl2[1] || memchr(text, '\0', n)) {
+		snprintf(why, len, "%s: %s", path,
+			 !n ? "empty" : nl2 && !nl2[1] ? "not text" : nl2 ? "more than two lines"
+								 : "truncated (not two whole lines)");
+		goto out;
+	}
+	*nl1 = *nl2 = '\0';
+	run_summary_csv(&zero, want, sizeof(want), row0, sizeof(row0));
+	if (strcmp(text, want)) {
+		snprintf(why, len, "%s: its header is not that of a summary.csv", path);
+		goto out;
+	}
+	int nh = output_split_csv(text, hf, MAX_COLS), nf = output_split_csv(nl1 + 1, f, MAX_COLS);
+	if (nf != nh) {
+		snprintf(why, len, "%s: %d columns where the header has %d", path, nf, nh);
+		goto out;
+	}
+	if (check_fields(hf, f, nf, why, len) == 0)
+		rc = 0;
+	else {
+		char reason[256];
+		snprintf(reason, sizeof(reason), "%s", why);
+		snprintf(why, len, "%s: %s", path, reason);
+	}
+out:
+	free(text);
+	return rc;
 }
 
 /* append s to buf (n: its length so far) */
@@ -250,13 +324,15 @@ out:
 int sweep_write_csv(const struct sweep_opts *o, int npoints, const int *status, int *failed,
 		    int *unjudged, char *err, size_t errlen)
 {
-	char path[SWEEP_PATH_BYTES], dir[SWEEP_PATH_BYTES];
+	char path[SWEEP_PATH_BYTES], dir[SWEEP_PATH_BYTES], tmp[SWEEP_PATH_BYTES + 32];
 	char *header = malloc(2 * SWEEP_LINE_BYTES), *row = malloc(2 * SWEEP_LINE_BYTES);
 	int R = sweep_repeats(o);
 	snprintf(path, sizeof(path), "%s/sweep.csv", o->out_dir);
-	FILE *fp = header && row ? fopen(path, "w") : NULL;
+	/* written aside and renamed: a failure never leaves a partial sweep.csv */
+	snprintf(tmp, sizeof(tmp), "%s.%ld.tmp", path, (long)getpid());
+	FILE *fp = header && row ? fopen(tmp, "w") : NULL;
 	if (!fp) {
-		snprintf(err, errlen, "%s: %s", path,
+		snprintf(err, errlen, "%s: cannot write it: %s", tmp,
 			 header && row ? strerror(errno) : "out of memory");
 		free(header);
 		free(row);
@@ -314,8 +390,9 @@ int sweep_write_csv(const struct sweep_opts *o, int npoints, const int *status, 
 	}
 	free(header);
 	free(row);
-	if (file_close(fp)) {
-		snprintf(err, errlen, "%s: write failed", path);
+	if (file_close(fp) || rename(tmp, path)) {
+		snprintf(err, errlen, "%s: cannot write it: %s", path, strerror(errno));
+		unlink(tmp);
 		return -1;
 	}
 	return 0;

@@ -9,6 +9,7 @@
  */
 #include "sim/sweeps/internal.h"
 
+#include <stdint.h>
 #include <stdio.h>
 
 #ifdef DCQCN_MPI
@@ -34,6 +35,22 @@ int sweep_mpi_ranks(int *rank, int *size)
 #else
 	return 0;
 #endif
+}
+
+int sweep_mpi_same(uint64_t h, int mpi)
+{
+#ifdef DCQCN_MPI
+	if (mpi) {
+		uint64_t lo = h, hi = h;
+		MPI_Allreduce(MPI_IN_PLACE, &lo, 1, MPI_UINT64_T, MPI_MIN, MPI_COMM_WORLD);
+		MPI_Allreduce(MPI_IN_PLACE, &hi, 1, MPI_UINT64_T, MPI_MAX, MPI_COMM_WORLD);
+		return lo == hi;
+	}
+#else
+	(void)h;
+	(void)mpi;
+#endif
+	return 1;
 }
 
 int sweep_mpi_max(int x, int mpi)

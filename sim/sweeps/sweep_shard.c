@@ -59,20 +59,27 @@ static int hash_file(const char *path, uint64_t *h, char *err, size_t errlen)
 }
 
 /* the hash of the scenario's text, then of the configuration files it is
- * given (none: the scenario's alone); 0, or -1 with err */
+ * given (none: the scenario's alone): the texts sweep_run read, else the
+ * files; 0, or -1 with err */
 static int scenario_hash(const struct sweep_opts *o, uint64_t *h, char *err, size_t errlen)
 {
 	*h = FNV_OFFSET;
 	if (!o->scenario)
 		*h = fnv1a_bytes(*h, scenario_default_text, strlen(scenario_default_text));
+	else if (o->scenario_text)
+		*h = fnv1a_bytes(*h, o->scenario_text, o->scenario_len);
 	else if (hash_file(o->scenario, h, err, errlen))
 		return -1;
 	const char *configs[] = { o->switch_config, o->nic_config };
+	const char *texts[] = { o->switch_text, o->nic_text };
+	size_t lens[] = { o->switch_len, o->nic_len };
 	for (int i = 0; i < 2; i++) {
 		if (!configs[i])
 			continue;
 		*h = fnv1a_bytes(*h, i ? "\0nic" : "\0switch", i ? 4 : 7);
-		if (hash_file(configs[i], h, err, errlen))
+		if (texts[i])
+			*h = fnv1a_bytes(*h, texts[i], lens[i]);
+		else if (hash_file(configs[i], h, err, errlen))
 			return -1;
 	}
 	return 0;
@@ -246,6 +253,7 @@ static int read_shard(const char *dir, const char *name, struct shard_desc *d, c
 	return rc;
 }
 
+
 static void free_shard(struct shard_desc *d)
 {
 	free(d->identity);
@@ -253,23 +261,49 @@ static void free_shard(struct shard_desc *d)
 	free(d->status);
 }
 
+int sweep_shard_check(const struct sweep_opts *o, const char *identity, char *err,
+		      size_t errlen)
+{
+	char path[SWEEP_PATH_BYTES], name[64];
+	struct shard_desc d = { 0 };
+	shard_path(o->out_dir, o->shard_index, o->shard_count, path, sizeof(path));
+	if (access(path, F_OK))
+		return 0; /* nothing ran there yet */
+	snprintf(name, sizeof(name), "shard-%d-of-%d.txt", o->shard_index, o->shard_count);
+	int rc = read_shard(o->out_dir, name, &d, err, errlen);
+	if (!rc && strcmp(d.identity, identity)) {
+		const char *was, *now;
+		const char *why = sweep_identity_difference(d.identity, identity, &was, &now);
+		snprintf(err, errlen,
+			 "%s describes another sweep: %s (was: %.*s; now: %.*s): --resume "
+			 "finishes the same sweep; give a new -o, or leave out --resume to "
+			 "start over",
+			 path, why, (int)strcspn(was, "\n"), was, (int)strcspn(now, "\n"), now);
+		rc = -1;
+	}
+	free_shard(&d);
+	return rc;
+}
+
 /* the kind of an identity line, in the order sweep_identity writes them */
 static int identity_kind(const char *line)
 {
-	static const char *const kinds[] = { "scenario_fnv1a", "set", "vary", "repeat", NULL };
+	static const char *const kinds[] = { "scenario_fnv1a", "set", "vary", "repeat",
+					     "points", "shards", NULL };
 	for (int k = 0; kinds[k]; k++)
 		if (!strncmp(line, kinds[k], strlen(kinds[k])))
 			return k;
-	return 4;
+	return 6;
 }
 
-/* the first line where two identities differ, in words: a line of one
- * that the other lacks is of the earlier kind of the two */
-static const char *identity_difference(const char *a, const char *b)
+const char *sweep_identity_difference(const char *a, const char *b, const char **la_out,
+				      const char **lb_out)
 {
-	static const char *const words[] = { "the scenario text differs",
+	static const char *const words[] = { "the scenario text differs (the scenario file, "
+					     "--switch-config or --nic-config)",
 					     "the --set options differ", "the --vary axes differ",
-					     "--repeat differs", "the points differ" };
+					     "--repeat differs", "the points differ",
+					     "the shards differ (--shard I/N)", "the points differ" };
 	while (*a && *b) {
 		size_t la = strcspn(a, "\n"), lb = strcspn(b, "\n");
 		if (la != lb || strncmp(a, b, la))
@@ -277,7 +311,11 @@ static const char *identity_difference(const char *a, const char *b)
 		a += la + (a[la] == '\n');
 		b += lb + (b[lb] == '\n');
 	}
-	int ka = *a ? identity_kind(a) : 4, kb = *b ? identity_kind(b) : 4;
+	if (la_out)
+		*la_out = a;
+	if (lb_out)
+		*lb_out = b;
+	int ka = *a ? identity_kind(a) : 6, kb = *b ? identity_kind(b) : 6;
 	return words[ka < kb ? ka : kb];
 }
 
@@ -407,7 +445,8 @@ static int check_shards(const struct merge *m, char *err, size_t errlen)
 		if (strcmp(d[i].identity, d[0].identity)) {
 			snprintf(err, errlen, "%s is not a shard of the same sweep as %s: %s",
 				 d[i].path, d[0].path,
-				 identity_difference(d[0].identity, d[i].identity));
+				 sweep_identity_difference(d[0].identity, d[i].identity,
+							   NULL, NULL));
 			return -1;
 		}
 		for (int j = 0; j < i; j++)
@@ -418,6 +457,9 @@ static int check_shards(const struct merge *m, char *err, size_t errlen)
 			}
 	}
 	int N = d[0].count;
+	for (int i = 0; i < m->nd; i++)
+		if (sweep_folder_is(d[i].dir, d[0].identity, N, err, errlen))
+			return -1;
 	if (m->nd < N) {
 		char missing[256] = "";
 		size_t n = 0;
@@ -481,6 +523,54 @@ static int sweep_of(struct merge *m, char *err, size_t errlen)
 	return 0;
 }
 
+/* the run lines of each description: each a run of its shard, once, with
+ * a status; into m->status.  0, or -1 with err */
+static int check_runs(struct merge *m, char *err, size_t errlen)
+{
+	for (int i = 0; i < m->nd; i++)
+		for (int r = 0; r < m->d[i].nruns; r++) {
+			const struct shard_desc *d = &m->d[i];
+			int t = d->task[r], st = d->status[r];
+			const char *why = t < 0 || t >= m->ntasks ? "no such run in the sweep"
+					  : m->owner[t] != i	   ? "a run of another shard"
+					  : m->status[t] >= 0	   ? "given twice"
+					  : st < 0		   ? "not an exit status"
+								   : NULL;
+			if (why) {
+				snprintf(err, errlen,
+					 "%s: 'run = %d %d': %s (the sweep has %d runs): not the "
+					 "description a shard writes",
+					 d->path, t, st, why, m->ntasks);
+				return -1;
+			}
+			m->status[t] = st;
+		}
+	return 0;
+}
+
+/* every run that is listed in sweep.csv has a whole summary.csv; 0, or -1
+ * with err naming the point */
+static int check_summaries(const struct merge *m, char *err, size_t errlen)
+{
+	int R = m->R;
+	for (int t = 0; t < m->ntasks; t++) {
+		char dir[SWEEP_PATH_BYTES], why[2 * SWEEP_PATH_BYTES], label[512];
+		if (m->status[t] != RUN_OK)
+			continue;
+		sweep_task_dir(m->d[m->owner[t]].dir, R, t, dir, sizeof(dir));
+		if (!sweep_check_summary(dir, why, sizeof(why)))
+			continue;
+		sweep_point_label(&m->o, t / R, label, sizeof(label));
+		snprintf(err, errlen,
+			 "point %d (%s)%s, which shard %d/%d says ended: %s; run the shard again "
+			 "with --resume",
+			 t / R, label, R > 1 ? (t % R ? ", a repeat," : ", repeat 0,") : "",
+			 m->d[m->owner[t]].index, m->d[0].count, why);
+		return -1;
+	}
+	return 0;
+}
+
 /* each task's shard and the status its shard reports; then every run
  * ended: done, or failed as a single sweep would report.  0, or -1 with
  * err */
@@ -500,12 +590,8 @@ static int gather_runs(struct merge *m, char *err, size_t errlen)
 			if ((t / R) % N == m->d[i].index)
 				m->owner[t] = i;
 	}
-	for (int i = 0; i < m->nd; i++)
-		for (int r = 0; r < m->d[i].nruns; r++) {
-			int t = m->d[i].task[r];
-			if (t >= 0 && t < m->ntasks && m->owner[t] == i)
-				m->status[t] = m->d[i].status[r];
-		}
+	if (check_runs(m, err, errlen))
+		return -1;
 	for (int t = 0; t < m->ntasks; t++) {
 		int st = m->status[t];
 		if (st == RUN_OK || st == RUN_INVARIANT || st == RUN_EIO)
@@ -547,6 +633,22 @@ static int write_merged(struct merge *m, int *failed, int *unjudged, char *err, 
 	return worst;
 }
 
+/* the first run that ended with status st, and its reason, into err */
+static void merge_failure(const struct merge *m, int st, char *err, size_t errlen)
+{
+	int R = m->R, t = 0;
+	while (t < m->ntasks - 1 && m->status[t] != st)
+		t++;
+	char label[512], dir[SWEEP_PATH_BYTES], reason[SWEEP_LINE_BYTES];
+	sweep_point_label(&m->o, t / R, label, sizeof(label));
+	sweep_task_dir(m->d[m->owner[t]].dir, R, t, dir, sizeof(dir));
+	sweep_run_error(dir, reason, sizeof(reason));
+	snprintf(err, errlen, "point %d (%s)%s %s: %s (%s/error.txt)", t / R, label,
+		 R > 1 ? (t % R ? ", a repeat," : ", repeat 0,") : "",
+		 st == RUN_INVARIANT ? "broke an invariant" : "failed",
+		 reason[0] ? reason : "it left no reason", dir);
+}
+
 int sweep_merge(const char *const *dirs, int ndirs, const char *out_dir, int *failed,
 		int *unjudged, char *err, size_t errlen)
 {
@@ -559,16 +661,13 @@ int sweep_merge(const char *const *dirs, int ndirs, const char *out_dir, int *fa
 		return RUN_EIO;
 	}
 	if (!read_dirs(&m, dirs, ndirs, err, errlen) && !check_shards(&m, err, errlen) &&
-	    !sweep_of(&m, err, errlen) && !gather_runs(&m, err, errlen)) {
+	    !sweep_of(&m, err, errlen) && !gather_runs(&m, err, errlen) &&
+	    !check_summaries(&m, err, errlen)) {
 		int worst = write_merged(&m, failed, unjudged, err, errlen);
 		if (worst >= 0)
 			rc = worst;
-		if (worst == RUN_INVARIANT)
-			snprintf(err, errlen,
-				 "a point broke an invariant (its error.txt says which)");
-		else if (worst == RUN_EIO)
-			snprintf(err, errlen,
-				 "a point could not write its results (see its error.txt)");
+		if (worst == RUN_INVARIANT || worst == RUN_EIO)
+			merge_failure(&m, worst, err, errlen);
 	}
 	for (int i = 0; i < m.nd; i++)
 		free_shard(&m.d[i]);

@@ -48,6 +48,16 @@ int scenario_import_sonic(struct scenario *s, const char *path, FILE *log,
 			  struct scn_error *err);
 int scenario_import_mlx5(struct scenario *s, const char *path, FILE *log,
 			 struct scn_error *err);
+/* the same with the file's text read before (scenario_read_config; path
+ * names it in messages); text NULL: read path */
+int scenario_import_sonic_text(struct scenario *s, const char *path, const char *text,
+			       FILE *log, struct scn_error *err);
+int scenario_import_mlx5_text(struct scenario *s, const char *path, const char *text,
+			      FILE *log, struct scn_error *err);
+/* the text of a configuration file (nic: mlx5 cc_params, else a SONiC
+ * config_db.json) as its importer reads it (NUL-terminated; free it), its
+ * length into *len (may be NULL); NULL with the importer's message in err */
+char *scenario_read_config(const char *path, int nic, size_t *len, struct scn_error *err);
 /* s finalized; dir is created if missing (its parent must exist); a file
  * already there is replaced.  When s imported a configuration, dir also gets
  * changes.txt: what applying the exported files would change against the

@@ -69,6 +69,8 @@ extern const size_t scn_mlx5_nparams;
 
 /* ---- reading a configuration file (mlx5.c) ---- */
 
+#define SCN_MAX_MLX5_BYTES ((size_t)1 << 20) /* an mlx5 cc_params file */
+
 /* the text of path, NUL-terminated (free it), at most max bytes; its
  * length into *len (if not NULL); NULL with the reason in why */
 char *scn_read_text(const char *path, size_t max, size_t *len, char *why, size_t wlen);
@@ -136,6 +138,7 @@ struct sonic_port {
 /* one config_db.json being read */
 struct sonic {
 	const char *src;
+	const char *text;              /* its text read before, NULL: read src */
 	struct scenario *scn;          /* for the notes (scn_config_note) */
 	int dynamic_model;             /* DEVICE_METADATA.localhost.buffer_model = dynamic */
 	long long pool_size;           /* the lossless pool's size, -1 until read */

@@ -78,7 +78,7 @@ const struct mlx5_param scn_mlx5_params[] = {
 };
 const size_t scn_mlx5_nparams = N_OF(scn_mlx5_params);
 
-#define MAX_MLX5_BYTES ((size_t)1 << 20)
+#define MAX_MLX5_BYTES SCN_MAX_MLX5_BYTES
 
 static const struct mlx5_param *find_param(const char *name)
 {
@@ -248,14 +248,20 @@ static int keep_nic(struct scenario *s, const char *path, const char *text)
 
 int scenario_import_mlx5(struct scenario *s, const char *path, FILE *log, struct scn_error *err)
 {
+	return scenario_import_mlx5_text(s, path, NULL, log, err);
+}
+
+int scenario_import_mlx5_text(struct scenario *s, const char *path, const char *text0,
+			      FILE *log, struct scn_error *err)
+{
 	char why[128], *text, *copy, *line, *next;
 	int seen[N_OF(scn_mlx5_params)] = { 0 };
 	int ln = 0, rc = -1;
 	struct place pl = { path, 0 };
 
-	text = scn_read_text(path, MAX_MLX5_BYTES, NULL, why, sizeof(why));
+	text = text0 ? strdup(text0) : scn_read_text(path, MAX_MLX5_BYTES, NULL, why, sizeof(why));
 	if (!text)
-		return scn_set_error(err, pl, "%s", why);
+		return scn_set_error(err, pl, "%s", text0 ? "out of memory" : why);
 	copy = strdup(text);
 	if (!copy) {
 		free(text);

@@ -26,12 +26,14 @@ int scenario_load_inputs(struct scenario *s, const struct scenario_inputs *in,
 		rc = scenario_set(s, set, err);
 	}
 	if (rc == 0)
-		rc = in->path ? scn_load_path(s, in->path, err, in)
-			      : scn_load_text(s, SCENARIO_DEFAULT_NAME, scenario_default_text, err, in);
+		rc = in->path && in->text ? scn_load_text(s, in->path, in->text, err, in)
+		     : in->path	       ? scn_load_path(s, in->path, err, in)
+			: scn_load_text(s, SCENARIO_DEFAULT_NAME, scenario_default_text, err, in);
 	if (rc == 0 && in->switch_config)
-		rc = scenario_import_sonic(s, in->switch_config, in->log, err);
+		rc = scenario_import_sonic_text(s, in->switch_config, in->switch_text, in->log,
+						err);
 	if (rc == 0 && in->nic_config)
-		rc = scenario_import_mlx5(s, in->nic_config, in->log, err);
+		rc = scenario_import_mlx5_text(s, in->nic_config, in->nic_text, in->log, err);
 	for (int i = 0; rc == 0 && i < in->nsets; i++)
 		rc = scn_set_one(s, in->sets[i], err, in);
 	return rc;

@@ -120,7 +120,12 @@ static struct json_object *parse(struct sonic *sn, char **text)
 	char *buf, why[128];
 	size_t n, i, end;
 
-	buf = scn_read_text(sn->src, MAX_JSON_BYTES, &n, why, sizeof(why));
+	buf = sn->text ? strdup(sn->text)
+		       : scn_read_text(sn->src, MAX_JSON_BYTES, &n, why, sizeof(why));
+	if (sn->text && buf)
+		n = strlen(buf);
+	else if (sn->text)
+		snprintf(why, sizeof(why), "out of memory");
 	if (!buf) {
 		scn_set_error(sn->err, pl, "%s", why);
 		return NULL;
@@ -297,6 +302,22 @@ static int keep_switch(struct sonic *sn, struct scenario *s, const char *text)
 int scenario_import_sonic(struct scenario *s, const char *path, FILE *log,
 			  struct scn_error *err)
 {
+	return scenario_import_sonic_text(s, path, NULL, log, err);
+}
+
+char *scenario_read_config(const char *path, int nic, size_t *len, struct scn_error *err)
+{
+	char why[128];
+	char *text = scn_read_text(path, nic ? SCN_MAX_MLX5_BYTES : MAX_JSON_BYTES, len, why,
+				   sizeof(why));
+	if (!text)
+		scn_set_error(err, (struct place){ path, 0 }, "%s", why);
+	return text;
+}
+
+int scenario_import_sonic_text(struct scenario *s, const char *path, const char *text0,
+			       FILE *log, struct scn_error *err)
+{
 	struct sonic *sn = calloc(1, sizeof(*sn));
 	char others[SONIC_NOTE_LEN] = "", *text = NULL;
 	size_t i, n = 0;
@@ -313,6 +334,7 @@ int scenario_import_sonic(struct scenario *s, const char *path, FILE *log,
 		return scn_set_error(err, (struct place){ path, 0 }, "out of memory");
 	}
 	sn->src = path;
+	sn->text = text0;
 	sn->scn = s;
 	sn->pool_size = -1;
 	sn->log = log;
