@@ -3,7 +3,9 @@
  * calibrate.h): calibrate.csv (every point and its figures), plane.csv (the
  * margin over two keys), recommended.ini and export/ (the recommendation
  * for switches and NICs, only when it may be deployed unless asked), and
- * the report it prints (calibrate_table.c: the side-by-side table).
+ * the report it prints (calibrate_table.c: the side-by-side table).  Each
+ * file is written aside and renamed (files.h): a full disk leaves the last
+ * whole one, never a partial one.
  */
 #include "sim/sweeps/calibrate.h"
 
@@ -46,9 +48,9 @@ static int write_points(const struct cal_ctx *c, const struct cal_outcome *out, 
 			size_t errlen)
 {
 	const struct calibrate_opts *o = c->o;
-	char path[4200];
+	char path[4200], tmp[4240];
 	snprintf(path, sizeof(path), "%s/calibrate.csv", o->out_dir);
-	FILE *fp = fopen(path, "w");
+	FILE *fp = file_open_aside(path, tmp, sizeof(tmp));
 	if (!fp) {
 		snprintf(err, errlen, "%s: %s", path, strerror(errno));
 		return -1;
@@ -96,8 +98,8 @@ static int write_points(const struct cal_ctx *c, const struct cal_outcome *out, 
 					: sc->why);
 		fputc('\n', fp);
 	}
-	if (file_close(fp)) {
-		snprintf(err, errlen, "%s: write failed", path);
+	if (file_commit(fp, tmp, path)) {
+		snprintf(err, errlen, "%s: cannot write it: %s", path, strerror(errno));
 		return -1;
 	}
 	return 0;
@@ -110,9 +112,9 @@ static int write_plane(const struct cal_ctx *c, const struct cal_outcome *out, i
 		       char *err, size_t errlen)
 {
 	const struct calibrate_opts *o = c->o;
-	char path[4200];
+	char path[4200], tmp[4240];
 	snprintf(path, sizeof(path), "%s/plane.csv", o->out_dir);
-	FILE *fp = fopen(path, "w");
+	FILE *fp = file_open_aside(path, tmp, sizeof(tmp));
 	if (!fp) {
 		snprintf(err, errlen, "%s: %s", path, strerror(errno));
 		return -1;
@@ -138,8 +140,8 @@ static int write_plane(const struct cal_ctx *c, const struct cal_outcome *out, i
 			}
 			fprintf(fp, ",%d\n", p == out->best);
 		}
-	if (file_close(fp)) {
-		snprintf(err, errlen, "%s: write failed", path);
+	if (file_commit(fp, tmp, path)) {
+		snprintf(err, errlen, "%s: cannot write it: %s", path, strerror(errno));
 		return -1;
 	}
 	return 0;
@@ -168,9 +170,9 @@ static int write_recommended(const struct cal_ctx *c, const struct cal_outcome *
 {
 	const struct calibrate_opts *o = c->o;
 	const struct cal_point *p = &out->points[out->best];
-	char path[4200];
+	char path[4200], tmp[4240];
 	snprintf(path, sizeof(path), "%s/recommended.ini", o->out_dir);
-	FILE *fp = fopen(path, "w");
+	FILE *fp = file_open_aside(path, tmp, sizeof(tmp));
 	if (!fp) {
 		snprintf(err, errlen, "%s: %s", path, strerror(errno));
 		return -1;
@@ -198,40 +200,32 @@ static int write_recommended(const struct cal_ctx *c, const struct cal_outcome *
 				done[j] = 1;
 			}
 	}
-	if (file_close(fp)) {
-		snprintf(err, errlen, "%s: write failed", path);
+	if (file_commit(fp, tmp, path)) {
+		snprintf(err, errlen, "%s: cannot write it: %s", path, strerror(errno));
 		return -1;
 	}
 	return 0;
 }
 
 /* file path gets the line "MARK verdict" first (MARK: // in JSON, which
- * then does not load until the line is removed; # elsewhere); 0 or -1 */
+ * then does not load until the line is removed; # elsewhere), written
+ * aside and renamed; 0 or -1 */
 static int mark_file(const char *path, const char *verdict, char *err, size_t errlen)
 {
 	size_t n = strlen(path);
 	const char *mark = n > 5 && !strcmp(path + n - 5, ".json") ? "//" : "#";
+	char tmp[4600];
 	FILE *in = fopen(path, "r");
-	char *text = NULL;
-	size_t size = 0;
-	FILE *m = open_memstream(&text, &size);
-	int rc = in && m ? 0 : -1;
-	if (m)
-		fprintf(m, "%s %s\n", mark, verdict);
-	for (int ch; rc == 0 && (ch = fgetc(in)) != EOF;)
-		fputc(ch, m);
+	FILE *out = in ? file_open_aside(path, tmp, sizeof(tmp)) : NULL;
+	int rc = out ? 0 : -1;
+	if (out) {
+		fprintf(out, "%s %s\n", mark, verdict);
+		for (int ch; (ch = fgetc(in)) != EOF;)
+			fputc(ch, out);
+		rc = ferror(in) ? (file_close(out), unlink(tmp), -1) : file_commit(out, tmp, path);
+	}
 	if (in)
 		fclose(in);
-	if (m)
-		fclose(m);
-	FILE *out = rc == 0 ? fopen(path, "w") : NULL;
-	if (out) {
-		fwrite(text, 1, size, out);
-		rc = file_close(out);
-	} else {
-		rc = -1;
-	}
-	free(text);
 	if (rc)
 		snprintf(err, errlen, "%s: cannot mark it: %s", path, strerror(errno));
 	return rc;

@@ -830,8 +830,7 @@ static int write_csv(const struct nccltests *t, int nrun, char *err, size_t errl
 	char path[4200], tmp[4240];
 	snprintf(path, sizeof(path), "%s/nccl-tests.csv", t->root);
 	/* written aside and renamed: a failure never leaves a partial file */
-	snprintf(tmp, sizeof(tmp), "%s.%ld.tmp", path, (long)getpid());
-	FILE *fp = fopen(tmp, "w");
+	FILE *fp = file_open_aside(path, tmp, sizeof(tmp));
 	if (!fp) {
 		snprintf(err, errlen, "%s: cannot write it: %s", tmp, strerror(errno));
 		return -1;
@@ -854,9 +853,8 @@ static int write_csv(const struct nccltests *t, int nrun, char *err, size_t errl
 		}
 		fputc('\n', fp);
 	}
-	if (file_close(fp) || rename(tmp, path)) {
+	if (file_commit(fp, tmp, path)) {
 		snprintf(err, errlen, "%s: cannot write it: %s", path, strerror(errno));
-		unlink(tmp);
 		return -1;
 	}
 	return 0;

@@ -329,8 +329,7 @@ int sweep_write_csv(const struct sweep_opts *o, int npoints, const int *status, 
 	int R = sweep_repeats(o);
 	snprintf(path, sizeof(path), "%s/sweep.csv", o->out_dir);
 	/* written aside and renamed: a failure never leaves a partial sweep.csv */
-	snprintf(tmp, sizeof(tmp), "%s.%ld.tmp", path, (long)getpid());
-	FILE *fp = header && row ? fopen(tmp, "w") : NULL;
+	FILE *fp = header && row ? file_open_aside(path, tmp, sizeof(tmp)) : NULL;
 	if (!fp) {
 		snprintf(err, errlen, "%s: cannot write it: %s", tmp,
 			 header && row ? strerror(errno) : "out of memory");
@@ -390,9 +389,8 @@ int sweep_write_csv(const struct sweep_opts *o, int npoints, const int *status, 
 	}
 	free(header);
 	free(row);
-	if (file_close(fp) || rename(tmp, path)) {
+	if (file_commit(fp, tmp, path)) {
 		snprintf(err, errlen, "%s: cannot write it: %s", path, strerror(errno));
-		unlink(tmp);
 		return -1;
 	}
 	return 0;
