@@ -159,6 +159,32 @@ START_TEST(randrw_mix)
 }
 END_TEST
 
+/*
+ * Each I/O completes once, on a transport that reorders: TCP over a
+ * leaf-spine of 2-GPU servers spraying packets over its spines (ecmp =
+ * packet) beside an all-to-all, so a read's 16 B completion can arrive before the last
+ * segment of its 64 KiB of data.  The host reads the connection in order:
+ * the completion waits for the data, and the slot is not freed early (a
+ * stale read's data used to complete the write that took the slot next:
+ * 57 I/Os of 56).  7 initiators x 512 KiB / 64 KiB = 56 I/Os.
+ */
+START_TEST(each_io_completes_once_when_reordered)
+{
+	static const char text[] =
+		"[fabric]\ntype = ethernet-tcp\n[sim]\nduration = 3000us\nseed = 63\n"
+		"[topology]\nspines = 3\nleaves = 2\nhosts_per_leaf = 4\ngpus_per_server = 2\n"
+		"host_link = 25Gbps\n"
+		"fabric_link = 400Gbps\necmp = packet\n"
+		"[job.a2a]\npattern = alltoall\nsize = 2MB\nschedule = shift\nskew = 20us\n"
+		"[job.io]\npattern = storage\ntargets = 0\nrw = randrw\nbs = 64KiB\n"
+		"iodepth = 1\nsize = 512KiB\n";
+	struct run_result r;
+	const struct run_storage *io = run(text, NULL, &r);
+	ck_assert_uint_eq(io->ios, 56);
+	ck_assert_uint_eq(io->bytes, 56 * 65536);
+}
+END_TEST
+
 /* the same results on 1 and 3 threads, across a leaf-spine */
 START_TEST(threads_agree)
 {
@@ -240,6 +266,7 @@ static Suite *make_storage_suite(void)
 	tcase_add_test(tc, iops_is_depth_over_latency);
 	tcase_add_test(tc, target_iops_limit);
 	tcase_add_test(tc, randrw_mix);
+	tcase_add_test(tc, each_io_completes_once_when_reordered);
 	tcase_add_test(tc, runtime_stops_submissions);
 	tcase_add_test(tc, threads_agree);
 	tcase_add_test(tc, loader_checks);

@@ -40,6 +40,8 @@ struct io_slot {
 	uint64_t io;
 	sim_time_ps submit_ps;
 	uint8_t read;
+	uint8_t data_in;               /* a read's data has arrived */
+	uint8_t cpl_early;             /* a read's completion arrived before its data */
 };
 
 /* a storage job's state (jb->pat); its QPs, jb->qps, are [(initiator x
@@ -156,8 +158,36 @@ static sim_time_ps io_media(const struct traffic_job *jb, uint32_t tg, int64_t b
 	return begin + j->target_latency_ps;
 }
 
-/* a storage message arrived (at the target: a command or a write's data;
- * at the initiator: a read request, a read's data or the completion) */
+/* initiator i's I/O in slot sl completes at tag (its completion, or a
+ * read's data when the completion came first): recorded, the slot freed,
+ * the next I/O submitted */
+static void io_complete(struct traffic *t, struct traffic_part *tp, struct traffic_job *jb,
+			uint32_t i, uint32_t sl, uint32_t tg, struct sim_order tag)
+{
+	struct storage *st = jb->pat;
+	uint32_t depth = jb->j->iodepth;
+	struct io_slot *x = &st->slot[(size_t)i * depth + sl];
+	tp->ios = traffic_grow(tp->ios, &tp->ios_cap, tp->nios, sizeof(*tp->ios));
+	tp->pending = 1;
+	tp->ios[tp->nios++] = (struct done_io){
+		.io = { .job = jb->index, .iter = jb->iter, .initiator = st->init[i],
+			.target = st->tgt[tg], .read = x->read,
+			.bytes = io_bytes(st, jb->j, x->io), .submit_ps = x->submit_ps,
+			.end_ps = tag.time },
+		.tag = tag,
+	};
+	st->free[(size_t)i * depth + st->nfree[i]++] = sl;
+	io_submit(t, tp, jb, i, traffic_later(tag.time, traffic_rank_start(t, jb, i)), tag.time);
+}
+
+/*
+ * A storage message arrived (at the target: a command or a write's data;
+ * at the initiator: a read request, a read's data or the completion).  A
+ * read's data and its completion travel on one connection in that order;
+ * where the transport completes a later message first (TCP credits a
+ * segment that arrives out of order to its message at once), the
+ * completion waits for the data, as the host reads them in order.
+ */
 static void io_arrived(struct traffic *t, struct traffic_part *tp, struct traffic_job *jb,
 		       const struct flow *fl, struct sim_order tag)
 {
@@ -181,19 +211,16 @@ static void io_arrived(struct traffic *t, struct traffic_part *tp, struct traffi
 	case IO_DATA:
 		if (!x->read)
 			io_send(t, jb, i, sl, IO_CPL, io_media(jb, tg, fl->bytes, now), now);
+		else if (x->cpl_early)
+			io_complete(t, tp, jb, i, sl, tg, tag);
+		else
+			x->data_in = 1;
 		break;
 	case IO_CPL:
-		tp->ios = traffic_grow(tp->ios, &tp->ios_cap, tp->nios, sizeof(*tp->ios));
-		tp->pending = 1;
-		tp->ios[tp->nios++] = (struct done_io){
-			.io = { .job = jb->index, .iter = jb->iter, .initiator = st->init[i],
-				.target = st->tgt[tg], .read = x->read,
-				.bytes = io_bytes(st, jb->j, x->io), .submit_ps = x->submit_ps,
-				.end_ps = now },
-			.tag = tag,
-		};
-		st->free[(size_t)i * depth + st->nfree[i]++] = sl;
-		io_submit(t, tp, jb, i, traffic_later(now, traffic_rank_start(t, jb, i)), now);
+		if (x->read && !x->data_in)
+			x->cpl_early = 1;
+		else
+			io_complete(t, tp, jb, i, sl, tg, tag);
 		break;
 	}
 }
