@@ -408,6 +408,21 @@ START_TEST(test_error_messages)
 			 UNITS_EUNIT);
 	ck_assert_str_eq(err, "missing unit after 3 (use m)");
 
+	/* a bare 0 is 0 in every unit: one rule for every kind */
+	const char *const zeros[] = { "0", " 0 ", "0.0", "00" };
+	for (size_t i = 0; i < sizeof(zeros) / sizeof(zeros[0]); i++) {
+		v = -1;
+		ck_assert_int_eq(units_parse_size(zeros[i], &v, err, sizeof(err)), 0);
+		ck_assert_int_eq(v, 0);
+		v = -1;
+		ck_assert_int_eq(units_parse_time(zeros[i], &v, err, sizeof(err)), 0);
+		ck_assert_int_eq(v, 0);
+		v = -1;
+		ck_assert_int_eq(units_parse_length(zeros[i], &v, err, sizeof(err)), 0);
+		ck_assert_int_eq(v, 0);
+	}
+	ck_assert_int_eq(units_parse_time("0.01", &v, err, sizeof(err)), UNITS_EUNIT);
+
 	ck_assert_int_eq(units_parse_size("1.2.3MB", &v, err, sizeof(err)),
 			 UNITS_ESYNTAX);
 	ck_assert_str_eq(err, "unexpected '.' in 1.2.3MB");

@@ -289,11 +289,16 @@ static int parse_kind(const struct units_kind *k, const char *s, int64_t *out,
 	}
 
 	if (unit_len == 0) {
-		if (k->bare_scale == 0)
+		/* a bare 0 is 0 in every unit, so every kind takes it; any
+		 * other number needs its unit unless the kind has a bare one */
+		int zero = frac_e == frac_b;
+		for (p = int_b; p < int_e && zero; p++)
+			zero = *p == '0';
+		if (k->bare_scale == 0 && !zero)
 			return fail(UNITS_EUNIT, err, errlen,
 				    "missing unit after %s (use %s)", shown,
 				    k->list);
-		scale = k->bare_scale;
+		scale = k->bare_scale ? k->bare_scale : 1;
 	} else {
 		for (i = 0; i < k->n_units; i++)
 			if (strlen(k->units[i].name) == unit_len &&

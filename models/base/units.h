@@ -4,7 +4,8 @@
  * Every value with a unit is parsed straight into an integer, never through a
  * float: "1.001us" is 1001000 ps, "1.5KiB" is 1536 B.  A decimal fraction is
  * accepted only when the result is a whole number of the base unit, so
- * "0.5B" and "1.0005ns" are errors rather than silently rounded.
+ * "0.5B" and "1.0005ns" are errors rather than silently rounded.  A bare 0
+ * ("0", "0.0") needs no unit: it is 0 in every unit.
  *
  * Base units (the suffix of every field that holds one):
  *   size     bytes            B KB MB GB (decimal: 1 KB = 1000 B), KiB MiB GiB

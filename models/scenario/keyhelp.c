@@ -526,7 +526,7 @@ static const char keys_header[] =
 	"#       values: what it takes\n"
 	"#       only for ...: where it applies (elsewhere it is an error)\n"
 	"# Units: sizes B KB MB GB (1 KB = 1000 B) KiB MiB GiB; rates bps Kbps Mbps Gbps Tbps;\n"
-	"# times ps ns us ms s; lengths m; fractions 10% or 0.1.\n"
+	"# times ps ns us ms s; lengths m; fractions 10% or 0.1; a bare 0 needs no unit.\n"
 	"# [job.NAME] and [fault.NAME] are named (letters, digits, '-', '_'); a --set of\n"
 	"# job.NAME.pattern or fault.NAME.kind creates one.  The [dcqcn] knobs' defaults\n"
 	"# follow dcqcn.profile (nvidia shown, the others below each knob).\n";

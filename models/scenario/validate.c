@@ -534,7 +534,8 @@ static int check_tcp(const struct scenario *s, const struct load *ld, struct scn
 	if (s->tcp_cc == SCN_TCP_DCTCP && !s->ecn_queues)
 		return scn_set_error(err, scn_key_place(s, ld, SEC_TCP, scn_find_key(SEC_TCP, "cc"), -1),
 				     "tcp.cc = dctcp: the switches must mark: set ecn.queues (and "
-				     "ecn.kmin = ecn.kmax = K, ecn.pmax = 100%%: DCTCP's step at K)");
+				     "ecn.kmin = K, ecn.kmax = K + 1KB, ecn.pmax = 100%%: DCTCP's "
+				     "step at K, kmax just above kmin as the loader wants)");
 	return 0;
 }
 

@@ -36,7 +36,11 @@ int cal_parse_value(const char *s, enum cal_unit *u, int64_t *v, char *err, size
 {
 	char why[128];
 	size_t n = strlen(s);
-	if (n && s[n - 1] == '%') {
+	if (n && strspn(s, "0123456789") == n) { /* digits alone: the key's bare unit */
+		*u = CAL_PLAIN;
+		if (units_parse_int(s, 0, INT64_MAX / 4, v, why, sizeof(why)) == 0)
+			return 0;
+	} else if (n && s[n - 1] == '%') {
 		*u = CAL_FRACTION;
 		if (units_parse_fraction(s, v, why, sizeof(why)) == 0)
 			return 0;
