@@ -44,17 +44,39 @@ static void put_field(FILE *fp, const char *s)
 	fputc('"', fp);
 }
 
+/* DIR/name (a result of the calibration: path, written aside as tmp); NULL
+ * with err set */
+struct result_file {
+	char path[4200], tmp[4240];
+};
+
+static FILE *result_open(const struct cal_ctx *c, const char *name, struct result_file *rf,
+			 char *err, size_t errlen)
+{
+	snprintf(rf->path, sizeof(rf->path), "%s/%s", c->o->out_dir, name);
+	FILE *fp = file_open_aside(rf->path, rf->tmp, sizeof(rf->tmp));
+	if (!fp)
+		snprintf(err, errlen, "%s: %s", rf->path, strerror(errno));
+	return fp;
+}
+
+/* the result whole, renamed into place; 0, or -1 with err set */
+static int result_commit(FILE *fp, const struct result_file *rf, char *err, size_t errlen)
+{
+	if (file_commit(fp, rf->tmp, rf->path) == 0)
+		return 0;
+	snprintf(err, errlen, "%s: cannot write it: %s", rf->path, strerror(errno));
+	return -1;
+}
+
 static int write_points(const struct cal_ctx *c, const struct cal_outcome *out, char *err,
 			size_t errlen)
 {
 	const struct calibrate_opts *o = c->o;
-	char path[4200], tmp[4240];
-	snprintf(path, sizeof(path), "%s/calibrate.csv", o->out_dir);
-	FILE *fp = file_open_aside(path, tmp, sizeof(tmp));
-	if (!fp) {
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+	struct result_file rf;
+	FILE *fp = result_open(c, "calibrate.csv", &rf, err, errlen);
+	if (!fp)
 		return -1;
-	}
 	fputs("point,phase", fp);
 	for (int k = 0; k < o->nkeys; k++)
 		fprintf(fp, ",%s", o->keys[k].key);
@@ -98,11 +120,7 @@ static int write_points(const struct cal_ctx *c, const struct cal_outcome *out, 
 					: sc->why);
 		fputc('\n', fp);
 	}
-	if (file_commit(fp, tmp, path)) {
-		snprintf(err, errlen, "%s: cannot write it: %s", path, strerror(errno));
-		return -1;
-	}
-	return 0;
+	return result_commit(fp, &rf, err, errlen);
 }
 
 /* plane.csv: the margin over keys a (x) and b (y), the others at the
@@ -112,13 +130,10 @@ static int write_plane(const struct cal_ctx *c, const struct cal_outcome *out, i
 		       char *err, size_t errlen)
 {
 	const struct calibrate_opts *o = c->o;
-	char path[4200], tmp[4240];
-	snprintf(path, sizeof(path), "%s/plane.csv", o->out_dir);
-	FILE *fp = file_open_aside(path, tmp, sizeof(tmp));
-	if (!fp) {
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+	struct result_file rf;
+	FILE *fp = result_open(c, "plane.csv", &rf, err, errlen);
+	if (!fp)
 		return -1;
-	}
 	const struct cal_key *ka = &o->keys[a], *kb = &o->keys[b];
 	fputs("key_a,a,a_base,key_b,b,b_base,pass,margin,binding,recommended\n", fp);
 	for (int i = 0; i < ka->n; i++)
@@ -140,11 +155,7 @@ static int write_plane(const struct cal_ctx *c, const struct cal_outcome *out, i
 			}
 			fprintf(fp, ",%d\n", p == out->best);
 		}
-	if (file_commit(fp, tmp, path)) {
-		snprintf(err, errlen, "%s: cannot write it: %s", path, strerror(errno));
-		return -1;
-	}
-	return 0;
+	return result_commit(fp, &rf, err, errlen);
 }
 
 void cal_verdict(const struct cal_ctx *c, const struct cal_outcome *out, char *buf, size_t len)
@@ -170,13 +181,10 @@ static int write_recommended(const struct cal_ctx *c, const struct cal_outcome *
 {
 	const struct calibrate_opts *o = c->o;
 	const struct cal_point *p = &out->points[out->best];
-	char path[4200], tmp[4240];
-	snprintf(path, sizeof(path), "%s/recommended.ini", o->out_dir);
-	FILE *fp = file_open_aside(path, tmp, sizeof(tmp));
-	if (!fp) {
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+	struct result_file rf;
+	FILE *fp = result_open(c, "recommended.ini", &rf, err, errlen);
+	if (!fp)
 		return -1;
-	}
 	if (verdict[0])
 		fprintf(fp, "# %s\n", verdict);
 	fprintf(fp, "# dcqcn-sim calibrate: the recommended settings (%s, margin %+.1f %%, "
@@ -200,11 +208,7 @@ static int write_recommended(const struct cal_ctx *c, const struct cal_outcome *
 				done[j] = 1;
 			}
 	}
-	if (file_commit(fp, tmp, path)) {
-		snprintf(err, errlen, "%s: cannot write it: %s", path, strerror(errno));
-		return -1;
-	}
-	return 0;
+	return result_commit(fp, &rf, err, errlen);
 }
 
 /* file path gets the line "MARK verdict" first (MARK: // in JSON, which

@@ -208,14 +208,14 @@ static int moves(const struct cal_search *s, const struct cal_outcome *o, int b,
 			m[n++][k] += d;
 		}
 	if (nk <= 3) { /* every move of two or three keys: code's base-3 digits */
-		for (int code = 0; code < 27 && n < max; code++) {
+		int all = nk == 1 ? 3 : nk == 2 ? 9 : 27;
+		for (int code = 0; code < all && n < max; code++) {
 			int changed = 0;
 			for (int k3 = 0, c = code; k3 < nk; k3++, c /= 3) {
 				m[n][k3] = at[k3] + c % 3 - 1;
 				changed += c % 3 != 1;
 			}
-			if (changed >= 2 && code < (nk == 3 ? 27 : nk == 2 ? 9 : 3))
-				n++;
+			n += changed >= 2;
 		}
 		return n;
 	}
