@@ -12,6 +12,9 @@ the command line (docs/configs.md):
   - check --export after an import writes changes.txt and the JSON patch:
     "no change" for the export imported again, old -> new after a --set;
     an export without an import writes neither
+  - the round trip on every fabric type (RoCE, RoCE with nic.cc = none,
+    InfiniBand, Ethernet TCP): export, import, export again gives the same
+    files; cc_params.txt only where nic.cc = dcqcn can import it
 Prints one line per check; exit 1 when any fails.
 """
 import json
@@ -140,11 +143,64 @@ def changes(tmp):
           (text, patch))
 
 
+def listing(d):
+    return {n: open(os.path.join(d, n), 'rb').read() for n in sorted(os.listdir(d))}
+
+
+def round_trip(tmp):
+    """every fabric type: the export imports onto the same scenario and
+    exports the same files again; with nic.cc = none there is no cc_params.txt
+    to refuse, and none is left from an earlier export into the folder"""
+    cases = [('roce', SCEN, []), ('roce-cc-none', SCEN, ['--set', 'nic.cc=none']),
+             ('infiniband', SCEN, ['--fabric', 'infiniband']),
+             ('ethernet-tcp', SCEN, ['--fabric', 'ethernet-tcp']),
+             ('ib-scenario', os.path.join(ROOT, 'scenarios', 'ib-victim-flow.ini'), []),
+             ('tcp-scenario', os.path.join(ROOT, 'scenarios', 'tcp-incast.ini'), [])]
+    for name, scen, args in cases:
+        e1, e2 = os.path.join(tmp, 'rt-' + name), os.path.join(tmp, 'rt2-' + name)
+        r1 = sim('check', scen, *args, '--export', e1)
+        nic = os.path.exists(os.path.join(e1, 'cc_params.txt'))
+        dcqcn = name in ('roce',)
+        check(r1.returncode == 0 and nic == dcqcn and
+              ('cc_params.txt' in r1.stderr.splitlines()[-1]) == dcqcn,
+              '%s: the export writes cc_params.txt only for nic.cc = dcqcn, and says which '
+              'files it wrote' % name, (r1.returncode, os.listdir(e1) if r1.returncode == 0
+                                         else '', r1.stderr[-400:]))
+        cfg = ['--switch-config', os.path.join(e1, 'config_db.json')]
+        if nic:
+            cfg += ['--nic-config', os.path.join(e1, 'cc_params.txt')]
+        r2 = sim('check', scen, *args, *cfg, '--export', e2)
+        ok = r2.returncode == 0
+        if ok:
+            a, b = listing(e1), listing(e2)
+            with open(os.path.join(e2, 'changes.txt')) as f:
+                text = f.read()
+            ok = (set(b) == set(a) | {'changes.txt', 'config_db.patch.json'} and
+                  all(a[n] == b[n] for n in a) and '\nswitch: no change (' in text and
+                  ('\nNIC: no change (' in text) == nic)
+        check(ok, '%s: the export imported again exports the same files, no change' % name,
+              r2.stderr[-400:])
+    # one folder, two exports: the second's files alone
+    d = os.path.join(tmp, 'rt-again')
+    sim('check', SCEN, *cfg_of(os.path.join(tmp, 'rt-roce')), '--export', d)
+    r = sim('check', SCEN, '--fabric', 'infiniband', '--export', d)
+    check(r.returncode == 0 and sorted(os.listdir(d)) == ['config_db.json', 'nccl.env'] and
+          'cc_params.txt: removed, an earlier export' in r.stderr,
+          'an export into a folder with an earlier one removes the files it does not write',
+          (sorted(os.listdir(d)), r.stderr[-400:]))
+
+
+def cfg_of(d):
+    return ['--switch-config', os.path.join(d, 'config_db.json'),
+            '--nic-config', os.path.join(d, 'cc_params.txt')]
+
+
 def main():
     with tempfile.TemporaryDirectory() as tmp:
         sonic_in()
         byte_reset(tmp)
         changes(tmp)
+        round_trip(tmp)
     if FAILED:
         print('%d failed' % len(FAILED))
         sys.exit(1)

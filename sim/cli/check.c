@@ -41,8 +41,9 @@ static const struct cli_opt check_opts[] = {
 	  .off = CHECK_OFF(export_dir),
 	  .help = "also write the scenario for real equipment: DIR/config_db.json\n"
 		  "(a SONiC fragment), DIR/cc_params.txt, DIR/nic-setup.sh (loads\n"
-		  "them into mlx5 NICs; -n: dry run) and DIR/nccl.env; what they\n"
-		  "cannot express exactly is said on stderr (docs/configs.md)" },
+		  "them into mlx5 NICs; -n: dry run; with nic.cc = dcqcn only) and\n"
+		  "DIR/nccl.env; what they cannot express exactly is said on stderr\n"
+		  "(docs/configs.md)" },
 	{ .name = "--fabric", .arg = "F", .needs = "a fabric (" SCN_FABRICS_JOINED(", ") ")",
 	  .once = 1, .kind = CLI_CALL, .fn = cli_opt_fabric, .off = CHECK_OFF(fabric),
 	  .help = CLI_HELP_FABRIC },
@@ -99,8 +100,8 @@ static int check_main(int argc, char **argv)
 			fprintf(stderr, "dcqcn-sim: check --export: %s\n", err);
 			rc = EXIT_USAGE;
 		} else {
-			fprintf(stderr, "dcqcn-sim: exported to %s/: config_db.json, "
-				"cc_params.txt, nic-setup.sh, nccl.env\n", c.export_dir);
+			fprintf(stderr, "dcqcn-sim: exported to %s/: %s\n", c.export_dir,
+				scenario_export_files(s));
 		}
 	}
 	scenario_close(s);

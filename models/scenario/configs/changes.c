@@ -211,11 +211,11 @@ static void switch_changes(FILE *f, struct json_object *in, struct json_object *
 /* config_db.patch.json: ops */
 static int write_patch(const char *dir, struct json_object *ops, char *err, size_t errlen)
 {
-	char path[4200];
+	char path[4200], tmp[4300];
 	FILE *f;
 
 	scn_sfmt(path, sizeof(path), "%s/config_db.patch.json", dir);
-	f = fopen(path, "w");
+	f = file_open_aside(path, tmp, sizeof(tmp));
 	if (f) {
 		fputs(json_object_to_json_string_ext(ops, JSON_C_TO_STRING_PRETTY |
 							  JSON_C_TO_STRING_SPACED |
@@ -223,7 +223,7 @@ static int write_patch(const char *dir, struct json_object *ops, char *err, size
 		      f);
 		fputc('\n', f);
 	}
-	if (!f || file_close(f)) {
+	if (!f || file_commit(f, tmp, path)) {
 		scn_sfmt(err, errlen, "%s: cannot write (%s)", path, strerror(errno));
 		return -1;
 	}
@@ -300,12 +300,12 @@ int scn_write_changes(const struct scenario *s, const char *dir, struct json_obj
 {
 	const struct scn_imported *im = s->imported;
 	struct json_object *ops = NULL;
-	char path[4200];
+	char path[4200], tmp[4300];
 	int changed = 0, same = 0, rc;
 	FILE *f;
 
 	scn_sfmt(path, sizeof(path), "%s/changes.txt", dir);
-	f = fopen(path, "w");
+	f = file_open_aside(path, tmp, sizeof(tmp));
 	if (!f) {
 		scn_sfmt(err, errlen, "%s: cannot write (%s)", path, strerror(errno));
 		return -1;
@@ -332,7 +332,7 @@ int scn_write_changes(const struct scenario *s, const char *dir, struct json_obj
 	} else {
 		fprintf(f, "# NIC: no cc_params was imported\n");
 	}
-	if (file_close(f)) {
+	if (file_commit(f, tmp, path)) {
 		scn_sfmt(err, errlen, "%s: cannot write (%s)", path, strerror(errno));
 		json_object_put(ops);
 		return -1;

@@ -8,8 +8,8 @@
  *   scenario_import_mlx5()   NVIDIA mlx5 cc_params names and values, one per
  *                            line: the [dcqcn] knobs and qos.cnp_dscp (mlx5.c)
  *   scenario_export()        a finalized scenario as config_db.json,
- *                            cc_params.txt, nic-setup.sh and nccl.env
- *                            (export.c)
+ *                            cc_params.txt, nic-setup.sh (nic.cc = dcqcn)
+ *                            and nccl.env (export.c)
  *
  * What the files of configs/ share among themselves is in internal.h.
  *
@@ -64,6 +64,10 @@ char *scenario_read_config(const char *path, int nic, size_t *len, struct scn_er
  * imported ones (docs/configs.md#what-changes) */
 int scenario_export(const struct scenario *s, const char *dir, FILE *log, char *err,
 		    size_t errlen);
+/* the files scenario_export writes for s, "config_db.json, ..., nccl.env":
+ * with nic.cc = none (every InfiniBand and TCP fabric) no cc_params.txt or
+ * nic-setup.sh, which that scenario could not import */
+const char *scenario_export_files(const struct scenario *s);
 
 /*
  * The notes the imports of s left (notes.c): an ambiguous unit and the

@@ -69,6 +69,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 
 #define MAX_EXPORT_PORTS 4096
@@ -83,6 +84,7 @@ struct out {
 	char *err;
 	size_t errlen;
 	struct json_object *in; /* the imported config_db.json, or NULL */
+	char tmp[4300];         /* the name of the file being written aside */
 };
 
 /* the imported file's TABLE.KEY.field (a string or number), or NULL */
@@ -161,16 +163,17 @@ static FILE *open_out(struct out *o, const char *name, char *path, size_t len)
 	FILE *f;
 
 	scn_sfmt(path, len, "%s/%s", o->dir, name);
-	f = fopen(path, "w");
+	f = file_open_aside(path, o->tmp, sizeof(o->tmp));
 	if (!f)
 		fail(o, "%s: cannot write (%s)", path, strerror(errno));
 	return f;
 }
 
-/* closes f: an error when a write or the close failed (a full disk) */
+/* closes f and renames it into place: an error when a write, the close or
+ * the rename failed (a full disk), and then no file replaces the old one */
 static int close_out(struct out *o, FILE *f, const char *path)
 {
-	if (file_close(f))
+	if (file_commit(f, o->tmp, path))
 		return fail(o, "%s: cannot write (%s)", path, strerror(errno));
 	return 0;
 }
@@ -622,6 +625,47 @@ void scn_mlx5_text(const struct scenario *s, size_t i, int64_t v, char *buf, siz
 	scn_sfmt(buf, len, "%" PRId64 "%s", v, bytes ? "B" : "");
 }
 
+/* a file of dir this export does not write, left by an earlier export
+ * into the same folder: removed, so that the folder holds one export */
+static int remove_stale(struct out *o, const char *name, const char *why)
+{
+	char path[4200];
+
+	scn_sfmt(path, sizeof(path), "%s/%s", o->dir, name);
+	if (unlink(path) == 0)
+		note(o, "%s: removed, an earlier export's (%s)", path, why);
+	else if (errno != ENOENT)
+		return fail(o, "%s: cannot remove an earlier export's (%s)", path,
+			    strerror(errno));
+	return 0;
+}
+
+/* nic.cc = none: no cc_params.txt or nic-setup.sh (the same scenario
+ * refuses to import [dcqcn] values), and none left from an earlier export
+ * into the folder */
+static int no_nic(struct out *o)
+{
+	const struct scenario *s = o->s;
+
+	if (remove_stale(o, "cc_params.txt", "nic.cc = none writes none") ||
+	    remove_stale(o, "nic-setup.sh", "nic.cc = none writes none"))
+		return -1;
+	if (s->fabric_type == SCN_FABRIC_ROCE)
+		note(o, "nic.cc = none: no cc_params.txt or nic-setup.sh; turn DCQCN off on the "
+		     "NIC with echo 0 > /sys/class/net/<dev>/ecn/roce_rp/enable/%u",
+		     (unsigned)s->dscp_to_prio[s->data_dscp]);
+	else
+		note(o, "fabric.type = %s: no cc_params.txt or nic-setup.sh (the NICs run no "
+		     "DCQCN)", scenario_fabric_names[s->fabric_type]);
+	return 0;
+}
+
+const char *scenario_export_files(const struct scenario *s)
+{
+	return s->cc == SCN_CC_DCQCN ? "config_db.json, cc_params.txt, nic-setup.sh, nccl.env" :
+				       "config_db.json, nccl.env";
+}
+
 /* cc_params.txt and nic-setup.sh, from the values in vals (filled) */
 static int write_nic(struct out *o, int64_t *vals)
 {
@@ -632,8 +676,7 @@ static int write_nic(struct out *o, int64_t *vals)
 	FILE *f;
 
 	if (s->cc != SCN_CC_DCQCN)
-		note(o, "nic.cc = none: cc_params.txt still holds the [dcqcn] values; turn DCQCN "
-		     "off on the NIC with /sys/class/net/<dev>/ecn/roce_rp/enable/<prio> = 0");
+		return no_nic(o);
 	if (s->dcqcn_profile != SCN_DCQCN_NVIDIA)
 		note(o, "dcqcn.profile = %s: the NIC applies the values with NVIDIA's semantics",
 		     scn_profile_names[s->dcqcn_profile]);
@@ -830,7 +873,10 @@ int scenario_export(const struct scenario *s, const char *dir, FILE *log, char *
 	if (!vals)
 		fail(&o, "out of memory");
 	else if (!write_config_db(&o, root) && !write_nic(&o, vals) && !write_nccl(&o))
-		rc = s->imported ? scn_write_changes(s, dir, root, vals, err, errlen) : 0;
+		rc = s->imported ? scn_write_changes(s, dir, root, vals, err, errlen) :
+				   remove_stale(&o, "changes.txt", "nothing was imported");
+	if (rc == 0 && !(s->imported && s->imported->switch_text))
+		rc = remove_stale(&o, "config_db.patch.json", "no config_db.json was imported");
 	if (rc == 0 && s->imported)
 		note(&o, "changes.txt%s: what applying the export would change against the "
 		     "imported files", s->imported->switch_text ? " and config_db.patch.json" : "");
