@@ -63,6 +63,11 @@ static const struct tl_case tcp_errors_cases[] = {
 	  "x.ini:4: dcqcn.rpg_gd: not on fabric.type = ethernet-tcp (no DCQCN" },
 	{ "[fabric]\ntype = ethernet-tcp\n[tcp]\ncc = dctcp\n", NULL,
 	  "x.ini:4: tcp.cc = dctcp: the switches must mark: set ecn.queues" },
+	/* checked after every --set, so one can give the marking; the message
+	 * still points at the file's line */
+	{ "[fabric]\ntype = ethernet-tcp\n[tcp]\ncc = dctcp\n", "ecn.queues=3", NULL },
+	{ "[fabric]\ntype = ethernet-tcp\n[ecn]\nqueues = 3\n[tcp]\ncc = dctcp\n", "ecn.queues=",
+	  "x.ini:6: tcp.cc = dctcp: the switches must mark: set ecn.queues" },
 	{ "[fabric]\ntype = ethernet-tcp\n[ib]\nvl_buffer = 1MB\n", NULL,
 	  "x.ini:4: ib.vl_buffer: not on fabric.type = ethernet-tcp (a key of another "
 	  "fabric.type)" },

@@ -89,7 +89,10 @@ struct place scn_key_place(const struct scenario *s, const struct load *ld, int 
 			return pl;
 		}
 	}
-	if (ld && j >= 0 && hdr_at(ld, sec, j) > 0) {
+	if (!ld && j < 0 && ki >= 0 && s->key_line[ki] > 0) {
+		pl.src = s->source;
+		pl.line = s->key_line[ki];
+	} else if (ld && j >= 0 && hdr_at(ld, sec, j) > 0) {
 		pl.src = ld->src;
 		pl.line = hdr_at(ld, sec, j);
 	} else if (j >= 0 && item_line(s, sec, j) > 0) {

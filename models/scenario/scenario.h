@@ -233,6 +233,9 @@ struct scn_imported {
 	char names[SCN_CFG_NAMES][SCN_CFG_NAME_LEN]; /* "" where none was read */
 };
 
+/* the keys of docs/contract.md#scenario-files (the loader's table) */
+#define SCN_N_KEYS 135
+
 struct scenario {
 	enum scn_fabric fabric_type;  /* roce */
 	struct scn_imported *imported; /* configurations imported (above); NULL: none */
@@ -248,6 +251,11 @@ struct scenario {
 	sim_time_ps tcp_delack_ps;        /* delayed-ACK timeout; 0: ACK every segment */
 	sim_time_ps tcp_stack_latency_ps; /* per message, before its first segment */
 	char source[4096]; /* file path, or "<embedded default>" */
+	/* the line of source that gave each scenario-wide key its value (index:
+	 * the loader's key table, SCN_N_KEYS of them), 0 when it is the default
+	 * or came from --set or a configuration: where a message of finalize
+	 * points */
+	int key_line[SCN_N_KEYS];
 
 	/* [sim] */
 	sim_time_ps duration_ps;

@@ -572,8 +572,8 @@ static int check_fabric(const struct scenario *s, const struct load *ld, struct 
 				     scn_section_defs[scn_key_defs[best_k].sec].name,
 				     scn_key_defs[best_k].name,
 				     scn_key_def_of(SEC_FABRIC, "type")->names[s->fabric_type], why);
-	if (s->fabric_type == SCN_FABRIC_TCP)
-		return check_tcp(s, ld, err);
+	if (s->fabric_type == SCN_FABRIC_TCP) /* after every --set: one may give the marking */
+		return ld ? 0 : check_tcp(s, ld, err);
 	int64_t frame = (s->mtu_bytes + 62 + 63) / 64 * 64; /* a data frame in 64-byte blocks */
 	if (s->ib_vl_buffer_bytes < frame)
 		return scn_set_error(err, scn_key_place(s, ld, SEC_IB, scn_find_key(SEC_IB, "vl_buffer"), -1),
