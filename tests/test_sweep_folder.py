@@ -6,7 +6,8 @@ its inputs.
     --vary values, another --set or an edited scenario is refused (exit 2)
     saying what differs, and the finished points are left as they were; the
     same sweep resumes; without --resume the sweep starts over
-  - --resume of a shard whose description is of another sweep is refused
+  - --resume of a folder with points and no identity (an older version's) is
+    refused; of a shard whose description is of another sweep too
   - the scenario is read once: a pipe gives every point the same scenario,
     an edit while the sweep runs changes none of its points
   - DIR/.lock: a second sweep into a folder in use is refused with the
@@ -100,6 +101,21 @@ def identity(tmp, scn):
     check(rc == 0 and '300KB' in read(os.path.join(out, 'sweep.csv')) and
           '300KB' in read(os.path.join(out, 'sweep-identity.txt')),
           'without --resume another sweep starts over in the folder', (rc, err))
+
+
+def old_folder(tmp, scn):
+    out = os.path.join(tmp, 'old')
+    rc, _, err = sim('sweep', scn, '--vary', 'ecn.kmin=50KB,100KB', '-o', out, '-q')
+    os.remove(os.path.join(out, 'sweep-identity.txt'))  # as an older version left it
+    rc, _, err = sim('sweep', scn, '--vary', 'ecn.kmin=50KB,300KB', '-o', out, '-q', '--resume')
+    check(rc == 2 and 'no sweep-identity.txt' in err and 'leave out --resume' in err and
+          '50KB' in read(os.path.join(out, 'sweep.csv')),
+          '--resume of a folder with points but no identity: refused, its results kept',
+          (rc, err))
+    fresh = os.path.join(tmp, 'fresh')
+    rc, _, err = sim('sweep', scn, '--vary', 'ecn.kmin=50KB,100KB', '-o', fresh, '-q',
+                     '--resume')
+    check(rc == 0, '--resume into a new folder starts the sweep', err)
 
 
 def shard_resume(tmp, scn):
@@ -269,6 +285,7 @@ def main():
         scn = os.path.join(tmp, 'star.ini')
         write(scn, STAR)
         identity(tmp, scn)
+        old_folder(tmp, scn)
         shard_resume(tmp, scn)
         pipe(tmp)
         edited_meanwhile(tmp)

@@ -15,6 +15,7 @@
  */
 #include "sim/sweeps/internal.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -132,6 +133,19 @@ static int compare_identity(const char *path, const char *text, const char *want
 	return rc;
 }
 
+/* dir holds a point's folder (pNNN) */
+static int has_points(const char *dir)
+{
+	DIR *d = opendir(dir);
+	int found = 0;
+	for (struct dirent *de; d && !found && (de = readdir(d));)
+		found = de->d_name[0] == 'p' && strspn(de->d_name + 1, "0123456789") >= 3 &&
+			de->d_name[1 + strspn(de->d_name + 1, "0123456789")] == '\0';
+	if (d)
+		closedir(d);
+	return found;
+}
+
 int sweep_claim_identity(const struct sweep_opts *o, const char *identity, char *err,
 			 size_t errlen)
 {
@@ -157,6 +171,14 @@ int sweep_claim_identity(const struct sweep_opts *o, const char *identity, char 
 					      err, errlen);
 		else if (errno != ENOENT) {
 			snprintf(err, errlen, "%s: %s", path, strerror(errno));
+			rc = -1;
+		} else if (o->shard_count == 0 && has_points(o->out_dir)) {
+			/* an older version's folder, or not a sweep's: nothing says
+			 * what its runs belong to (a shard's description does) */
+			snprintf(err, errlen, "%s: no %s, so its runs cannot be checked against "
+				 "this sweep (a folder of an older version, or not a sweep's); "
+				 "leave out --resume to run every point again, or give a new -o",
+				 o->out_dir, IDENTITY_FILE);
 			rc = -1;
 		}
 		free(text);
