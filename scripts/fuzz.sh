@@ -11,9 +11,10 @@ cd "$(dirname "$0")/.."
 secs="${1:-60}"
 command -v clang >/dev/null || { echo "fuzz.sh: clang not found (apt-get install clang)"; exit 2; }
 [ -d build-fuzz ] || CC=clang meson setup build-fuzz -Dfuzz=true >/dev/null
-ninja -C build-fuzz tests/fuzz/fuzz-scenario tests/fuzz/fuzz-trace tests/fuzz/fuzz-config >/dev/null
+ninja -C build-fuzz tests/fuzz/fuzz-scenario tests/fuzz/fuzz-trace tests/fuzz/fuzz-config \
+	tests/fuzz/fuzz-merge >/dev/null
 status=0
-for name in scenario trace config; do
+for name in scenario trace config merge; do
 	work="build-fuzz/corpus/$name" crashes="build-fuzz/crashes/$name"
 	mkdir -p "$work" "$crashes"
 	log="build-fuzz/fuzz-$name.log"
