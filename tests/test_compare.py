@@ -104,6 +104,29 @@ def default_physics(tmp):
                   'pause_frames', 'credit_stall_us', 'fct_p99_us'):
             check(x[k] == s[k], "%s: compare.csv's %s is the run's summary.csv" % (name, k),
                   (x[k], s[k]))
+    for name, x in rows.items():
+        # jobs_done_us: the last message of the scenario's jobs, the probe's aside
+        flows = rows_of(os.path.join(out, name, 'flows.csv'))
+        last = max(float(f['end_us']) for f in flows if f['job'] != 'latency-probe')
+        probe = max(float(f['end_us']) for f in flows if f['job'] == 'latency-probe')
+        check(abs(float(x['jobs_done_us']) - last) < 0.002 and
+              float(x['jobs_done_us']) <= float(x['sim_time_us']),
+              "%s: jobs_done_us is the jobs' last message in flows.csv, not the probe's "
+              "(%.1f us)" % (name, probe), (x['jobs_done_us'], last))
+        s = rows_of(os.path.join(out, name, 'summary.csv'))[0]
+        stat = 'busbw_judged_min_pct'  # criteria.busbw_stat = min, the default
+        check(x['busbw_judged_pct'] == s[stat] and x['busbw_judged_pct'] != '',
+              "%s: busbw_judged_pct is the judged iterations' %s, which the verdict used"
+              % (name, stat), (x['busbw_judged_pct'], s[stat]))
+    lines = r.stdout.splitlines()
+    judged = [l for l in lines if l.startswith('busbw judged')]
+    check(len(judged) == 1 and judged[0].split()[2:] ==
+          ['%s%%' % ('%.1f' % float(rows[f]['busbw_judged_pct'])) if i % 2 == 0 else '(min)'
+           for f in fabrics.split(',') for i in range(2)],
+          'the matrix prints the judged busbw of each fabric with its statistic', judged)
+    check(any(l.startswith('jobs done') for l in lines) and
+          not any(l.startswith('last message done') for l in lines),
+          "the matrix's completion row is the jobs', not the run's end", lines[:6])
     check(int(rows['roce']['pause_frames']) > 0 and rows['roce']['credit_stall_us'] == '',
           'roce: PFC pauses under the burst, no credits', rows['roce'])
     check(rows['infiniband']['pause_frames'] == '0' and
@@ -128,6 +151,41 @@ def default_physics(tmp):
           'nothing is skipped on roce, the fabric the default is written for', r.stderr[:2000])
     with open(os.path.join(out, 'roce', 'scenario.ini')) as f:
         check('\nduration = 10s\n' in f.read(), 'sim.duration is raised to 10s')
+
+
+def tutorial_times(tmp):
+    """the tutorial's lesson 6 prints compare's jobs-done times on
+    tcp-incast, with the probe and without: the runs give them"""
+    with open(os.path.join(ROOT, 'docs', 'tutorial.md')) as f:
+        text = ' '.join(f.read().split())
+    m = re.search(r'`jobs done` row gives ([\d.]+) ms on both \(([\d.]+) and ([\d.]+) ms with '
+                  r'`--probe 0`', text)
+    check(m is not None, "the tutorial gives compare's times on tcp-incast", '')
+    if not m:
+        return
+    scn = os.path.join(ROOT, 'scenarios', 'tcp-incast.ini')
+    got = []
+    for probe in ('1000', '0'):
+        out = os.path.join(tmp, 'incast-' + probe)
+        r = sim('compare', scn, '--fabrics', 'roce,infiniband', '--probe', probe, '-q', '-o', out)
+        rows = rows_of(os.path.join(out, 'compare.csv')) if r.returncode == 0 else []
+        got += ['%.2f' % (float(x['jobs_done_us']) / 1000) for x in rows]
+    want = [m.group(1), m.group(1), m.group(2), m.group(3)]
+    check(got == want, "compare's jobs done on tcp-incast (roce, infiniband; with the probe, "
+          "then --probe 0) are the tutorial's", (got, want))
+
+
+def no_probe_footer(tmp):
+    """--probe 0: no latency rows and no footer line with nothing to say"""
+    out = os.path.join(tmp, 'noprobe')
+    r = sim('compare', STAR, '--fabrics', 'roce,infiniband', '--probe', '0', '-o', out)
+    lines = r.stdout.splitlines()
+    check(r.returncode == 0 and not any(l.startswith('4 KB latency') for l in lines) and
+          not any(re.fullmatch(r'\S+:\s*', l) for l in lines),
+          '--probe 0: no latency rows, no empty footer line', lines)
+    rows = rows_of(os.path.join(out, 'compare.csv'))
+    check(all(float(x['jobs_done_us']) <= float(x['sim_time_us']) for x in rows),
+          '--probe 0: the jobs end with the run', rows)
 
 
 def threads_agree(tmp):
@@ -213,6 +271,8 @@ def main():
     try:
         probe_closed_form(tmp)
         default_physics(tmp)
+        no_probe_footer(tmp)
+        tutorial_times(tmp)
         threads_agree(tmp)
         errors(tmp)
         run_as_fabric(tmp)

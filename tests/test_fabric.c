@@ -346,6 +346,32 @@ START_TEST(criteria_verdicts)
 	ck_assert_int_eq(r.criteria_pass, 0);
 	ck_assert_str_eq(r.criteria_failed,
 			 "max_ecn_mark_pct;max_lossless_drops;min_busbw_pct_line;max_drops");
+	ck_assert(r.busbw_judged_pct == 94.9); /* what the verdict judged: the worst */
+	tl_unload(s);
+	/* marks where nothing reacts to them (no DCQCN; TCP without DCTCP) are
+	 * not judged; DCTCP's are */
+	static const char *const unreacted[] = {
+		"[nic]\ncc = none\n",
+		"[fabric]\ntype = ethernet-tcp\n[ecn]\nqueues = 3\n",
+	};
+	for (size_t i = 0; i < sizeof(unreacted) / sizeof(unreacted[0]); i++) {
+		char text[256];
+		snprintf(text, sizeof(text), "%s[criteria]\nmax_ecn_mark_pct = 2\n", unreacted[i]);
+		s = tl_load(text);
+		struct run_result m = { .data_pkts_delivered = 1000, .ecn_marked_pkts = 988,
+					.sim_time_ps = UNITS_PS_PER_S };
+		ck_assert(!run_marks_judged(s));
+		run_check_criteria(s, &m);
+		ck_assert_str_eq(m.criteria_failed, "");
+		tl_unload(s);
+	}
+	s = tl_load("[fabric]\ntype = ethernet-tcp\n[ecn]\nqueues = 3\nkmin = 100KB\n"
+		    "kmax = 101KB\npmax = 100%\n[tcp]\ncc = dctcp\n[criteria]\n"
+		    "max_ecn_mark_pct = 2\n");
+	struct run_result m = { .data_pkts_delivered = 1000, .ecn_marked_pkts = 988,
+				.sim_time_ps = UNITS_PS_PER_S };
+	run_check_criteria(s, &m);
+	ck_assert_str_eq(m.criteria_failed, "max_ecn_mark_pct");
 	tl_unload(s);
 	s = tl_load("[criteria]\nbusbw_stat = mean\nmax_drops = 10\n");
 	r.ecn_marked_pkts = 0;

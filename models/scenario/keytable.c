@@ -604,7 +604,8 @@ const struct key_def scn_key_defs[N_KEYS] = {
 	  "flow of rates.csv), or auto: the 8 whose Rc fell lowest", NULL },
 	{ SEC_CRITERIA, "max_ecn_mark_pct", KT_PERCENT, SF(crit_max_ecn_mark_ppb), 0,
 	  UNITS_PPB_ONE, "0-100 (percent)", NULL, NULL, NULL, 0, 0, { 20000000 },
-	  "acceptance: ecn_mark_pct at most (percent)", NULL },
+	  "acceptance: ecn_mark_pct at most (percent); judged only where marks are answered "
+	  "(nic.cc = dcqcn on roce, tcp.cc = dctcp)", NULL },
 	{ SEC_CRITERIA, "max_lossless_drops", KT_INT, SF(crit_max_lossless_drops), 0,
 	  INT64_C(1000000000000), "0-1000000000000", NULL, NULL, NULL, 0, 0, { 0 },
 	  "acceptance: drops_lossless at most", NULL },

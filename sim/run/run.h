@@ -75,12 +75,16 @@ struct run_result {
 	 * many, and the least, mean and most busbw_pct_line among them */
 	uint32_t judged_iterations;
 	double judged_min_pct, judged_mean_pct, judged_max_pct;
+	double busbw_judged_pct;               /* the one the criteria judge (criteria.busbw_stat
+						* of them); set by run_check_criteria */
 	sim_time_ps fct_p50_ps, fct_p99_ps;    /* -1 when no flow completed */
 	/* run_opts.probe_job: its messages that started before the last
 	 * message of the other jobs completed (under load), how many, and
 	 * their completion times; -1 when none */
 	uint32_t probe_msgs;
 	sim_time_ps probe_p50_ps, probe_p99_ps;
+	sim_time_ps jobs_done_ps;              /* the last message of a job but the probe job
+						* completed; -1 when none did */
 	uint32_t nstorage;                     /* storage jobs; storage[nstorage]: all of them
 						* (iostats.h) */
 	struct run_storage storage[65];
@@ -104,10 +108,16 @@ enum run_status run_scenario(const struct scenario *scn, const struct run_opts *
 /* [criteria] (docs/contract.md#scenario-files) against a result: sets criteria_pass and
  * criteria_failed.  A run that did not finish its traffic (interrupted, or
  * ended by sim.duration) is not judged.  busbw applies only when a judged
- * collective iteration completed (criteria.busbw_stat of those); the pause
- * frame rate only when a limit is set; max_drops counts the drops of data
- * in every class but those of failed links. */
+ * collective iteration completed (criteria.busbw_stat of those); the ECN
+ * mark share only where a reaction point answers marks (DCQCN on RoCE,
+ * DCTCP on TCP: run_marks_judged); the pause frame rate only when a limit
+ * is set; max_drops counts the drops of data in every class but those of
+ * failed links. */
 void run_check_criteria(const struct scenario *scn, struct run_result *r);
+/* something reacts to ECN marks: nic.cc = dcqcn on RoCE, tcp.cc = dctcp on
+ * TCP (elsewhere a mark changes no rate, and max_ecn_mark_pct is not
+ * judged) */
+int run_marks_judged(const struct scenario *scn);
 /* the summary.csv header and row of a result */
 void run_summary_csv(const struct run_result *r, char *header, size_t hlen, char *row,
 		     size_t rlen);

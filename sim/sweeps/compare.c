@@ -144,6 +144,7 @@ enum run_status compare_run(const struct compare_opts *o, struct compare_row *ro
 		struct run_opts ro = { .out_dir = dir, .progress = o->progress,
 				       .interrupt = o->interrupt,
 				       .probe_job = o->probe_msgs ? COMPARE_PROBE_JOB : NULL };
+		row->busbw_stat_mean = s->crit_busbw_stat == SCN_BUSBW_MEAN;
 		row->status = run_scenario(s, &ro, &row->r);
 		scenario_close(s);
 		st = row->status;
@@ -187,14 +188,16 @@ static uint64_t drops_of(const struct run_result *r)
 
 /* one cell of measure m for row r */
 enum measure {
-	M_END, M_LAST, M_DROPS, M_RESENT, M_TIMEOUTS, M_P50, M_P99, M_COLL, M_BUSBW, M_FCT, M_FLOWCTL,
-	M_CRITERIA, M_COUNT
+	M_END, M_LAST, M_DROPS, M_RESENT, M_TIMEOUTS, M_P50, M_P99, M_COLL, M_JUDGED, M_BUSBW,
+	M_FCT, M_FLOWCTL, M_CRITERIA, M_COUNT
 };
 
+/* "jobs done": the last message of the scenario's jobs, the probe's aside
+ * (it keeps its own rows); "busbw judged": what the criteria judged */
 static const char *const measure_names[M_COUNT] = {
-	"run", "last message done", "packets dropped", "bytes retransmitted", "timeouts",
-	"4 KB latency p50", "4 KB latency p99", "collective time", "bus bandwidth",
-	"flow completion p99", "flow control", "criteria",
+	"run", "jobs done", "packets dropped", "bytes retransmitted", "timeouts",
+	"4 KB latency p50", "4 KB latency p99", "collective time", "busbw judged",
+	"busbw mean", "flow completion p99", "flow control", "criteria",
 };
 
 static void cell(enum measure m, const struct compare_row *row, char *buf, size_t len)
@@ -205,7 +208,7 @@ static void cell(enum measure m, const struct compare_row *row, char *buf, size_
 		snprintf(buf, len, "%s", end_text(r));
 		return;
 	case M_LAST:
-		us_or_dash(r->end == RUN_END_DONE ? r->sim_time_ps : -1, buf, len);
+		us_or_dash(r->end == RUN_END_DONE ? r->jobs_done_ps : -1, buf, len);
 		return;
 	case M_DROPS:
 		snprintf(buf, len, "%" PRIu64, drops_of(r));
@@ -227,6 +230,13 @@ static void cell(enum measure m, const struct compare_row *row, char *buf, size_
 		return;
 	case M_COLL:
 		us_or_dash(r->collective_time_ps, buf, len);
+		return;
+	case M_JUDGED:
+		if (r->judged_iterations)
+			snprintf(buf, len, "%.1f%% (%s)", r->busbw_judged_pct,
+				 row->busbw_stat_mean ? "mean" : "min");
+		else
+			snprintf(buf, len, "-");
 		return;
 	case M_BUSBW:
 		if (r->collectives_completed)
@@ -254,6 +264,31 @@ static void cell(enum measure m, const struct compare_row *row, char *buf, size_
 	buf[0] = '\0';
 }
 
+/* a clause of a footer line, after "; " when it is not the first */
+__attribute__((format(printf, 3, 4))) static void clause(char *line, size_t *n, const char *fmt, ...)
+{
+	va_list ap;
+	if (*n && *n < 510)
+		*n += (size_t)snprintf(line + *n, 512 - *n, "; ");
+	va_start(ap, fmt);
+	if (*n < 511) {
+		int k = vsnprintf(line + *n, 512 - *n, fmt, ap);
+		*n += k > 0 ? (size_t)k : 0;
+	}
+	va_end(ap);
+	if (*n > 511)
+		*n = 511;
+}
+
+/* some fabric completed a collective iteration */
+static int collectives(const struct compare_opts *o, const struct compare_row *rows)
+{
+	for (int i = 0; i < o->nfabrics; i++)
+		if (rows[i].r.collectives_completed)
+			return 1;
+	return 0;
+}
+
 void compare_print(const struct compare_opts *o, const struct compare_row *rows, FILE *out)
 {
 	fprintf(out, "%-22s", "");
@@ -263,6 +298,8 @@ void compare_print(const struct compare_opts *o, const struct compare_row *rows,
 	for (int m = 0; m < M_COUNT; m++) {
 		if ((m == M_P50 || m == M_P99) && !o->probe_msgs)
 			continue;
+		if ((m == M_COLL || m == M_JUDGED || m == M_BUSBW) && !collectives(o, rows))
+			continue;
 		fprintf(out, "%-22s", measure_names[m]);
 		for (int i = 0; i < o->nfabrics; i++) {
 			char c[64];
@@ -271,19 +308,21 @@ void compare_print(const struct compare_opts *o, const struct compare_row *rows,
 		}
 		fprintf(out, "\n");
 	}
-	for (int i = 0; i < o->nfabrics; i++) {
+	for (int i = 0; i < o->nfabrics; i++) { /* a line per fabric that has something to say */
 		const struct run_result *r = &rows[i].r;
+		char line[512] = "", t[32];
+		size_t n = 0;
 		if (o->probe_msgs)
-			fprintf(out, "%s: %" PRIu32 " probe messages under load", rows[i].fabric,
-				r->probe_msgs);
-		else
-			fprintf(out, "%s:", rows[i].fabric);
+			clause(line, &n, "%" PRIu32 " probe messages under load, the last done at %s",
+			       r->probe_msgs,
+			       us_or_dash(r->end == RUN_END_DONE ? r->sim_time_ps : -1, t, sizeof(t)));
 		if (r->end != RUN_END_DONE)
-			fprintf(out, "; %" PRIu64 " of %" PRIu64 " messages done", r->flows_completed,
-				r->flows_total);
+			clause(line, &n, "%" PRIu64 " of %" PRIu64 " messages done",
+			       r->flows_completed, r->flows_total);
 		if (r->criteria_pass == 0)
-			fprintf(out, "; failed: %s", r->criteria_failed);
-		fprintf(out, "\n");
+			clause(line, &n, "failed: %s", r->criteria_failed);
+		if (n)
+			fprintf(out, "%s: %s\n", rows[i].fabric, line);
 	}
 }
 
@@ -300,13 +339,14 @@ int compare_write_csv(const char *dir, const struct compare_row *rows, int n, ch
 {
 	char path[PATH_MAX];
 	snprintf(path, sizeof(path), "%s/compare.csv", dir);
-	FILE *fp = fopen(path, "w");
+	char tmp[PATH_MAX + 96];
+	FILE *fp = file_open_aside(path, tmp, sizeof(tmp));
 	if (!fp)
 		return fail(err, errlen, "%s: %s", path, strerror(errno));
 	fprintf(fp, "fabric,end,sim_time_us,drops,retransmitted_bytes,rto_timeouts,probe_msgs,probe_p50_us,"
 		    "probe_p99_us,collective_time_us,busbw_GBps,busbw_pct_line,fct_p99_us,"
 		    "pause_frames,credit_stall_us,max_paused_fraction,criteria_pass,"
-		    "criteria_failed\n");
+		    "criteria_failed,jobs_done_us,busbw_judged_pct\n");
 	for (int i = 0; i < n; i++) {
 		const struct run_result *r = &rows[i].r;
 		fprintf(fp, "%s,%s", rows[i].fabric,
@@ -325,10 +365,15 @@ int compare_write_csv(const char *dir, const struct compare_row *rows, int n, ch
 		put_us(fp, r->fct_p99_ps);
 		fprintf(fp, ",%" PRIu64, r->pause_frames);
 		put_us(fp, r->credit_stall_ps);
-		fprintf(fp, ",%.6f,%s,%s\n", r->max_paused_ppm / 1e6,
+		fprintf(fp, ",%.6f,%s,%s", r->max_paused_ppm / 1e6,
 			r->criteria_pass < 0 ? "" : r->criteria_pass ? "1" : "0", r->criteria_failed);
+		put_us(fp, r->jobs_done_ps);
+		if (r->judged_iterations)
+			fprintf(fp, ",%.2f\n", r->busbw_judged_pct);
+		else
+			fprintf(fp, ",\n");
 	}
-	if (file_close(fp))
-		return fail(err, errlen, "%s: write failed", path);
+	if (file_commit(fp, tmp, path))
+		return fail(err, errlen, "%s: cannot write it: %s", path, strerror(errno));
 	return 0;
 }

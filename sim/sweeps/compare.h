@@ -51,6 +51,7 @@ struct compare_opts {
 struct compare_row {
 	const char *fabric;
 	enum run_status status;          /* RUN_OK, or why the row has no numbers */
+	uint8_t busbw_stat_mean;         /* criteria.busbw_stat = mean (else min) */
 	struct run_result r;
 };
 
