@@ -299,8 +299,8 @@ static int identity_kind(const char *line)
 const char *sweep_identity_difference(const char *a, const char *b, const char **la_out,
 				      const char **lb_out)
 {
-	static const char *const words[] = { "the scenario text differs (the scenario file, "
-					     "--switch-config or --nic-config)",
+	static const char *const words[] = { ("the scenario text differs (the scenario file, "
+					      "--switch-config or --nic-config)"),
 					     "the --set options differ", "the --vary axes differ",
 					     "--repeat differs", "the points differ",
 					     "the shards differ (--shard I/N)", "the points differ" };
