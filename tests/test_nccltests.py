@@ -14,6 +14,8 @@
   the same table; DIR/nccl-tests.csv holds the table's numbers, and its
   times are the means of the job's iterations in DIR/SIZE/collectives.csv;
   the average is the mean busbw; without --out nothing is written.
+- The scenario's own jobs and faults are named above the table; --alone
+  leaves them out (the rows of the fabric without them, line numbers kept).
 - A QP that runs out of retries: the rows say failed, no numbers, exit 5.
 - Errors: -b above -e, a bad test name, a size too small for the ranks,
   and more: exit 2 and a message that names the option.
@@ -320,13 +322,12 @@ def body(sim, src, tmp):
                'all_to_all_perf -n 2 -w 0, %s: the times are the means of iterations 0-1 and '
                '2-3' % cr['size_B'], str(times))
 
-    # 1 GB on 4 servers x 8 GPUs at 400G (scenarios/rail-optimized.ini, its own job
-    # shrunk): 8 channels, one per rail, so busbw sits under 8 NICs' wire ceiling,
-    # and each rail's share under one NIC's 49.0 GB/s
+    # 1 GB on 4 servers x 8 GPUs at 400G (scenarios/rail-optimized.ini alone): 8
+    # channels, one per rail, so busbw sits under 8 NICs' wire ceiling, and each
+    # rail's share under one NIC's 49.0 GB/s
     rail = os.path.join(src, 'scenarios', 'rail-optimized.ini')
-    p6 = run(sim, ['all_reduce_perf', rail, '-b', '1G', '-e', '1G', '-w', '0',
-                   '--set', 'job.allreduce.size=2MB', '--set', 'job.nccl-tests.channels=8',
-                   '--set', 'sim.duration=100ms'])
+    p6 = run(sim, ['all_reduce_perf', rail, '-b', '1G', '-e', '1G', '-w', '0', '--alone',
+                   '--set', 'job.nccl-tests.channels=8', '--set', 'sim.duration=100ms'])
     ok(p6.returncode == 0, 'all_reduce_perf 1G on rail-optimized.ini runs', p6.stderr)
     head, rows, avg = parse(p6.stdout)
     if ok(rows is not None and len(rows) == 1, 'one row for 1G', p6.stdout):
@@ -335,6 +336,39 @@ def body(sim, src, tmp):
         ok(0.95 * 8 * wire < busbw < 8 * wire and busbw / 8 < wire,
            '1G on 4 x 8 GPUs: busbw %.2f GB/s under 8 x %.2f GB/s, %.2f per rail'
            % (busbw, wire, busbw / 8))
+
+    # the scenario's own jobs and faults run beside the collective, named above the
+    # table; --alone leaves them out: the rows are those of the fabric without them,
+    # and an error after a left-out section keeps its line number
+    busy = os.path.join(tmp, 'busy.ini')
+    with open(busy, 'w') as f:
+        f.write(FABRIC + '[job.bg]\npattern = incast\ndst = 0\nsenders = 4-7\nsize = 4MB\n'
+                '[fault.slow]\nkind = link-down\nlink = h7-leaf1\nstart = 1ms\n'
+                'duration = 1us\n')
+    small = ['-b', '1M', '-e', '2M', '-f', '2']
+    pb = run(sim, ['all_reduce_perf', busy] + small, env=env)
+    pa = run(sim, ['all_reduce_perf', busy] + small + ['--alone'], env=env)
+    pf = run(sim, ['all_reduce_perf', fabric] + small, env=env)
+    ok(pb.returncode == 0 and
+       '\n# in every run beside it, from the scenario (--alone leaves them out): job.bg, '
+       'fault.slow\n' in pb.stdout,
+       'the scenario\'s own jobs and faults are named above the table', pb.stdout[:400])
+    ok('\n# in every run beside it' not in pf.stdout and '--alone' not in pf.stdout,
+       'a scenario with no job or fault of its own: no such line', pf.stdout[:300])
+    rows_b, rows_a, rows_f = (parse(p.stdout)[1] for p in (pb, pa, pf))
+    ok(pa.returncode == 0 and '\n# --alone: the scenario\'s own jobs and faults are left out\n'
+       in pa.stdout and rows_a == rows_f and rows_b != rows_f,
+       '--alone: the rows of the fabric without the jobs and faults (with them: slower)',
+       (rows_a, rows_f, rows_b))
+    bad = os.path.join(tmp, 'busy-bad.ini')
+    with open(bad, 'w') as f:
+        f.write(FABRIC + '[job.bg]\npattern = incast\ndst = 0\nsize = 4MB\n[ecn]\nkmin = 7\n')
+    pe = run(sim, ['all_reduce_perf', bad, '--alone'], env=env)
+    ok(pe.returncode == 2 and 'busy-bad.ini:15: ecn.kmin' in pe.stderr,  # line 15 of the file
+       '--alone: a message after a left-out section keeps its line', pe.stderr)
+    pe = run(sim, ['all_reduce_perf', busy, '--alone', '--set', 'job.bg.size=1MB'], env=env)
+    ok(pe.returncode == 2 and "--set job.bg.size=1MB: --alone leaves the scenario's jobs" in
+       pe.stderr, '--alone: a --set of a left-out job is refused', pe.stderr)
 
     # a QP out of retries: marked rows, no numbers, exit 5
     p5 = run(sim, ['all_reduce_perf', broken, '-b', '1M', '-e', '1M'], env=env)

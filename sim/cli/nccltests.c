@@ -26,13 +26,13 @@ static const char nccl_usage[] =
 	"usage: dcqcn-sim nccl-tests all_reduce_perf|all_to_all_perf [SCENARIO] [-b SIZE]\n"
 	"                            [-e SIZE] [-f N | -i SIZE] [-g GPUS] [-n ITERS]\n"
 	"                            [-w WARMUP] [-j N] [--out DIR] [--set S.K=V]...\n"
-	"                            [--threads N]\n"
+	"                            [--threads N] [--alone]\n"
 	"\n"
 	"nccl-tests' all_reduce_perf or all_to_all_perf (alltoall_perf), simulated: one\n"
 	"run of SCENARIO (the embedded default without one) per size, with one job\n"
 	"added, [job.nccl-tests]: pattern ring-allreduce or alltoall, ranks 0-(GPUS-1),\n"
 	"the size, iterations = WARMUP + 2 x ITERS; the scenario's own jobs and faults\n"
-	"run alongside.  Prints nccl-tests' table on stdout, in its layout: the first\n"
+	"run alongside (a \"#\" line names them; --alone leaves them out).  Prints nccl-tests' table on stdout, in its layout: the first\n"
 	"ITERS timed iterations are the out-of-place columns, the next ITERS the\n"
 	"in-place ones (time: their mean; algbw = size / time; busbw = algbw x\n"
 	"2(n-1)/n for all-reduce, x (n-1)/n for all-to-all).  #wrong is 0: the\n"
@@ -150,6 +150,9 @@ static const struct cli_opt nccl_opts[] = {
 		  "--set job.nccl-tests.channels=8 or --set sim.duration=1s" },
 	{ .name = "--threads", .arg = "N", .kind = CLI_SIM_SET, .off = NCCL_OFF(sets),
 	  .help = "same as --set sim.threads=N" },
+	{ .name = "--alone", .kind = CLI_FLAG, .off = NCCL_OFF(o.alone),
+	  .help = "leave the scenario's own [job.*] and [fault.*] sections out:\n"
+		  "the collective alone on the fabric, as on an idle cluster" },
 	{ 0 },
 };
 

@@ -198,6 +198,12 @@ int nccltests_check_opts(const struct nccltests_opts *o, char *err, size_t errle
 	}
 	for (int i = 0; i < o->nsets; i++) {
 		char key[128];
+		if (o->alone && (!strncmp(o->sets[i], "job.", 4) || !strncmp(o->sets[i], "fault.", 6)) &&
+		    !job_key(o->sets[i], key, sizeof(key))) {
+			snprintf(err, errlen, "--set %s: --alone leaves the scenario's jobs and faults "
+				 "out (only job.%s.* applies)", o->sets[i], NCCLTESTS_JOB);
+			return -1;
+		}
 		if (!job_key(o->sets[i], key, sizeof(key)))
 			continue;
 		for (size_t k = 0; k < sizeof(given) / sizeof(given[0]); k++)
@@ -296,6 +302,24 @@ static struct scenario *load_size(const struct nccltests *t, int i, struct scn_e
 	return s;
 }
 
+/* --alone: every line of the [job.*] and [fault.*] sections of text made
+ * empty, so that the other lines keep their numbers in messages */
+static void blank_jobs(char *text)
+{
+	int blank = 0;
+	for (char *l = text; *l;) {
+		size_t n = strcspn(l, "\n");
+		const char *p = l + strspn(l, " \t");
+		if (*p == '[') {
+			p += 1 + strspn(p + 1, " \t");
+			blank = !strncmp(p, "job.", 4) || !strncmp(p, "fault.", 6);
+		}
+		if (blank)
+			memset(l, ' ', n);
+		l += n + (l[n] == '\n');
+	}
+}
+
 /*
  * The scenario alone (no job added) with the --set assignments that do not
  * name the job, finalized: the host count, and whether a job of the name
@@ -309,8 +333,7 @@ static int probe(struct nccltests *t, char *err, size_t errlen, int *usage)
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
-	int rc = t->o.scenario ? scenario_load_file(s, t->o.scenario, &e)
-			       : scenario_load_string(s, EMBEDDED_NAME, scenario_default_text, &e);
+	int rc = scenario_load_string(s, t->base_name, t->base, &e);
 	for (int k = 0; rc == 0 && k < t->o.nsets; k++) {
 		char key[128];
 		if (!job_key(t->o.sets[k], key, sizeof(key)))
@@ -442,13 +465,15 @@ struct nccltests *nccltests_prepare(const struct nccltests_opts *o, char *err, s
 		*usage = 1;
 		goto fail;
 	}
-	if (probe(t, err, errlen, usage))
-		goto fail;
 	t->base = o->scenario ? read_text(o->scenario) : strdup(scenario_default_text);
 	if (!t->base) {
 		snprintf(err, errlen, "%s: cannot read (%s)", t->base_name, strerror(errno));
 		goto fail;
 	}
+	if (o->alone)
+		blank_jobs(t->base);
+	if (probe(t, err, errlen, usage))
+		goto fail;
 	if (make_sizes(t, err, errlen, usage))
 		goto fail;
 	/* every size loads before anything runs */
@@ -860,6 +885,31 @@ static int write_csv(const struct nccltests *t, int nrun, char *err, size_t errl
 	return 0;
 }
 
+/* what else runs in every size's run: the scenario's own jobs and faults
+ * (a "#" line; none when there is nothing else) */
+static void print_alongside(const struct nccltests *t, FILE *out)
+{
+	const struct scenario *s = t->scn;
+	if (t->o.alone) {
+		fprintf(out, "# --alone: the scenario's own jobs and faults are left out\n");
+		return;
+	}
+	if (s->njobs <= 1 && s->nfaults == 0)
+		return;
+	fprintf(out, "# in every run beside it, from the scenario (--alone leaves them out):");
+	const char *sep = " ";
+	for (uint32_t j = 0; j < s->njobs; j++)
+		if (j != t->job) {
+			fprintf(out, "%sjob.%s", sep, s->jobs[j].name);
+			sep = ", ";
+		}
+	for (uint32_t f = 0; f < s->nfaults; f++) {
+		fprintf(out, "%sfault.%s", sep, s->faults[f].name);
+		sep = ", ";
+	}
+	fputc('\n', out);
+}
+
 int nccltests_run(struct nccltests *t, FILE *out, char *err, size_t errlen)
 {
 	err[0] = '\0';
@@ -892,6 +942,7 @@ int nccltests_run(struct nccltests *t, FILE *out, char *err, size_t errlen)
 		: j->algorithm == SCN_ALGO_TREE	     ? "tree all-reduce"
 						     : "ring-allreduce",
 		t->ranks, t->ranks - 1, t->base_name);
+	print_alongside(t, out);
 	fprintf(out, "# minBytes %" PRId64 " maxBytes %" PRId64 " step: %" PRId64 "(%s) warmup "
 		     "iters: %" PRIu32 " iters: %" PRIu32 "\n#\n",
 		t->o.min_bytes, t->o.max_bytes,

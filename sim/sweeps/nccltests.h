@@ -56,6 +56,8 @@ struct nccltests_opts {
 	uint32_t gpus;                  /* -g; 0: every host of the topology */
 	uint32_t iters, warmup;         /* -n, -w */
 	int jobs;                       /* -j: runs at a time */
+	int alone;                      /* --alone: the scenario's own jobs and faults
+					 * left out of every run */
 	const char *out_dir;            /* --out; NULL: nothing but stdout */
 	FILE *progress;                 /* which sizes run (a terminal); NULL: none */
 	volatile sig_atomic_t *interrupt;
