@@ -882,18 +882,18 @@ int output_write_row(struct output *o, const char *name, const char *header, con
 		return -1;
 	}
 	fprintf(fp, "%s\n%s\n", header, row);
+	char from[4300], to[4300];
+	snprintf(from, sizeof(from), "%s/%s", o->dir, tmp);
+	snprintf(to, sizeof(to), "%s/%s", o->dir, name);
 	if (file_close(fp)) {
 		io_error(o, tmp);
+		unlink(from); /* no partial file: it would read as a whole one */
 		return -1;
 	}
-	if (last) {
-		char from[4300], to[4300];
-		snprintf(from, sizeof(from), "%s/%s", o->dir, tmp);
-		snprintf(to, sizeof(to), "%s/%s", o->dir, name);
-		if (rename(from, to)) {
-			io_error(o, name);
-			return -1;
-		}
+	if (last && rename(from, to)) {
+		io_error(o, name);
+		unlink(from);
+		return -1;
 	}
 	return 0;
 }
