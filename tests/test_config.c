@@ -316,6 +316,8 @@ struct bad_file {
 
 static const struct bad_file sonic_bad_cases[] = {
 	{ "malformed.json", ":6: malformed JSON: object value separator ',' expected" },
+	{ "no_qos.json", ": no table this importer reads (PORT_QOS_MAP, BUFFER_PG, QUEUE, PFC_WD, "
+	  "DEFAULT_LOSSLESS_BUFFER_PARAMETER): nothing to import" },
 	{ "disagree.json",
 	  ": BUFFER_PROFILE.pg_lossless_40m.xoff (via BUFFER_PG.\"Ethernet8|3\".profile): 160000B "
 	  "differs from 96928B at BUFFER_PROFILE.pg_lossless_5m.xoff (via "
@@ -532,6 +534,8 @@ static const struct bad_file mlx5_bad_cases[] = {
 	{ "cc_max_rate.txt", ":1: rp_max_rate: 100000: not modelled (the model's largest rate "
 	  "is the line rate (0))" },
 	{ "cc_twice.txt", ":3: rp_ai_rate: given twice (line 1)" },
+	{ "cc_empty.txt", ": no cc_params value in the file (it is empty or holds only comments): "
+	  "nothing to import" },
 	{ "no_such_file.txt", ": cannot open (No such file or directory)" },
 };
 

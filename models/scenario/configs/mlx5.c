@@ -358,6 +358,14 @@ int scenario_import_mlx5_text(struct scenario *s, const char *path, const char *
 		if (p->unit == MLX5_B64 && byte_unit_note(s, log, pl, name, value, bytes))
 			goto oom;
 	}
+	int any = 0;
+	for (size_t i = 0; i < N_OF(scn_mlx5_params); i++)
+		any |= seen[i] != 0;
+	if (!any) { /* an empty file, a wrong one: nothing would be imported */
+		scn_set_error(err, (struct place){ path, 0 }, "no cc_params value in the file (it is "
+			      "empty or holds only comments): nothing to import");
+		goto out;
+	}
 	rc = keep_nic(s, path, copy);
 	if (rc)
 		goto oom;

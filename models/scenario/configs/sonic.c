@@ -362,6 +362,15 @@ int scenario_import_sonic_text(struct scenario *s, const char *path, const char 
 	}
 	if (others[0])
 		sonic_note(sn, "not read (not QoS, or not modelled): %s", others);
+	int readable = 0;
+	for (i = 0; i < N_OF(tables) && tables[i].read; i++)
+		readable += json_object_object_get_ex(sn->root, tables[i].name, NULL);
+	if (!readable) { /* {}, a config without QoS: nothing would be imported */
+		scn_set_error(err, (struct place){ path, 0 },
+			      "no table this importer reads (PORT_QOS_MAP, BUFFER_PG, QUEUE, PFC_WD, "
+			      "DEFAULT_LOSSLESS_BUFFER_PARAMETER): nothing to import");
+		goto out;
+	}
 	sn->no_pqm = !json_object_object_get_ex(sn->root, "PORT_QOS_MAP", NULL);
 	for (i = 0; i < N_OF(tables) && tables[i].read; i++) {
 		struct json_object *t;
