@@ -180,7 +180,7 @@ for f in scenario.ini summary.csv stats.csv flows.csv pfc.csv pause.csv pfcwd.cs
 done
 grep_in "$tmp/run/summary.csv" "^sim_time_us,end,data_bytes_delivered" "summary.csv header"
 grep_in "$tmp/run/summary.csv" ",duration," "a run cut by sim.duration says so"
-grep_in "$tmp/run/flows.csv" "^flow,job,src,dst,bytes,start_us,end_us,fct_us,iteration,delivered_bytes$" "flows.csv header"
+grep_in "$tmp/run/flows.csv" "^flow,job,src,dst,bytes,start_us,end_us,fct_us,iteration,delivered_bytes,path$" "flows.csv header"
 grep_in "$tmp/run/stats.csv" "^events,wall_s,events_per_s,peak_rss_mb,sim_time_us" "stats.csv header"
 # peak_rss_mb is the run's own: a launcher that held 300 MB before it exec'd
 # the program does not count (getrusage's ru_maxrss would keep its 300 MB)
@@ -302,16 +302,16 @@ expect 0 "sweep over two axes" "$sim" sweep "$tmp/sweep.ini" -o "$tmp/sw1" --qui
 if [ "$(wc -l <"$tmp/sw1/sweep.csv")" -eq 5 ]; then ok "sweep.csv has 4 points"; else bad "sweep.csv rows"; cat "$tmp/sw1/sweep.csv"; fi
 grep_in "$tmp/sw1/sweep.csv" "^point,dir,criteria.max_ecn_mark_pct,criteria.max_ecn_mark_pct_frac,ecn.kmin,ecn.kmin_B,sim_time_us," \
 	"sweep.csv header: axes, each with its base-unit column, then the summary"
-grep_in "$tmp/sw1/sweep.csv" "^0,p000,0,0,50KB,50000,.*,0,max_ecn_mark_pct,[0-9]*,[0-9.]*,[0-9.]*,[0-9.]*,[0-9.]*,0,,0,,,,,,$" "a point over its ECN criterion fails it"
-grep_in "$tmp/sw1/sweep.csv" "^3,p003,100,1,100KB,100000,.*,1,,[0-9]*,[0-9.]*,[0-9.]*,[0-9.]*,0.000,0,,0,,,,,,$" "a point within its criteria passes"
+grep_in "$tmp/sw1/sweep.csv" "^0,p000,0,0,50KB,50000,.*,0,max_ecn_mark_pct,[0-9]*,[0-9.]*,[0-9.]*,[0-9.]*,[0-9.]*,0,,0,,,,,,,[0-9.]*,[0-9.]*,,$" "a point over its ECN criterion fails it"
+grep_in "$tmp/sw1/sweep.csv" "^3,p003,100,1,100KB,100000,.*,1,,[0-9]*,[0-9.]*,[0-9.]*,[0-9.]*,0.000,0,,0,,,,,,,[0-9.]*,[0-9.]*,,$" "a point within its criteria passes"
 # a fabric that drops RoCE in a lossy queue fails (criteria.max_drops), and
 # a run cut short by sim.duration gets no verdict
 expect 0 "run the DSCP mismatch" "$sim" run "$root/scenarios/dscp-mismatch.ini" -o "$tmp/dm" --quiet
-grep_in "$tmp/dm/summary.csv" "^[0-9.]*,done,.*,0,max_drops;max_retransmitted_pct,0,,,,[0-9.]*,0,,0,,,,,,$" \
+grep_in "$tmp/dm/summary.csv" "^[0-9.]*,done,.*,0,max_drops;max_retransmitted_pct,0,,,,[0-9.]*,0,,0,,,,,,,[0-9.]*,[0-9.]*,,$" \
 	"RoCE dropped on a lossy queue fails max_drops and max_retransmitted_pct"
 expect 0 "run the DSCP mismatch for 1 ms" "$sim" run "$root/scenarios/dscp-mismatch.ini" -o "$tmp/dm1" --quiet \
 	--set sim.duration=1ms
-grep_in "$tmp/dm1/summary.csv" "^1000.000,duration,.*,,not judged: sim.duration ended the run before its traffic finished,0,,,,[0-9.]*,0,,0,,,,,,$" \
+grep_in "$tmp/dm1/summary.csv" "^1000.000,duration,.*,,not judged: sim.duration ended the run before its traffic finished,0,,,,[0-9.]*,0,,0,,,,,,,[0-9.]*,[0-9.]*,,$" \
 	"a run ended by sim.duration is not judged"
 # a sweep counts points that were not judged apart from those that missed
 expect 0 "sweep a cut-short and a finished DSCP mismatch" "$sim" sweep \

@@ -683,3 +683,9 @@ const struct key_def scn_key_defs[N_KEYS] = {
 };
 
 _Static_assert(N_OF(scn_key_defs) == N_KEYS, "N_KEYS (loader.h) counts scn_key_defs[]");
+
+const char *scenario_pattern_name(unsigned pattern)
+{
+	return pattern < sizeof(pattern_names) / sizeof(pattern_names[0]) - 1 ? pattern_names[pattern]
+									       : "?";
+}

@@ -59,6 +59,8 @@ enum scn_fabric { SCN_FABRIC_ROCE, SCN_FABRIC_IB, SCN_FABRIC_TCP };
 #define SCN_FABRIC_NAME_TCP "ethernet-tcp"
 #define SCN_FABRICS_JOINED(sep) SCN_FABRIC_NAME_ROCE sep SCN_FABRIC_NAME_IB sep SCN_FABRIC_NAME_TCP
 extern const char *const scenario_fabric_names[SCN_FABRIC_COUNT + 1];
+/* a job.pattern's name as the scenario file writes it ("ring-allreduce") */
+const char *scenario_pattern_name(unsigned pattern);
 enum scn_tcp_cc { SCN_TCP_NEWRENO, SCN_TCP_DCTCP };
 
 /*

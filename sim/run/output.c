@@ -110,7 +110,7 @@ struct out_qp {
 };
 
 static const char *const stream_header[OUT_STREAMS] = {
-	[OUT_FLOWS] = "flow,job,src,dst,bytes,start_us,end_us,fct_us,iteration,delivered_bytes",
+	[OUT_FLOWS] = "flow,job,src,dst,bytes,start_us,end_us,fct_us,iteration,delivered_bytes,path",
 	[OUT_PFC] = "time_us,node,port,priority,event,quanta",
 	[OUT_PFCWD] = "time_us,node,port,priority,event,dropped",
 	[OUT_PAUSE] = "time_us,node,port,priority,paused_fraction,frames",
@@ -628,7 +628,7 @@ void output_flow(struct output *o, const struct fabric *f, int part, const struc
 	put_u64(&r, fl->iter);
 	put_ch(&r, ',');
 	put_i64(&r, fl->rx_bytes);
-	put_ch(&r, '\n');
+	put_str(&r, f->qps[fl->qp].local ? ",nvlink\n" : ",network\n");
 	emit_row(o, part, OUT_FLOWS, part < 0 ? (struct out_tag){0} : event_tag(f, (unsigned)part),
 		 &r);
 }

@@ -42,10 +42,15 @@ struct run_ctx {
 	uint32_t probe_job;    /* run_opts.probe_job's index; UINT32_MAX: none */
 	struct part_ctx {      /* what each partition's thread counts, on lines of
 				* its own (the threads write them at every completion) */
-		_Alignas(64) struct hist fct; /* completion times of the messages */
-		int oom;       /* the histogram ran out of memory */
+		/* completion times of the messages, by job and path: [job * 2 +
+		 * over NVLink], each allocated at its first message (jobs.csv,
+		 * summary.csv's network and NVLink percentiles) */
+		_Alignas(64) struct hist **fct;
+		sim_time_ps *job_first, *job_last; /* each job's first start, last end */
+		uint64_t *job_bytes;   /* each job's bytes of completed messages */
+		int oom;       /* a histogram ran out of memory */
 		sim_time_ps last_end; /* the last completion, the probe's aside */
-		struct probe_msg { sim_time_ps start, fct; } *probe;
+		struct probe_msg { sim_time_ps start, fct; uint8_t local; } *probe;
 		uint32_t nprobe, probe_cap;
 	} *part;               /* by partition */
 };
@@ -82,7 +87,7 @@ static double peak_rss_mb(void)
 }
 
 /* a message of the probe job: kept with its start, judged at the end */
-static void probe_add(struct part_ctx *pc, const struct flow *fl)
+static void probe_add(struct part_ctx *pc, const struct flow *fl, uint8_t local)
 {
 	if (pc->nprobe == pc->probe_cap) {
 		uint32_t cap = pc->probe_cap ? 2 * pc->probe_cap : 256;
@@ -94,19 +99,29 @@ static void probe_add(struct part_ctx *pc, const struct flow *fl)
 		pc->probe = np;
 		pc->probe_cap = cap;
 	}
-	pc->probe[pc->nprobe++] = (struct probe_msg){ fl->start_ps, fl->end_ps - fl->start_ps };
+	pc->probe[pc->nprobe++] = (struct probe_msg){ fl->start_ps, fl->end_ps - fl->start_ps,
+						      local };
 }
 
 static void on_flow_done(void *ctx, const struct fabric *f, unsigned part, const struct flow *fl)
 {
 	struct run_ctx *c = ctx;
 	struct part_ctx *pc = &c->part[part];
-	if (fl->job == c->probe_job)
-		probe_add(pc, fl);
-	else {
-		pc->oom |= hist_add(&pc->fct, fl->end_ps - fl->start_ps);
+	if (fl->job == c->probe_job) {
+		probe_add(pc, fl, f->qps[fl->qp].local);
+		pc->job_bytes[fl->job] += (uint64_t)fl->bytes;
+	} else {
+		uint32_t k = fl->job * 2 + f->qps[fl->qp].local;
+		if (!pc->fct[k] && (pc->fct[k] = malloc(sizeof(struct hist))))
+			hist_init(pc->fct[k]);
+		pc->oom |= pc->fct[k] ? hist_add(pc->fct[k], fl->end_ps - fl->start_ps) : -1;
 		if (fl->end_ps > pc->last_end)
 			pc->last_end = fl->end_ps;
+		if (!pc->job_last[fl->job] || fl->start_ps < pc->job_first[fl->job])
+			pc->job_first[fl->job] = fl->start_ps;
+		if (fl->end_ps > pc->job_last[fl->job])
+			pc->job_last[fl->job] = fl->end_ps;
+		pc->job_bytes[fl->job] += (uint64_t)fl->bytes;
 	}
 	if (c->has_out && f->scn->output_flows)
 		output_flow(&c->out, f, (int)part, fl);
@@ -257,7 +272,15 @@ static int write_summary(struct run_ctx *c, const struct run_result *r)
 static void free_parts(struct run_ctx *c, uint32_t n)
 {
 	for (uint32_t p = 0; c->part && p < n; p++) {
-		hist_free(&c->part[p].fct);
+		for (uint32_t k = 0; c->part[p].fct && k < 2 * c->fabric->scn->njobs; k++)
+			if (c->part[p].fct[k]) {
+				hist_free(c->part[p].fct[k]);
+				free(c->part[p].fct[k]);
+			}
+		free(c->part[p].fct);
+		free(c->part[p].job_first);
+		free(c->part[p].job_last);
+		free(c->part[p].job_bytes);
 		free(c->part[p].probe);
 	}
 	free(c->part);
@@ -285,13 +308,38 @@ static int probe_result(struct run_ctx *c, uint32_t n, struct run_result *res)
 	return oom;
 }
 
-/* the completion times of every partition's messages, in one histogram */
-static int merge_fct(struct run_ctx *c, uint32_t n, struct hist *all)
+/* the completion times of every partition's messages of job j (j < 0:
+ * every job) over path (0 the network, 1 NVLink, 2 both), in one
+ * histogram */
+static int merge_fct(struct run_ctx *c, uint32_t n, int j, int path, struct hist *h)
 {
+	uint32_t njobs = c->fabric->scn->njobs;
 	int oom = 0;
-	hist_init(all);
-	for (uint32_t p = 0; p < n; p++)
-		oom |= c->part[p].oom | hist_merge(all, &c->part[p].fct);
+	hist_init(h);
+	for (uint32_t p = 0; p < n; p++) {
+		oom |= c->part[p].oom;
+		for (uint32_t k = 0; k < 2 * njobs; k++)
+			if (c->part[p].fct[k] && (j < 0 || k / 2 == (uint32_t)j) &&
+			    (path == 2 || k % 2 == (uint32_t)path))
+				oom |= hist_merge(h, c->part[p].fct[k]);
+	}
+	return oom;
+}
+
+/* the percentiles of merge_fct's messages into p50, p99 (-1: none); of
+ * the probe job, its messages kept apart */
+static int fct_of(struct run_ctx *c, uint32_t n, int j, int path, sim_time_ps *p50,
+		  sim_time_ps *p99)
+{
+	struct hist h;
+	int oom = merge_fct(c, n, j, path, &h);
+	for (uint32_t p = 0; j >= 0 && (uint32_t)j == c->probe_job && p < n; p++)
+		for (uint32_t i = 0; i < c->part[p].nprobe; i++)
+			if (path == 2 || c->part[p].probe[i].local == path)
+				oom |= hist_add(&h, c->part[p].probe[i].fct);
+	*p50 = hist_percentile(&h, 50);
+	*p99 = hist_percentile(&h, 99);
+	hist_free(&h);
 	return oom;
 }
 
@@ -387,9 +435,21 @@ static struct fabric *open_run(struct run_ctx *c, const struct scenario *scn,
 		snprintf(res->err, sizeof(res->err), "out of memory");
 		return NULL;
 	}
-	for (uint32_t p = 0; p < nparts; p++)
-		hist_init(&c->part[p].fct);
 	c->fabric = f;
+	uint32_t nj = scn->njobs ? scn->njobs : 1;
+	for (uint32_t p = 0; p < nparts; p++) {
+		c->part[p].fct = calloc(2 * nj, sizeof(struct hist *));
+		c->part[p].job_first = calloc(nj, sizeof(sim_time_ps));
+		c->part[p].job_last = calloc(nj, sizeof(sim_time_ps));
+		c->part[p].job_bytes = calloc(nj, sizeof(uint64_t));
+		if (!c->part[p].fct || !c->part[p].job_first || !c->part[p].job_last ||
+		    !c->part[p].job_bytes) {
+			free_parts(c, nparts);
+			fabric_destroy(f);
+			snprintf(res->err, sizeof(res->err), "out of memory");
+			return NULL;
+		}
+	}
 	c->probe_job = UINT32_MAX;
 	for (uint32_t j = 0; opts->probe_job && j < scn->njobs; j++)
 		if (strcmp(scn->jobs[j].name, opts->probe_job) == 0)
@@ -501,6 +561,85 @@ static void collect(const struct run_ctx *c, struct fabric *f, double t0, struct
 	res->judged_mean_pct = c->judged ? c->jsum / c->judged : 0;
 }
 
+/* a time in us, or "" when there is none (< 0); buf holds 32 */
+static const char *us_or_empty(sim_time_ps ps, char *buf)
+{
+	if (ps < 0)
+		buf[0] = '\0';
+	else
+		units_format_us(ps, buf, 32);
+	return buf;
+}
+
+/* jobs.csv: a row per job of its totals (docs/outputs.md); the
+ * probe job's completion times are its messages' (kept apart) */
+static int write_jobs(struct run_ctx *c, const struct fabric *f, int *oom)
+{
+	const struct scenario *scn = f->scn;
+	size_t cap = 256 + (size_t)scn->njobs * 512, n = 0;
+	char *rows = malloc(cap);
+	if (!rows) {
+		*oom = 1;
+		return -1;
+	}
+	rows[0] = '\0';
+	for (uint32_t j = 0; j < scn->njobs; j++) {
+		struct net_job_stats tot = { 0 };
+		sim_time_ps first = -1, last = -1, p[6];
+		uint64_t msgs = 0, bytes = 0;
+		for (uint32_t q = 0; q < f->nparts; q++) {
+			const struct part_ctx *pc = &c->part[q];
+			const struct net_job_stats *js = &f->parts[q].net.jobs[j];
+			tot.delivered_bytes += js->delivered_bytes;
+			tot.retransmitted_bytes += js->retransmitted_bytes;
+			tot.drops += js->drops;
+			for (uint32_t k = 2 * j; k < 2 * j + 2; k++)
+				msgs += pc->fct[k] ? pc->fct[k]->n : 0;
+			bytes += pc->job_bytes[j];
+			for (uint32_t i = 0; j == c->probe_job && i < pc->nprobe; i++) {
+				msgs++;
+				if (first < 0 || pc->probe[i].start < first)
+					first = pc->probe[i].start;
+				if (pc->probe[i].start + pc->probe[i].fct > last)
+					last = pc->probe[i].start + pc->probe[i].fct;
+			}
+			if (pc->job_last[j] && (first < 0 || pc->job_first[j] < first))
+				first = pc->job_first[j];
+			if (pc->job_last[j] > last)
+				last = pc->job_last[j];
+		}
+		*oom |= fct_of(c, f->nparts, (int)j, 2, &p[0], &p[1]) |
+			fct_of(c, f->nparts, (int)j, 0, &p[2], &p[3]) |
+			fct_of(c, f->nparts, (int)j, 1, &p[4], &p[5]);
+		char s[32], e[32], g[32] = "", v[6][32];
+		if (last > first && first >= 0)
+			snprintf(g, sizeof(g), "%.3f",
+				 (double)bytes * 8.0 / (double)(last - first) * 1e3);
+		for (int i = 0; i < 6; i++)
+			us_or_empty(p[i], v[i]);
+		n += (size_t)snprintf(rows + n, cap - n,
+				      "%s%s,%s,%llu,%llu,%llu,%llu,%llu,%s,%s,%s,%s,%s,%s,%s,%s,%s",
+				      j ? "\n" : "", scn->jobs[j].name,
+				      scenario_pattern_name(scn->jobs[j].pattern),
+				      (unsigned long long)msgs, (unsigned long long)bytes,
+				      (unsigned long long)tot.delivered_bytes,
+				      (unsigned long long)tot.retransmitted_bytes,
+				      (unsigned long long)tot.drops, us_or_empty(first, s),
+				      us_or_empty(last, e), g, v[0], v[1], v[2], v[3], v[4], v[5]);
+		if (n >= cap)
+			n = cap - 1;
+	}
+	int rc = scn->njobs ? output_write_row(&c->out, "jobs.csv",
+					       "job,pattern,messages_completed,bytes_completed,network_delivered_bytes,"
+					       "retransmitted_bytes,drops,first_start_us,last_end_us,"
+					       "goodput_Gbps,fct_p50_us,fct_p99_us,fct_network_p50_us,"
+					       "fct_network_p99_us,fct_nvlink_p50_us,fct_nvlink_p99_us",
+					       rows, 0)
+			    : 0;
+	free(rows);
+	return rc;
+}
+
 /* the files of the run directory, checked, summary.csv last; the first
  * failure is reported, with its file and reason, whatever else the run's
  * end was.  The run's status, from st (the run's own) */
@@ -511,7 +650,7 @@ static enum run_status write_files(struct run_ctx *c, struct fabric *f, enum run
 	if (f->scn->output_flows && fabric_unfinished(f, on_unfinished, c))
 		*oom = 1;
 	res->peak_rss_mb = peak_rss_mb();
-	int bad = write_failed | write_stats(c, res) | io_bad;
+	int bad = write_failed | write_stats(c, res) | io_bad | write_jobs(c, f, oom);
 	bad |= output_close(&c->out);
 	if (!bad)
 		bad = write_summary(c, res);
@@ -529,7 +668,9 @@ enum run_status run_scenario(const struct scenario *scn, const struct run_opts *
 			     struct run_result *res)
 {
 	struct run_ctx c = {0};
-	*res = (struct run_result){ .fct_p50_ps = -1, .fct_p99_ps = -1, .collective_time_ps = -1,
+	*res = (struct run_result){ .fct_p50_ps = -1, .fct_p99_ps = -1, .fct_net_p50_ps = -1,
+				    .fct_net_p99_ps = -1, .fct_nvlink_p50_ps = -1,
+				    .fct_nvlink_p99_ps = -1, .collective_time_ps = -1,
 				    .credit_stall_ps = -1, .probe_p50_ps = -1, .probe_p99_ps = -1,
 				    .jobs_done_ps = -1 };
 	if (refuse(scn, res))
@@ -558,11 +699,9 @@ enum run_status run_scenario(const struct scenario *scn, const struct run_opts *
 		output_merge(&c.out);
 	collect(&c, f, t0, res);
 	run_check_criteria(scn, res);
-	struct hist fct;
-	int oom = merge_fct(&c, nparts, &fct);
-	res->fct_p50_ps = hist_percentile(&fct, 50);
-	res->fct_p99_ps = hist_percentile(&fct, 99);
-	hist_free(&fct);
+	int oom = fct_of(&c, nparts, -1, 2, &res->fct_p50_ps, &res->fct_p99_ps) |
+		  fct_of(&c, nparts, -1, 0, &res->fct_net_p50_ps, &res->fct_net_p99_ps) |
+		  fct_of(&c, nparts, -1, 1, &res->fct_nvlink_p50_ps, &res->fct_nvlink_p99_ps);
 	for (uint32_t p = 0; p < nparts; p++)
 		if (c.part[p].last_end > 0 && c.part[p].last_end > res->jobs_done_ps)
 			res->jobs_done_ps = c.part[p].last_end;
@@ -676,6 +815,7 @@ void run_summary_csv(const struct run_result *r, char *header, size_t hlen, char
 {
 	char t[32], p50[32] = "", p99[32] = "", ct[32] = "", bw[32] = "", pct[32] = "";
 	char judged[80] = "", verdict[16] = "", failure[32] = "", stall[32] = "";
+	char np50[32], np99[32], vp50[32], vp99[32];
 	if (r->credit_stall_ps >= 0) /* empty on roce: no credits there */
 		units_format_us(r->credit_stall_ps, stall, sizeof(stall));
 	if (r->jobs_failed)
@@ -724,11 +864,12 @@ void run_summary_csv(const struct run_result *r, char *header, size_t hlen, char
 		 "judged_iterations,busbw_judged_min_pct,busbw_judged_mean_pct,"
 		 "busbw_judged_max_pct,retransmitted_pct,jobs_failed,first_failure_us,"
 		 "nvlink_bytes,storage_iops,storage_bw_MiBps,storage_clat_p50_us,"
-		 "storage_clat_p99_us,storage_clat_p999_us,credit_stall_us");
+		 "storage_clat_p99_us,storage_clat_p999_us,credit_stall_us,fct_network_p50_us,"
+		 "fct_network_p99_us,fct_nvlink_p50_us,fct_nvlink_p99_us");
 	snprintf(row, rlen,
 		 "%s,%s,%llu,%llu,%llu,%llu,%llu,%llu,%d,%llu,%.3f,%llu,%llu,%llu,%llu,"
 		 "%lld,%llu,%.3f,%u.%06u,%llu,%llu,%llu,%llu,%s,%s,%u,%s,%s,%s,%s,%s,%u,%s,%.3f,%u,%s,"
-		 "%llu,%s,%s",
+		 "%llu,%s,%s,%s,%s,%s,%s",
 		 units_format_us(r->sim_time_ps, t, sizeof(t)), end_name(r->end),
 		 (unsigned long long)r->data_bytes_delivered,
 		 (unsigned long long)r->data_bytes_in_flight,
@@ -746,7 +887,9 @@ void run_summary_csv(const struct run_result *r, char *header, size_t hlen, char
 		 r->collectives_completed, ct, bw,
 		 pct, verdict, r->criteria_failed, r->judged_iterations, judged,
 		 retransmitted_pct_of(r), r->jobs_failed, failure,
-		 (unsigned long long)r->nvlink_bytes, storage, stall);
+		 (unsigned long long)r->nvlink_bytes, storage, stall,
+		 us_or_empty(r->fct_net_p50_ps, np50), us_or_empty(r->fct_net_p99_ps, np99),
+		 us_or_empty(r->fct_nvlink_p50_ps, vp50), us_or_empty(r->fct_nvlink_p99_ps, vp99));
 }
 
 void run_print_summary(const struct run_result *r, FILE *out)

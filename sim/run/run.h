@@ -78,6 +78,9 @@ struct run_result {
 	double busbw_judged_pct;               /* the one the criteria judge (criteria.busbw_stat
 						* of them); set by run_check_criteria */
 	sim_time_ps fct_p50_ps, fct_p99_ps;    /* -1 when no flow completed */
+	/* the same for the messages across the network and those between two
+	 * GPUs of one server (NVLink) apart; -1 when none */
+	sim_time_ps fct_net_p50_ps, fct_net_p99_ps, fct_nvlink_p50_ps, fct_nvlink_p99_ps;
 	/* run_opts.probe_job: its messages that started before the last
 	 * message of the other jobs completed (under load), how many, and
 	 * their completion times; -1 when none */
