@@ -86,7 +86,7 @@ def produce(sim, runs, out, sets, skip_bench):
         with open(os.path.join(out, name + '.check'), 'w') as f:
             f.write('%d\n%s%s' % (c.returncode, c.stdout, c.stderr))
         if os.path.isdir(d):
-            for junk in ('stats.csv', 'plots'):
+            for junk in ('stats.csv', 'events.csv', 'plots'):
                 p = os.path.join(d, junk)
                 if os.path.isdir(p):
                     shutil.rmtree(p)

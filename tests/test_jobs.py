@@ -10,6 +10,7 @@
     on a lossless fabric network_delivered_bytes is the network messages'
     bytes; goodput = bytes completed x 8 / (last end - first start); an
     incast into one host of a star: every number a closed form
+  - events.csv: the events by kind add up to stats.csv's events
 Prints one line per check; exit 1 when any fails.
 """
 import csv
@@ -138,6 +139,12 @@ def servers(tmp):
             fct = [float(f['fct_us']) for f in mine]
             check(close(j['fct_p%d_us' % p], nearest_rank(fct, p)),
                   '%s: fct_p%d_us is its messages\' nearest rank' % (name, p))
+    ev = rows(os.path.join(out, 'events.csv'))
+    st = rows(os.path.join(out, 'stats.csv'))[0]
+    check(sum(int(e['events']) for e in ev) == int(st['events']) and
+          all(abs(float(e['per_data_pkt']) - int(e['events']) / int(st['data_pkts'])) < 1e-3
+              for e in ev) and {'port.tx', 'port.link', 'nic.tx', 'qp.pace'} <= {e['kind'] for e in ev},
+          'events.csv: the kinds add up to stats.csv\'s events, per data packet', ev)
     check(jobs['fan']['fct_nvlink_p50_us'] == '' and jobs['ring']['fct_nvlink_p50_us'] != '',
           'an incast across servers has no NVLink message; the ring has', jobs)
 

@@ -562,6 +562,7 @@ uint64_t sim_run_windows(struct sim_engine *eng, sim_time_ps until, struct sim_w
 		eng->cur_key = ev->key;
 		if (eng->now - eng->wheel_start >= SLOT_PS)
 			wheel_slide(eng);
+		eng->kinds[SIM_KIND(ev->key)]++;
 		ev->fn(eng, ev);
 		fired++;
 	}

@@ -66,6 +66,11 @@ struct sim_heap_entry {
 #define SIM_KEY(cls, idx, sub) \
 	(((uint64_t)(cls) << 56) | ((uint64_t)(idx) << 8) | (uint64_t)(sub))
 
+/* an event's kind for counting: its key's class (4 bits) and sub-event
+ * (5 bits); what they mean is the model's (models/core/evkey.h) */
+#define SIM_KINDS 512
+#define SIM_KIND(key) ((unsigned)(((key) >> 51) & 0x1e0u) | (unsigned)((key)&31u))
+
 struct sim_engine {
 	sim_time_ps now;
 	uint64_t seq;      /* insertion counter: the tie-breaker of equal keys */
@@ -91,6 +96,9 @@ struct sim_engine {
 	uint32_t nheap, nwheel;       /* pending events in each part */
 	int stop;          /* set by a handler or a signal: run loop returns */
 	void *user;        /* the simulation that owns this engine */
+	/* the events fired by kind (SIM_KIND of their keys), after the fields
+	 * the loop reads */
+	uint64_t kinds[SIM_KINDS];
 };
 
 /* an idle event that runs fn, ordered among simultaneous events by key */

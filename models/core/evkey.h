@@ -14,6 +14,8 @@
 #ifndef DCQCN_EVKEY_H
 #define DCQCN_EVKEY_H
 
+#include <stdio.h>
+
 #include "models/base/engine.h"
 
 enum evkey_class {
@@ -37,5 +39,38 @@ enum {
 	EVKEY_NIC_DRAIN = 4, EVKEY_NIC_REFRESH = 5, EVKEY_NIC_POST = 6, EVKEY_NIC_CREDIT = 7,
 	EVKEY_QP_PACE = 0, EVKEY_QP_RTO = 1, EVKEY_QP_DELACK = 2,
 };
+
+/* the name of an event kind (engine.h SIM_KIND: class and sub-event) as
+ * events.csv writes it: "port.tx", "qp.pace", "port.pg_refresh3" */
+static inline void evkey_kind_name(unsigned kind, char *buf, size_t len)
+{
+	static const char *const cls[] = { "plain", "pause_sampler", "series_sampler", "fault",
+					   "switch", "port", "nic", "qp", "traffic" };
+	static const char *const sw[] = { "watchdog", "pipeline" };
+	static const char *const port[] = { "tx", "link", "pause", "pause_delay" };
+	static const char *const nic[] = { "tx", "link", "pause", "pause_delay", "drain",
+					   "refresh", "post", "credit" };
+	static const char *const qp[] = { "pace", "rto", "delack" };
+	unsigned c = kind >> 5, s = kind & 31;
+	const char *sub = NULL;
+	if (c == EVKEY_SWITCH && s < 2)
+		sub = sw[s];
+	else if (c == EVKEY_PORT && s < 4)
+		sub = port[s];
+	else if (c == EVKEY_NIC && s < 8)
+		sub = nic[s];
+	else if (c == EVKEY_QP && s < 3)
+		sub = qp[s];
+	if (c == EVKEY_PORT && s >= EVKEY_PORT_PG && s < EVKEY_PORT_CREDIT)
+		snprintf(buf, len, "port.pg_refresh%u", s - EVKEY_PORT_PG);
+	else if (c == EVKEY_PORT && s >= EVKEY_PORT_CREDIT)
+		snprintf(buf, len, "port.credit");
+	else if (sub)
+		snprintf(buf, len, "%s.%s", cls[c], sub);
+	else if (c < sizeof(cls) / sizeof(cls[0]))
+		snprintf(buf, len, "%s.%u", cls[c], s);
+	else
+		snprintf(buf, len, "class%u.%u", c, s);
+}
 
 #endif

@@ -19,6 +19,7 @@
 
 #include "models/base/hist.h"
 #include "models/base/slab.h"
+#include "models/core/evkey.h"
 #include "models/fabric/fabric.h"
 #include "models/scenario/scenario.h"
 #include "sim/run/iostats.h"
@@ -260,6 +261,34 @@ static int write_stats(struct run_ctx *c, const struct run_result *r)
 				"events,wall_s,events_per_s,peak_rss_mb,sim_time_us,data_pkts,"
 				"pkts_per_s,threads",
 				row, 0);
+}
+
+/* events.csv: the events the run fired by kind (engine.h SIM_KIND, named by
+ * models/core/evkey.h), added over the partitions, and per data packet
+ * sent; like stats.csv the cost of the run, not a result */
+static int write_events(struct run_ctx *c, const struct fabric *f, const struct run_result *r)
+{
+	size_t cap = 64 * SIM_KINDS, n = 0;
+	char *rows = malloc(cap);
+	if (!rows)
+		return -1;
+	rows[0] = '\0';
+	for (unsigned k = 0; k < SIM_KINDS; k++) {
+		uint64_t count = 0;
+		for (uint32_t p = 0; p < f->nparts; p++)
+			count += f->parts[p].net.eng.kinds[k];
+		if (!count)
+			continue;
+		char name[48];
+		evkey_kind_name(k, name, sizeof(name));
+		n += (size_t)snprintf(rows + n, cap - n, "%s%s,%llu,%.3f", n ? "\n" : "", name,
+				      (unsigned long long)count,
+				      r->data_pkts ? (double)count / (double)r->data_pkts : 0.0);
+	}
+	int rc = n ? output_write_row(&c->out, "events.csv", "kind,events,per_data_pkt", rows, 0)
+		   : 0;
+	free(rows);
+	return rc;
 }
 
 static int write_summary(struct run_ctx *c, const struct run_result *r)
@@ -650,7 +679,8 @@ static enum run_status write_files(struct run_ctx *c, struct fabric *f, enum run
 	if (f->scn->output_flows && fabric_unfinished(f, on_unfinished, c))
 		*oom = 1;
 	res->peak_rss_mb = peak_rss_mb();
-	int bad = write_failed | write_stats(c, res) | io_bad | write_jobs(c, f, oom);
+	int bad = write_failed | write_stats(c, res) | io_bad | write_jobs(c, f, oom) |
+		  write_events(c, f, res);
 	bad |= output_close(&c->out);
 	if (!bad)
 		bad = write_summary(c, res);
