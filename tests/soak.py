@@ -194,7 +194,7 @@ def main():
                         for rc, err, _ in runs if rc != 0), None)
         if not problem:
             names = sorted(n for n in os.listdir(runs[0][2]) if n.endswith('.csv')
-                           and n != 'stats.csv')
+                           and n not in ('stats.csv', 'events.csv'))
             diff = [n for n in names
                     if not filecmp.cmp(os.path.join(runs[0][2], n),
                                        os.path.join(runs[1][2], n), shallow=False)]

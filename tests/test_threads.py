@@ -13,7 +13,7 @@ Each also runs on 2 threads cut into 6 partitions (sim.partitions), three a
 thread run one after another within each window, as large fabrics are by
 default.
 --soak N takes the first N soak seeds (default 40; the stars among them
-are left out).  stats.csv (wall-clock) is left out, but its threads column must show that
+are left out).  stats.csv (wall-clock) and events.csv (a parallel run's windows add events) are left out, but its threads column must show that
 the run used the threads `check --threads N` plans (N, or fewer when the
 fabric has fewer units), check must plan the partitions asked for (at
 most the units), and every scenario but the stars must be cut.
@@ -287,7 +287,7 @@ def files_of(d):
     for dirpath, _, files in os.walk(d):
         for f in files:
             rel = os.path.relpath(os.path.join(dirpath, f), d)
-            if rel != 'stats.csv':
+            if rel not in ('stats.csv', 'events.csv'):
                 got.append(rel)
     return sorted(got)
 
