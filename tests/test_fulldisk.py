@@ -15,22 +15,11 @@ import subprocess
 import sys
 import tempfile
 
+from pycheck import check, finish, star_incast
+
 SIM = sys.argv[1]
 SHIM = sys.argv[2]
-FAILED = []
-
-STAR = """[sim]
-duration = 10ms
-[topology]
-kind = star
-hosts = 4
-host_link = 100Gbps
-[job.a]
-pattern = incast
-dst = 0
-senders = 1-3
-size = 200KB
-"""
+STAR = star_incast('200KB', '[sim]\nduration = 10ms\n')
 
 RING = """[sim]
 duration = 10ms
@@ -44,15 +33,6 @@ ranks = 0-3
 size = 1MB
 iterations = 2
 """
-
-
-def check(cond, what, detail=''):
-    if cond:
-        print('ok: ' + what)
-    else:
-        print('FAIL: ' + what + (': ' + str(detail) if detail else ''))
-        FAILED.append(what)
-    return cond
 
 
 def sim(args, full=None):
@@ -136,10 +116,7 @@ def main():
         case('check --export', ['check', star, '--export', d('exp')],
              os.path.join(d('exp'), 'cc_params.txt'))
         case('fluid', ['fluid', star, '-o', d('fluid')], os.path.join(d('fluid'), 'summary.csv'))
-    if FAILED:
-        print('%d failed' % len(FAILED))
-        sys.exit(1)
-    print('fulldisk: all checks passed')
+    finish('fulldisk')
 
 
 if __name__ == '__main__':

@@ -20,9 +20,10 @@ import subprocess
 import sys
 import tempfile
 
+from pycheck import check, finish, star_incast
+
 SIM = sys.argv[1]
 ROOT = sys.argv[2]
-FAILED = []
 
 # 2 servers of 4 GPUs on one leaf: a ring all-reduce crosses NVLink inside a
 # server and the network between them; an incast of 3 x 1 MB beside it
@@ -48,27 +49,7 @@ senders = 5-7
 size = 1MB
 """
 
-STAR = """[nic]
-cc = none
-[topology]
-kind = star
-hosts = 4
-host_link = 100Gbps
-[job.in]
-pattern = incast
-dst = 0
-senders = 1-3
-size = 2MB
-"""
-
-
-def check(cond, what, detail=''):
-    if cond:
-        print('ok: ' + what)
-    else:
-        print('FAIL: ' + what + (': ' + str(detail) if detail else ''))
-        FAILED.append(what)
-    return cond
+STAR = star_incast('2MB', '[nic]\ncc = none\n')
 
 
 def rows(path):
@@ -169,10 +150,7 @@ def main():
     with tempfile.TemporaryDirectory(prefix='dcqcn-jobs-') as tmp:
         servers(tmp)
         star(tmp)
-    if FAILED:
-        print('%d failed' % len(FAILED))
-        sys.exit(1)
-    print('jobs: all checks passed')
+    finish('jobs')
 
 
 if __name__ == '__main__':
