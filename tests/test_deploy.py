@@ -32,21 +32,14 @@ import subprocess
 import sys
 import tempfile
 
+from pycheck import FAILED, check
+
 SIM = sys.argv[1]
 ROOT = sys.argv[2]
 DATA = os.path.join(ROOT, 'tests', 'data')
-FAILED = []
 # --sanitized (tests/meson.build, in a sanitizer's build): a run of the
 # embedded default takes ~10 s there
 SANITIZED = '--sanitized' in sys.argv[3:]
-
-
-def check(cond, what, detail=''):
-    if cond:
-        print('ok: ' + what)
-    else:
-        print('FAIL: ' + what + (': ' + str(detail) if detail else ''))
-        FAILED.append(what)
 
 
 def sim(*args):

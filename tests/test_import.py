@@ -23,21 +23,14 @@ import subprocess
 import sys
 import tempfile
 
+from pycheck import FAILED, check
+
 SIM = sys.argv[1]
 ROOT = sys.argv[2]
 CFG = os.path.join(ROOT, 'tests', 'data', 'config')
 SCEN = os.path.join(ROOT, 'scenarios', 'default.ini')
 SMALL = ['--set', 'job.allreduce.size=4MB', '--set', 'job.allreduce.iterations=1',
          '--set', 'job.burst.size=400KB']
-FAILED = []
-
-
-def check(cond, what, detail=''):
-    if cond:
-        print('ok: ' + what)
-    else:
-        print('FAIL: ' + what + (': ' + str(detail) if detail else ''))
-        FAILED.append(what)
 
 
 def sim(*args):

@@ -24,9 +24,10 @@ import sys
 import tempfile
 import time
 
+from pycheck import FAILED, check
+
 SIM = sys.argv[1]
 ROOT = sys.argv[2]
-FAILED = []
 
 STAR = """[topology]
 kind = star
@@ -52,14 +53,6 @@ size = 1MB
 [criteria]
 max_ecn_mark_pct = 0.5
 """
-
-
-def check(cond, what, detail=''):
-    if cond:
-        print('ok: ' + what)
-    else:
-        print('FAIL: ' + what + (': ' + str(detail) if detail else ''))
-        FAILED.append(what)
 
 
 def sim(*args, env=None):

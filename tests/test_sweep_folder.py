@@ -26,8 +26,9 @@ import subprocess
 import sys
 import tempfile
 
+from pycheck import FAILED, check
+
 SIM = sys.argv[1]
-FAILED = []
 
 STAR = """[topology]
 kind = star
@@ -38,14 +39,6 @@ pattern = incast
 dst = 0
 size = 200KB
 """
-
-
-def check(cond, what, detail=''):
-    if cond:
-        print('ok: ' + what)
-    else:
-        print('FAIL: ' + what + (': ' + str(detail) if detail else ''))
-        FAILED.append(what)
 
 
 def sim(*args, **kw):
