@@ -34,7 +34,9 @@
 #include <math.h>
 #include <stdio.h>
 
+#include "models/core/dcqcn.h"
 #include "models/core/fluid.h"
+#include "models/fabric/fabric.h"
 #include "models/scenario/scenario.h"
 #include "sim/run/fluidrun.h"
 #include "testlib.h"
@@ -187,6 +189,292 @@ START_TEST(margin_falls_as_delay_grows)
 }
 END_TEST
 
+/* ------------------------------------------------------------------ */
+/*
+ * DCQCN's reaction point, one cut and a recovery period, against the
+ * published algorithm and the published parameter values.  The
+ * parameters are the ones the scenario loader gives each profile and the
+ * fabric hands its NICs (models/fabric/fabric.c maps the [dcqcn] knobs);
+ * the expected rates are replayed here from the sources' rules with the
+ * sources' numbers written out, none of the code's helpers.
+ *
+ * Sources:
+ *  [Z15] Y. Zhu et al., "Congestion Control for Large-Scale RDMA
+ *        Deployments", SIGCOMM 2015, section 3.1 (the reaction point): on a
+ *        CNP R_T <- R_C, R_C <- R_C (1 - alpha/2), alpha <- (1-g) alpha + g;
+ *        alpha <- (1-g) alpha after K = 55 us without a CNP; the timer (T =
+ *        55 us) and the byte counter (B = 10 MB) each raise the rate:
+ *        while both stage counters are below F = 5, fast recovery R_C <-
+ *        (R_T + R_C)/2; once one reaches F, additive increase R_T += R_AI
+ *        (40 Mbps) then the same averaging; once both are past F, hyper
+ *        increase R_T += i R_HAI, i = min(T, B) - F.  g = 1/256.  The same
+ *        values are the DCQCN column of Zhu et al., "ECN or Delay", CoNEXT
+ *        2016, Table 1 (the fluid tests above).  R_HAI's value is not among
+ *        the numbers we take from these sources: the hyper step below uses
+ *        the profile's 200 Mbps; only its rule (i x R_HAI) is the paper's.
+ *        The paper starts alpha at 1 (first cut exactly R_C/2); the paper
+ *        profile starts it at initial_alpha_value = 1023/1024, the largest
+ *        the firmware's 10-bit fraction holds, a 0.1 % shallower first cut.
+ *  [NV]  NVIDIA, "DCQCN CC Parameters" (ConnectX-4 and later; MLNX_OFED
+ *        sysfs and mlxconfig names).  Alpha update: every dce_tcp_rtt
+ *        (default 1 us) alpha <- (1-g) alpha + g if a CNP arrived in the
+ *        period, else (1-g) alpha, g = (1024 - dce_tcp_g)/1024 (dce_tcp_g
+ *        default 1019); initial_alpha_value 1023 (/1024) at the first CNP.
+ *        Rate decrease: R_C <- R_C (1 - alpha / 2^(rpg_gd - 10)) (rpg_gd
+ *        11), at most a cut of rpg_min_dec_fac % (50) in one event, never
+ *        below rpg_min_rate (1 Mbps), at most one rate reduction per
+ *        rate_reduce_monitor_period (4 us) and only if a CNP arrived in it;
+ *        rate_to_set_on_first_cnp (0 = keep) sets current and target rate.
+ *        Target rate: clamp_tgt_rate 0 (R_T <- R_C only after an increase
+ *        by the byte counter, or, with clamp_tgt_rate_after_time_inc 1, by
+ *        the timer).  Increase: timer rpg_time_reset 300 us, byte counter
+ *        rpg_byte_reset 32767 (64-byte units here: 2,097,088 B),
+ *        rpg_threshold F = 1, rpg_ai_rate 5 Mbps, rpg_hai_rate 50 Mbps
+ *        (hyper adds R_HAI itself).
+ *  [QAU] IEEE 802.1Qau (QCN), rpg_threshold as Linux's dcbnl.h documents
+ *        it: "the number of times rpByteStage or rpTimeStage can count
+ *        before the RP rate control state machine advances states" - F
+ *        fast-recovery expiries before additive increase.
+ */
+
+/* the parameters a scenario's NICs get */
+static struct dcqcn_params nic_dcqcn(const char *text, const char *const *sets)
+{
+	struct scenario *s = tl_load_set(text, sets);
+	struct fabric *f = tl_build(s);
+	struct dcqcn_params p = f->niccfg.dcqcn_params;
+	fabric_destroy(f);
+	tl_unload(s);
+	return p;
+}
+
+static void rate_is(double got, double want, const char *what, double t_us)
+{
+	ck_assert_msg(fabs(got - want) <= 1e-9 * want, "%s at %g us: %.6f Mbps, the source's "
+		      "%.6f Mbps", what, t_us, got / 1e6, want / 1e6);
+}
+
+/* the sources' increase rule for one expiry: stage counters (t, b) before
+ * it, f = F; hyper adds i x hai (paper) or hai (NVIDIA) */
+struct src_rp {
+	double rc, rt;
+	int t, b;
+};
+
+static void src_increase(struct src_rp *r, int by_timer, int f, double ai, double hai,
+			 int paper, double line)
+{
+	int hi = r->t > r->b ? r->t : r->b, lo = r->t < r->b ? r->t : r->b;
+	if (hi < f)
+		; /* fast recovery: R_T stays */
+	else if (lo > f)
+		r->rt += paper ? (lo - f) * hai : hai;
+	else
+		r->rt += ai;
+	if (r->rt > line)
+		r->rt = line;
+	r->rc = (r->rc + r->rt) / 2;
+	if (by_timer)
+		r->t++;
+	else
+		r->b++;
+}
+
+#define US_PS(x) ((sim_time_ps)((x) * (double)UNITS_PS_PER_US))
+
+static const char rp_star[] =
+	"[topology]\nkind = star\nhosts = 2\nhost_link = %s\n"
+	"[dcqcn]\nprofile = %s\n"
+	"[job.a]\npattern = incast\ndst = 0\nsenders = 1\nsize = 1MB\n";
+
+/*
+ * [Z15] at 40 Gbps, the paper's link: a CNP at 0 and one at 10 us (a cut
+ * each), then 8 timer expiries of 55 us (5 fast recovery, then additive)
+ * with 7 byte-counter expiries of 10 MB between the 7th and the 8th (6
+ * additive, then hyper with i = 1; the 8th timer expiry is hyper with i =
+ * 2), then a CNP at 500 us whose cut uses alpha decayed over the 8 alpha
+ * periods of 55 us since the CNP at 10 us.
+ */
+START_TEST(dcqcn_paper_cut_and_recovery)
+{
+	char text[512];
+	snprintf(text, sizeof(text), rp_star, "40Gbps", "paper");
+	static const char *const none[] = { NULL };
+	struct dcqcn_params p = nic_dcqcn(text, none);
+	const double line = 40e9, g = 1.0 / 256, ai = 40e6, hai = 200e6;
+	const int F = 5;
+	struct dcqcn_qp q;
+	dcqcn_init(&p, &q);
+	ck_assert(p.variant == DCQCN_PAPER);
+
+	/* the cut: R_T <- R_C, R_C <- R_C (1 - alpha/2), then alpha's update */
+	double a = 1023.0 / 1024;
+	struct src_rp r = { .rc = line, .rt = line };
+	dcqcn_on_cnp(&p, &q, 0);
+	r.rt = r.rc;
+	r.rc *= 1 - a / 2;
+	a = (1 - g) * a + g;
+	rate_is(dcqcn_rate(&p, &q, 0), r.rc, "paper, first cut R_C", 0);
+	rate_is(q.rt_bps, r.rt, "paper, first cut R_T", 0);
+	ck_assert_msg(fabs(r.rc / line - 0.5) < 1e-3, "the first cut halves the rate: %.6f",
+		      r.rc / line);
+
+	dcqcn_on_cnp(&p, &q, US_PS(10));
+	r.rt = r.rc;
+	r.rc *= 1 - a / 2;
+	a = (1 - g) * a + g;
+	rate_is(dcqcn_rate(&p, &q, US_PS(10)), r.rc, "paper, second cut R_C", 10);
+	rate_is(q.rt_bps, r.rt, "paper, second cut R_T", 10);
+
+	/* timer expiries at 10 + 55 k us; k = 1..5 fast recovery: the gap to
+	 * R_T halves each time */
+	double gap0 = r.rt - r.rc, rt_cut = r.rt;
+	for (int k = 1; k <= 7; k++) {
+		src_increase(&r, 1, F, ai, hai, 1, line);
+		double t = 10 + 55.0 * k;
+		rate_is(dcqcn_rate(&p, &q, US_PS(t)), r.rc, "paper, R_C after a timer expiry", t);
+		rate_is(q.rt_bps, r.rt, "paper, R_T after a timer expiry", t);
+		if (k <= F)
+			rate_is(r.rt - r.rc, gap0 / (double)(1 << k), "paper, fast recovery gap", t);
+	}
+	/* 7 byte-counter expiries of B = 10 MB (10^7 B) at 400..406 us */
+	for (int j = 0; j < 7; j++) {
+		src_increase(&r, 0, F, ai, hai, 1, line);
+		dcqcn_on_sent(&p, &q, 10000000, US_PS(400 + j));
+		rate_is(dcqcn_rate(&p, &q, US_PS(400 + j)), r.rc, "paper, R_C after 10 MB", 400 + j);
+		rate_is(q.rt_bps, r.rt, "paper, R_T after 10 MB", 400 + j);
+	}
+	/* R_T at the second cut + 2 + 6 additive steps of R_AI + one hyper step, i = 1 */
+	rate_is(q.rt_bps, rt_cut + 8 * ai + hai, "paper, R_T after 8 additive and 1 hyper", 406);
+	src_increase(&r, 1, F, ai, hai, 1, line); /* the 8th timer expiry, 450 us */
+	rate_is(dcqcn_rate(&p, &q, US_PS(451)), r.rc, "paper, R_C after hyper increase", 451);
+	rate_is(q.rt_bps, r.rt, "paper, R_T after hyper increase", 451);
+	rate_is(q.rt_bps, rt_cut + 8 * ai + 3 * hai, "paper, the second hyper step is 2 R_HAI", 451);
+
+	/* alpha decayed over 8 periods of 55 us without a CNP (65 .. 450 us) */
+	for (int k = 0; k < 8; k++)
+		a *= 1 - g;
+	dcqcn_on_cnp(&p, &q, US_PS(500));
+	r.rt = r.rc;
+	r.rc *= 1 - a / 2;
+	rate_is(dcqcn_rate(&p, &q, US_PS(500)), r.rc, "paper, cut after recovery R_C", 500);
+	rate_is(q.rt_bps, r.rt, "paper, cut after recovery R_T", 500);
+}
+END_TEST
+
+/*
+ * [NV] defaults at 100 Gbps: a CNP at 0 cuts at once (R_T stays at line
+ * rate: clamp_tgt_rate 0); one at 2.5 us waits for the end of the 4 us
+ * monitor period; a byte-counter expiry at 10 us (fast recovery: F = 1);
+ * a CNP at 20 us cuts with R_T clamped to R_C (the last increase was the
+ * byte counter's); then timer expiries every 300 us from 20 us (fast
+ * recovery, additive) with two byte-counter expiries at 700 and 800 us
+ * (additive), so that the timer's expiries at 920 and 1220 us are hyper
+ * (both counters past F); a CNP at 1300 us cuts with R_T clamped (the last
+ * increase was the timer's) and alpha decayed over 1280 periods of 1 us.
+ */
+START_TEST(dcqcn_nvidia_cut_and_recovery)
+{
+	char text[512];
+	snprintf(text, sizeof(text), rp_star, "100Gbps", "nvidia");
+	static const char *const none[] = { NULL };
+	struct dcqcn_params p = nic_dcqcn(text, none);
+	const double line = 100e9, g = (1024.0 - 1019) / 1024, ai = 5e6, hai = 50e6;
+	const int64_t byte_reset = 32767 * 64;
+	const int F = 1;
+	struct dcqcn_qp q;
+	dcqcn_init(&p, &q);
+	ck_assert(p.variant == DCQCN_NVIDIA);
+
+	double a = 1023.0 / 1024; /* initial_alpha_value */
+	struct src_rp r = { .rc = line, .rt = line };
+	dcqcn_on_cnp(&p, &q, 0);
+	r.rc *= 1 - a / 2; /* alpha / 2^(11 - 10); the 50 % bound does not bind */
+	rate_is(dcqcn_rate(&p, &q, 0), r.rc, "nvidia, first cut R_C", 0);
+	rate_is(q.rt_bps, line, "nvidia, first cut R_T (not clamped)", 0);
+
+	/* alpha periods end at 1, 2, 3, 4 us: CNPs in the first and the third */
+	dcqcn_on_cnp(&p, &q, US_PS(2.5));
+	rate_is(dcqcn_rate(&p, &q, US_PS(3.9)), r.rc, "nvidia, no second cut inside the period",
+		3.9);
+	a = (1 - g) * a + g;
+	a = (1 - g) * a;
+	a = (1 - g) * a + g;
+	a = (1 - g) * a;
+	r.rc *= 1 - a / 2;
+	rate_is(dcqcn_rate(&p, &q, US_PS(4)), r.rc, "nvidia, the deferred cut at 4 us", 4);
+
+	dcqcn_on_sent(&p, &q, byte_reset, US_PS(10));
+	src_increase(&r, 0, F, ai, hai, 0, line);
+	rate_is(dcqcn_rate(&p, &q, US_PS(10)), r.rc, "nvidia, fast recovery by bytes", 10);
+
+	for (int k = 5; k <= 20; k++) /* periods ending 5 .. 20 us: no CNP */
+		a *= 1 - g;
+	dcqcn_on_cnp(&p, &q, US_PS(20));
+	r.rt = r.rc; /* clamped after a byte-counter increase */
+	r.rc *= 1 - a / 2;
+	r.t = r.b = 0;
+	rate_is(dcqcn_rate(&p, &q, US_PS(20)), r.rc, "nvidia, cut after bytes R_C", 20);
+	rate_is(q.rt_bps, r.rt, "nvidia, cut after bytes R_T (clamped)", 20);
+
+	double rt_cut = r.rt;
+	static const struct {
+		double t_us;
+		int timer;
+	} ev[] = { { 320, 1 }, { 620, 1 }, { 700, 0 }, { 800, 0 }, { 920, 1 }, { 1220, 1 } };
+	for (size_t i = 0; i < sizeof(ev) / sizeof(ev[0]); i++) {
+		src_increase(&r, ev[i].timer, F, ai, hai, 0, line);
+		if (!ev[i].timer)
+			dcqcn_on_sent(&p, &q, byte_reset, US_PS(ev[i].t_us));
+		double rc = dcqcn_rate(&p, &q, US_PS(ev[i].t_us + 1));
+		rate_is(rc, r.rc, "nvidia, R_C in recovery", ev[i].t_us + 1);
+		rate_is(q.rt_bps, r.rt, "nvidia, R_T in recovery", ev[i].t_us + 1);
+	}
+	/* one fast recovery, three additive steps and two hyper steps of R_HAI each */
+	rate_is(q.rt_bps, rt_cut + 3 * ai + 2 * hai, "nvidia, R_T = R_T at the cut + 3 R_AI + 2 R_HAI",
+		1221);
+
+	a = (1 - g) * a + g; /* the CNP at 20 us counts for the period ending at 21 */
+	for (int k = 22; k <= 1300; k++)
+		a *= 1 - g;
+	dcqcn_on_cnp(&p, &q, US_PS(1300));
+	r.rt = r.rc; /* clamp_tgt_rate_after_time_inc: the last increase was the timer's */
+	r.rc *= 1 - a / 2;
+	rate_is(dcqcn_rate(&p, &q, US_PS(1300)), r.rc, "nvidia, cut after recovery R_C", 1300);
+	rate_is(q.rt_bps, r.rt, "nvidia, cut after recovery R_T", 1300);
+}
+END_TEST
+
+/*
+ * [NV] the bounds on one cut: with rpg_gd = 10 the cut is R_C x alpha, and
+ * rpg_min_dec_fac = 50 keeps the first cut to 50 % (100 -> 50 Gbps);
+ * rpg_min_rate = 60000 (Mbps) keeps R_C at 60 Gbps; rate_to_set_on_first_cnp
+ * = 30000 (Mbps) sets current and target rate to 30 Gbps at the first CNP.
+ */
+START_TEST(dcqcn_nvidia_cut_bounds)
+{
+	char text[512];
+	snprintf(text, sizeof(text), rp_star, "100Gbps", "nvidia");
+	static const char *const gd10[] = { "dcqcn.rpg_gd=10", NULL };
+	static const char *const floor60[] = { "dcqcn.rpg_min_rate=60000", NULL };
+	static const char *const first30[] = { "dcqcn.rate_to_set_on_first_cnp=30000", NULL };
+	struct dcqcn_qp q;
+	struct dcqcn_params p = nic_dcqcn(text, gd10);
+	dcqcn_init(&p, &q);
+	dcqcn_on_cnp(&p, &q, 0);
+	rate_is(dcqcn_rate(&p, &q, 0), 50e9, "rpg_gd 10, min_dec_fac 50: first cut", 0);
+	p = nic_dcqcn(text, floor60);
+	dcqcn_init(&p, &q);
+	dcqcn_on_cnp(&p, &q, 0);
+	rate_is(dcqcn_rate(&p, &q, 0), 60e9, "rpg_min_rate 60 Gbps: first cut", 0);
+	p = nic_dcqcn(text, first30);
+	dcqcn_init(&p, &q);
+	dcqcn_on_cnp(&p, &q, 0);
+	rate_is(dcqcn_rate(&p, &q, 0), 30e9, "rate_to_set_on_first_cnp: R_C", 0);
+	rate_is(q.rt_bps, 30e9, "rate_to_set_on_first_cnp: R_T", 0);
+}
+END_TEST
+
 static Suite *make_validation_suite(void)
 {
 	Suite *s = suite_create("validation");
@@ -194,6 +482,11 @@ static Suite *make_validation_suite(void)
 	tcase_add_loop_test(tc, fixed_point_is_the_papers, 0, 4);
 	tcase_add_loop_test(tc, paper_units, 0, 4);
 	tcase_add_loop_test(tc, margin_falls_as_delay_grows, 0, 4);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("dcqcn");
+	tcase_add_test(tc, dcqcn_paper_cut_and_recovery);
+	tcase_add_test(tc, dcqcn_nvidia_cut_and_recovery);
+	tcase_add_test(tc, dcqcn_nvidia_cut_bounds);
 	suite_add_tcase(s, tc);
 	return s;
 }
