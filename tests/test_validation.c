@@ -1,8 +1,14 @@
 /*
- * test_validation.c - the DCQCN fluid model (models/core/fluid.h, and the
- * `fluid` command's mapping, sim/run/fluidrun.h) against numbers computed
- * here, independently of the code under test, from the published model.
+ * test_validation.c - the model against numbers from outside it: each
+ * number computed here, independently of the code under test, from a
+ * published formula or result named beside it (docs/testing.md lists
+ * them).  In order: the DCQCN fluid model's fixed points and stability
+ * (models/core/fluid.h, the `fluid` command's mapping, sim/run/fluidrun.h);
+ * DCQCN's reaction point after a cut and a recovery period (paper and
+ * NVIDIA profiles); PFC headroom; the nccl-tests ceiling of a ring
+ * all-reduce; the TCP incast collapse and its cure.
  *
+ * The fluid model:
  * Source: Y. Zhu, M. Ghobadi, V. Misra, J. Padhye, "ECN or Delay: Lessons
  * Learnt from Analysis of DCQCN and TIMELY", CoNEXT 2016, section 3.  Its
  * DCQCN fluid model (equations 1-5 there) moves Rc halfway to Rt on every
@@ -33,6 +39,7 @@
 #include <check.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "models/core/dcqcn.h"
 #include "models/core/fluid.h"
@@ -634,6 +641,122 @@ START_TEST(pfc_headroom_worst_case)
 }
 END_TEST
 
+/* ------------------------------------------------------------------ */
+/*
+ * The nccl-tests ceiling of a ring all-reduce.
+ *
+ * Sources:
+ *  [NT]  NVIDIA nccl-tests, doc/PERFORMANCE.md: algbw = S / t; for
+ *        all-reduce busbw = algbw x 2(n-1)/n, the bandwidth each rank's
+ *        link must carry, comparable to the hardware's peak.
+ *  The peak for RoCEv2 on Ethernet: the line rate times the payload's share
+ *        of each frame on the wire, mtu / (mtu + 82) (the framing above:
+ *        62 B of Ethernet, IPv4, UDP, BTH, ICRC and FCS, 20 B of preamble,
+ *        SFD and inter-frame gap).
+ *
+ * On an uncongested star (8 ranks, one per host, a 64 MB ring all-reduce)
+ * the simulator's busbw must reach the ceiling within 1 % and never pass
+ * it.  Measured: 12.24 GB/s of 12.2546 at 100G, mtu 4096.
+ */
+START_TEST(nccl_ring_allreduce_ceiling)
+{
+	static const struct {
+		int64_t gbps, mtu;
+	} cases[] = { { 100, 4096 }, { 400, 4096 }, { 100, 1024 } };
+	int i = _i;
+	const double n = 8, size = 64.0 * 1024 * 1024;
+	char text[512];
+	snprintf(text, sizeof(text),
+		 "[sim]\nduration = 100ms\n[topology]\nkind = star\nhosts = 8\n"
+		 "host_link = %lldGbps\nmtu = %lld\n"
+		 "[job.ar]\npattern = ring-allreduce\nranks = 0-7\nsize = 64MiB\niterations = 1\n",
+		 (long long)cases[i].gbps, (long long)cases[i].mtu);
+	static const char *const none[] = { NULL };
+	struct scenario *s = tl_load_set(text, none);
+	struct run_result r;
+	ck_assert_int_eq(run_scenario(s, &(struct run_opts){ .threads = 1 }, &r), RUN_OK);
+	tl_unload(s);
+	ck_assert_uint_eq(r.collectives_completed, 1);
+	double t = (double)r.collective_time_ps * 1e-12;
+	double algbw = size / t / 1e9, busbw = algbw * 2 * (n - 1) / n;
+	double mtu = (double)cases[i].mtu;
+	double ceiling = (double)cases[i].gbps / 8 * mtu / (mtu + 14 + 20 + 8 + 12 + 4 + 4 + 8 + 12);
+	ck_assert_msg(busbw < ceiling && busbw > 0.99 * ceiling,
+		      "%lld G, mtu %lld: busbw %.4f GB/s, the ceiling %.4f GB/s (%.2f %%)",
+		      (long long)cases[i].gbps, (long long)cases[i].mtu, busbw, ceiling,
+		      100 * busbw / ceiling);
+	/* and the busbw the run reports is nccl-tests' */
+	ck_assert_msg(fabs(r.busbw_GBps - busbw) <= 1e-9 * busbw, "reported %.9f, [NT] %.9f",
+		      r.busbw_GBps, busbw);
+}
+END_TEST
+
+/* ------------------------------------------------------------------ */
+/*
+ * The TCP incast collapse and its cure, as a shape.
+ *
+ * Sources:
+ *  [P08] A. Phanishayee et al., "Measurement and Analysis of TCP Throughput
+ *        Collapse in Cluster-based Storage Systems", FAST 2008: a client
+ *        reads a block from N servers at once, each answering a fixed unit
+ *        (the SRU, 256 KB in its main experiments); once the synchronized
+ *        answers overflow the switch port's buffer, a server that loses the
+ *        tail of its answer waits for TCP's 200 ms minimum RTO and the
+ *        goodput falls an order of magnitude or more below the link's.
+ *  [V09] V. Vasudevan et al., "Safe and Effective Fine-grained TCP
+ *        Retransmissions for Datacenter Communication", SIGCOMM 2009: with
+ *        the minimum RTO at 200 us (microsecond timers) the same synchronized
+ *        reads keep most of the link's goodput as N grows.
+ *
+ * Here scenarios/tcp-incast.ini (100G leaf-spine, 4 MB shallow buffer,
+ * 256 KB per server, 5 rounds) with N = 4 .. 31 servers.  Measured with
+ * 200 ms: 76-91 Gbps up to 12 servers (no drop), 0.45-0.89 Gbps from 16
+ * (drops); with 200 us: 65-74 Gbps from 16.  The shape asserted: goodput
+ * without drops above half the line rate; with drops and 200 ms at least
+ * 10x below the best goodput; with drops and 200 us at least half the best
+ * and 10x the 200 ms goodput; and the collapse is reached (31 servers drop).
+ */
+START_TEST(tcp_incast_collapse_shape)
+{
+	static const int servers[] = { 4, 8, 12, 16, 24, 31 };
+	enum { NS = sizeof(servers) / sizeof(servers[0]) };
+	char *text = tl_slurp(TEST_SCENARIO_DIR, "tcp-incast.ini");
+	double good[2][NS], best = 0;
+	uint64_t drops[2][NS];
+	for (int k = 0; k < 2; k++)
+		for (int i = 0; i < NS; i++) {
+			char who[64];
+			snprintf(who, sizeof(who), "job.read.senders=1-%d", servers[i]);
+			const char *sets[] = { who, k ? "tcp.rto_min=200us" : "tcp.rto_min=200ms",
+					       "job.read.size=256KiB", "job.read.iterations=5", NULL };
+			struct scenario *s = tl_load_set(text, sets);
+			struct run_result r;
+			ck_assert_int_eq(run_scenario(s, &(struct run_opts){ .threads = 1 }, &r),
+					 RUN_OK);
+			ck_assert(r.end == RUN_END_DONE);
+			tl_unload(s);
+			good[k][i] = servers[i] * 262144.0 * 5 * 8 / ((double)r.sim_time_ps * 1e-12);
+			drops[k][i] = r.drops_lossy;
+			if (good[k][i] > best)
+				best = good[k][i];
+		}
+	free(text);
+	ck_assert_msg(drops[0][NS - 1] > 0, "31 servers lost nothing: no collapse to test");
+	for (int i = 0; i < NS; i++) {
+		double g0 = good[0][i] / 1e9, g1 = good[1][i] / 1e9, b = best / 1e9;
+		if (drops[0][i] == 0) {
+			ck_assert_msg(g0 > 50, "%d servers, no drop: %.2f Gbps", servers[i], g0);
+			continue;
+		}
+		ck_assert_msg(g0 * 10 < b, "%d servers, 200 ms: %.3f Gbps, not 10x below %.2f",
+			      servers[i], g0, b);
+		ck_assert_msg(g1 > 0.5 * b && g1 > 10 * g0,
+			      "%d servers, 200 us: %.2f Gbps (best %.2f, 200 ms %.3f)", servers[i],
+			      g1, b, g0);
+	}
+}
+END_TEST
+
 static Suite *make_validation_suite(void)
 {
 	Suite *s = suite_create("validation");
@@ -650,6 +773,12 @@ static Suite *make_validation_suite(void)
 	tc = tcase_create("pfc");
 	tcase_add_test(tc, pfc_headroom_is_the_formula);
 	tcase_add_loop_test(tc, pfc_headroom_worst_case, 0, 3);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("nccl");
+	tcase_add_loop_test(tc, nccl_ring_allreduce_ceiling, 0, 3);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("incast");
+	tcase_add_test(tc, tcp_incast_collapse_shape);
 	suite_add_tcase(s, tc);
 	return s;
 }
