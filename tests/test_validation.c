@@ -5,7 +5,7 @@
  * them).  In order: the DCQCN fluid model's fixed points and stability
  * (models/core/fluid.h, the `fluid` command's mapping, sim/run/fluidrun.h);
  * DCQCN's reaction point after a cut and a recovery period (paper and
- * NVIDIA profiles); PFC headroom; the nccl-tests ceiling of a ring
+ * NVIDIA profiles), its marking ramp and CNP interval; PFC headroom; the nccl-tests ceiling of a ring
  * all-reduce; the TCP incast collapse and its cure.
  *
  * The fluid model:
@@ -43,6 +43,7 @@
 
 #include "models/core/dcqcn.h"
 #include "models/core/fluid.h"
+#include "models/core/wred.h"
 #include "models/fabric/fabric.h"
 #include "models/scenario/scenario.h"
 #include "sim/run/run.h"
@@ -483,6 +484,79 @@ START_TEST(dcqcn_nvidia_cut_bounds)
 }
 END_TEST
 
+/*
+ * The congestion and notification points DCQCN assumes.
+ *
+ *  [Z15] section 3 (CP): RED-style marking on the instantaneous queue, 0
+ *        below Kmin, Pmax (q - Kmin)/(Kmax - Kmin) between, 1 above Kmax
+ *        (S. Floyd, V. Jacobson, "Random Early Detection Gateways for
+ *        Congestion Avoidance", IEEE/ACM ToN 1993, without the averaging);
+ *        the paper's switch: Kmin 5 KB, Kmax 200 KB, Pmax 1 %.
+ *  [Z15] section 3.1 (NP): a CNP for a flow at most once every N = 50 us
+ *        while its packets arrive marked.
+ *
+ * The marking function the switches get from a scenario's [ecn] keys,
+ * over 65,536 evenly spaced random numbers at each queue length: the
+ * marked share is the ramp's value within 2^-16.  Two QPs into one host,
+ * their rates held above the link by rpg_min_rate (60 Gbps each at 100G),
+ * every packet marked (Kmin 1 KB, Kmax 2 KB): over 2 ms each gets 2 ms / N
+ * CNPs, 40 with the paper's 50 us (measured 80 for the two), 500 with the
+ * nvidia profile's 4 us (measured 998).
+ */
+START_TEST(wred_ramp_is_red)
+{
+	static const char *const none[] = { NULL };
+	struct scenario *s = tl_load_set("[topology]\nkind = star\nhosts = 2\n"
+					 "[ecn]\nkmin = 5KB\nkmax = 200KB\npmax = 1%\n"
+					 "[job.a]\npattern = incast\ndst = 0\nsize = 1MB\n", none);
+	struct fabric *f = tl_build(s);
+	const struct wred_params w = f->swcfg.wred;
+	fabric_destroy(f);
+	tl_unload(s);
+	static const double q[] = { 0, 5000, 5001, 50000, 102500, 150000, 199999, 200000, 200001,
+				    1e6 };
+	for (size_t i = 0; i < sizeof(q) / sizeof(q[0]); i++) {
+		double want = q[i] <= 5000 ? 0 : q[i] > 200000 ? 1 : 0.01 * (q[i] - 5000) / 195000;
+		unsigned marked = 0;
+		for (uint32_t k = 0; k < 65536; k++)
+			marked += (unsigned)wred_mark(&w, (int64_t)q[i], k << 16 | 0x8000);
+		double got = marked / 65536.0;
+		ck_assert_msg(fabs(got - want) <= 1.0 / 65536 + 1e-12,
+			      "queue %.0f B: marked %.6f, RED's %.6f", q[i], got, want);
+	}
+}
+END_TEST
+
+START_TEST(cnp_at_most_one_per_interval)
+{
+	static const struct {
+		const char *profile;
+		double interval_us;
+	} cases[] = { { "paper", 50 }, { "nvidia", 4 } };
+	int i = _i;
+	char prof[64];
+	snprintf(prof, sizeof(prof), "dcqcn.profile=%s", cases[i].profile);
+	const char *const sets[] = { prof, "dcqcn.rpg_min_rate=60Gbps", NULL };
+	struct scenario *s = tl_load_set("[sim]\nduration = 2ms\n[topology]\nkind = star\n"
+					 "hosts = 3\nhost_link = 100Gbps\n"
+					 "[ecn]\nkmin = 1KB\nkmax = 2KB\npmax = 100%\n"
+					 "[job.a]\npattern = incast\ndst = 0\nsenders = 1-2\n"
+					 "size = 1GB\n", sets);
+	struct run_result r;
+	ck_assert_int_eq(run_scenario(s, &(struct run_opts){ .threads = 1 }, &r), RUN_OK);
+	tl_unload(s);
+	double per_qp = 2000 / cases[i].interval_us;
+	ck_assert_msg(r.ecn_marked_pkts > 5 * r.cnps_sent, "%s: %llu marked, %llu CNPs",
+		      cases[i].profile, (unsigned long long)r.ecn_marked_pkts,
+		      (unsigned long long)r.cnps_sent);
+	ck_assert_msg((double)r.cnps_sent >= 2 * (per_qp - 1) &&
+		      (double)r.cnps_sent <= 2 * (per_qp + 1),
+		      "%s: %llu CNPs for 2 QPs over 2 ms, one per %.0f us gives %.0f",
+		      cases[i].profile, (unsigned long long)r.cnps_sent, cases[i].interval_us,
+		      2 * per_qp);
+}
+END_TEST
+
 /* ------------------------------------------------------------------ */
 /*
  * PFC headroom against the buffer formula.
@@ -769,6 +843,8 @@ static Suite *make_validation_suite(void)
 	tcase_add_test(tc, dcqcn_paper_cut_and_recovery);
 	tcase_add_test(tc, dcqcn_nvidia_cut_and_recovery);
 	tcase_add_test(tc, dcqcn_nvidia_cut_bounds);
+	tcase_add_test(tc, wred_ramp_is_red);
+	tcase_add_loop_test(tc, cnp_at_most_one_per_interval, 0, 2);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("pfc");
 	tcase_add_test(tc, pfc_headroom_is_the_formula);
