@@ -237,9 +237,12 @@ END_TEST
  *        Target rate: clamp_tgt_rate 0 (R_T <- R_C only after an increase
  *        by the byte counter, or, with clamp_tgt_rate_after_time_inc 1, by
  *        the timer).  Increase: timer rpg_time_reset 300 us, byte counter
- *        rpg_byte_reset 32767 (64-byte units here: 2,097,088 B),
- *        rpg_threshold F = 1, rpg_ai_rate 5 Mbps, rpg_hai_rate 50 Mbps
- *        (hyper adds R_HAI itself).
+ *        rpg_byte_reset 32767, rpg_threshold F = 1, rpg_ai_rate 5 Mbps,
+ *        rpg_hai_rate 50 Mbps (hyper adds R_HAI itself).  The unit of
+ *        rpg_byte_reset is disputed (mlxconfig's text says bytes); the
+ *        model reads 64-byte units, 2,097,088 B (docs/model.md#dcqcn), and
+ *        so does this test: that number is the model's reading, not the
+ *        document's.
  *  [QAU] IEEE 802.1Qau (QCN), rpg_threshold as Linux's dcbnl.h documents
  *        it: "the number of times rpByteStage or rpTimeStage can count
  *        before the RP rate control state machine advances states" - F
