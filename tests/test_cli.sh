@@ -488,6 +488,33 @@ st=$?
 if [ "$st" -eq 3 ]; then ok "nccl-tests sent SIGINT exits 3"; else bad "nccl-tests SIGINT: exit $st, want 3"; fi
 grep_in "$tmp/err" "nccl-tests: stopped by a signal: [0-9] of 3 sizes complete" "nccl-tests counts the sizes that ran"
 grep_in "$tmp/out" "^# Avg bus bandwidth" "nccl-tests still prints its table's footer"
+# the third-signal rule holds for every long command: three signals from the
+# launching shell, back to back, kill at once (as for run above); the killed
+# sweep's workers, told by their parent's death, still end their points complete
+for cmd in "sweep $tmp/long.ini -o $tmp/sig3-sweep --quiet -j 2 --vary sim.seed=1,2" \
+	"compare $tmp/long.ini -o $tmp/sig3-compare -q" \
+	"nccl-tests all_reduce_perf -b 64M -e 1G -f 4 --out $tmp/sig3-nccl"; do
+	# shellcheck disable=SC2086 # the command's words
+	"$sim" $cmd >/dev/null 2>&1 &
+	pid=$!
+	sleep 1.5
+	kill -INT $pid; kill -TERM $pid; kill -HUP $pid
+	wait $pid
+	st=$?
+	case "$st" in
+	129 | 130 | 143) ok "${cmd%% *}: a third signal from the launching shell kills at once" ;;
+	*) bad "${cmd%% *}: three signals from the launching shell: exit $st, want 129, 130 or 143" ;;
+	esac
+done
+for i in 1 2 3 4 5 6 7 8 9 10; do
+	[ -f "$tmp/sig3-sweep/p000/summary.csv" ] && [ -f "$tmp/sig3-sweep/p001/summary.csv" ] && break
+	sleep 0.5
+done
+for p in p000 p001; do
+	grep_in "$tmp/sig3-sweep/$p/summary.csv" ",\(interrupted\|terminated\)," \
+		"a killed sweep: its worker $p still ended stopped"
+	csv_complete "$tmp/sig3-sweep/$p" "a killed sweep: $p"
+done
 
 # what is not a file gets a message that says so
 mkdir -p "$tmp/adir"
