@@ -786,9 +786,9 @@ END_TEST
  *        reads keep most of the link's goodput as N grows.
  *
  * Here scenarios/tcp-incast.ini (100G leaf-spine, 4 MB shallow buffer,
- * 256 KB per server, 5 rounds) with N = 4 .. 31 servers.  Measured with
- * 200 ms: 76-91 Gbps up to 12 servers (no drop), 0.45-0.89 Gbps from 16
- * (drops); with 200 us: 65-74 Gbps from 16.  The shape asserted: goodput
+ * 5 rounds) with 256 KiB per server and N = 4 .. 31 servers.  Measured
+ * with 200 ms: 75-89 Gbps up to 12 servers (no drop), 0.60-0.89 Gbps from
+ * 16 (drops); with 200 us: 65-73 Gbps from 16.  The shape asserted: goodput
  * without drops above half the line rate; with drops and 200 ms at least
  * 10x below the best goodput; with drops and 200 us at least half the best
  * and 10x the 200 ms goodput; and the collapse is reached (31 servers drop).
