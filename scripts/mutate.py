@@ -4,8 +4,8 @@ wrong model?
 
 Copies the committed tree (git ls-files) to a scratch folder, builds it, and for
 each mutation below: changes one expression of a model (a factor in DCQCN's
-cut, TCP's backoff, WRED's slope, the PFC threshold, the fluid model's
-increase), rebuilds, runs the suites that should notice (every suite with
+cut, its fast recovery, additive and hyper increase, TCP's backoff, WRED's
+slope, the PFC threshold and headroom, the fluid model's increase), rebuilds, runs the suites that should notice (every suite with
 --all), and puts it back.  A mutation the suites fail on is "killed"; one they
 pass is a "survivor": a claim of the model that no test holds.  Prints one
 line per mutation and the suites that killed it; exits 1 when one survives
@@ -29,7 +29,22 @@ MUTATIONS = [
      'double d = ldexp(q->rc_bps * q->alpha, 10 - (int)p->gd);',
      'double d = ldexp(q->rc_bps * q->alpha, 9 - (int)p->gd);',
      "DCQCN's cut twice as deep (Rc alpha / 2^(gd-10) -> 2^(gd-9))",
-     ['dcqcn', 'cc', 'scenario-cc']),
+     ['dcqcn', 'cc', 'scenario-cc', 'validation']),
+    ('dcqcn-fast-recovery', 'models/core/dcqcn.c',
+     'q->rc_bps = (q->rc_bps + q->rt_bps) / 2;',
+     'q->rc_bps = (3 * q->rc_bps + q->rt_bps) / 4;',
+     "DCQCN's increase closes a quarter of the gap to Rt, not half (Rc = (Rt + Rc)/2)",
+     ['dcqcn', 'validation']),
+    ('dcqcn-additive', 'models/core/dcqcn.c',
+     'q->rt_bps += p->ai_bps;',
+     'q->rt_bps += 2 * p->ai_bps;',
+     "DCQCN's additive increase twice R_AI",
+     ['dcqcn', 'validation']),
+    ('dcqcn-hyper', 'models/core/dcqcn.c',
+     ': p->hai_bps;',
+     ': 2 * p->hai_bps;',
+     "NVIDIA's hyper increase twice R_HAI",
+     ['dcqcn', 'validation']),
     ('tcp-backoff', 'models/node/tcp.c',
      't->rto = t->rto * 2 < TCP_RTO_MAX_PS ? t->rto * 2 : TCP_RTO_MAX_PS;',
      't->rto = t->rto < TCP_RTO_MAX_PS ? t->rto : TCP_RTO_MAX_PS;',
@@ -39,12 +54,17 @@ MUTATIONS = [
      '? w->pmax_q32 * above / range',
      '? w->pmax_q32 * above / range / 2',
      "WRED's marking probability half its slope",
-     ['mmu', 'pfc', 'dcqcn', 'cc', 'teaching']),
+     ['mmu', 'pfc', 'dcqcn', 'cc', 'teaching', 'validation']),
     ('pfc-threshold', 'models/core/mmu.c',
      '(pg->shared > 0 && pg->shared >= mmu_threshold(p, pool, p->dynamic_th));',
      '(pg->shared > 0 && pg->shared >= 2 * mmu_threshold(p, pool, p->dynamic_th));',
      'XOFF at twice the dynamic threshold',
-     ['mmu', 'pfc', 'teaching']),
+     ['mmu', 'pfc', 'teaching', 'validation']),
+    ('pfc-headroom', 'models/core/pfc.c',
+     't.total = 3 * t.wire + t.cable + t.response;',
+     't.total = 2 * t.wire + t.cable + t.response;',
+     'PFC headroom without the frame the peer has started (3 wire frames -> 2)',
+     ['pfc', 'validation']),
     ('fluid-increase', 'models/core/fluid.c',
      'out[1] = -(rt - rc) * a + P->ai_pps * evf;',
      'out[1] = -(rt - rc) * a + 1.3 * P->ai_pps * evf;',
@@ -83,6 +103,13 @@ def suites_failed(build, suites):
 
 def main():
     args = sys.argv[1:]
+    if '--help' in args or '-h' in args:
+        print(__doc__.strip())
+        return 0
+    unknown = [a for a in args if a.startswith('-') and a not in ('--all', '--only', '--keep')]
+    if unknown:
+        print('mutate.py: unknown option %s (see --help)' % unknown[0], file=sys.stderr)
+        return 2
     every = '--all' in args
     only = None
     keep = None
@@ -116,7 +143,7 @@ def main():
         with open(full) as f:
             text = f.read()
         if text.count(old) != 1:
-            print('%-15s NOT APPLIED: its expression is not in %s once; update '
+            print('%-19s NOT APPLIED: its expression is not in %s once; update '
                   'scripts/mutate.py' % (mid, path))
             survivors += 1
             continue
@@ -128,10 +155,10 @@ def main():
             with open(full, 'w') as f:
                 f.write(text)
         if killed:
-            print('%-15s killed by %-30s %s' % (mid, ', '.join(killed), what), flush=True)
+            print('%-19s killed by %-30s %s' % (mid, ', '.join(killed), what), flush=True)
         else:
             survivors += 1
-            print('%-15s SURVIVED (%s)  %s' % (mid, ', '.join(suites) if not every else 'all',
+            print('%-19s SURVIVED (%s)  %s' % (mid, ', '.join(suites) if not every else 'all',
                                              what), flush=True)
     if not keep:
         shutil.rmtree(tmp, ignore_errors=True)

@@ -417,6 +417,24 @@ grep_in "$tmp/sig-INT2/summary.csv" ",interrupted,.*,,not judged: the run was in
 	"two SIGINTs: summary.csv says interrupted, not judged"
 csv_complete "$tmp/sig-INT2" "two SIGINTs"
 csv_complete "$tmp/long" "SIGINT"
+# a third signal kills at once (docs/commands.md), also when it comes from the
+# shell that launched the run, the run's parent: three different signals, back
+# to back (none merges with another still pending, and all arrive before the
+# run has stopped, which takes a few milliseconds); killed by whichever is
+# handled third (the kernel hands pending signals over lowest number first):
+# exit 128 + SIGHUP, SIGINT or SIGTERM, before summary.csv is written
+"$sim" run "$tmp/long.ini" -o "$tmp/sig-3" --quiet >/dev/null 2>&1 &
+pid=$!
+sleep 1
+kill -INT $pid; kill -TERM $pid; kill -HUP $pid
+wait $pid
+st=$?
+case "$st" in
+129 | 130 | 143) ok "a third signal from the launching shell kills at once" ;;
+*) bad "three signals from the launching shell: exit $st, want 129, 130 or 143 (killed)" ;;
+esac
+if [ ! -e "$tmp/sig-3/summary.csv" ]; then ok "killed by the third signal: no summary.csv"
+else bad "three signals: the run ended as usual and wrote summary.csv"; fi
 # a sweep passes the signal to its workers: each point ends complete
 "$sim" sweep "$tmp/long.ini" -o "$tmp/sig-sweep" --quiet -j 2 --vary sim.seed=1,2 >/dev/null 2>&1 &
 pid=$!
@@ -432,6 +450,25 @@ done
 if [ -f "$tmp/sig-sweep/sweep.csv" ] && ! grep -q "^[0-9]" "$tmp/sig-sweep/sweep.csv"; then
 	ok "sweep.csv lists no point that did not finish"
 else bad "sweep SIGTERM: sweep.csv"; fi
+# a terminal's Ctrl-C reaches the sweep and its workers (one process group),
+# and the sweep forwards its first signal: two signals to the group (SIGINT,
+# then SIGTERM, back to back) are two for each worker plus its parent's copy,
+# which does not count, so the workers still stop with their files complete
+# instead of being killed by a third
+setsid "$sim" sweep "$tmp/long.ini" -o "$tmp/sig-group" --quiet -j 2 --vary sim.seed=1,2 \
+	>/dev/null 2>&1 &
+pid=$!
+sleep 1.5
+kill -INT -"$pid"; kill -TERM -"$pid"
+wait $pid
+st=$?
+if [ "$st" -eq 3 ]; then ok "a sweep's group sent SIGINT and SIGTERM exits 3"
+else bad "sweep group SIGINT + SIGTERM: exit $st, want 3"; fi
+for p in p000 p001; do
+	grep_in "$tmp/sig-group/$p/summary.csv" ",\(interrupted\|terminated\)," \
+		"sweep group SIGINT + SIGTERM: $p ended stopped, not killed"
+	csv_complete "$tmp/sig-group/$p" "sweep group SIGINT + SIGTERM: $p"
+done
 
 # compare and nccl-tests stop as cleanly: exit 3 and what ran so far
 "$sim" compare "$tmp/long.ini" -o "$tmp/sig-compare" -q >/dev/null 2>"$tmp/err" &
@@ -451,6 +488,33 @@ st=$?
 if [ "$st" -eq 3 ]; then ok "nccl-tests sent SIGINT exits 3"; else bad "nccl-tests SIGINT: exit $st, want 3"; fi
 grep_in "$tmp/err" "nccl-tests: stopped by a signal: [0-9] of 3 sizes complete" "nccl-tests counts the sizes that ran"
 grep_in "$tmp/out" "^# Avg bus bandwidth" "nccl-tests still prints its table's footer"
+# the third-signal rule holds for every long command: three signals from the
+# launching shell, back to back, kill at once (as for run above); the killed
+# sweep's workers, told by their parent's death, still end their points complete
+for cmd in "sweep $tmp/long.ini -o $tmp/sig3-sweep --quiet -j 2 --vary sim.seed=1,2" \
+	"compare $tmp/long.ini -o $tmp/sig3-compare -q" \
+	"nccl-tests all_reduce_perf -b 64M -e 1G -f 4 --out $tmp/sig3-nccl"; do
+	# shellcheck disable=SC2086 # the command's words
+	"$sim" $cmd >/dev/null 2>&1 &
+	pid=$!
+	sleep 1.5
+	kill -INT $pid; kill -TERM $pid; kill -HUP $pid
+	wait $pid
+	st=$?
+	case "$st" in
+	129 | 130 | 143) ok "${cmd%% *}: a third signal from the launching shell kills at once" ;;
+	*) bad "${cmd%% *}: three signals from the launching shell: exit $st, want 129, 130 or 143" ;;
+	esac
+done
+for i in 1 2 3 4 5 6 7 8 9 10; do
+	[ -f "$tmp/sig3-sweep/p000/summary.csv" ] && [ -f "$tmp/sig3-sweep/p001/summary.csv" ] && break
+	sleep 0.5
+done
+for p in p000 p001; do
+	grep_in "$tmp/sig3-sweep/$p/summary.csv" ",\(interrupted\|terminated\)," \
+		"a killed sweep: its worker $p still ended stopped"
+	csv_complete "$tmp/sig3-sweep/$p" "a killed sweep: $p"
+done
 
 # what is not a file gets a message that says so
 mkdir -p "$tmp/adir"

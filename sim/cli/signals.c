@@ -5,9 +5,9 @@
  */
 #include <signal.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "sim/cli/cli.h"
+#include "sim/sweeps/workers.h"
 
 volatile sig_atomic_t cli_interrupted;
 static volatile sig_atomic_t signals_seen;
@@ -15,12 +15,17 @@ static volatile sig_atomic_t signals_seen;
 /* The first two signals ask the run to stop at its next slice, with every
  * file complete; a third one (the user insists) kills at once.  A worker of
  * sweep or nccl-tests gets a terminal's Ctrl-C directly and once more from
- * its parent, which forwards it: the parent's copy of a signal already seen
- * does not count. */
+ * the sweep that started it, which forwards it: that copy of a signal
+ * already seen does not count.  Only a worker has such a parent
+ * (workers_parent, set where workers.c forks it): a top-level command's
+ * parent is whatever launched it - a shell, timeout, Slurm - and each of
+ * its signals counts. */
 static void on_signal(int sig, siginfo_t *si, void *uctx)
 {
 	(void)uctx;
-	if (cli_interrupted && si && si->si_code == SI_USER && si->si_pid == getppid())
+	pid_t forwarder = workers_parent;
+	if (cli_interrupted && si && si->si_code == SI_USER && forwarder != 0 &&
+	    si->si_pid == forwarder)
 		return;
 	if (!cli_interrupted)
 		cli_interrupted = sig;

@@ -15,6 +15,8 @@
 
 #include "sim/run/run.h"
 
+volatile pid_t workers_parent;
+
 int workers_run(const struct workers *w, int ntasks, char *err, size_t errlen)
 {
 	int jobs = w->jobs > 0 ? w->jobs : 1, running = 0, next = 0, ended = 0;
@@ -52,6 +54,7 @@ int workers_run(const struct workers *w, int ntasks, char *err, size_t errlen)
 			fflush(NULL);
 			pid_t pid = fork();
 			if (pid == 0) {
+				workers_parent = parent;
 				/* a worker whose parent dies (SIGKILL, a crash) stops too, with
 				 * its files complete, as on SIGTERM: nobody is left to collect
 				 * its point (the parent may have died before the request) */

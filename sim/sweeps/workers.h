@@ -12,6 +12,7 @@
 
 #include <signal.h>
 #include <stddef.h>
+#include <sys/types.h>
 
 #define WORKERS_KILLED 128
 
@@ -34,6 +35,11 @@ struct workers {
 	 * have ended; NULL: nothing */
 	void (*tick)(void *ctx, const int *task_of_slot, int slots, int ended);
 };
+
+/* in a worker, the process that started it (whose copy of a signal it
+ * forwards is not a new signal: sim/cli/signals.c); 0 in every other
+ * process, a top-level command among them */
+extern volatile pid_t workers_parent;
 
 /* run tasks 0..ntasks-1; returns how many ended (or were skipped).  A fork
  * that fails aborts as done() can, with "fork: REASON" in err (left empty
