@@ -104,7 +104,7 @@ static const struct tl_case ib_errors_cases[] = {
 	 * follows a later --set of the type; any other value is an error */
 	{ "[nic]\ncc = dcqcn\n", "fabric.type=infiniband", NULL },
 	{ "[ecn]\nqueues = 4\n", "fabric.type=infiniband",
-	  "--set: ecn.queues: not on fabric.type = infiniband" },
+	  "x.ini:2: ecn.queues: not on fabric.type = infiniband" }, /* the key's own line */
 };
 TL_CASES_TEST(ib_errors)
 

@@ -130,4 +130,8 @@ void run_print_summary(const struct run_result *r, FILE *out);
  * of a run on sim.threads threads, their balance and the lookahead */
 void run_print_plan(const struct scenario *scn, FILE *out);
 
+/* a time in us as the CSV files write it, or "" when there is none (< 0);
+ * buf holds 32 bytes */
+const char *run_us_text(sim_time_ps ps, char *buf);
+
 #endif

@@ -206,4 +206,13 @@ void cal_print_result(const struct cal_ctx *c, const struct cal_outcome *out, FI
  * does not pass or was not checked ("" when it may be deployed) */
 void cal_verdict(const struct cal_ctx *c, const struct cal_outcome *out, char *buf, size_t len);
 
+/* nccl-tests' sizes (nccltests_opts.c): the one after size (times the
+ * factor, or plus the step), 0 past -e; how many from -b to -e (one more
+ * than NCCLTESTS_MAX_SIZES at most) */
+struct nccltests_opts;
+int64_t nccltests_next_size(const struct nccltests_opts *o, int64_t size);
+int nccltests_count_sizes(const struct nccltests_opts *o);
+/* "job.nccl-tests.KEY" of an assignment, KEY into key; 0 when it is not one */
+int nccltests_job_key(const char *assign, char *key, size_t len);
+
 #endif

@@ -251,6 +251,29 @@ int scenario_import_mlx5(struct scenario *s, const char *path, FILE *log, struct
 	return scenario_import_mlx5_text(s, path, NULL, log, err);
 }
 
+/* a parameter the model keeps no key for (MLX5_IGNORED, MLX5_FIXED): 1
+ * when p is one, logged; -1 with err when its value is not the one the
+ * model has; 0 for a parameter that sets a key */
+static int not_a_key(const struct mlx5_param *p, FILE *log, struct place pl, const char *name,
+		     const char *value, struct scn_error *err)
+{
+	if (p->unit == MLX5_IGNORED) {
+		if (log)
+			fprintf(log, "# %s:%d: %s %s: no effect in the model (%s)\n", pl.src, pl.line,
+				name, value, p->why);
+		return 1;
+	}
+	if (p->unit != MLX5_FIXED)
+		return 0;
+	if (strtol(value, NULL, 10) != p->fixed) {
+		scn_set_error(err, pl, "%s: %s: not modelled (%s)", name, value, p->why);
+		return -1;
+	}
+	if (log)
+		fprintf(log, "# %s:%d: %s %s: %s\n", pl.src, pl.line, name, value, p->why);
+	return 1;
+}
+
 int scenario_import_mlx5_text(struct scenario *s, const char *path, const char *text0,
 			      FILE *log, struct scn_error *err)
 {
@@ -331,22 +354,11 @@ int scenario_import_mlx5_text(struct scenario *s, const char *path, const char *
 				      "(the driver's unit)", name, value);
 			goto out;
 		}
-		if (p->unit == MLX5_IGNORED) {
-			if (log)
-				fprintf(log, "# %s:%d: %s %s: no effect in the model (%s)\n", path,
-					ln, name, value, p->why);
+		int kept = not_a_key(p, log, pl, name, value, err);
+		if (kept < 0)
+			goto out;
+		if (kept)
 			continue;
-		}
-		if (p->unit == MLX5_FIXED) {
-			if (strtol(value, NULL, 10) != p->fixed) {
-				scn_set_error(err, pl, "%s: %s: not modelled (%s)", name, value,
-					      p->why);
-				goto out;
-			}
-			if (log)
-				fprintf(log, "# %s:%d: %s %s: %s\n", path, ln, name, value, p->why);
-			continue;
-		}
 		snprintf(set, sizeof(set), "%s=%s%s", p->key, value, bytes ? "B" : "");
 		if (scenario_set(s, set, &serr)) {
 			scn_set_error(err, pl, "%s: %s", name, scn_loader_words(serr.msg));
