@@ -107,6 +107,9 @@ int sonic_saw_ports(struct sonic *sn, const char *ports, const char *path)
 	int i;
 
 	while (sonic_next_port(&p, one, sizeof(one))) {
+		if (strchr(one, '|')) /* a table key would not read back: "PORT|PG" */
+			return sonic_fail(sn, path, "%s: a port name holds no '|' (SONiC's key "
+					  "separator)", one);
 		for (i = 0; i < sn->npnames; i++)
 			if (strcmp(sn->pnames[i], one) == 0)
 				break;
