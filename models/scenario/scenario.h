@@ -92,7 +92,7 @@ struct scn_dcqcn {
 					      * (0: it stays, hpcc) */
 };
 enum scn_pattern { SCN_JOB_TRACE, SCN_JOB_INCAST, SCN_JOB_PERMUTATION, SCN_JOB_RING_ALLREDUCE,
-		   SCN_JOB_ALLTOALL, SCN_JOB_STORAGE };
+		   SCN_JOB_ALLTOALL, SCN_JOB_STORAGE, SCN_JOB_TRAINING };
 enum scn_rw { SCN_RW_READ, SCN_RW_WRITE, SCN_RW_RANDRW }; /* storage: fio's rw */
 enum scn_schedule { SCN_SCHEDULE_ALL_AT_ONCE, SCN_SCHEDULE_SHIFT };
 enum scn_algorithm { SCN_ALGO_RING, SCN_ALGO_TREE }; /* ring-allreduce */
@@ -167,6 +167,22 @@ struct scn_job {
 	int64_t target_bw_bps;    /* a target's media bandwidth at most; 0: no limit */
 	sim_time_ps runtime_ps;   /* storage: an initiator submits no I/O this long after
 				   * the iteration's release (0: until size is moved) */
+	/* training (docs/model.md#training): the model, its parallelism over
+	 * ranks (tp x pp x dp of them, tp fastest) and the compute rate;
+	 * 0 marks a required key not given */
+	uint32_t layers;          /* transformer layers, a multiple of pp */
+	int64_t hidden;           /* hidden size h, a multiple of tp */
+	int64_t seq_len;          /* sequence length s */
+	int64_t vocab;            /* vocabulary V (0: no embedding or output layer) */
+	int64_t micro_batch;      /* sequences per micro-batch b (1) */
+	int64_t global_batch;     /* sequences per step, a multiple of b x dp */
+	uint32_t element_bytes;   /* bytes per activation and gradient element (2) */
+	uint32_t tp, pp;          /* tensor- and pipeline-parallel degrees (1) */
+	int64_t dp;               /* data-parallel degree; SCN_AUTO: ranks / (tp x pp) */
+	int64_t gpu_tflops;       /* sustained TFLOP/s of a GPU; 0: not given */
+	sim_time_ps layer_fwd_ps; /* a layer's forward on one GPU; 0: from the FLOPs */
+	sim_time_ps layer_bwd_ps; /* its backward; 0: twice the forward */
+	int64_t bucket_bytes;     /* data-parallel gradient bucket (25MiB) */
 	char file[4096];          /* trace: path resolved against the scenario's folder */
 	struct scn_trace_row *rows;
 	uint32_t nrows;

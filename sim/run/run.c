@@ -37,6 +37,8 @@ struct run_ctx {
 	uint32_t judged;       /* iterations after the warm-up (criteria) */
 	uint32_t jobs_failed;  /* jobs whose QP went to the error state */
 	sim_time_ps first_failure_ps;
+	uint32_t train_steps;  /* completed training steps, and their totals */
+	sim_time_ps train_step, train_compute, train_bubble, train_exposed[COLL_STEP_KINDS];
 	double jmin, jmax, jsum; /* their % of line: least, most, total */
 	struct iostats *io;    /* storage jobs' I/Os; NULL: none */
 	uint32_t probe_job;    /* run_opts.probe_job's index; UINT32_MAX: none */
@@ -164,6 +166,14 @@ static void on_coll_done(void *ctx, const struct fabric *f, const struct coll *c
 			x->jsum += pct;
 			x->judged++;
 		}
+	}
+	if (!c->failed && c->step.valid) {
+		x->train_steps++;
+		x->train_step += c->end_ps - c->start_ps;
+		x->train_compute += c->step.compute_ps;
+		x->train_bubble += c->step.bubble_ps;
+		for (int k = 0; k < COLL_STEP_KINDS; k++)
+			x->train_exposed[k] += c->step.exposed_ps[k];
 	}
 	if (x->has_out)
 		output_coll(&x->out, f, c);
@@ -493,6 +503,12 @@ static void collect(const struct run_ctx *c, struct fabric *f, double t0, struct
 	res->collective_time_ps = c->colls ? c->coll_time / c->colls : -1;
 	res->busbw_GBps = c->colls ? c->busbw / c->colls : 0;
 	res->busbw_pct_line = c->colls ? c->pct / c->colls : 0;
+	res->train_steps = c->train_steps;
+	res->train_step_ps = c->train_step;
+	res->train_compute_ps = c->train_compute;
+	res->train_bubble_ps = c->train_bubble;
+	for (int k = 0; k < COLL_STEP_KINDS; k++)
+		res->train_exposed_ps[k] = c->train_exposed[k];
 	res->jobs_failed = c->jobs_failed;
 	res->first_failure_ps = c->jobs_failed ? c->first_failure_ps : -1;
 	res->judged_iterations = c->judged;
@@ -770,6 +786,19 @@ void run_print_summary(const struct run_result *r, FILE *out)
 			units_format_us(io->clat_p50_ps, a, sizeof(a)),
 			units_format_us(io->clat_p99_ps, b, sizeof(b)),
 			units_format_us(io->clat_p999_ps, c, sizeof(c)));
+	}
+	if (r->train_steps) { /* the training steps' means (training.csv) */
+		double n = r->train_steps, step = (double)r->train_step_ps / n * 1e-6;
+		fprintf(out, "  %-22s %u, mean %.3f us: compute %.1f %%, bubble %.1f %%, exposed "
+			     "tp %.1f %%, pp %.1f %%, dp %.1f %%\n",
+			"training_steps", r->train_steps, step,
+			100.0 * (double)r->train_compute_ps / (double)r->train_step_ps,
+			100.0 * (double)r->train_bubble_ps / (double)r->train_step_ps,
+			100.0 * (double)r->train_exposed_ps[0] / (double)r->train_step_ps,
+			100.0 * (double)r->train_exposed_ps[1] / (double)r->train_step_ps,
+			100.0 * (double)r->train_exposed_ps[2] / (double)r->train_step_ps);
+		fprintf(out, "  %-22s %.4f (compute / step time)\n", "training_efficiency",
+			(double)r->train_compute_ps / (double)r->train_step_ps);
 	}
 	if (r->drops_lossless)
 		fprintf(out, "  WARNING: %llu lossless packets dropped: the PFC headroom was "

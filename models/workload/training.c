@@ -1,0 +1,750 @@
+/*
+ * training.c - the training pattern (docs/model.md#training): one training
+ * step per iteration, built once as a graph of operations and run again at
+ * every iteration.  An operation is a compute block (a timed gap on one
+ * GPU) or a message; it starts when every operation it depends on has
+ * ended.
+ *
+ * Ranks.  Rank g is (tensor rank r, replica d, stage s) with g = r + t (d +
+ * dp s): the t ranks of a tensor-parallel group are consecutive, so a rank
+ * list in host order keeps each group inside one GPU server's NVLink when
+ * t divides gpus_per_server.
+ *
+ * One step.  Every GPU of stage s runs the 1F1B schedule: min(p - s - 1, m)
+ * forward passes (warm-up), then a forward and a backward in turn, then
+ * the backward passes left (cool-down).  A forward through a layer is the
+ * attention block, a ring all-reduce of b s h e bytes over the tensor-
+ * parallel group, the MLP block and another all-reduce (Megatron-LM's
+ * tensor parallelism; none when t = 1); the last stage adds the output
+ * layer.  A backward runs the same in reverse (MLP, all-reduce, attention,
+ * all-reduce).  A stage sends its activations (b s h e bytes) to the same
+ * tensor rank of the next stage after each forward and its input gradients
+ * back after each backward; the next forward (backward) there waits for
+ * them.  A GPU computes one block at a time, in that order, and waits for
+ * the all-reduce before its next block (the all-reduce is on its compute
+ * stream); pipeline sends overlap its compute.  The backward of the last
+ * micro-batch fills the stage's gradient buckets (scenario/training.h);
+ * each bucket is all-reduced over the dp replicas by a ring as soon as it
+ * is full, one bucket after another on each GPU, overlapping the rest of
+ * the backward.  The step ends when every GPU's last block and last
+ * message are done; iteration k+1 is released compute_gap later (the
+ * optimizer) plus the control-frame latency (traffic.c).
+ *
+ * Rings.  An all-reduce of S bytes over n ranks is 2(n-1) steps; at step k
+ * the rank at position j sends chunk (j - k) mod n (S split into n near-
+ * equal chunks, as ring.c) to position j + 1, once it has received step k -
+ * 1 from position j - 1 and its own data is ready.  A rank's result is
+ * ready when every message of the ring addressed to it has arrived.
+ *
+ * Partitions.  Every dependency is met where the operation that waits runs:
+ * a message's arrival is seen at its receiver, which runs what waits for
+ * it (its next block, its next ring message); a block's end is seen on its
+ * GPU, which sends what waits for it.  So a completion never touches
+ * another partition's operations, nothing crosses partitions but the
+ * messages themselves, and the outputs do not depend on the threads.
+ *
+ * Ids within an iteration: the messages in the order the graph makes them
+ * (tensor group by tensor group in rank order, each in schedule order,
+ * then the buckets' rings).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "models/base/invariant.h"
+#include "models/base/slab.h"
+#include "models/node/net.h"
+#include "models/node/nic.h"
+#include "models/scenario/scenario.h"
+#include "models/scenario/training.h"
+#include "models/workload/internal.h"
+
+#define NONE UINT32_MAX
+
+_Static_assert(SCN_TRAIN_KINDS == COLL_STEP_KINDS, "struct coll_step follows scn_train_kind");
+
+enum { OP_COMPUTE, OP_MSG };
+
+struct op {
+	sim_time_ps ready;             /* the latest dependency met (-1: none yet) */
+	sim_time_ps t;                 /* compute: its end; message: its start */
+	int64_t amount;                /* compute: ps; message: bytes */
+	uint32_t out, nout;            /* what waits for it: edge[out .. out + nout) */
+	uint32_t ndeps, left;          /* its dependencies, those not met yet */
+	uint32_t gpu, peer;            /* its GPU (compute) or sender and receiver ranks */
+	uint32_t qp;                   /* message: index in jb->qps */
+	uint32_t block;                /* the dependency that met ready last */
+	uint32_t msg;                  /* message: index within the step */
+	uint8_t kind, cls;             /* OP_*; a message's scn_train_kind */
+};
+
+/* a GPU's step so far: written only on its partition's thread */
+struct gpu {
+	_Alignas(64) sim_time_ps free_ps; /* its last block's end (the step's start at first) */
+	sim_time_ps compute_ps, bubble_ps, other_ps;
+	sim_time_ps wait_ps[SCN_TRAIN_KINDS]; /* before blocks, by the dependency's kind */
+	sim_time_ps last_arr[SCN_TRAIN_KINDS]; /* its last message received, by kind */
+};
+
+/* a partition's list of operations ready to run */
+struct stack {
+	_Alignas(64) uint32_t *a;
+	uint32_t n, cap;
+};
+
+struct training {
+	struct scn_training tr;
+	uint32_t N;
+	struct op *ops;
+	uint32_t nops, ops_cap;
+	uint32_t *edge;
+	uint32_t *roots, nroots;
+	uint32_t *qmap;                /* [kind * N + g]: jb->qps index of g's QP, 4 kinds */
+	struct gpu *gpus;
+	struct stack *stacks;          /* one per partition */
+	uint32_t nparts;
+	int64_t bucket;                /* job.bucket */
+	uint64_t msgs[SCN_TRAIN_KINDS];  /* a step's messages by kind, */
+	uint64_t bytes[SCN_TRAIN_KINDS]; /* and their payload */
+};
+
+/* the QPs of a rank: to the next tensor rank, to the next and previous
+ * stages, to the next replica */
+enum { Q_TP, Q_FWD, Q_BWD, Q_DP, Q_KINDS };
+
+/* ---- building the graph ---- */
+
+/* the dependencies while building: (from, to) pairs */
+struct build {
+	struct training *tg;
+	uint32_t (*pair)[2];
+	uint64_t npairs, cap;
+	uint32_t *cprev;               /* per GPU: its last block */
+	uint32_t *arbase;              /* per GPU: the all-reduce it waits for, or NONE */
+	uint32_t *f_first, *f_send, *b_first, *b_send; /* [g * m + i] */
+	uint32_t *bucket_at;           /* [g * nbmax + k]: the block that fills bucket k */
+	uint32_t nbmax;
+	uint32_t *nb;                  /* per stage: its buckets */
+	uint32_t *grp, *first;         /* t each: a tensor group's ranks, their first blocks */
+	int32_t *blayer;               /* [s * nbmax + k]: the local layer that fills bucket k */
+	uint32_t nmsg;
+	int oom;
+};
+
+static uint32_t new_op(struct build *b, uint8_t kind, uint8_t cls, uint32_t gpu, int64_t amount)
+{
+	struct training *tg = b->tg;
+	if (tg->nops == tg->ops_cap) {
+		uint32_t c = tg->ops_cap ? 2 * tg->ops_cap : 1024;
+		struct op *o = realloc(tg->ops, (size_t)c * sizeof(*o));
+		if (!o) {
+			b->oom = 1;
+			return NONE;
+		}
+		tg->ops = o;
+		tg->ops_cap = c;
+	}
+	tg->ops[tg->nops] = (struct op){ .kind = kind, .cls = cls, .gpu = gpu, .peer = gpu,
+					 .amount = amount, .qp = NONE, .msg = NONE };
+	if (kind == OP_MSG)
+		tg->ops[tg->nops].msg = b->nmsg++;
+	return tg->nops++;
+}
+
+static void dep(struct build *b, uint32_t from, uint32_t to)
+{
+	if (from == NONE || to == NONE || b->oom)
+		return;
+	if (b->npairs == b->cap) {
+		uint64_t c = b->cap ? 2 * b->cap : 4096;
+		void *p = realloc(b->pair, c * sizeof(*b->pair));
+		if (!p) {
+			b->oom = 1;
+			return;
+		}
+		b->pair = p;
+		b->cap = c;
+	}
+	b->pair[b->npairs][0] = from;
+	b->pair[b->npairs++][1] = to;
+}
+
+/* a message from rank g to rank h on g's QP of kind q */
+static uint32_t new_msg(struct build *b, uint8_t cls, int q, uint32_t g, uint32_t h, int64_t bytes)
+{
+	uint32_t u = new_op(b, OP_MSG, cls, g, bytes);
+	if (u != NONE) {
+		b->tg->ops[u].peer = h;
+		b->tg->ops[u].qp = b->tg->qmap[q * b->tg->N + g];
+	}
+	return u;
+}
+
+/*
+ * A ring all-reduce of S bytes over ranks grp[0 .. n) by messages of kind
+ * cls on their QPs of kind q: 2(n-1) steps, step k from position j at
+ * base + k n + j.  Each position's first message waits for data[j] (and
+ * after[j] when not NONE); the rest for the previous step from j - 1 and
+ * data[j].  Returns base.
+ */
+static uint32_t ring(struct build *b, uint8_t cls, int q, const uint32_t *grp, uint32_t n,
+		     int64_t S, const uint32_t *data, const uint32_t *after)
+{
+	uint32_t base = b->tg->nops, steps = 2 * (n - 1);
+	int64_t qb = S / n, r = S % n;
+	for (uint32_t k = 0; k < steps; k++)
+		for (uint32_t j = 0; j < n; j++) {
+			uint32_t idx = (j + n - k % n) % n;
+			uint32_t u = new_msg(b, cls, q, grp[j], grp[(j + 1) % n], qb + (idx < r));
+			dep(b, data[j], u);
+			if (k)
+				dep(b, base + (k - 1) * n + (j + n - 1) % n, u);
+			else if (after && after[j] != NONE)
+				dep(b, after[j], u);
+		}
+	return base;
+}
+
+/* the arrivals at position j of the ring at base over n ranks wait-for `to` */
+static void ring_arrivals(struct build *b, uint32_t base, uint32_t n, uint32_t j, uint32_t to)
+{
+	for (uint32_t k = 0; k < 2 * (n - 1); k++)
+		dep(b, base + k * n + (j + n - 1) % n, to);
+}
+
+/* what rank g's next block or send waits for: its last block and the
+ * tensor-parallel all-reduce it is in (every message of it addressed to g) */
+static void wait_for_gpu(struct build *b, uint32_t g, uint32_t to)
+{
+	dep(b, b->cprev[g], to);
+	if (b->arbase[g] != NONE)
+		ring_arrivals(b, b->arbase[g], b->tg->tr.t, g % b->tg->tr.t, to);
+}
+
+/* a block of `ps` on every GPU of the tensor group from g0; first[r] (unless
+ * NULL) gets each one's */
+static void blocks(struct build *b, uint32_t g0, sim_time_ps ps, uint32_t *first)
+{
+	for (uint32_t r = 0; r < b->tg->tr.t; r++) {
+		uint32_t u = new_op(b, OP_COMPUTE, 0, g0 + r, ps);
+		wait_for_gpu(b, g0 + r, u);
+		b->cprev[g0 + r] = u;
+		b->arbase[g0 + r] = NONE;
+		if (first && first[r] == NONE)
+			first[r] = u;
+	}
+}
+
+/* the tensor group from g0 all-reduces what its last blocks made */
+static void tp_allreduce(struct build *b, uint32_t g0)
+{
+	uint32_t t = b->tg->tr.t, *grp = b->grp;
+	if (t == 1)
+		return;
+	for (uint32_t r = 0; r < t; r++)
+		grp[r] = g0 + r;
+	uint32_t base = ring(b, SCN_TRAIN_TP, Q_TP, grp, t, b->tg->tr.act_bytes, &b->cprev[g0], NULL);
+	for (uint32_t r = 0; r < t; r++)
+		b->arbase[g0 + r] = base;
+}
+
+/* the sends of the tensor group from g0 to the group from h0 (next or
+ * previous stage) once its data is ready; into send[r * m] */
+static void pp_send(struct build *b, uint32_t g0, uint32_t h0, int q, uint32_t *send)
+{
+	for (uint32_t r = 0; r < b->tg->tr.t; r++) {
+		uint32_t u = new_msg(b, SCN_TRAIN_PP, q, g0 + r, h0 + r, b->tg->tr.act_bytes);
+		wait_for_gpu(b, g0 + r, u);
+		send[(size_t)r * b->tg->tr.m] = u;
+	}
+}
+
+/* micro-batch i's forward on the tensor group from g0 at stage s */
+static void forward(struct build *b, uint32_t g0, uint32_t s, uint32_t i)
+{
+	const struct scn_training *tr = &b->tg->tr;
+	uint32_t t = tr->t, m = tr->m, stride = t * tr->d, *first = b->first;
+	for (uint32_t r = 0; r < t; r++)
+		first[r] = NONE;
+	for (uint32_t l = 0; l < tr->lps; l++) {
+		blocks(b, g0, tr->attn_f_ps, first);
+		tp_allreduce(b, g0);
+		blocks(b, g0, tr->mlp_f_ps, NULL);
+		tp_allreduce(b, g0);
+	}
+	if (s + 1 == tr->p && tr->out_f_ps)
+		blocks(b, g0, tr->out_f_ps, NULL);
+	for (uint32_t r = 0; r < t; r++)
+		b->f_first[(size_t)(g0 + r) * m + i] = first[r];
+	if (s + 1 < tr->p)
+		pp_send(b, g0, g0 + stride, Q_FWD, &b->f_send[(size_t)g0 * m + i]);
+}
+
+/* on the last micro-batch: the buckets of the group from g0 that local
+ * layer l's backward (-1: the output layer's) completes, from *k on */
+static void fill_buckets(struct build *b, uint32_t g0, uint32_t s, int32_t l, uint32_t *k)
+{
+	const int32_t *at = &b->blayer[(size_t)s * b->nbmax];
+	for (; *k < b->nb[s] && at[*k] == l; ++*k)
+		for (uint32_t r = 0; r < b->tg->tr.t; r++)
+			b->bucket_at[(size_t)(g0 + r) * b->nbmax + *k] = b->cprev[g0 + r];
+}
+
+/* micro-batch i's backward on the tensor group from g0 at stage s */
+static void backward(struct build *b, uint32_t g0, uint32_t s, uint32_t i)
+{
+	const struct scn_training *tr = &b->tg->tr;
+	uint32_t t = tr->t, m = tr->m, stride = t * tr->d, *first = b->first, k = 0;
+	int last = i + 1 == m;
+	for (uint32_t r = 0; r < t; r++)
+		first[r] = NONE;
+	if (s + 1 == tr->p && tr->out_b_ps)
+		blocks(b, g0, tr->out_b_ps, first);
+	if (last)
+		fill_buckets(b, g0, s, -1, &k);
+	for (int32_t l = (int32_t)tr->lps - 1; l >= 0; l--) {
+		blocks(b, g0, tr->mlp_b_ps, first);
+		tp_allreduce(b, g0);
+		blocks(b, g0, tr->attn_b_ps, NULL);
+		if (last) /* the layer's weight gradients are complete */
+			fill_buckets(b, g0, s, l, &k);
+		tp_allreduce(b, g0);
+	}
+	for (uint32_t r = 0; r < t; r++)
+		b->b_first[(size_t)(g0 + r) * m + i] = first[r];
+	if (s > 0)
+		pp_send(b, g0, g0 - stride, Q_BWD, &b->b_send[(size_t)g0 * m + i]);
+}
+
+/* the 1F1B schedule of the tensor group from g0 at stage s */
+static void schedule(struct build *b, uint32_t g0, uint32_t s)
+{
+	const struct scn_training *tr = &b->tg->tr;
+	uint32_t m = tr->m, w = tr->p - s - 1 < m ? tr->p - s - 1 : m;
+	for (uint32_t i = 0; i < w; i++)
+		forward(b, g0, s, i);
+	for (uint32_t i = 0; i + w < m; i++) {
+		forward(b, g0, s, i + w);
+		backward(b, g0, s, i);
+	}
+	for (uint32_t i = m - w; i < m; i++)
+		backward(b, g0, s, i);
+}
+
+/* the pipeline's messages wait for their receivers' blocks: activations
+ * before micro-batch i's forward on the next stage, gradients before its
+ * backward on the previous one */
+static void pipeline_deps(struct build *b)
+{
+	const struct scn_training *tr = &b->tg->tr;
+	uint32_t stride = tr->t * tr->d, N = b->tg->N;
+	for (uint32_t g = 0; g < N; g++)
+		for (uint32_t i = 0; i < tr->m; i++) {
+			size_t x = (size_t)g * tr->m + i;
+			if (g + stride < N)
+				dep(b, b->f_send[x], b->f_first[x + (size_t)stride * tr->m]);
+			if (g >= stride)
+				dep(b, b->b_send[x], b->b_first[x - (size_t)stride * tr->m]);
+		}
+}
+
+/* each bucket of each (stage, tensor rank) all-reduced over the replicas,
+ * one after another */
+static void dp_rings(struct build *b)
+{
+	const struct scn_training *tr = &b->tg->tr;
+	uint32_t t = tr->t, d = tr->d;
+	uint32_t *grp = malloc(d * sizeof(*grp)), *data = malloc(d * sizeof(*data)),
+		 *after = malloc(d * sizeof(*after));
+	int64_t *bytes = malloc(b->nbmax * sizeof(*bytes));
+	int32_t *at = malloc(b->nbmax * sizeof(*at));
+	if (!grp || !data || !after || !bytes || !at)
+		b->oom = 1;
+	for (uint32_t s = 0; !b->oom && d > 1 && s < tr->p; s++)
+		for (uint32_t r = 0; r < t; r++) {
+			uint32_t nb = scn_training_buckets(tr, b->tg->bucket, s, bytes, at, b->nbmax);
+			for (uint32_t j = 0; j < d; j++) {
+				grp[j] = r + t * (j + d * s);
+				after[j] = NONE;
+			}
+			for (uint32_t k = 0; k < nb; k++) {
+				for (uint32_t j = 0; j < d; j++)
+					data[j] = b->bucket_at[(size_t)grp[j] * b->nbmax + k];
+				uint32_t base = ring(b, SCN_TRAIN_DP, Q_DP, grp, d, bytes[k], data, after);
+				/* the next bucket's ring starts at j once this one's last
+				 * message for j has arrived */
+				for (uint32_t j = 0; j < d; j++)
+					after[j] = base + (2 * (d - 1) - 1) * d + (j + d - 1) % d;
+			}
+		}
+	free(grp);
+	free(data);
+	free(after);
+	free(bytes);
+	free(at);
+}
+
+/* the (from, to) pairs as each operation's out-edges, and its count of
+ * dependencies */
+static int edges(struct build *b)
+{
+	struct training *tg = b->tg;
+	tg->edge = malloc((b->npairs ? b->npairs : 1) * sizeof(*tg->edge));
+	if (!tg->edge)
+		return -1;
+	for (uint64_t e = 0; e < b->npairs; e++) {
+		tg->ops[b->pair[e][0]].nout++;
+		tg->ops[b->pair[e][1]].ndeps++;
+	}
+	uint32_t at = 0;
+	for (uint32_t u = 0; u < tg->nops; u++) {
+		tg->ops[u].out = at;
+		at += tg->ops[u].nout;
+		tg->ops[u].nout = 0;
+	}
+	for (uint64_t e = 0; e < b->npairs; e++) {
+		struct op *o = &tg->ops[b->pair[e][0]];
+		tg->edge[o->out + o->nout++] = b->pair[e][1];
+	}
+	tg->roots = malloc(tg->N * sizeof(*tg->roots));
+	if (!tg->roots)
+		return -1;
+	for (uint32_t u = 0; u < tg->nops; u++)
+		if (!tg->ops[u].ndeps) {
+			SIM_INVARIANT(tg->nroots < tg->N && tg->ops[u].kind == OP_COMPUTE,
+				      "a training step's only roots are its GPUs' first blocks");
+			tg->roots[tg->nroots++] = u;
+		}
+	return 0;
+}
+
+static void build_free(struct build *b)
+{
+	free(b->pair);
+	free(b->cprev);
+	free(b->arbase);
+	free(b->f_first);
+	free(b->f_send);
+	free(b->b_first);
+	free(b->b_send);
+	free(b->bucket_at);
+	free(b->nb);
+	free(b->blayer);
+	free(b->grp);
+	free(b->first);
+}
+
+/* the step's graph: every tensor group's schedule, the pipeline's
+ * dependencies, the buckets' rings; 0, or -1 when out of memory */
+static int graph(struct training *tg)
+{
+	const struct scn_training *tr = &tg->tr;
+	uint32_t N = tg->N, m = tr->m;
+	struct build b = { .tg = tg };
+	for (uint32_t s = 0; s < tr->p; s++) {
+		uint32_t nb = scn_training_buckets(tr, tg->bucket, s, NULL, NULL, 0);
+		b.nbmax = nb > b.nbmax ? nb : b.nbmax;
+	}
+	size_t nm = (size_t)N * m;
+	b.cprev = malloc(N * sizeof(uint32_t));
+	b.arbase = malloc(N * sizeof(uint32_t));
+	b.f_first = malloc(nm * sizeof(uint32_t));
+	b.f_send = malloc(nm * sizeof(uint32_t));
+	b.b_first = malloc(nm * sizeof(uint32_t));
+	b.b_send = malloc(nm * sizeof(uint32_t));
+	b.bucket_at = malloc((size_t)N * b.nbmax * sizeof(uint32_t));
+	b.nb = malloc(tr->p * sizeof(uint32_t));
+	b.blayer = malloc((size_t)tr->p * b.nbmax * sizeof(int32_t));
+	b.grp = malloc(tr->t * sizeof(uint32_t));
+	b.first = malloc(tr->t * sizeof(uint32_t));
+	int64_t *bytes = malloc(b.nbmax * sizeof(int64_t));
+	if (!b.cprev || !b.arbase || !b.f_first || !b.f_send || !b.b_first || !b.b_send ||
+	    !b.bucket_at || !b.nb || !b.blayer || !b.grp || !b.first || !bytes) {
+		free(bytes);
+		build_free(&b);
+		return -1;
+	}
+	memset(b.cprev, 0xff, N * sizeof(uint32_t));
+	memset(b.arbase, 0xff, N * sizeof(uint32_t));
+	memset(b.f_send, 0xff, nm * sizeof(uint32_t));
+	memset(b.b_send, 0xff, nm * sizeof(uint32_t));
+	memset(b.bucket_at, 0xff, (size_t)N * b.nbmax * sizeof(uint32_t));
+	for (uint32_t s = 0; s < tr->p; s++)
+		b.nb[s] = scn_training_buckets(tr, tg->bucket, s, bytes,
+					       &b.blayer[(size_t)s * b.nbmax], b.nbmax);
+	free(bytes);
+	for (uint32_t s = 0; s < tr->p; s++)
+		for (uint32_t d = 0; d < tr->d; d++)
+			schedule(&b, tr->t * (d + tr->d * s), s);
+	pipeline_deps(&b);
+	dp_rings(&b);
+	SIM_INVARIANT(b.npairs < UINT32_MAX, "a training step of %llu dependencies",
+		      (unsigned long long)b.npairs);
+	int rc = b.oom || edges(&b) ? -1 : 0;
+	build_free(&b);
+	return rc;
+}
+
+/* ---- running it ---- */
+
+/* dependency `from` of operation u is met at `at`: u may be ready */
+static void meet(struct training *tg, struct stack *st, uint32_t u, sim_time_ps at,
+		 uint32_t from)
+{
+	struct op *o = &tg->ops[u];
+	if (at > o->ready) {
+		o->ready = at;
+		o->block = from;
+	}
+	if (--o->left == 0) {
+		st->a = traffic_grow(st->a, &st->cap, st->n, sizeof(*st->a));
+		st->a[st->n++] = u;
+	}
+}
+
+/* a block runs: after the GPU's previous block and its dependencies; the
+ * wait between them is charged to the dependency that came last (a
+ * pipeline message's: the bubble until it was sent, then its transfer) */
+static void run_block(struct training *tg, struct stack *st, uint32_t u)
+{
+	struct op *o = &tg->ops[u];
+	struct gpu *gp = &tg->gpus[o->gpu];
+	sim_time_ps start = traffic_later(o->ready, gp->free_ps), gap = start - gp->free_ps;
+	if (gap > 0) {
+		const struct op *bl = &tg->ops[o->block];
+		SIM_INVARIANT(bl->kind == OP_MSG, "a block waited for its own GPU");
+		if (bl->cls == SCN_TRAIN_PP) {
+			sim_time_ps bub = bl->t - gp->free_ps;
+			bub = bub < 0 ? 0 : bub > gap ? gap : bub;
+			gp->bubble_ps += bub;
+			gap -= bub;
+		}
+		gp->wait_ps[bl->cls] += gap;
+	}
+	o->t = start + o->amount;
+	gp->compute_ps += o->amount;
+	gp->free_ps = o->t;
+	for (uint32_t e = 0; e < o->nout; e++)
+		meet(tg, st, tg->edge[o->out + e], o->t, u);
+}
+
+/* a message leaves at its ready time, decided at `sched` */
+static void send_msg(struct traffic *t, struct traffic_job *jb, uint32_t u, sim_time_ps sched)
+{
+	struct training *tg = jb->pat;
+	struct op *o = &tg->ops[u];
+	if (jb->failed)
+		return;
+	o->t = o->ready;
+	struct flow *fl = traffic_msg(t, jb, o->msg, jb->qps[o->qp], o->amount, o->t);
+	fl->pos[0] = u;
+	nic_post_at(t->net, fl, sched);
+}
+
+/* everything ready on stack st, decided at `sched` */
+static void drain(struct traffic *t, struct traffic_job *jb, struct stack *st, sim_time_ps sched)
+{
+	struct training *tg = jb->pat;
+	while (st->n) {
+		uint32_t u = st->a[--st->n];
+		if (tg->ops[u].kind == OP_COMPUTE)
+			run_block(tg, st, u);
+		else
+			send_msg(t, jb, u, sched);
+	}
+}
+
+static void training_release(struct traffic *t, struct traffic_job *jb, sim_time_ps sched)
+{
+	struct training *tg = jb->pat;
+	for (uint32_t u = 0; u < tg->nops; u++) {
+		struct op *o = &tg->ops[u];
+		o->left = o->ndeps;
+		o->ready = -1;
+		o->block = NONE;
+	}
+	for (uint32_t g = 0; g < tg->N; g++) {
+		sim_time_ps start = traffic_rank_start(t, jb, g);
+		tg->gpus[g] = (struct gpu){ .free_ps = start, .other_ps = start - jb->release_ps };
+		for (int k = 0; k < SCN_TRAIN_KINDS; k++)
+			tg->gpus[g].last_arr[k] = -1;
+	}
+	for (uint32_t k = 0; k < tg->nroots; k++) {
+		uint32_t u = tg->roots[k];
+		struct stack *st = &tg->stacks[traffic_part_of(t, traffic_rank_host(jb, tg->ops[u].gpu))];
+		st->a = traffic_grow(st->a, &st->cap, st->n, sizeof(*st->a));
+		st->a[st->n++] = u;
+		drain(t, jb, st, sched);
+	}
+}
+
+/* a message arrived at its receiver (on its partition's thread) */
+static void training_arrived(struct traffic *t, struct traffic_part *tp, struct traffic_job *jb,
+			     const struct flow *fl, struct sim_order tag)
+{
+	struct training *tg = jb->pat;
+	uint32_t u = fl->pos[0];
+	struct op *o = &tg->ops[u];
+	struct stack *st = &tg->stacks[tp->index];
+	struct gpu *gp = &tg->gpus[o->peer];
+	gp->last_arr[o->cls] = traffic_later(gp->last_arr[o->cls], tag.time);
+	for (uint32_t e = 0; e < o->nout; e++)
+		meet(tg, st, tg->edge[o->out + e], tag.time, u);
+	drain(t, jb, st, tag.time);
+}
+
+/* the step's end: when its last GPU is done, and that GPU's account
+ * (between windows, or on the thread of the job's one partition) */
+static void training_step(struct traffic *t, struct traffic_job *jb, struct coll_step *cs,
+			  sim_time_ps *end, uint32_t *host)
+{
+	struct training *tg = jb->pat;
+	sim_time_ps best = -1;
+	uint32_t crit = 0;
+	for (uint32_t g = 0; g < tg->N; g++) {
+		const struct gpu *gp = &tg->gpus[g];
+		sim_time_ps fin = gp->free_ps;
+		for (int k = 0; k < SCN_TRAIN_KINDS; k++)
+			fin = traffic_later(fin, gp->last_arr[k]);
+		if (fin > best) {
+			best = fin;
+			crit = g;
+		}
+	}
+	const struct gpu *gp = &tg->gpus[crit];
+	*cs = (struct coll_step){ .valid = 1, .gpu = crit, .compute_ps = gp->compute_ps,
+				  .bubble_ps = gp->bubble_ps, .other_ps = gp->other_ps };
+	for (int k = 0; k < SCN_TRAIN_KINDS; k++) {
+		cs->exposed_ps[k] = gp->wait_ps[k];
+		cs->msgs[k] = tg->msgs[k];
+		cs->bytes[k] = tg->bytes[k];
+	}
+	/* after its last block: the tensor all-reduce it waits for, then the
+	 * buckets' all-reduces */
+	sim_time_ps tpe = traffic_later(gp->free_ps, gp->last_arr[SCN_TRAIN_TP]);
+	cs->exposed_ps[SCN_TRAIN_TP] += tpe - gp->free_ps;
+	cs->exposed_ps[SCN_TRAIN_DP] += traffic_later(tpe, best) - tpe;
+	(void)t;
+	*end = best;
+	*host = traffic_rank_host(jb, crit);
+}
+
+/* ---- set-up ---- */
+
+static void dims(const struct scn_job *j, struct scn_training *tr)
+{
+	char e[400];
+	int rc = scn_training_dims(j, j->ranks.n, tr, e, sizeof(e));
+	SIM_INVARIANT(rc == 0, "job.%s: %s (the loader checks it)", j->name, e);
+}
+
+static int training_build(struct traffic *t, struct traffic_job *jb)
+{
+	const struct scn_job *j = jb->j;
+	struct training *tg = jb->pat = calloc(1, sizeof(*tg));
+	if (!tg)
+		return -1;
+	dims(j, &tg->tr);
+	tg->N = jb->n = jb->ranks = j->ranks.n;
+	tg->bucket = j->bucket_bytes;
+	tg->nparts = t->nparts;
+	tg->stacks = calloc_lines(t->nparts, sizeof(*tg->stacks));
+	tg->gpus = calloc_lines(tg->N, sizeof(*tg->gpus));
+	tg->qmap = malloc((size_t)Q_KINDS * tg->N * sizeof(*tg->qmap));
+	if (!tg->stacks || !tg->gpus || !tg->qmap)
+		return -1;
+	/* the QPs' places in jb->qps, in the order open_qps makes them */
+	uint32_t nq = 0, stride = tg->tr.t * tg->tr.d;
+	for (int q = 0; q < Q_KINDS; q++)
+		for (uint32_t g = 0; g < tg->N; g++) {
+			int has = q == Q_TP	 ? tg->tr.t > 1
+				  : q == Q_FWD ? g + stride < tg->N
+				  : q == Q_BWD ? g >= stride
+					       : tg->tr.d > 1;
+			tg->qmap[q * tg->N + g] = has ? nq++ : NONE;
+		}
+	if (graph(tg))
+		return -1;
+	scn_training_messages(&tg->tr, tg->bucket, tg->msgs, tg->bytes);
+	uint64_t msgs = 0;
+	jb->msg_bytes = 0;
+	for (int k = 0; k < SCN_TRAIN_KINDS; k++) {
+		msgs += tg->msgs[k];
+		jb->msg_bytes += (int64_t)tg->bytes[k];
+	}
+	jb->per_iter = 0;
+	for (uint32_t u = 0; u < tg->nops; u++)
+		jb->per_iter += tg->ops[u].kind == OP_MSG;
+	SIM_INVARIANT(jb->per_iter == msgs, "a training step of %llu messages, formula %llu",
+		      (unsigned long long)jb->per_iter, (unsigned long long)msgs);
+	jb->iter_bytes = jb->msg_bytes;
+	return 0;
+}
+
+/* the rank one hop along a QP of kind q from g */
+static uint32_t qp_peer(const struct training *tg, int q, uint32_t g)
+{
+	uint32_t t = tg->tr.t, stride = t * tg->tr.d;
+	switch (q) {
+	case Q_TP:
+		return g - g % t + (g % t + 1) % t;
+	case Q_FWD:
+		return g + stride;
+	case Q_BWD:
+		return g - stride;
+	default: { /* the next replica: same stage and tensor rank */
+		uint32_t r = g % t, d = (g / t) % tg->tr.d, s = g / stride;
+		return r + t * ((d + 1) % tg->tr.d + tg->tr.d * s);
+	}
+	}
+}
+
+static int training_open_qps(struct traffic *t, struct traffic_job *jb)
+{
+	struct training *tg = jb->pat;
+	uint64_t n = traffic_job_qps(jb->j);
+	jb->qps = malloc((n ? n : 1) * sizeof(*jb->qps));
+	if (!jb->qps)
+		return -1;
+	for (int q = 0; q < Q_KINDS; q++)
+		for (uint32_t g = 0; g < tg->N; g++) {
+			uint32_t k = tg->qmap[q * tg->N + g];
+			if (k != NONE && traffic_qp(t, jb, k, traffic_rank_host(jb, g),
+						    traffic_rank_host(jb, qp_peer(tg, q, g)), jb->dscp))
+				return -1;
+		}
+	return 0;
+}
+
+/* a QP to the next tensor rank (t > 1), to the next and previous stages,
+ * to the next replica (d > 1) */
+static uint64_t training_qps(const struct scn_job *j)
+{
+	uint64_t n = j->ranks.n, t = j->tp, p = j->pp, d = n / (t * p);
+	return (t > 1 ? n : 0) + 2 * (n / p) * (p - 1) + (d > 1 ? n : 0);
+}
+
+static void training_free(void *pat)
+{
+	struct training *tg = pat;
+	free(tg->ops);
+	free(tg->edge);
+	free(tg->roots);
+	free(tg->qmap);
+	free(tg->gpus);
+	for (uint32_t p = 0; tg->stacks && p < tg->nparts; p++)
+		free(tg->stacks[p].a);
+	free(tg->stacks);
+}
+
+const struct traffic_pattern traffic_training = {
+	.qps = training_qps,
+	.receivers = traffic_ranks_n,
+	.build = training_build,
+	.open_qps = training_open_qps,
+	.hosts = traffic_rank_hosts,
+	.rank_host = traffic_rank_host,
+	.release = training_release,
+	.arrived = training_arrived,
+	.step = training_step,
+	.free = training_free,
+};
