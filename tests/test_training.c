@@ -5,18 +5,20 @@
  * size alone on the same fabric), the 1F1B bubble is (p - 1) / (m + p - 1)
  * of the step, tensor-parallel traffic stays on NVLink while the pipeline's
  * and the buckets' cross the network, the messages and bytes of each kind
- * follow the formulas, the step's account adds up to its time, and the
- * outputs are the same on 1, 2 and 3 threads; the loader's messages for
- * inconsistent keys.
+ * follow the formulas, the step's account adds up to its time, the
+ * outputs are the same on 1, 2 and 3 threads, and the ideal-network run
+ * gives the step alone; the loader's messages for inconsistent keys.
  */
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "models/fabric/fabric.h"
 #include "models/scenario/scenario.h"
 #include "models/workload/traffic.h"
+#include "sim/run/run.h"
 #include "testlib.h"
 
 /* run to the end, conserved and lossless; the log of what completed */
@@ -278,6 +280,65 @@ START_TEST(straggler_delays_the_step)
 }
 END_TEST
 
+
+/* the field `col` (0-based) of training.csv's row `row` (1: the first
+ * step) in dir, as a number */
+static double csv_field(const char *dir, int row, int col)
+{
+	char *text = tl_slurp(dir, "training.csv"), *p = text;
+	for (int r = 0; r < row && p; r++)
+		p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL;
+	ck_assert_ptr_nonnull(p);
+	for (int c = 0; c < col; c++)
+		p = strchr(p, ',') + 1;
+	double v = strtod(p, NULL);
+	free(text);
+	return v;
+}
+
+/* job.ideal_network: alone, with nic.cc = none and no fault, the step
+ * takes its ideal time (congestion_cost 0); beside an all-to-all of the
+ * same hosts and with DCQCN, it is longer and the difference is the
+ * congestion's */
+START_TEST(ideal_network_run)
+{
+	char dir[] = "/tmp/dcqcn-training-XXXXXX", out[2][96];
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	for (int k = 0; k < 2; k++) {
+		char text[1200];
+		snprintf(text, sizeof(text), "%s%s", mixed,
+			 k ? "ideal_network = true\n[job.noise]\npattern = alltoall\n"
+			     "size = 64MB\niterations = 4\n"
+			   : "ideal_network = true\n[nic]\ncc = none\n");
+		struct scenario *s = tl_load(text);
+		snprintf(out[k], sizeof(out[k]), "%s/run%d", dir, k);
+		struct run_result r;
+		ck_assert_int_eq(run_scenario(s, &(struct run_opts){ .out_dir = out[k] }, &r), RUN_OK);
+		ck_assert_uint_eq(r.train_steps, 2);
+		tl_unload(s);
+	}
+	/* columns: step_us 4, network_cost 21, ideal_step_us 22, congestion_cost 23 */
+	for (int row = 1; row <= 2; row++) {
+		double step = csv_field(out[0], row, 4), ideal = csv_field(out[0], row, 22);
+		ck_assert_msg(step == ideal, "alone: step %.3f us, ideal %.3f us", step, ideal);
+		ck_assert(csv_field(out[0], row, 23) == 0);
+		double busy = csv_field(out[1], row, 4), ideal1 = csv_field(out[1], row, 22);
+		ck_assert(ideal1 == ideal);
+		ck_assert_msg(busy > ideal, "beside an all-to-all: %.3f us, ideal %.3f us", busy,
+			      ideal);
+		double cost = csv_field(out[1], row, 23);
+		ck_assert_msg(cost > 0.999 * (busy - ideal) / busy && cost < 1.001 * (busy - ideal) / busy,
+			      "congestion_cost %.6f", cost);
+	}
+	for (int k = 0; k < 2; k++) {
+		char cmd[256];
+		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", out[k]);
+		ck_assert_int_eq(system(cmd), 0);
+	}
+	ck_assert_int_eq(rmdir(dir), 0);
+}
+END_TEST
+
 #define JOB "[topology]\nkind = star\nhosts = 8\n[job.t]\npattern = training\n"
 static const struct tl_case errors_cases[] = {
 	{ JOB "layers = 4\nhidden = 64\nseq_len = 8\nglobal_batch = 8\ntp = 3\n"
@@ -319,6 +380,7 @@ static Suite *make_training_suite(void)
 	tcase_add_test(tc, tensor_parallel_stays_in_servers);
 	tcase_add_test(tc, same_on_any_threads);
 	tcase_add_test(tc, straggler_delays_the_step);
+	tcase_add_test(tc, ideal_network_run);
 	TL_ADD_CASES(tc, errors);
 	suite_add_tcase(s, tc);
 	return s;

@@ -447,6 +447,10 @@ const struct key_def scn_key_defs[N_KEYS] = {
 	{ SEC_JOB, "bucket", KT_SIZE, JF(bucket_bytes), 1000, MAX_BYTES, "1KB-1000GB", NULL, NULL,
 	  "pattern", P_TRAIN, 0, { 25 * 1024 * 1024 },
 	  "training: data-parallel gradient bucket, all-reduced as the backward fills it", NULL },
+	{ SEC_JOB, "ideal_network", KT_BOOL, JF(ideal_network), 0, 1, NULL, NULL, NULL, "pattern",
+	  P_TRAIN, 0, { 0 },
+	  "training: also run the job alone (no other job or fault, nic.cc = none): each step's "
+	  "time there, and what congestion costs, in training.csv", NULL },
 
 	{ SEC_BUFFER, "size", KT_SIZE, SF(buffer_bytes), 1, MAX_BUFFER_BYTES,
 	  "above 0, at most 64GiB", NULL, NULL, NULL, 0, KF_POOL, { 64000000 },

@@ -183,6 +183,7 @@ struct scn_job {
 	sim_time_ps layer_fwd_ps; /* a layer's forward on one GPU; 0: from the FLOPs */
 	sim_time_ps layer_bwd_ps; /* its backward; 0: twice the forward */
 	int64_t bucket_bytes;     /* data-parallel gradient bucket (25MiB) */
+	int32_t ideal_network;    /* also run it alone on an ideal fabric (run.c) */
 	char file[4096];          /* trace: path resolved against the scenario's folder */
 	struct scn_trace_row *rows;
 	uint32_t nrows;

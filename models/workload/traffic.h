@@ -41,6 +41,8 @@ struct coll_step {
 	sim_time_ps exposed_ps[COLL_STEP_KINDS]; /* waiting for messages, by kind */
 	sim_time_ps other_ps;          /* its start's skew and straggler delay */
 	uint64_t msgs[COLL_STEP_KINDS], bytes[COLL_STEP_KINDS]; /* the step's, by kind */
+	sim_time_ps ideal_ps;          /* the same step alone on an ideal fabric
+					* (job.ideal_network, set by the run); 0: none */
 };
 
 /* one completed iteration of a job (collectives.csv) */

@@ -23,6 +23,7 @@
 #include "models/scenario/scenario.h"
 #include "sim/run/iostats.h"
 #include "sim/run/output.h"
+#include "sim/run/trainout.h"
 
 #define SLICE_PS UNITS_PS_PER_US
 #define PROGRESS_EVERY_S 0.25
@@ -37,6 +38,7 @@ struct run_ctx {
 	uint32_t judged;       /* iterations after the warm-up (criteria) */
 	uint32_t jobs_failed;  /* jobs whose QP went to the error state */
 	sim_time_ps first_failure_ps;
+	struct train_ideal ideal; /* job.ideal_network: the steps' ideal times */
 	uint32_t train_steps;  /* completed training steps, and their totals */
 	sim_time_ps train_step, train_compute, train_bubble, train_exposed[COLL_STEP_KINDS];
 	double jmin, jmax, jsum; /* their % of line: least, most, total */
@@ -175,8 +177,13 @@ static void on_coll_done(void *ctx, const struct fabric *f, const struct coll *c
 		for (int k = 0; k < COLL_STEP_KINDS; k++)
 			x->train_exposed[k] += c->step.exposed_ps[k];
 	}
-	if (x->has_out)
+	if (x->has_out && c->step.valid) { /* with its ideal time, if any */
+		struct coll cc = *c;
+		cc.step.ideal_ps = train_ideal_of(&x->ideal, c->job, c->iter);
+		output_coll(&x->out, f, &cc);
+	} else if (x->has_out) {
 		output_coll(&x->out, f, c);
+	}
 }
 
 static void on_io_done(void *ctx, const struct fabric *f, const struct traffic_io *io)
@@ -549,9 +556,13 @@ enum run_status run_scenario(const struct scenario *scn, const struct run_opts *
 				    .credit_stall_ps = -1, .probe_p50_ps = -1, .probe_p99_ps = -1 };
 	if (refuse(scn, res))
 		return RUN_EIO;
-	struct fabric *f = open_run(&c, scn, opts, res);
-	if (!f)
+	if (train_ideal_run(scn, opts->threads, &c.ideal, res->err, sizeof(res->err)))
 		return RUN_EIO;
+	struct fabric *f = open_run(&c, scn, opts, res);
+	if (!f) {
+		train_ideal_free(&c.ideal);
+		return RUN_EIO;
+	}
 	uint32_t nparts = f->nparts;
 	fabric_start_series(f);
 
@@ -597,6 +608,7 @@ enum run_status run_scenario(const struct scenario *scn, const struct run_opts *
 		st = RUN_EIO;
 	}
 	res->peak_rss_mb = peak_rss_mb();
+	train_ideal_free(&c.ideal);
 	free_parts(&c, nparts);
 	fabric_destroy(f);
 	if (oom && st == RUN_OK) {
