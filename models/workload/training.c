@@ -44,8 +44,9 @@
  * messages themselves, and the outputs do not depend on the threads.
  *
  * Ids within an iteration: the messages in the order the graph makes them
- * (tensor group by tensor group in rank order, each in schedule order,
- * then the buckets' rings).
+ * (the tensor groups stage by stage, replica by replica, each in schedule
+ * order; then the buckets' rings, stage by stage, tensor rank by tensor
+ * rank, bucket by bucket).
  */
 #include <stdlib.h>
 #include <string.h>
