@@ -3,9 +3,9 @@
  * forms on an uncongested fabric: a pure data-parallel step is its compute
  * plus the whole all-reduce of its last bucket (a ring-allreduce job of that
  * size alone on the same fabric), the 1F1B bubble is (p - 1) / (m + p - 1)
- * of the step, tensor-parallel traffic stays on NVLink while the pipeline's
- * and the buckets' cross the network, the messages and bytes of each kind
- * follow the formulas, the step's account adds up to its time, the
+ * of the step, tensor-parallel traffic stays on NVLink while the pipeline's,
+ * the buckets' and the experts' all-to-alls cross the network, the messages
+ * and bytes of each kind follow the formulas (dense and mixture of experts), the step's account adds up to its time, the
  * outputs are the same on 1, 2 and 3 threads, and the ideal-network run
  * gives the step alone; the loader's messages for inconsistent keys.
  */
@@ -203,6 +203,51 @@ START_TEST(tensor_parallel_stays_in_servers)
 }
 END_TEST
 
+
+/* a mixture of experts: 8 experts, top 2, ep 2 over dp 4 (tp 2, pp 2, 16
+ * GPUs on servers of 2): per layer and micro-batch 4 all-to-alls in each
+ * expert group, messages of b s h e k / (t ep); the layers' own gradients
+ * all-reduced over the 4 replicas, the experts' over the 2 that hold the
+ * same ones; every byte of the all-to-alls, pipeline and buckets crosses
+ * the network, the tensor all-reduces' NVLink */
+static const char moe[] =
+	"[sim]\nduration = 10s\n[topology]\nkind = rail-optimized\nunits = 2\n"
+	"servers_per_unit = 4\ngpus_per_server = 2\nspines = 2\n"
+	"[job.moe]\npattern = training\nlayers = 2\nhidden = 1024\nseq_len = 256\n"
+	"global_batch = 16\ntp = 2\npp = 2\ndp = 4\nexperts = 8\ntop_k = 2\nep = 2\n"
+	"bucket = 4MB\ngpu_tflops = 100\niterations = 2\n";
+
+START_TEST(experts_all_to_all)
+{
+	struct scenario *s = tl_load(moe);
+	struct tl_log log;
+	struct fabric *f = run(s, &log);
+	ck_assert_uint_eq(log.ncolls, 2);
+	const struct coll_step *cs = &log.colls[0].step;
+	uint64_t t = 2, p = 2, d = 4, m = 4, L = 2, ep = 2, de = d / ep, S = 256 * 1024 * 2;
+	uint64_t h = 1024, a2a = S * 2 / (t * ep);
+	ck_assert_uint_eq(cs->msgs[3], 4 * m * L * t * (d / ep) * ep * (ep - 1));
+	ck_assert_uint_eq(cs->bytes[3], cs->msgs[3] * a2a);
+	ck_assert_uint_eq(cs->msgs[0], d * m * L * 4 * 2 * (t - 1) * t);
+	ck_assert_uint_eq(cs->msgs[1], 2 * (p - 1) * m * t * d);
+	/* one layer per stage: its own (4 h^2 + 13 h) e / t in one bucket over
+	 * d, its experts' 8 / ep x 8 h^2 e / t in one over d / ep */
+	uint64_t own = (4 * h * h + 13 * h) * 2 / t, experts = 8 / ep * 8 * h * h * 2 / t;
+	ck_assert_uint_eq(cs->msgs[2], p * t * (2 * (d - 1) * d + ep * 2 * (de - 1) * de));
+	ck_assert_uint_eq(cs->bytes[2], p * t * (2 * (d - 1) * own + ep * 2 * (de - 1) * experts));
+	struct net_stats ns = tl_stats(f);
+	ck_assert_uint_eq(ns.nvlink_bytes, 2 * cs->bytes[0]);
+	ck_assert_uint_eq(ns.payload_delivered, 2 * (cs->bytes[1] + cs->bytes[2] + cs->bytes[3]));
+	for (size_t k = 0; k < log.ncolls; k++) {
+		accounted(&log.colls[k]);
+		ck_assert_int_gt(log.colls[k].step.exposed_ps[3], 0);
+	}
+	tl_log_free(&log);
+	fabric_destroy(f);
+	tl_unload(s);
+}
+END_TEST
+
 /* the iterations as reported, whatever the threads */
 struct steps {
 	struct coll c[8];
@@ -219,7 +264,7 @@ static void on_coll(void *ctx, const struct fabric *f, const struct coll *c)
 
 START_TEST(same_on_any_threads)
 {
-	struct scenario *s = tl_load(mixed);
+	struct scenario *s = tl_load(_i ? moe : mixed);
 	struct steps st[3];
 	struct net_stats ns[3];
 	for (unsigned th = 1; th <= 3; th++) {
@@ -317,16 +362,16 @@ START_TEST(ideal_network_run)
 		ck_assert_uint_eq(r.train_steps, 2);
 		tl_unload(s);
 	}
-	/* columns: step_us 4, network_cost 21, ideal_step_us 22, congestion_cost 23 */
+	/* columns: step_us 4, network_cost 24, ideal_step_us 25, congestion_cost 26 */
 	for (int row = 1; row <= 2; row++) {
-		double step = csv_field(out[0], row, 4), ideal = csv_field(out[0], row, 22);
+		double step = csv_field(out[0], row, 4), ideal = csv_field(out[0], row, 25);
 		ck_assert_msg(step == ideal, "alone: step %.3f us, ideal %.3f us", step, ideal);
-		ck_assert(csv_field(out[0], row, 23) == 0);
-		double busy = csv_field(out[1], row, 4), ideal1 = csv_field(out[1], row, 22);
+		ck_assert(csv_field(out[0], row, 26) == 0);
+		double busy = csv_field(out[1], row, 4), ideal1 = csv_field(out[1], row, 25);
 		ck_assert(ideal1 == ideal);
 		ck_assert_msg(busy > ideal, "beside an all-to-all: %.3f us, ideal %.3f us", busy,
 			      ideal);
-		double cost = csv_field(out[1], row, 23);
+		double cost = csv_field(out[1], row, 26);
 		ck_assert_msg(cost > 0.999 * (busy - ideal) / busy && cost < 1.001 * (busy - ideal) / busy,
 			      "congestion_cost %.6f", cost);
 	}
@@ -366,6 +411,15 @@ static const struct tl_case errors_cases[] = {
 	  "x.ini:10: job.t.layer_backward: given without layer_forward" },
 	{ JOB "layers = 4\nhidden = 64\nseq_len = 8\nglobal_batch = 8\ntp = 0\n", NULL,
 	  "x.ini:10: job.t.tp: 0 out of range (1-65536)" },
+	{ JOB "layers = 4\nhidden = 64\nseq_len = 8\nglobal_batch = 8\nep = 2\n"
+	      "gpu_tflops = 100\n", NULL,
+	  "x.ini:10: job.t.ep: 2 without experts (give experts, a multiple of ep)" },
+	{ JOB "layers = 4\nhidden = 64\nseq_len = 8\nglobal_batch = 8\nexperts = 6\nep = 4\n"
+	      "gpu_tflops = 100\n", NULL,
+	  "x.ini:11: job.t.ep: 4 does not divide experts (6)" },
+	{ JOB "layers = 4\nhidden = 64\nseq_len = 8\nglobal_batch = 8\nexperts = 2\ntop_k = 4\n"
+	      "gpu_tflops = 100\n", NULL,
+	  "x.ini:11: job.t.top_k: 4 is above experts (2)" },
 	{ "[topology]\nkind = star\nhosts = 8\n[job.t]\npattern = ring-allreduce\nlayers = 4\n",
 	  NULL, "x.ini:6: job.t.layers: only for pattern = training (pattern is ring-allreduce)" },
 };
@@ -378,7 +432,8 @@ static Suite *make_training_suite(void)
 	tcase_add_test(tc, data_parallel_step);
 	tcase_add_test(tc, pipeline_bubble);
 	tcase_add_test(tc, tensor_parallel_stays_in_servers);
-	tcase_add_test(tc, same_on_any_threads);
+	tcase_add_test(tc, experts_all_to_all);
+	tcase_add_loop_test(tc, same_on_any_threads, 0, 2);
 	tcase_add_test(tc, straggler_delays_the_step);
 	tcase_add_test(tc, ideal_network_run);
 	TL_ADD_CASES(tc, errors);

@@ -178,6 +178,9 @@ struct scn_job {
 	int64_t global_batch;     /* sequences per step, a multiple of b x dp */
 	uint32_t element_bytes;   /* bytes per activation and gradient element (2) */
 	uint32_t tp, pp;          /* tensor- and pipeline-parallel degrees (1) */
+	uint32_t experts;         /* mixture of experts: experts per layer (0: dense) */
+	uint32_t top_k;           /* experts each token goes to (2) */
+	uint32_t ep;              /* expert-parallel degree, dividing dp (1) */
 	int64_t dp;               /* data-parallel degree; SCN_AUTO: ranks / (tp x pp) */
 	int64_t gpu_tflops;       /* sustained TFLOP/s of a GPU; 0: not given */
 	sim_time_ps layer_fwd_ps; /* a layer's forward on one GPU; 0: from the FLOPs */

@@ -10,7 +10,10 @@
  *   output layer 2 b s h V forward, twice that backward;
  * each split evenly over the t GPUs of a tensor-parallel group.  A layer has
  * 12 h^2 + 13 h parameters, the embedding (V + s) h, the output layer V h
- * (not tied to the embedding).  Times are the FLOPs at job.gpu_tflops, or
+ * (not tied to the embedding).  With E experts (mixture of experts, every
+ * layer) each token goes through k experts of the MLP's size: the MLP's
+ * FLOPs are k times the dense ones, the layer keeps 4 h^2 + 13 h
+ * parameters of its own and each expert has 8 h^2.  Times are the FLOPs at job.gpu_tflops, or
  * job.layer_forward (and layer_backward) split between the blocks in the
  * FLOPs' proportions, the output layer at the rate they imply.
  */
@@ -57,6 +60,23 @@ static int degrees(const struct scn_job *j, uint32_t ranks, struct scn_training 
 	tr->t = (uint32_t)tp;
 	tr->p = (uint32_t)pp;
 	tr->d = (uint32_t)dp;
+	tr->E = j->experts;
+	tr->k = j->top_k;
+	tr->ep = j->ep;
+	if (tr->ep > 1 && !tr->E) {
+		snprintf(err, len, "ep: %" PRIu32 " without experts (give experts, a multiple of ep)",
+			 tr->ep);
+		return -1;
+	}
+	if (tr->d % tr->ep || (tr->E && tr->E % tr->ep)) {
+		snprintf(err, len, "ep: %" PRIu32 " does not divide %s (%" PRIu32 ")", tr->ep,
+			 tr->d % tr->ep ? "dp" : "experts", tr->d % tr->ep ? tr->d : tr->E);
+		return -1;
+	}
+	if (tr->E && tr->k > tr->E) {
+		snprintf(err, len, "top_k: %" PRIu32 " is above experts (%" PRIu32 ")", tr->k, tr->E);
+		return -1;
+	}
 	return 0;
 }
 
@@ -105,6 +125,8 @@ static int times(const struct scn_job *j, struct scn_training *tr, char *err, si
 	double b = (double)j->micro_batch, s = (double)j->seq_len, h = (double)j->hidden;
 	double V = (double)j->vocab, t = tr->t;
 	double attn = (8 * b * s * h * h + 4 * b * s * s * h) / t, mlp = 16 * b * s * h * h / t;
+	if (tr->E) /* every token through k experts */
+		mlp *= tr->k;
 	double out = 2 * b * s * h * V / t;
 	double rate; /* FLOP/s */
 	if (!j->gpu_tflops && !j->layer_fwd_ps) {
@@ -156,7 +178,7 @@ int scn_training_dims(const struct scn_job *j, uint32_t ranks, struct scn_traini
 		return -1;
 	double e = j->element_bytes, h = (double)j->hidden, t = tr->t;
 	double act = (double)j->micro_batch * (double)j->seq_len * h * e;
-	double layer = (12 * h * h + 13 * h) * e / t;
+	double layer = ((tr->E ? 4 : 12) * h * h + 13 * h + (double)tr->E / tr->ep * 8 * h * h) * e / t;
 	double embed = ((double)j->vocab + (double)j->seq_len) * h * e / t;
 	if (act > MAX_MSG_BYTES || layer * tr->lps + embed > MAX_MSG_BYTES) {
 		snprintf(err, errlen, "hidden: %s of %.3g B (at most 1000GB: lower hidden, seq_len or "
@@ -166,7 +188,16 @@ int scn_training_dims(const struct scn_job *j, uint32_t ranks, struct scn_traini
 	}
 	int64_t hh = j->hidden;
 	tr->act_bytes = j->micro_batch * j->seq_len * hh * (int64_t)j->element_bytes;
-	tr->layer_grad_bytes = (12 * hh * hh + 13 * hh) / (int64_t)tr->t * j->element_bytes;
+	tr->layer_grad_bytes = ((tr->E ? 4 : 12) * hh * hh + 13 * hh) / (int64_t)tr->t *
+			       j->element_bytes;
+	tr->expert_grad_bytes = (int64_t)(tr->E / tr->ep) * 8 * hh * hh / (int64_t)tr->t *
+				j->element_bytes;
+	tr->a2a_bytes = tr->E ? tr->act_bytes * tr->k / ((int64_t)tr->t * tr->ep) : 0;
+	if (tr->ep > 1 && tr->a2a_bytes < 1) {
+		snprintf(err, errlen, "ep: an all-to-all's message of b s h e k / (tp ep) would be "
+			 "empty (raise micro_batch, seq_len or hidden)");
+		return -1;
+	}
 	tr->embed_grad_bytes = j->vocab ? (j->vocab + j->seq_len) * hh / (int64_t)tr->t *
 						  j->element_bytes
 					: 0;
@@ -174,6 +205,12 @@ int scn_training_dims(const struct scn_job *j, uint32_t ranks, struct scn_traini
 	if (tr->d > 1 && tr->out_grad_bytes && tr->out_grad_bytes < (int64_t)tr->d) {
 		snprintf(err, errlen, "vocab: the output layer's gradients (%" PRId64 " B per GPU) "
 			 "are fewer bytes than dp (%" PRIu32 ")", tr->out_grad_bytes, tr->d);
+		return -1;
+	}
+	if (tr->d / tr->ep > 1 && tr->E && tr->expert_grad_bytes < (int64_t)(tr->d / tr->ep)) {
+		snprintf(err, errlen, "hidden: a layer's expert gradients (%" PRId64 " B per GPU) are "
+			 "fewer bytes than dp / ep (%" PRIu32 ")", tr->expert_grad_bytes,
+			 tr->d / tr->ep);
 		return -1;
 	}
 	if (tr->d > 1 && tr->layer_grad_bytes < (int64_t)tr->d) {
@@ -185,13 +222,15 @@ int scn_training_dims(const struct scn_job *j, uint32_t ranks, struct scn_traini
 }
 
 uint32_t scn_training_buckets(const struct scn_training *tr, int64_t bucket_bytes,
-			      uint32_t stage, int64_t *bytes, int32_t *layer, uint32_t cap)
+			      uint32_t stage, int expert, int64_t *bytes, int32_t *layer,
+			      uint32_t cap)
 {
 	uint32_t n = 0;
 	int64_t fill = 0;
 	int32_t at = -1;
+	int64_t per = expert ? tr->expert_grad_bytes : tr->layer_grad_bytes;
 	/* the units in the order their gradients are complete */
-	if (stage + 1 == tr->p && tr->out_grad_bytes) {
+	if (!expert && stage + 1 == tr->p && tr->out_grad_bytes) {
 		fill = tr->out_grad_bytes;
 		at = -1;
 	}
@@ -204,7 +243,7 @@ uint32_t scn_training_buckets(const struct scn_training *tr, int64_t bucket_byte
 			n++;
 			fill = 0;
 		}
-		fill += tr->layer_grad_bytes + (l == 0 && stage == 0 ? tr->embed_grad_bytes : 0);
+		fill += per + (!expert && l == 0 && stage == 0 ? tr->embed_grad_bytes : 0);
 		at = l;
 	}
 	if (bytes && n < cap) {
@@ -229,11 +268,25 @@ void scn_training_messages(const struct scn_training *tr, int64_t bucket_bytes,
 	bytes[SCN_TRAIN_PP] = msgs[SCN_TRAIN_PP] * act;
 	msgs[SCN_TRAIN_DP] = bytes[SCN_TRAIN_DP] = 0;
 	for (uint32_t s = 0; d > 1 && s < p; s++) {
-		uint32_t nb = scn_training_buckets(tr, bucket_bytes, s, NULL, NULL, 0);
+		uint32_t nb = scn_training_buckets(tr, bucket_bytes, s, 0, NULL, NULL, 0);
 		int64_t sum = (int64_t)tr->layer_grad_bytes * tr->lps +
 			      (s == 0 ? tr->embed_grad_bytes : 0) +
 			      (s + 1 == p ? tr->out_grad_bytes : 0);
 		msgs[SCN_TRAIN_DP] += t * nb * 2 * (d - 1) * d;
 		bytes[SCN_TRAIN_DP] += t * 2 * (d - 1) * (uint64_t)sum;
 	}
+	/* the experts' buckets: ep rings of d / ep replicas per stage and
+	 * tensor rank */
+	uint64_t de = d / tr->ep, ep = tr->ep;
+	for (uint32_t s = 0; tr->E && de > 1 && s < p; s++) {
+		uint32_t nb = scn_training_buckets(tr, bucket_bytes, s, 1, NULL, NULL, 0);
+		msgs[SCN_TRAIN_DP] += t * ep * nb * 2 * (de - 1) * de;
+		bytes[SCN_TRAIN_DP] += t * ep * 2 * (de - 1) * (uint64_t)tr->expert_grad_bytes *
+				       tr->lps;
+	}
+	/* 4 all-to-alls per layer and micro-batch (dispatch and combine, forward
+	 * and backward) in each of the t p d / ep expert groups: ep (ep - 1)
+	 * messages each */
+	msgs[SCN_TRAIN_EP] = tr->E ? 4 * m * L * t * (d / ep) * ep * (ep - 1) : 0;
+	bytes[SCN_TRAIN_EP] = msgs[SCN_TRAIN_EP] * (uint64_t)tr->a2a_bytes;
 }

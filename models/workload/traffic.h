@@ -32,7 +32,8 @@ struct traffic_part;
  * the GPU that finished last and where its time went; zero for the other
  * patterns.  Its step time = other + compute + bubble + the exposed
  * communication of the three kinds. */
-#define COLL_STEP_KINDS 3          /* tensor, pipeline, data parallel (scn_train_kind) */
+#define COLL_STEP_KINDS 4          /* tensor, pipeline, data, expert parallel
+				    * (scn_train_kind) */
 struct coll_step {
 	uint8_t valid;                 /* a training job's iteration */
 	uint32_t gpu;                  /* the critical GPU's rank */

@@ -99,7 +99,10 @@ struct training {
 	uint32_t nops, ops_cap;
 	uint32_t *edge;
 	uint32_t *roots, nroots;
-	uint32_t *qmap;                /* [kind * N + g]: jb->qps index of g's QP, 4 kinds */
+	uint32_t *qmap;                /* [kind * N + g]: jb->qps index of g's QP (Q_*) */
+	uint32_t a2a_first;            /* jb->qps index of rank 0's first all-to-all QP:
+					* g's to expert group position i at a2a_first +
+					* g (ep - 1) + (i below g's ? i : i - 1) */
 	struct gpu *gpus;
 	struct stack *stacks;          /* one per partition */
 	uint32_t nparts;
@@ -109,10 +112,19 @@ struct training {
 };
 
 /* the QPs of a rank: to the next tensor rank, to the next and previous
- * stages, to the next replica */
-enum { Q_TP, Q_FWD, Q_BWD, Q_DP, Q_KINDS };
+ * stages, to the next replica, to the next replica of the same experts;
+ * then (qmap's a2a part) to each other rank of its expert group */
+enum { Q_TP, Q_FWD, Q_BWD, Q_DP, Q_EDP, Q_KINDS };
 
 /* ---- building the graph ---- */
+
+/* a stage's gradient buckets of one kind (dense, experts) */
+struct buckets {
+	uint32_t nbmax;
+	uint32_t *nb;                  /* per stage: its buckets */
+	int32_t *blayer;               /* [s * nbmax + k]: the local layer that fills bucket k */
+	uint32_t *at;                  /* [g * nbmax + k]: the block that fills bucket k */
+};
 
 /* the dependencies while building: (from, to) pairs */
 struct build {
@@ -120,13 +132,13 @@ struct build {
 	uint32_t (*pair)[2];
 	uint64_t npairs, cap;
 	uint32_t *cprev;               /* per GPU: its last block */
-	uint32_t *arbase;              /* per GPU: the all-reduce it waits for, or NONE */
+	uint32_t *arbase;              /* per GPU: the tensor all-reduce it waits for, or NONE */
+	uint32_t *a2abase;             /* per GPU: the all-to-all it waits for, or NONE */
 	uint32_t *f_first, *f_send, *b_first, *b_send; /* [g * m + i] */
-	uint32_t *bucket_at;           /* [g * nbmax + k]: the block that fills bucket k */
-	uint32_t nbmax;
-	uint32_t *nb;                  /* per stage: its buckets */
-	uint32_t *grp, *first;         /* t each: a tensor group's ranks, their first blocks */
-	int32_t *blayer;               /* [s * nbmax + k]: the local layer that fills bucket k */
+	struct buckets bk[2];          /* dense, experts */
+	uint32_t *sg, ng;              /* the tensor groups built together (an expert
+					* group's): their first ranks */
+	uint32_t *grp, *first;         /* scratch: a ring's ranks; first blocks [x * t + r] */
 	uint32_t nmsg;
 	int oom;
 };
@@ -169,23 +181,61 @@ static void dep(struct build *b, uint32_t from, uint32_t to)
 	b->pair[b->npairs++][1] = to;
 }
 
-/* a message from rank g to rank h on g's QP of kind q */
-static uint32_t new_msg(struct build *b, uint8_t cls, int q, uint32_t g, uint32_t h, int64_t bytes)
+/* a message from rank g to rank h on the QP jb->qps[qp] */
+static uint32_t new_msg(struct build *b, uint8_t cls, uint32_t qp, uint32_t g, uint32_t h,
+			int64_t bytes)
 {
 	uint32_t u = new_op(b, OP_MSG, cls, g, bytes);
 	if (u != NONE) {
 		b->tg->ops[u].peer = h;
-		b->tg->ops[u].qp = b->tg->qmap[q * b->tg->N + g];
+		b->tg->ops[u].qp = qp;
 	}
 	return u;
+}
+
+/* rank g's QP of kind q */
+static uint32_t qp_of(const struct build *b, int q, uint32_t g)
+{
+	return b->tg->qmap[q * b->tg->N + g];
+}
+
+/* the arrivals at position j of the ring at base over n ranks: `to` waits
+ * for them */
+static void ring_arrivals(struct build *b, uint32_t base, uint32_t n, uint32_t j, uint32_t to)
+{
+	for (uint32_t k = 0; k < 2 * (n - 1); k++)
+		dep(b, base + k * n + (j + n - 1) % n, to);
+}
+
+/* the all-to-all at base over n ranks: from position j to i at base + j (n
+ * - 1) + (i < j ? i : i - 1); `to` waits for those addressed to i */
+static void a2a_arrivals(struct build *b, uint32_t base, uint32_t n, uint32_t i, uint32_t to)
+{
+	for (uint32_t j = 0; j < n; j++)
+		if (j != i)
+			dep(b, base + j * (n - 1) + (i < j ? i : i - 1), to);
+}
+
+/* what rank g's next block or message waits for: its last block and the
+ * tensor all-reduce and all-to-all it is in (every message of them
+ * addressed to g) */
+static void wait_for_gpu(struct build *b, uint32_t g, uint32_t to)
+{
+	const struct scn_training *tr = &b->tg->tr;
+	dep(b, b->cprev[g], to);
+	if (b->arbase[g] != NONE)
+		ring_arrivals(b, b->arbase[g], tr->t, g % tr->t, to);
+	if (b->a2abase[g] != NONE)
+		a2a_arrivals(b, b->a2abase[g], tr->ep, (g / tr->t) % tr->d % tr->ep, to);
 }
 
 /*
  * A ring all-reduce of S bytes over ranks grp[0 .. n) by messages of kind
  * cls on their QPs of kind q: 2(n-1) steps, step k from position j at
- * base + k n + j.  Each position's first message waits for data[j] (and
- * after[j] when not NONE); the rest for the previous step from j - 1 and
- * data[j].  Returns base.
+ * base + k n + j.  Each position's messages wait for data[j] (NULL: for
+ * all its GPU waits for, wait_for_gpu) and the first one for after[j] too
+ * (unless NULL or NONE), the others for the previous step from j - 1.
+ * Returns base.
  */
 static uint32_t ring(struct build *b, uint8_t cls, int q, const uint32_t *grp, uint32_t n,
 		     int64_t S, const uint32_t *data, const uint32_t *after)
@@ -195,8 +245,12 @@ static uint32_t ring(struct build *b, uint8_t cls, int q, const uint32_t *grp, u
 	for (uint32_t k = 0; k < steps; k++)
 		for (uint32_t j = 0; j < n; j++) {
 			uint32_t idx = (j + n - k % n) % n;
-			uint32_t u = new_msg(b, cls, q, grp[j], grp[(j + 1) % n], qb + (idx < r));
-			dep(b, data[j], u);
+			uint32_t u = new_msg(b, cls, qp_of(b, q, grp[j]), grp[j], grp[(j + 1) % n],
+					     qb + (idx < r));
+			if (data)
+				dep(b, data[j], u);
+			else
+				wait_for_gpu(b, grp[j], u);
 			if (k)
 				dep(b, base + (k - 1) * n + (j + n - 1) % n, u);
 			else if (after && after[j] != NONE)
@@ -205,130 +259,163 @@ static uint32_t ring(struct build *b, uint8_t cls, int q, const uint32_t *grp, u
 	return base;
 }
 
-/* the arrivals at position j of the ring at base over n ranks wait-for `to` */
-static void ring_arrivals(struct build *b, uint32_t base, uint32_t n, uint32_t j, uint32_t to)
+/* a block of `ps` on every GPU of the groups; first[x * t + r] (unless
+ * NULL) gets each one's first */
+static void blocks(struct build *b, sim_time_ps ps, uint32_t *first)
 {
-	for (uint32_t k = 0; k < 2 * (n - 1); k++)
-		dep(b, base + k * n + (j + n - 1) % n, to);
+	uint32_t t = b->tg->tr.t;
+	for (uint32_t x = 0; x < b->ng; x++)
+		for (uint32_t r = 0; r < t; r++) {
+			uint32_t g = b->sg[x] + r, u = new_op(b, OP_COMPUTE, 0, g, ps);
+			wait_for_gpu(b, g, u);
+			b->cprev[g] = u;
+			b->arbase[g] = b->a2abase[g] = NONE;
+			if (first && first[x * t + r] == NONE)
+				first[x * t + r] = u;
+		}
 }
 
-/* what rank g's next block or send waits for: its last block and the
- * tensor-parallel all-reduce it is in (every message of it addressed to g) */
-static void wait_for_gpu(struct build *b, uint32_t g, uint32_t to)
-{
-	dep(b, b->cprev[g], to);
-	if (b->arbase[g] != NONE)
-		ring_arrivals(b, b->arbase[g], b->tg->tr.t, g % b->tg->tr.t, to);
-}
-
-/* a block of `ps` on every GPU of the tensor group from g0; first[r] (unless
- * NULL) gets each one's */
-static void blocks(struct build *b, uint32_t g0, sim_time_ps ps, uint32_t *first)
-{
-	for (uint32_t r = 0; r < b->tg->tr.t; r++) {
-		uint32_t u = new_op(b, OP_COMPUTE, 0, g0 + r, ps);
-		wait_for_gpu(b, g0 + r, u);
-		b->cprev[g0 + r] = u;
-		b->arbase[g0 + r] = NONE;
-		if (first && first[r] == NONE)
-			first[r] = u;
-	}
-}
-
-/* the tensor group from g0 all-reduces what its last blocks made */
-static void tp_allreduce(struct build *b, uint32_t g0)
+/* each tensor group all-reduces what it has made */
+static void tp_allreduce(struct build *b)
 {
 	uint32_t t = b->tg->tr.t, *grp = b->grp;
-	if (t == 1)
-		return;
-	for (uint32_t r = 0; r < t; r++)
-		grp[r] = g0 + r;
-	uint32_t base = ring(b, SCN_TRAIN_TP, Q_TP, grp, t, b->tg->tr.act_bytes, &b->cprev[g0], NULL);
-	for (uint32_t r = 0; r < t; r++)
-		b->arbase[g0 + r] = base;
-}
-
-/* the sends of the tensor group from g0 to the group from h0 (next or
- * previous stage) once its data is ready; into send[r * m] */
-static void pp_send(struct build *b, uint32_t g0, uint32_t h0, int q, uint32_t *send)
-{
-	for (uint32_t r = 0; r < b->tg->tr.t; r++) {
-		uint32_t u = new_msg(b, SCN_TRAIN_PP, q, g0 + r, h0 + r, b->tg->tr.act_bytes);
-		wait_for_gpu(b, g0 + r, u);
-		send[(size_t)r * b->tg->tr.m] = u;
+	for (uint32_t x = 0; t > 1 && x < b->ng; x++) {
+		for (uint32_t r = 0; r < t; r++)
+			grp[r] = b->sg[x] + r;
+		uint32_t base = ring(b, SCN_TRAIN_TP, Q_TP, grp, t, b->tg->tr.act_bytes, NULL, NULL);
+		for (uint32_t r = 0; r < t; r++)
+			b->arbase[grp[r]] = base;
 	}
 }
 
-/* micro-batch i's forward on the tensor group from g0 at stage s */
-static void forward(struct build *b, uint32_t g0, uint32_t s, uint32_t i)
+/* each tensor rank's expert group (the same rank of the ng groups)
+ * exchanges its tokens: every GPU sends a2a_bytes to each other */
+static void ep_alltoall(struct build *b)
 {
 	const struct scn_training *tr = &b->tg->tr;
-	uint32_t t = tr->t, m = tr->m, stride = t * tr->d, *first = b->first;
-	for (uint32_t r = 0; r < t; r++)
-		first[r] = NONE;
+	uint32_t t = tr->t, n = b->ng;
+	for (uint32_t r = 0; n > 1 && r < t; r++) {
+		uint32_t base = b->tg->nops;
+		for (uint32_t j = 0; j < n; j++)
+			for (uint32_t i = 0; i < n; i++) {
+				if (i == j)
+					continue;
+				uint32_t g = b->sg[j] + r, h = b->sg[i] + r;
+				uint32_t u = new_msg(b, SCN_TRAIN_EP,
+						     b->tg->a2a_first + g * (n - 1) + (i < j ? i : i - 1),
+						     g, h, tr->a2a_bytes);
+				wait_for_gpu(b, g, u);
+			}
+		for (uint32_t x = 0; x < n; x++)
+			b->a2abase[b->sg[x] + r] = base;
+	}
+}
+
+/* micro-batch i's sends of the groups to the same ranks `stride` away (the
+ * next or previous stage) once their data is ready; into send[g * m + i] */
+static void pp_send(struct build *b, int64_t stride, int q, uint32_t *send, uint32_t i)
+{
+	const struct scn_training *tr = &b->tg->tr;
+	for (uint32_t x = 0; x < b->ng; x++)
+		for (uint32_t r = 0; r < tr->t; r++) {
+			uint32_t g = b->sg[x] + r;
+			uint32_t u = new_msg(b, SCN_TRAIN_PP, qp_of(b, q, g), g,
+					     (uint32_t)((int64_t)g + stride), tr->act_bytes);
+			wait_for_gpu(b, g, u);
+			send[(size_t)g * tr->m + i] = u;
+		}
+}
+
+static void no_first(struct build *b)
+{
+	for (uint32_t x = 0; x < b->ng * b->tg->tr.t; x++)
+		b->first[x] = NONE;
+}
+
+/* into arr[g * m + i]: the groups' first blocks of micro-batch i */
+static void keep_first(struct build *b, uint32_t *arr, uint32_t i)
+{
+	uint32_t t = b->tg->tr.t;
+	for (uint32_t x = 0; x < b->ng; x++)
+		for (uint32_t r = 0; r < t; r++)
+			arr[(size_t)(b->sg[x] + r) * b->tg->tr.m + i] = b->first[x * t + r];
+}
+
+/* micro-batch i's forward at stage s */
+static void forward(struct build *b, uint32_t s, uint32_t i)
+{
+	const struct scn_training *tr = &b->tg->tr;
+	no_first(b);
 	for (uint32_t l = 0; l < tr->lps; l++) {
-		blocks(b, g0, tr->attn_f_ps, first);
-		tp_allreduce(b, g0);
-		blocks(b, g0, tr->mlp_f_ps, NULL);
-		tp_allreduce(b, g0);
+		blocks(b, tr->attn_f_ps, b->first);
+		tp_allreduce(b);
+		ep_alltoall(b); /* dispatch */
+		blocks(b, tr->mlp_f_ps, NULL);
+		ep_alltoall(b); /* combine */
+		tp_allreduce(b);
 	}
 	if (s + 1 == tr->p && tr->out_f_ps)
-		blocks(b, g0, tr->out_f_ps, NULL);
-	for (uint32_t r = 0; r < t; r++)
-		b->f_first[(size_t)(g0 + r) * m + i] = first[r];
+		blocks(b, tr->out_f_ps, NULL);
+	keep_first(b, b->f_first, i);
 	if (s + 1 < tr->p)
-		pp_send(b, g0, g0 + stride, Q_FWD, &b->f_send[(size_t)g0 * m + i]);
+		pp_send(b, (int64_t)tr->t * tr->d, Q_FWD, b->f_send, i);
 }
 
-/* on the last micro-batch: the buckets of the group from g0 that local
- * layer l's backward (-1: the output layer's) completes, from *k on */
-static void fill_buckets(struct build *b, uint32_t g0, uint32_t s, int32_t l, uint32_t *k)
+/* on the last micro-batch: the buckets of kind e that local layer l's
+ * backward (-1: the output layer's) completes, from *k on */
+static void fill_buckets(struct build *b, uint32_t s, int e, int32_t l, uint32_t *k)
 {
-	const int32_t *at = &b->blayer[(size_t)s * b->nbmax];
-	for (; *k < b->nb[s] && at[*k] == l; ++*k)
-		for (uint32_t r = 0; r < b->tg->tr.t; r++)
-			b->bucket_at[(size_t)(g0 + r) * b->nbmax + *k] = b->cprev[g0 + r];
+	struct buckets *bk = &b->bk[e];
+	const int32_t *at = &bk->blayer[(size_t)s * bk->nbmax];
+	for (; bk->nb && *k < bk->nb[s] && at[*k] == l; ++*k)
+		for (uint32_t x = 0; x < b->ng; x++)
+			for (uint32_t r = 0; r < b->tg->tr.t; r++) {
+				uint32_t g = b->sg[x] + r;
+				bk->at[(size_t)g * bk->nbmax + *k] = b->cprev[g];
+			}
 }
 
-/* micro-batch i's backward on the tensor group from g0 at stage s */
-static void backward(struct build *b, uint32_t g0, uint32_t s, uint32_t i)
+/* micro-batch i's backward at stage s; the last one fills the buckets */
+static void backward(struct build *b, uint32_t s, uint32_t i)
 {
 	const struct scn_training *tr = &b->tg->tr;
-	uint32_t t = tr->t, m = tr->m, stride = t * tr->d, *first = b->first, k = 0;
-	int last = i + 1 == m;
-	for (uint32_t r = 0; r < t; r++)
-		first[r] = NONE;
+	uint32_t k[2] = { 0, 0 };
+	int last = i + 1 == tr->m;
+	no_first(b);
 	if (s + 1 == tr->p && tr->out_b_ps)
-		blocks(b, g0, tr->out_b_ps, first);
+		blocks(b, tr->out_b_ps, b->first);
 	if (last)
-		fill_buckets(b, g0, s, -1, &k);
+		fill_buckets(b, s, 0, -1, &k[0]);
 	for (int32_t l = (int32_t)tr->lps - 1; l >= 0; l--) {
-		blocks(b, g0, tr->mlp_b_ps, first);
-		tp_allreduce(b, g0);
-		blocks(b, g0, tr->attn_b_ps, NULL);
-		if (last) /* the layer's weight gradients are complete */
-			fill_buckets(b, g0, s, l, &k);
-		tp_allreduce(b, g0);
+		ep_alltoall(b); /* the combine's gradients */
+		blocks(b, tr->mlp_b_ps, b->first);
+		if (last && tr->E) /* the experts' gradients are complete */
+			fill_buckets(b, s, 1, l, &k[1]);
+		ep_alltoall(b); /* the dispatch's */
+		tp_allreduce(b);
+		blocks(b, tr->attn_b_ps, NULL);
+		if (last) /* the layer's own gradients are complete */
+			fill_buckets(b, s, 0, l, &k[0]);
+		tp_allreduce(b);
 	}
-	for (uint32_t r = 0; r < t; r++)
-		b->b_first[(size_t)(g0 + r) * m + i] = first[r];
+	keep_first(b, b->b_first, i);
 	if (s > 0)
-		pp_send(b, g0, g0 - stride, Q_BWD, &b->b_send[(size_t)g0 * m + i]);
+		pp_send(b, -(int64_t)tr->t * tr->d, Q_BWD, b->b_send, i);
 }
 
-/* the 1F1B schedule of the tensor group from g0 at stage s */
-static void schedule(struct build *b, uint32_t g0, uint32_t s)
+/* the 1F1B schedule of the groups at stage s */
+static void schedule(struct build *b, uint32_t s)
 {
 	const struct scn_training *tr = &b->tg->tr;
 	uint32_t m = tr->m, w = tr->p - s - 1 < m ? tr->p - s - 1 : m;
 	for (uint32_t i = 0; i < w; i++)
-		forward(b, g0, s, i);
+		forward(b, s, i);
 	for (uint32_t i = 0; i + w < m; i++) {
-		forward(b, g0, s, i + w);
-		backward(b, g0, s, i);
+		forward(b, s, i + w);
+		backward(b, s, i);
 	}
 	for (uint32_t i = m - w; i < m; i++)
-		backward(b, g0, s, i);
+		backward(b, s, i);
 }
 
 /* the pipeline's messages wait for their receivers' blocks: activations
@@ -348,35 +435,40 @@ static void pipeline_deps(struct build *b)
 		}
 }
 
-/* each bucket of each (stage, tensor rank) all-reduced over the replicas,
- * one after another */
-static void dp_rings(struct build *b)
+/* the buckets of kind e of each (stage, tensor rank) all-reduced over the
+ * replicas that hold the same parameters (every replica; for the experts
+ * those of the same expert group position), one after another */
+static void dp_rings(struct build *b, int e)
 {
 	const struct scn_training *tr = &b->tg->tr;
-	uint32_t t = tr->t, d = tr->d;
-	uint32_t *grp = malloc(d * sizeof(*grp)), *data = malloc(d * sizeof(*data)),
-		 *after = malloc(d * sizeof(*after));
-	int64_t *bytes = malloc(b->nbmax * sizeof(*bytes));
-	int32_t *at = malloc(b->nbmax * sizeof(*at));
+	struct buckets *bk = &b->bk[e];
+	uint32_t t = tr->t, d = tr->d, step = e ? tr->ep : 1, n = d / step;
+	uint32_t *grp = malloc(n * sizeof(*grp)), *data = malloc(n * sizeof(*data)),
+		 *after = malloc(n * sizeof(*after));
+	int64_t *bytes = malloc(bk->nbmax * sizeof(*bytes));
+	int32_t *at = malloc(bk->nbmax * sizeof(*at));
 	if (!grp || !data || !after || !bytes || !at)
 		b->oom = 1;
-	for (uint32_t s = 0; !b->oom && d > 1 && s < tr->p; s++)
-		for (uint32_t r = 0; r < t; r++) {
-			uint32_t nb = scn_training_buckets(tr, b->tg->bucket, s, bytes, at, b->nbmax);
-			for (uint32_t j = 0; j < d; j++) {
-				grp[j] = r + t * (j + d * s);
-				after[j] = NONE;
+	for (uint32_t s = 0; !b->oom && n > 1 && s < tr->p; s++)
+		for (uint32_t x = 0; x < step; x++)
+			for (uint32_t r = 0; r < t; r++) {
+				uint32_t nb = scn_training_buckets(tr, b->tg->bucket, s, e, bytes, at,
+								   bk->nbmax);
+				for (uint32_t j = 0; j < n; j++) {
+					grp[j] = r + t * (x + step * j + d * s);
+					after[j] = NONE;
+				}
+				for (uint32_t k = 0; k < nb; k++) {
+					for (uint32_t j = 0; j < n; j++)
+						data[j] = bk->at[(size_t)grp[j] * bk->nbmax + k];
+					uint32_t base = ring(b, SCN_TRAIN_DP, e ? Q_EDP : Q_DP, grp, n,
+							     bytes[k], data, after);
+					/* the next bucket's ring starts at j once this
+					 * one's last message for j has arrived */
+					for (uint32_t j = 0; j < n; j++)
+						after[j] = base + (2 * (n - 1) - 1) * n + (j + n - 1) % n;
+				}
 			}
-			for (uint32_t k = 0; k < nb; k++) {
-				for (uint32_t j = 0; j < d; j++)
-					data[j] = b->bucket_at[(size_t)grp[j] * b->nbmax + k];
-				uint32_t base = ring(b, SCN_TRAIN_DP, Q_DP, grp, d, bytes[k], data, after);
-				/* the next bucket's ring starts at j once this one's last
-				 * message for j has arrived */
-				for (uint32_t j = 0; j < d; j++)
-					after[j] = base + (2 * (d - 1) - 1) * d + (j + d - 1) % d;
-			}
-		}
 	free(grp);
 	free(data);
 	free(after);
@@ -423,61 +515,87 @@ static void build_free(struct build *b)
 	free(b->pair);
 	free(b->cprev);
 	free(b->arbase);
+	free(b->a2abase);
 	free(b->f_first);
 	free(b->f_send);
 	free(b->b_first);
 	free(b->b_send);
-	free(b->bucket_at);
-	free(b->nb);
-	free(b->blayer);
+	for (int e = 0; e < 2; e++) {
+		free(b->bk[e].nb);
+		free(b->bk[e].blayer);
+		free(b->bk[e].at);
+	}
+	free(b->sg);
 	free(b->grp);
 	free(b->first);
 }
 
-/* the step's graph: every tensor group's schedule, the pipeline's
- * dependencies, the buckets' rings; 0, or -1 when out of memory */
+/* the buckets of kind e: their layers by stage, the blocks that fill them */
+static int buckets_of(struct build *b, int e)
+{
+	const struct scn_training *tr = &b->tg->tr;
+	struct buckets *bk = &b->bk[e];
+	if (e && !tr->E)
+		return 0;
+	for (uint32_t s = 0; s < tr->p; s++) {
+		uint32_t nb = scn_training_buckets(tr, b->tg->bucket, s, e, NULL, NULL, 0);
+		bk->nbmax = nb > bk->nbmax ? nb : bk->nbmax;
+	}
+	bk->nb = malloc(tr->p * sizeof(uint32_t));
+	bk->blayer = malloc((size_t)tr->p * bk->nbmax * sizeof(int32_t));
+	bk->at = malloc((size_t)b->tg->N * bk->nbmax * sizeof(uint32_t));
+	int64_t *bytes = malloc(bk->nbmax * sizeof(int64_t));
+	if (!bk->nb || !bk->blayer || !bk->at || !bytes) {
+		free(bytes);
+		return -1;
+	}
+	memset(bk->at, 0xff, (size_t)b->tg->N * bk->nbmax * sizeof(uint32_t));
+	for (uint32_t s = 0; s < tr->p; s++)
+		bk->nb[s] = scn_training_buckets(tr, b->tg->bucket, s, e, bytes,
+						 &bk->blayer[(size_t)s * bk->nbmax], bk->nbmax);
+	free(bytes);
+	return 0;
+}
+
+/* the step's graph: the schedule of every expert group's tensor groups,
+ * the pipeline's dependencies, the buckets' rings; 0, or -1 when out of
+ * memory */
 static int graph(struct training *tg)
 {
 	const struct scn_training *tr = &tg->tr;
-	uint32_t N = tg->N, m = tr->m;
-	struct build b = { .tg = tg };
-	for (uint32_t s = 0; s < tr->p; s++) {
-		uint32_t nb = scn_training_buckets(tr, tg->bucket, s, NULL, NULL, 0);
-		b.nbmax = nb > b.nbmax ? nb : b.nbmax;
-	}
+	uint32_t N = tg->N, m = tr->m, ep = tr->E ? tr->ep : 1;
+	struct build b = { .tg = tg, .ng = ep };
 	size_t nm = (size_t)N * m;
 	b.cprev = malloc(N * sizeof(uint32_t));
 	b.arbase = malloc(N * sizeof(uint32_t));
+	b.a2abase = malloc(N * sizeof(uint32_t));
 	b.f_first = malloc(nm * sizeof(uint32_t));
 	b.f_send = malloc(nm * sizeof(uint32_t));
 	b.b_first = malloc(nm * sizeof(uint32_t));
 	b.b_send = malloc(nm * sizeof(uint32_t));
-	b.bucket_at = malloc((size_t)N * b.nbmax * sizeof(uint32_t));
-	b.nb = malloc(tr->p * sizeof(uint32_t));
-	b.blayer = malloc((size_t)tr->p * b.nbmax * sizeof(int32_t));
+	b.sg = malloc(ep * sizeof(uint32_t));
 	b.grp = malloc(tr->t * sizeof(uint32_t));
-	b.first = malloc(tr->t * sizeof(uint32_t));
-	int64_t *bytes = malloc(b.nbmax * sizeof(int64_t));
-	if (!b.cprev || !b.arbase || !b.f_first || !b.f_send || !b.b_first || !b.b_send ||
-	    !b.bucket_at || !b.nb || !b.blayer || !b.grp || !b.first || !bytes) {
-		free(bytes);
+	b.first = malloc((size_t)ep * tr->t * sizeof(uint32_t));
+	if (!b.cprev || !b.arbase || !b.a2abase || !b.f_first || !b.f_send || !b.b_first ||
+	    !b.b_send || !b.sg || !b.grp || !b.first || buckets_of(&b, 0) || buckets_of(&b, 1)) {
 		build_free(&b);
 		return -1;
 	}
 	memset(b.cprev, 0xff, N * sizeof(uint32_t));
 	memset(b.arbase, 0xff, N * sizeof(uint32_t));
+	memset(b.a2abase, 0xff, N * sizeof(uint32_t));
 	memset(b.f_send, 0xff, nm * sizeof(uint32_t));
 	memset(b.b_send, 0xff, nm * sizeof(uint32_t));
-	memset(b.bucket_at, 0xff, (size_t)N * b.nbmax * sizeof(uint32_t));
 	for (uint32_t s = 0; s < tr->p; s++)
-		b.nb[s] = scn_training_buckets(tr, tg->bucket, s, bytes,
-					       &b.blayer[(size_t)s * b.nbmax], b.nbmax);
-	free(bytes);
-	for (uint32_t s = 0; s < tr->p; s++)
-		for (uint32_t d = 0; d < tr->d; d++)
-			schedule(&b, tr->t * (d + tr->d * s), s);
+		for (uint32_t d = 0; d < tr->d; d += ep) {
+			for (uint32_t x = 0; x < ep; x++)
+				b.sg[x] = tr->t * (d + x + tr->d * s);
+			schedule(&b, s);
+		}
 	pipeline_deps(&b);
-	dp_rings(&b);
+	dp_rings(&b, 0);
+	if (tr->E)
+		dp_rings(&b, 1);
 	SIM_INVARIANT(b.npairs < UINT32_MAX, "a training step of %llu dependencies",
 		      (unsigned long long)b.npairs);
 	int rc = b.oom || edges(&b) ? -1 : 0;
@@ -654,15 +772,17 @@ static int training_build(struct traffic *t, struct traffic_job *jb)
 	if (!tg->stacks || !tg->gpus || !tg->qmap)
 		return -1;
 	/* the QPs' places in jb->qps, in the order open_qps makes them */
-	uint32_t nq = 0, stride = tg->tr.t * tg->tr.d;
+	uint32_t nq = 0, stride = tg->tr.t * tg->tr.d, ep = tg->tr.E ? tg->tr.ep : 1;
 	for (int q = 0; q < Q_KINDS; q++)
 		for (uint32_t g = 0; g < tg->N; g++) {
 			int has = q == Q_TP	 ? tg->tr.t > 1
 				  : q == Q_FWD ? g + stride < tg->N
 				  : q == Q_BWD ? g >= stride
-					       : tg->tr.d > 1;
+				  : q == Q_DP  ? tg->tr.d > 1
+					       : tg->tr.E && tg->tr.d / ep > 1;
 			tg->qmap[q * tg->N + g] = has ? nq++ : NONE;
 		}
+	tg->a2a_first = nq;
 	if (graph(tg))
 		return -1;
 	scn_training_messages(&tg->tr, tg->bucket, tg->msgs, tg->bytes);
@@ -692,11 +812,21 @@ static uint32_t qp_peer(const struct training *tg, int q, uint32_t g)
 		return g + stride;
 	case Q_BWD:
 		return g - stride;
-	default: { /* the next replica: same stage and tensor rank */
+	default: { /* the next replica of the same stage, tensor rank (and
+		  * experts: ep replicas on) */
 		uint32_t r = g % t, d = (g / t) % tg->tr.d, s = g / stride;
-		return r + t * ((d + 1) % tg->tr.d + tg->tr.d * s);
+		uint32_t step = q == Q_EDP ? tg->tr.ep : 1;
+		return r + t * ((d + step) % tg->tr.d + tg->tr.d * s);
 	}
 	}
+}
+
+/* the rank of g's k-th all-to-all QP: the k-th other one of its expert
+ * group */
+static uint32_t a2a_peer(const struct training *tg, uint32_t g, uint32_t k)
+{
+	uint32_t t = tg->tr.t, j = (g / t) % tg->tr.d % tg->tr.ep, i = k < j ? k : k + 1;
+	return g + t * i - t * j;
 }
 
 static int training_open_qps(struct traffic *t, struct traffic_job *jb)
@@ -713,15 +843,24 @@ static int training_open_qps(struct traffic *t, struct traffic_job *jb)
 						    traffic_rank_host(jb, qp_peer(tg, q, g)), jb->dscp))
 				return -1;
 		}
+	for (uint32_t g = 0; tg->tr.E && tg->tr.ep > 1 && g < tg->N; g++)
+		for (uint32_t k = 0; k + 1 < tg->tr.ep; k++)
+			if (traffic_qp(t, jb, tg->a2a_first + (size_t)g * (tg->tr.ep - 1) + k,
+				       traffic_rank_host(jb, g), traffic_rank_host(jb, a2a_peer(tg, g, k)),
+				       jb->dscp))
+				return -1;
 	return 0;
 }
 
 /* a QP to the next tensor rank (t > 1), to the next and previous stages,
- * to the next replica (d > 1) */
+ * to the next replica (d > 1), to the next of the same experts (d / ep >
+ * 1), to each other rank of its expert group */
 static uint64_t training_qps(const struct scn_job *j)
 {
 	uint64_t n = j->ranks.n, t = j->tp, p = j->pp, d = n / (t * p);
-	return (t > 1 ? n : 0) + 2 * (n / p) * (p - 1) + (d > 1 ? n : 0);
+	uint64_t ep = j->experts ? j->ep : 1;
+	return (t > 1 ? n : 0) + 2 * (n / p) * (p - 1) + (d > 1 ? n : 0) +
+	       (j->experts && d / ep > 1 ? n : 0) + n * (ep - 1);
 }
 
 static void training_free(void *pat)

@@ -121,9 +121,10 @@ static const char *const stream_header[OUT_STREAMS] = {
 		       "busbw_pct_line,status"),
 	[OUT_COUNTERS] = "time_us,data_pkts_delivered,ecn_marked_pkts,cnps_sent,pause_frames,drops",
 	[OUT_TRAINING] = ("job,iteration,start_us,end_us,step_us,compute_us,bubble_us,exposed_tp_us,"
-			  "exposed_pp_us,exposed_dp_us,other_us,efficiency,bubble_fraction,"
-			  "critical_rank,critical_host,tp_msgs,tp_bytes,pp_msgs,pp_bytes,dp_msgs,"
-			  "dp_bytes,network_cost,ideal_step_us,congestion_cost,status"),
+			  "exposed_pp_us,exposed_dp_us,exposed_ep_us,other_us,efficiency,"
+			  "bubble_fraction,critical_rank,critical_host,tp_msgs,tp_bytes,pp_msgs,"
+			  "pp_bytes,dp_msgs,dp_bytes,ep_msgs,ep_bytes,network_cost,ideal_step_us,"
+			  "congestion_cost,status"),
 };
 
 

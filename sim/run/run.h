@@ -88,7 +88,7 @@ struct run_result {
 	 * total time, compute, bubble and exposed communication by kind
 	 * (struct coll_step); the summary prints their means */
 	uint32_t train_steps;
-	sim_time_ps train_step_ps, train_compute_ps, train_bubble_ps, train_exposed_ps[3];
+	sim_time_ps train_step_ps, train_compute_ps, train_bubble_ps, train_exposed_ps[4];
 	uint32_t jobs_failed;                  /* jobs a QP in the error state failed */
 	sim_time_ps first_failure_ps;          /* the first of them; -1 when none */
 

@@ -32,12 +32,13 @@ void output_step(FILE *fp, const struct fabric *f, const struct coll *c)
 	fprintf(fp, "%s,%u,%s,%s,", f->scn->jobs[c->job].name, c->iter,
 		units_format_us(c->start_ps, a, sizeof(a)), units_format_us(c->end_ps, b, sizeof(b)));
 	if (c->failed || !cs->valid) { /* the job failed in this step */
-		fprintf(fp, ",,,,,,,,,,,,,,,,,,,,failed\n");
+		fprintf(fp, ",,,,,,,,,,,,,,,,,,,,,,,failed\n");
 		return;
 	}
 	sim_time_ps step = c->end_ps - c->start_ps;
 	sim_time_ps part[] = { step, cs->compute_ps, cs->bubble_ps, cs->exposed_ps[0],
-			       cs->exposed_ps[1], cs->exposed_ps[2], cs->other_ps };
+			       cs->exposed_ps[1], cs->exposed_ps[2], cs->exposed_ps[3],
+			       cs->other_ps };
 	for (size_t k = 0; k < sizeof(part) / sizeof(part[0]); k++)
 		fprintf(fp, "%s,", units_format_us(part[k], a, sizeof(a)));
 	fprintf(fp, "%.6f,%.6f,%u,h%u", step > 0 ? (double)cs->compute_ps / (double)step : 0,
@@ -46,7 +47,8 @@ void output_step(FILE *fp, const struct fabric *f, const struct coll *c)
 	for (int k = 0; k < COLL_STEP_KINDS; k++)
 		fprintf(fp, ",%llu,%llu", (unsigned long long)cs->msgs[k],
 			(unsigned long long)cs->bytes[k]);
-	sim_time_ps net = cs->exposed_ps[0] + cs->exposed_ps[1] + cs->exposed_ps[2];
+	sim_time_ps net = cs->exposed_ps[0] + cs->exposed_ps[1] + cs->exposed_ps[2] +
+			  cs->exposed_ps[3];
 	fprintf(fp, ",%.6f,", step > 0 ? (double)net / (double)step : 0);
 	if (cs->ideal_ps > 0)
 		fprintf(fp, "%s,%.6f", units_format_us(cs->ideal_ps, a, sizeof(a)),
