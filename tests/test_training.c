@@ -117,6 +117,42 @@ START_TEST(data_parallel_step)
 }
 END_TEST
 
+
+/* optimizer = sharded on the data-parallel step: with one bucket its
+ * reduce-scatter and all-gather are the all-reduce's ring, the same step
+ * to the picosecond; with a bucket per layer the first layer's all-gather
+ * waits for the last layer's reduce-scatter, so the tail is longer than
+ * the last bucket's all-reduce, but shorter than one all-reduce of both */
+START_TEST(sharded_optimizer)
+{
+	static const char *const bucket[] = { "1GB", "20MB" };
+	sim_time_ps tail[2][2];
+	for (int k = 0; k < 2; k++)
+		for (int sh = 0; sh < 2; sh++) {
+			char text[700];
+			snprintf(text, sizeof(text),
+				 "[sim]\nduration = 10s\n[topology]\nkind = star\nhosts = 4\n"
+				 "[nic]\ncc = none\n[job.t]\npattern = training\nlayers = 2\n"
+				 "hidden = 1024\nseq_len = 128\nglobal_batch = 4\n"
+				 "layer_forward = 10ms\nbucket = %s\noptimizer = %s\n",
+				 bucket[k], sh ? "sharded" : "all-reduce");
+			struct scenario *s = tl_load(text);
+			struct tl_log log;
+			struct fabric *f = run(s, &log);
+			const struct coll *c = &log.colls[0];
+			accounted(c);
+			tail[k][sh] = step_ps(c) - c->step.compute_ps;
+			ck_assert_uint_eq(c->step.msgs[2], (uint64_t)(k ? 2 : 1) * 2 * 3 * 4);
+			tl_log_free(&log);
+			fabric_destroy(f);
+			tl_unload(s);
+		}
+	ck_assert_int_eq(tail[0][1], tail[0][0]);
+	ck_assert_int_gt(tail[1][1], tail[1][0]);
+	ck_assert_int_lt(tail[1][1], tail[0][0]);
+}
+END_TEST
+
 /* p stages of one layer, m micro-batches of 1 ms forward and 2 ms backward,
  * activations of 1 KB: the step is (m + p - 1) 3 ms and the bubble (p - 1)
  * / (m + p - 1) of it, but for the sends' latency (below 0.1 %) */
@@ -430,6 +466,7 @@ static Suite *make_training_suite(void)
 	Suite *s = suite_create("training");
 	TCase *tc = tcase_create("training");
 	tcase_add_test(tc, data_parallel_step);
+	tcase_add_test(tc, sharded_optimizer);
 	tcase_add_test(tc, pipeline_bubble);
 	tcase_add_test(tc, tensor_parallel_stays_in_servers);
 	tcase_add_test(tc, experts_all_to_all);

@@ -87,6 +87,7 @@ static const char *const pattern_names[] = { "trace", "incast", "permutation", "
 static const char *const rw_names[] = { "read", "write", "randrw", NULL };
 static const char *const schedule_names[] = { "all-at-once", "shift", NULL };
 static const char *const algorithm_names[] = { "ring", "tree", NULL };
+static const char *const optimizer_names[] = { "all-reduce", "sharded", NULL };
 static const char *const pfcwd_action_names[] = { "drop", "forward", "alert", NULL };
 const char *const scn_fault_kind_names[] = { "pause-storm", "slow-receiver", "link-down",
 						NULL };
@@ -113,6 +114,9 @@ _Static_assert(SCN_JOB_TRACE == 0 && SCN_JOB_INCAST == 1 && SCN_JOB_PERMUTATION 
 	       "pattern_names[] order");
 _Static_assert(SCN_SCHEDULE_ALL_AT_ONCE == 0 && SCN_SCHEDULE_SHIFT == 1, "schedule_names[] order");
 _Static_assert(SCN_ALGO_RING == 0 && SCN_ALGO_TREE == 1, "algorithm_names[] order");
+_Static_assert(SCN_OPT_ALLREDUCE == 0 && SCN_OPT_SHARDED == 1 &&
+		       sizeof(enum scn_optimizer) == sizeof(int32_t),
+	       "optimizer_names[] order");
 _Static_assert(SCN_RW_READ == 0 && SCN_RW_WRITE == 1 && SCN_RW_RANDRW == 2, "rw_names[] order");
 _Static_assert(SCN_PFCWD_DROP == 0 && SCN_PFCWD_FORWARD == 1 && SCN_PFCWD_ALERT == 2,
 	       "pfcwd_action_names[] order");
@@ -458,6 +462,10 @@ const struct key_def scn_key_defs[N_KEYS] = {
 	{ SEC_JOB, "bucket", KT_SIZE, JF(bucket_bytes), 1000, MAX_BYTES, "1KB-1000GB", NULL, NULL,
 	  "pattern", P_TRAIN, 0, { 25 * 1024 * 1024 },
 	  "training: data-parallel gradient bucket, all-reduced as the backward fills it", NULL },
+	{ SEC_JOB, "optimizer", KT_ENUM, JF(optimizer), 0, 0, NULL, optimizer_names, NULL,
+	  "pattern", P_TRAIN, 0, { SCN_OPT_ALLREDUCE },
+	  "training: all-reduce the gradient buckets, or sharded: reduce-scatter them in the "
+	  "backward and all-gather the updated parameters once all are reduced", NULL },
 	{ SEC_JOB, "ideal_network", KT_BOOL, JF(ideal_network), 0, 1, NULL, NULL, NULL, "pattern",
 	  P_TRAIN, 0, { 0 },
 	  "training: also run the job alone (no other job or fault, nic.cc = none): each step's "

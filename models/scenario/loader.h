@@ -171,7 +171,7 @@ struct key_def {
 };
 
 /* every key of docs/contract.md#scenario-files (keytable.c checks the count) */
-#define N_KEYS 153
+#define N_KEYS 154
 extern const struct key_def scn_key_defs[N_KEYS];
 
 /* value names that messages and the printer use besides the table */

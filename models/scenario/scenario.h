@@ -96,6 +96,9 @@ enum scn_pattern { SCN_JOB_TRACE, SCN_JOB_INCAST, SCN_JOB_PERMUTATION, SCN_JOB_R
 enum scn_rw { SCN_RW_READ, SCN_RW_WRITE, SCN_RW_RANDRW }; /* storage: fio's rw */
 enum scn_schedule { SCN_SCHEDULE_ALL_AT_ONCE, SCN_SCHEDULE_SHIFT };
 enum scn_algorithm { SCN_ALGO_RING, SCN_ALGO_TREE }; /* ring-allreduce */
+/* training: the gradients all-reduced, or reduce-scattered and the updated
+ * parameters all-gathered (a sharded optimizer) */
+enum scn_optimizer { SCN_OPT_ALLREDUCE, SCN_OPT_SHARDED };
 enum scn_queues { SCN_QUEUES_SWITCHES, SCN_QUEUES_ALL, SCN_QUEUES_NONE };
 enum scn_busbw_stat { SCN_BUSBW_MIN, SCN_BUSBW_MEAN }; /* criteria.busbw_stat */
 enum scn_pfcwd_action { SCN_PFCWD_DROP, SCN_PFCWD_FORWARD, SCN_PFCWD_ALERT };
@@ -187,6 +190,7 @@ struct scn_job {
 	sim_time_ps layer_bwd_ps; /* its backward; 0: twice the forward */
 	int64_t bucket_bytes;     /* data-parallel gradient bucket (25MiB) */
 	int32_t ideal_network;    /* also run it alone on an ideal fabric (run.c) */
+	enum scn_optimizer optimizer; /* all-reduce (default) or sharded */
 	char file[4096];          /* trace: path resolved against the scenario's folder */
 	struct scn_trace_row *rows;
 	uint32_t nrows;

@@ -107,6 +107,7 @@ struct training {
 	struct stack *stacks;          /* one per partition */
 	uint32_t nparts;
 	int64_t bucket;                /* job.bucket */
+	int sharded;                   /* job.optimizer = sharded */
 	uint64_t msgs[SCN_TRAIN_KINDS];  /* a step's messages by kind, */
 	uint64_t bytes[SCN_TRAIN_KINDS]; /* and their payload */
 };
@@ -449,6 +450,10 @@ static void dp_rings(struct build *b, int e)
 	int32_t *at = malloc(bk->nbmax * sizeof(*at));
 	if (!grp || !data || !after || !bytes || !at)
 		b->oom = 1;
+	/* sharded: the last step of the reduce-scatter, n - 2, is the
+	 * barrier of the all-gathers */
+	int sharded = b->tg->sharded;
+	uint32_t wait_step = sharded ? n - 2 : 2 * (n - 1) - 1;
 	for (uint32_t s = 0; !b->oom && n > 1 && s < tr->p; s++)
 		for (uint32_t x = 0; x < step; x++)
 			for (uint32_t r = 0; r < t; r++) {
@@ -458,16 +463,25 @@ static void dp_rings(struct build *b, int e)
 					grp[j] = r + t * (x + step * j + d * s);
 					after[j] = NONE;
 				}
+				uint32_t first = b->tg->nops;
 				for (uint32_t k = 0; k < nb; k++) {
 					for (uint32_t j = 0; j < n; j++)
 						data[j] = bk->at[(size_t)grp[j] * bk->nbmax + k];
 					uint32_t base = ring(b, SCN_TRAIN_DP, e ? Q_EDP : Q_DP, grp, n,
 							     bytes[k], data, after);
-					/* the next bucket's ring starts at j once this
-					 * one's last message for j has arrived */
+					/* the next bucket's ring starts at j once this one's
+					 * last message for j (sharded: of its reduce-
+					 * scatter) has arrived */
 					for (uint32_t j = 0; j < n; j++)
-						after[j] = base + (2 * (n - 1) - 1) * n + (j + n - 1) % n;
+						after[j] = base + wait_step * n + (j + n - 1) % n;
 				}
+				/* sharded: every bucket's all-gather from j waits for the
+				 * last bucket's reduce-scatter at j (the optimizer has
+				 * all of its shard) */
+				for (uint32_t k = 0; sharded && k < nb; k++)
+					for (uint32_t j = 0; j < n; j++)
+						dep(b, after[j],
+						    first + k * 2 * (n - 1) * n + (n - 1) * n + j);
 			}
 	free(grp);
 	free(data);
@@ -765,6 +779,7 @@ static int training_build(struct traffic *t, struct traffic_job *jb)
 	dims(j, &tg->tr);
 	tg->N = jb->n = jb->ranks = j->ranks.n;
 	tg->bucket = j->bucket_bytes;
+	tg->sharded = j->optimizer == SCN_OPT_SHARDED;
 	tg->nparts = t->nparts;
 	tg->stacks = calloc_lines(t->nparts, sizeof(*tg->stacks));
 	tg->gpus = calloc_lines(tg->N, sizeof(*tg->gpus));
