@@ -231,6 +231,12 @@ START_TEST(tensor_parallel_stays_in_servers)
 	for (size_t k = 0; k < log.nflows; k++)
 		local += log.flows[k].src / 4 == log.flows[k].dst / 4;
 	ck_assert_uint_eq(local, 2 * cs->msgs[0]);
+	/* check's derived values say the same */
+	char *derived = tl_print_derived(s);
+	ck_assert_msg(strstr(derived, "# job.t: a step's messages tp 3072 (1.5GiB), pp 64 (128MiB), "
+				      "dp 48 (") != NULL, "check's derived values: no such line");
+	ck_assert_ptr_nonnull(strstr(derived, "# job.t: tp 4 x pp 2 x dp 2 GPUs, 4 micro-batches"));
+	free(derived);
 	for (size_t k = 0; k < log.ncolls; k++)
 		accounted(&log.colls[k]);
 	tl_log_free(&log);

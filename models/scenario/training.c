@@ -290,3 +290,37 @@ void scn_training_messages(const struct scn_training *tr, int64_t bucket_bytes,
 	msgs[SCN_TRAIN_EP] = tr->E ? 4 * m * L * t * (d / ep) * ep * (ep - 1) : 0;
 	bytes[SCN_TRAIN_EP] = msgs[SCN_TRAIN_EP] * (uint64_t)tr->a2a_bytes;
 }
+
+void scn_training_print(const struct scenario *s, FILE *out)
+{
+	for (uint32_t j = 0; j < s->njobs; j++) {
+		const struct scn_job *job = &s->jobs[j];
+		struct scn_training tr;
+		uint64_t msgs[SCN_TRAIN_KINDS], bytes[SCN_TRAIN_KINDS];
+		char e[400], a[40], b[40], c[40], d[40];
+		if (job->pattern != SCN_JOB_TRAINING ||
+		    scn_training_dims(job, job->ranks.n, &tr, e, sizeof(e)))
+			continue;
+		scn_training_messages(&tr, job->bucket_bytes, msgs, bytes);
+		fprintf(out, "# job.%s: tp %" PRIu32 " x pp %" PRIu32 " x dp %" PRIu32
+			" GPUs, %" PRIu32 " micro-batches of %" PRId64 " per step, %" PRIu32
+			" layers per stage%s\n",
+			job->name, tr.t, tr.p, tr.d, tr.m, job->micro_batch, tr.lps,
+			tr.E ? ", mixture of experts" : "");
+		char f[40], g[40];
+		fprintf(out, "# job.%s: on one GPU and micro-batch, a layer's forward %s us "
+			"(attention %s, MLP %s), backward %s us; the output layer's %s and %s us\n",
+			job->name, units_format_us(tr.attn_f_ps + tr.mlp_f_ps, a, sizeof(a)),
+			units_format_us(tr.attn_f_ps, b, sizeof(b)),
+			units_format_us(tr.mlp_f_ps, c, sizeof(c)),
+			units_format_us(tr.attn_b_ps + tr.mlp_b_ps, d, sizeof(d)),
+			units_format_us(tr.out_f_ps, f, sizeof(f)),
+			units_format_us(tr.out_b_ps, g, sizeof(g)));
+		static const char *const kind[] = { "tp", "pp", "dp", "ep" };
+		fprintf(out, "# job.%s: a step's messages", job->name);
+		for (int k = 0; k < SCN_TRAIN_KINDS; k++)
+			fprintf(out, "%s %s %" PRIu64 " (%s)", k ? "," : "", kind[k], msgs[k],
+				units_format_size((int64_t)bytes[k], a, sizeof(a)));
+		fprintf(out, "\n");
+	}
+}

@@ -10,10 +10,12 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "models/base/units.h"
 
 struct scn_job;
+struct scenario;
 
 /* the kinds of a step's communication (training.csv's columns) */
 enum scn_train_kind { SCN_TRAIN_TP, SCN_TRAIN_PP, SCN_TRAIN_DP, SCN_TRAIN_EP, SCN_TRAIN_KINDS };
@@ -63,5 +65,9 @@ uint32_t scn_training_buckets(const struct scn_training *tr, int64_t bucket_byte
  * docs/model.md#training) */
 void scn_training_messages(const struct scn_training *tr, int64_t bucket_bytes,
 			   uint64_t msgs[SCN_TRAIN_KINDS], uint64_t bytes[SCN_TRAIN_KINDS]);
+
+/* `check`'s derived values of each training job: degrees, micro-batches,
+ * block times, a step's messages by kind (# lines; none without one) */
+void scn_training_print(const struct scenario *s, FILE *out);
 
 #endif
