@@ -190,6 +190,74 @@ START_TEST(pipeline_bubble)
 }
 END_TEST
 
+
+/* the timeline a step reports (struct coll_step.blocks, valid during the
+ * report): checked as it is reported */
+struct timeline_check {
+	unsigned p, m, steps;
+	char err[256];
+};
+
+static void check_timeline(void *ctx, const struct fabric *f, const struct coll *c)
+{
+	struct timeline_check *tc = ctx;
+	const struct coll_step *cs = &c->step;
+	(void)f;
+	tc->steps++;
+	if (cs->nblocks != tc->p * 4 * tc->m) {
+		snprintf(tc->err, sizeof(tc->err), "%u blocks, not %u", cs->nblocks, tc->p * 4 * tc->m);
+		return;
+	}
+	for (unsigned s = 0, k = 0; s < tc->p; s++) {
+		/* 1F1B: w warm-up forwards, then a forward and a backward in
+		 * turn, then the backwards left; 2 blocks each */
+		unsigned w = tc->p - s - 1 < tc->m ? tc->p - s - 1 : tc->m, fw = 0, bw = 0;
+		sim_time_ps last = c->start_ps;
+		for (unsigned n = 0; n < 2 * tc->m; n++, k += 2) {
+			int fwd = n < w || (n >= w && fw < tc->m && (n - w) % 2 == 0 && n < 2 * tc->m - w);
+			unsigned mb = fwd ? fw++ : bw++;
+			const struct coll_block *x = &cs->blocks[k], *y = &cs->blocks[k + 1];
+			int want0 = fwd ? COLL_ATTN_F : COLL_MLP_B, want1 = fwd ? COLL_MLP_F : COLL_ATTN_B;
+			if (x->stage != s || x->mb != mb || y->mb != mb || x->kind != want0 ||
+			    y->kind != want1 || x->start_ps < last || y->start_ps != x->end_ps) {
+				snprintf(tc->err, sizeof(tc->err),
+					 "stage %u, pass %u: block %u (%s %u) is %d of mb %u at %lld",
+					 s, n, k, fwd ? "forward" : "backward", mb, x->kind, x->mb,
+					 (long long)x->start_ps);
+				return;
+			}
+			last = y->end_ps;
+		}
+	}
+}
+
+/* training_timeline.csv's blocks: every stage's first rank runs the 1F1B
+ * schedule, its blocks one after another, never overlapping */
+START_TEST(timeline_is_1f1b)
+{
+	static const unsigned pm[][2] = { { 2, 4 }, { 4, 3 }, { 3, 6 } };
+	for (size_t k = 0; k < sizeof(pm) / sizeof(pm[0]); k++) {
+		char text[600];
+		snprintf(text, sizeof(text),
+			 "[sim]\nduration = 10s\n[topology]\nkind = star\nhosts = %u\n"
+			 "[job.t]\npattern = training\nlayers = %u\nhidden = 256\nseq_len = 2\n"
+			 "global_batch = %u\npp = %u\nlayer_forward = 1ms\niterations = 2\n",
+			 pm[k][0], pm[k][0], pm[k][1], pm[k][0]);
+		struct scenario *s = tl_load(text);
+		struct fabric *f = tl_build(s);
+		struct timeline_check tc = { .p = pm[k][0], .m = pm[k][1] };
+		f->hooks.ctx = &tc;
+		f->hooks.coll_done = check_timeline;
+		fabric_run_until(f, s->duration_ps);
+		ck_assert(fabric_finished(f));
+		ck_assert_msg(!tc.err[0], "p %u m %u: %s", tc.p, tc.m, tc.err);
+		ck_assert_uint_eq(tc.steps, 2);
+		fabric_destroy(f);
+		tl_unload(s);
+	}
+}
+END_TEST
+
 /* tp 4 on servers of 4 GPUs, pp 2, dp 2 over 4 servers: the tensor
  * all-reduces' bytes are exactly NVLink's, the pipeline's and the buckets'
  * exactly the network's; the message counts by kind follow the formulas */
@@ -293,6 +361,7 @@ END_TEST
 /* the iterations as reported, whatever the threads */
 struct steps {
 	struct coll c[8];
+	uint64_t timeline[8];          /* a hash of each step's blocks */
 	size_t n;
 };
 
@@ -301,7 +370,17 @@ static void on_coll(void *ctx, const struct fabric *f, const struct coll *c)
 	struct steps *st = ctx;
 	(void)f;
 	ck_assert_uint_lt(st->n, 8);
-	st->c[st->n++] = *c;
+	uint64_t h = 1469598103934665603u;
+	for (uint32_t k = 0; k < c->step.nblocks; k++) {
+		const struct coll_block *b = &c->step.blocks[k];
+		uint64_t v[] = { b->stage, b->rank, b->mb, (uint64_t)b->layer, b->kind,
+				 (uint64_t)b->start_ps, (uint64_t)b->end_ps };
+		for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++)
+			h = (h ^ v[i]) * 1099511628211u;
+	}
+	st->timeline[st->n] = h;
+	st->c[st->n] = *c;
+	st->c[st->n++].step.blocks = NULL; /* the traffic's, freed after the report */
 }
 
 START_TEST(same_on_any_threads)
@@ -331,6 +410,7 @@ START_TEST(same_on_any_threads)
 			ck_assert_int_eq(st[k].c[i].end_ps, st[0].c[i].end_ps);
 			ck_assert_int_eq(st[k].c[i].start_ps, st[0].c[i].start_ps);
 			ck_assert(!memcmp(&st[k].c[i].step, &st[0].c[i].step, sizeof(st[0].c[i].step)));
+			ck_assert_uint_eq(st[k].timeline[i], st[0].timeline[i]);
 		}
 	}
 	tl_unload(s);
@@ -474,6 +554,7 @@ static Suite *make_training_suite(void)
 	tcase_add_test(tc, data_parallel_step);
 	tcase_add_test(tc, sharded_optimizer);
 	tcase_add_test(tc, pipeline_bubble);
+	tcase_add_test(tc, timeline_is_1f1b);
 	tcase_add_test(tc, tensor_parallel_stays_in_servers);
 	tcase_add_test(tc, experts_all_to_all);
 	tcase_add_loop_test(tc, same_on_any_threads, 0, 2);

@@ -453,8 +453,11 @@ void traffic_window_end(struct traffic *t)
 	struct done_coll *all = gather(t, &colls, &n);
 	if (!all)
 		return;
-	for (uint32_t k = 0; t->coll_done && k < n; k++)
-		t->coll_done(t->ctx, &all[k].c);
+	for (uint32_t k = 0; k < n; k++) {
+		if (t->coll_done)
+			t->coll_done(t->ctx, &all[k].c);
+		free(all[k].c.step.blocks); /* a training step's timeline */
+	}
 	free(all);
 }
 
@@ -680,6 +683,8 @@ void traffic_free(struct traffic *t)
 		free(jb->hosts);
 	}
 	for (uint32_t p = 0; t->parts && p < t->nparts; p++) {
+		for (uint32_t k = 0; k < t->parts[p].ncolls; k++) /* not reported */
+			free(t->parts[p].colls[k].c.step.blocks);
 		free(t->parts[p].notices);
 		free(t->parts[p].spread);
 		free(t->parts[p].colls);

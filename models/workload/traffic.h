@@ -34,6 +34,15 @@ struct traffic_part;
  * communication of the three kinds. */
 #define COLL_STEP_KINDS 4          /* tensor, pipeline, data, expert parallel
 				    * (scn_train_kind) */
+/* a compute block of a training step (training_timeline.csv) */
+enum coll_block_kind { COLL_ATTN_F, COLL_MLP_F, COLL_OUT_F, COLL_OUT_B, COLL_MLP_B, COLL_ATTN_B };
+struct coll_block {
+	uint32_t stage, rank;          /* the stage, and the rank that ran it */
+	uint32_t mb;                   /* micro-batch */
+	int32_t layer;                 /* local layer; -1: the output layer */
+	uint8_t kind;                  /* enum coll_block_kind */
+	sim_time_ps start_ps, end_ps;
+};
 struct coll_step {
 	uint8_t valid;                 /* a training job's iteration */
 	uint32_t gpu;                  /* the critical GPU's rank */
@@ -44,6 +53,11 @@ struct coll_step {
 	uint64_t msgs[COLL_STEP_KINDS], bytes[COLL_STEP_KINDS]; /* the step's, by kind */
 	sim_time_ps ideal_ps;          /* the same step alone on an ideal fabric
 					* (job.ideal_network, set by the run); 0: none */
+	/* the blocks of the first rank of each stage (tensor rank 0, replica
+	 * 0), stage by stage in the order it ran them: the traffic's, valid
+	 * during the coll_done call only */
+	struct coll_block *blocks;
+	uint32_t nblocks;
 };
 
 /* one completed iteration of a job (collectives.csv) */

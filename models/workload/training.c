@@ -72,9 +72,11 @@ struct op {
 	uint32_t out, nout;            /* what waits for it: edge[out .. out + nout) */
 	uint32_t ndeps, left;          /* its dependencies, those not met yet */
 	uint32_t gpu, peer;            /* its GPU (compute) or sender and receiver ranks */
-	uint32_t qp;                   /* message: index in jb->qps */
+	uint32_t qp;                   /* message: index in jb->qps; block: its local
+					* layer (-1: the output layer) */
 	uint32_t block;                /* the dependency that met ready last */
-	uint32_t msg;                  /* message: index within the step */
+	uint32_t msg;                  /* message: index within the step; block: its
+					* micro-batch x 8 + enum coll_block_kind */
 	uint8_t kind, cls;             /* OP_*; a message's scn_train_kind */
 };
 
@@ -141,6 +143,8 @@ struct build {
 					* group's): their first ranks */
 	uint32_t *grp, *first;         /* scratch: a ring's ranks; first blocks [x * t + r] */
 	uint32_t nmsg;
+	uint32_t mb;                   /* the micro-batch and layer being built */
+	int32_t layer;
 	int oom;
 };
 
@@ -260,14 +264,18 @@ static uint32_t ring(struct build *b, uint8_t cls, int q, const uint32_t *grp, u
 	return base;
 }
 
-/* a block of `ps` on every GPU of the groups; first[x * t + r] (unless
- * NULL) gets each one's first */
-static void blocks(struct build *b, sim_time_ps ps, uint32_t *first)
+/* a block of `ps` (enum coll_block_kind `kind`) on every GPU of the groups;
+ * first[x * t + r] (unless NULL) gets each one's first */
+static void blocks(struct build *b, int kind, sim_time_ps ps, uint32_t *first)
 {
 	uint32_t t = b->tg->tr.t;
 	for (uint32_t x = 0; x < b->ng; x++)
 		for (uint32_t r = 0; r < t; r++) {
 			uint32_t g = b->sg[x] + r, u = new_op(b, OP_COMPUTE, 0, g, ps);
+			if (u != NONE) {
+				b->tg->ops[u].qp = (uint32_t)b->layer;
+				b->tg->ops[u].msg = b->mb * 8 + (uint32_t)kind;
+			}
 			wait_for_gpu(b, g, u);
 			b->cprev[g] = u;
 			b->arbase[g] = b->a2abase[g] = NONE;
@@ -347,16 +355,19 @@ static void forward(struct build *b, uint32_t s, uint32_t i)
 {
 	const struct scn_training *tr = &b->tg->tr;
 	no_first(b);
+	b->mb = i;
 	for (uint32_t l = 0; l < tr->lps; l++) {
-		blocks(b, tr->attn_f_ps, b->first);
+		b->layer = (int32_t)l;
+		blocks(b, COLL_ATTN_F, tr->attn_f_ps, b->first);
 		tp_allreduce(b);
 		ep_alltoall(b); /* dispatch */
-		blocks(b, tr->mlp_f_ps, NULL);
+		blocks(b, COLL_MLP_F, tr->mlp_f_ps, NULL);
 		ep_alltoall(b); /* combine */
 		tp_allreduce(b);
 	}
+	b->layer = -1;
 	if (s + 1 == tr->p && tr->out_f_ps)
-		blocks(b, tr->out_f_ps, NULL);
+		blocks(b, COLL_OUT_F, tr->out_f_ps, NULL);
 	keep_first(b, b->f_first, i);
 	if (s + 1 < tr->p)
 		pp_send(b, (int64_t)tr->t * tr->d, Q_FWD, b->f_send, i);
@@ -383,18 +394,21 @@ static void backward(struct build *b, uint32_t s, uint32_t i)
 	uint32_t k[2] = { 0, 0 };
 	int last = i + 1 == tr->m;
 	no_first(b);
+	b->mb = i;
+	b->layer = -1;
 	if (s + 1 == tr->p && tr->out_b_ps)
-		blocks(b, tr->out_b_ps, b->first);
+		blocks(b, COLL_OUT_B, tr->out_b_ps, b->first);
 	if (last)
 		fill_buckets(b, s, 0, -1, &k[0]);
 	for (int32_t l = (int32_t)tr->lps - 1; l >= 0; l--) {
+		b->layer = l;
 		ep_alltoall(b); /* the combine's gradients */
-		blocks(b, tr->mlp_b_ps, b->first);
+		blocks(b, COLL_MLP_B, tr->mlp_b_ps, b->first);
 		if (last && tr->E) /* the experts' gradients are complete */
 			fill_buckets(b, s, 1, l, &k[1]);
 		ep_alltoall(b); /* the dispatch's */
 		tp_allreduce(b);
-		blocks(b, tr->attn_b_ps, NULL);
+		blocks(b, COLL_ATTN_B, tr->attn_b_ps, NULL);
 		if (last) /* the layer's own gradients are complete */
 			fill_buckets(b, s, 0, l, &k[0]);
 		tp_allreduce(b);
@@ -725,6 +739,27 @@ static void training_arrived(struct traffic *t, struct traffic_part *tp, struct 
 	drain(t, jb, st, tag.time);
 }
 
+/* the blocks of each stage's first rank, in the order they ran (NULL when
+ * out of memory: the timeline is left out) */
+static void timeline(const struct training *tg, struct coll_step *cs)
+{
+	uint32_t stride = tg->tr.t * tg->tr.d, n = 0;
+	for (uint32_t u = 0; u < tg->nops; u++)
+		n += tg->ops[u].kind == OP_COMPUTE && tg->ops[u].gpu % stride == 0;
+	cs->blocks = malloc((n ? n : 1) * sizeof(*cs->blocks));
+	if (!cs->blocks)
+		return;
+	for (uint32_t u = 0; u < tg->nops; u++) {
+		const struct op *o = &tg->ops[u];
+		if (o->kind != OP_COMPUTE || o->gpu % stride)
+			continue;
+		cs->blocks[cs->nblocks++] = (struct coll_block){
+			.stage = o->gpu / stride, .rank = o->gpu, .mb = o->msg / 8,
+			.layer = (int32_t)o->qp, .kind = (uint8_t)(o->msg % 8),
+			.start_ps = o->t - o->amount, .end_ps = o->t };
+	}
+}
+
 /* the step's end: when its last GPU is done, and that GPU's account
  * (between windows, or on the thread of the job's one partition) */
 static void training_step(struct traffic *t, struct traffic_job *jb, struct coll_step *cs,
@@ -759,6 +794,7 @@ static void training_step(struct traffic *t, struct traffic_job *jb, struct coll
 	(void)t;
 	*end = best;
 	*host = traffic_rank_host(jb, crit);
+	timeline(tg, cs);
 }
 
 /* ---- set-up ---- */

@@ -92,7 +92,7 @@ static const char *const stream_file[OUT_STREAMS] = {
 	[OUT_FLOWS] = "flows.csv", [OUT_PFC] = "pfc.csv", [OUT_PFCWD] = "pfcwd.csv",
 	[OUT_PAUSE] = "pause.csv", [OUT_QUEUES] = "queues.csv", [OUT_RATES] = "rates.csv",
 	[OUT_COLLS] = "collectives.csv", [OUT_COUNTERS] = "counters.csv",
-	[OUT_TRAINING] = "training.csv",
+	[OUT_TRAINING] = "training.csv", [OUT_TIMELINE] = "training_timeline.csv",
 };
 
 /* a number of a QP's rates.csv rows as last written: most rows repeat the
@@ -125,6 +125,7 @@ static const char *const stream_header[OUT_STREAMS] = {
 			  "bubble_fraction,critical_rank,critical_host,tp_msgs,tp_bytes,pp_msgs,"
 			  "pp_bytes,dp_msgs,dp_bytes,ep_msgs,ep_bytes,network_cost,ideal_step_us,"
 			  "congestion_cost,status"),
+	[OUT_TIMELINE] = "job,iteration,stage,rank,block,micro_batch,layer,start_us,end_us",
 };
 
 
@@ -576,7 +577,7 @@ int output_open(struct output *o, const char *dir, const struct scenario *scn, u
 	}
 	int bad = 0;
 	for (int s = 0; s < OUT_STREAMS && !bad; s++) {
-		if (s == OUT_TRAINING && !output_has_training(scn))
+		if ((s == OUT_TRAINING || s == OUT_TIMELINE) && !output_has_training(scn))
 			continue;
 		o->file[s] = open_in(o, stream_file[s], "w");
 		bad = !o->file[s];
@@ -862,7 +863,7 @@ void output_coll_bw(const struct scenario *scn, const struct coll *c, double *al
 void output_coll(struct output *o, const struct fabric *f, const struct coll *c)
 {
 	if (f->scn->jobs[c->job].pattern == SCN_JOB_TRAINING)
-		output_step(o->file[OUT_TRAINING], f, c);
+		output_step(o->file[OUT_TRAINING], o->file[OUT_TIMELINE], f, c);
 	char start[32], end[32], time[32];
 	double algbw, busbw, pct;
 	stage_flush(o, OUT_COLLS);

@@ -1,8 +1,9 @@
 /*
  * trainout.c - training.csv (docs/outputs.md#training): one row per step
- * of a training job, the critical GPU's account of it (struct coll_step);
- * output.c opens the file when the scenario has a training job.  And the
- * ideal-network run those rows compare to (trainout.h).
+ * of a training job, the critical GPU's account of it (struct coll_step),
+ * and training_timeline.csv, its stages' blocks; output.c opens both when
+ * the scenario has a training job.  And the ideal-network run those rows
+ * compare to (trainout.h).
  */
 #include "sim/run/trainout.h"
 
@@ -23,10 +24,29 @@ int output_has_training(const struct scenario *scn)
 	return 0;
 }
 
-void output_step(FILE *fp, const struct fabric *f, const struct coll *c)
+/* training_timeline.csv: the step's blocks of each stage's first rank */
+static void output_blocks(FILE *fp, const struct fabric *f, const struct coll *c)
+{
+	static const char *const name[] = { "attention_forward", "mlp_forward", "output_forward",
+					     "output_backward", "mlp_backward",
+					     "attention_backward" };
+	char a[32], b[32];
+	for (uint32_t k = 0; fp && k < c->step.nblocks; k++) {
+		const struct coll_block *bl = &c->step.blocks[k];
+		fprintf(fp, "%s,%u,%u,%u,%s,%u,", f->scn->jobs[c->job].name, c->iter, bl->stage,
+			bl->rank, name[bl->kind], bl->mb);
+		if (bl->layer >= 0)
+			fprintf(fp, "%d", bl->layer);
+		fprintf(fp, ",%s,%s\n", units_format_us(bl->start_ps, a, sizeof(a)),
+			units_format_us(bl->end_ps, b, sizeof(b)));
+	}
+}
+
+void output_step(FILE *fp, FILE *timeline, const struct fabric *f, const struct coll *c)
 {
 	const struct coll_step *cs = &c->step;
 	char a[32], b[32];
+	output_blocks(timeline, f, c);
 	if (!fp)
 		return;
 	fprintf(fp, "%s,%u,%s,%s,", f->scn->jobs[c->job].name, c->iter,
