@@ -171,7 +171,7 @@ static const struct tl_case contradiction_cases[] = {
 	  "x.ini:7: job.in.senders: includes job.in.dst (2)" },
 	/* job keys of another pattern; required keys */
 	{ "[job.a]\npattern = incast\nranks = 0-3\n", NULL,
-	  "x.ini:3: job.a.ranks: only for pattern = permutation, ring-allreduce or alltoall (pattern is incast)" },
+	  "x.ini:3: job.a.ranks: only for pattern = permutation, ring-allreduce, alltoall or training (pattern is incast)" },
 	{ "[job.a]\nsenders = 1\npattern = permutation\n", NULL,
 	  "x.ini:2: job.a.senders: only for pattern = incast (pattern is permutation)" },
 	{ "[job.a]\npattern = trace\nfile = t.csv\nsize = 1MB\n", NULL,
@@ -182,7 +182,7 @@ static const struct tl_case contradiction_cases[] = {
 	  "x.ini:3: job.a.dst: only for pattern = incast (pattern is trace)" },
 	/* required keys */
 	{ "[sim]\n[job.a]\nsize = 1MB\n", NULL,
-	  "x.ini:2: job.a.pattern: missing (trace, incast, permutation, ring-allreduce, alltoall, storage)" },
+	  "x.ini:2: job.a.pattern: missing (trace, incast, permutation, ring-allreduce, alltoall, storage, training)" },
 	{ "[job.a]\n", NULL, "x.ini:1: job.a.pattern: missing" },
 	{ "[job.a]\npattern = trace\n", NULL,
 	  "x.ini:1: job.a.file: missing (pattern = trace needs a CSV file)" },
@@ -390,7 +390,7 @@ static const struct tl_case collective_cases[] = {
 	{ "[job.a]\npattern = ring-allreduce\nfile = t.csv\n", NULL,
 	  "x.ini:3: job.a.file: only for pattern = trace (pattern is ring-allreduce)" },
 	{ "[job.a]\npattern = trace\nfile = t.csv\nranks = 0-3\n", NULL,
-	  "x.ini:4: job.a.ranks: only for pattern = permutation, ring-allreduce or alltoall (pattern is trace)" },
+	  "x.ini:4: job.a.ranks: only for pattern = permutation, ring-allreduce, alltoall or training (pattern is trace)" },
 	/* the earliest line */
 	{ "[job.a]\npattern = alltoall\niterations = 2\nslice = 1MB\nchannels = 2\n", NULL,
 	  "x.ini:4: job.a.slice: only for pattern = ring-allreduce (pattern is alltoall)" },
@@ -539,7 +539,7 @@ static const struct tl_case guess_cases[] = {
 	/* enum values */
 	{ "[job.a]\npattern = ring-allreduse\n", NULL,
 	  "x.ini:2: job.a.pattern: ring-allreduse is not valid (trace, incast, permutation, "
-	  "ring-allreduce, alltoall, storage); did you mean ring-allreduce?" },
+	  "ring-allreduce, alltoall, storage, training); did you mean ring-allreduce?" },
 	{ "[sim]\n", "topology.kind=fat_tree",
 	  "--set: topology.kind: fat_tree is not valid (leaf-spine, fat-tree, star, rail-optimized, file); did you mean fat-tree?" },
 	{ "[fault.s]\nkind = flap\n", NULL,

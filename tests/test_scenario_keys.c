@@ -714,7 +714,7 @@ static const struct tl_case value_cases[] = {
 	{ "[job.a]\npattern = alltoall\nschedule = ring\n", NULL,
 	  "x.ini:3: job.a.schedule: ring is not valid (all-at-once, shift)" },
 	{ "[job.a]\npattern = allreduce\n", NULL,
-	  "x.ini:2: job.a.pattern: allreduce is not valid (trace, incast, permutation, ring-allreduce, alltoall, storage)" },
+	  "x.ini:2: job.a.pattern: allreduce is not valid (trace, incast, permutation, ring-allreduce, alltoall, storage, training)" },
 	{ "[job.a]\npattern = alltoall\nsize = 0B\n", NULL,
 	  "x.ini:3: job.a.size: 0B out of range (above 0, at most 1000GB)" },
 };

@@ -64,9 +64,9 @@ static const struct tl_case set_cases[] = {
 	{ NULL, "job.x.size=1MB", "--set: job.x.size: no job x yet (give job.x.pattern first)" },
 	{ NULL, "criteria.max_ecn_mark_pct=200", "--set: criteria.max_ecn_mark_pct: " },
 	{ NULL, "job.x.pattern=all-to-all",
-	  "--set: job.x.pattern: all-to-all is not valid (trace, incast, permutation, ring-allreduce, alltoall, storage)" },
+	  "--set: job.x.pattern: all-to-all is not valid (trace, incast, permutation, ring-allreduce, alltoall, storage, training)" },
 	{ "[job.a]\npattern = incast\n", "job.a.ranks=0-3",
-	  "--set: job.a.ranks: only for pattern = permutation, ring-allreduce or alltoall (pattern is incast; set job.a.pattern first)" },
+	  "--set: job.a.ranks: only for pattern = permutation, ring-allreduce, alltoall or training (pattern is incast; set job.a.pattern first)" },
 	{ "[job.a]\npattern = incast\n", "job.a.senders=0-99",
 	  "x.ini:1: job.a.senders: host 99 out of range (0-31)" },
 	/* --set shrinks the topology: finalize points at the job's header */

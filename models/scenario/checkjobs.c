@@ -21,6 +21,7 @@
  *     its product, the total and the keys that lower it.
  */
 #include "models/scenario/loader.h"
+#include "models/scenario/training.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -32,7 +33,8 @@
 /* does the job's pattern use job.NAME.ranks? */
 static int uses_ranks(enum scn_pattern p)
 {
-	return p == SCN_JOB_PERMUTATION || p == SCN_JOB_RING_ALLREDUCE || p == SCN_JOB_ALLTOALL;
+	return p == SCN_JOB_PERMUTATION || p == SCN_JOB_RING_ALLREDUCE || p == SCN_JOB_ALLTOALL ||
+	       p == SCN_JOB_TRAINING;
 }
 
 /* "a permutation", "a ring-allreduce", "an alltoall" */
@@ -51,6 +53,8 @@ static const char *pattern_article(enum scn_pattern p)
 		return "an alltoall";
 	case SCN_JOB_STORAGE:
 		return "a storage job";
+	case SCN_JOB_TRAINING:
+		return "a training job";
 	}
 	return "a job";
 }
@@ -166,6 +170,34 @@ static int check_storage(struct scenario *s, const struct load *ld, int j, int r
 	return rc;
 }
 
+/* a training job's keys against each other and its ranks (training.h);
+ * the message names the key at fault, at its line */
+static int check_training(const struct scenario *s, const struct load *ld, int j, uint32_t n,
+			  struct scn_error *err)
+{
+	const struct scn_job *job = &s->jobs[j];
+	struct scn_training tr;
+	char e[400], key[32];
+	if (!scn_training_dims(job, n, &tr, e, sizeof(e))) {
+		uint64_t msgs[SCN_TRAIN_KINDS], bytes[SCN_TRAIN_KINDS];
+		scn_training_messages(&tr, job->bucket_bytes, msgs, bytes);
+		/* the step's graph (messages, and 4 compute blocks per layer and
+		 * micro-batch on every GPU) is indexed by 32 bits */
+		double nodes = (double)msgs[SCN_TRAIN_TP] + (double)msgs[SCN_TRAIN_PP] +
+			       (double)msgs[SCN_TRAIN_DP] + 4.0 * tr.m * (tr.lps + 1.0) * n;
+		if (nodes < 2147483648.0)
+			return 0;
+		return scn_set_error(err, scn_key_place(s, ld, SEC_JOB, scn_find_key(SEC_JOB, "global_batch"), j),
+				     "job.%s.global_batch: a step of %.3g operations (at most 2^31: "
+				     "lower global_batch or layers, or raise micro_batch or bucket)",
+				     job->name, nodes);
+	}
+	size_t k = strcspn(e, ":");
+	snprintf(key, sizeof(key), "%.*s", (int)(k < sizeof(key) - 1 ? k : sizeof(key) - 1), e);
+	int ki = scn_find_key(SEC_JOB, key);
+	return scn_set_error(err, scn_key_place(s, ld, SEC_JOB, ki, j), "job.%s.%s", job->name, e);
+}
+
 /*
  * The values of job j that depend on the topology: host indices, counts,
  * dst against senders, a trace file given, a collective's size against its
@@ -237,11 +269,14 @@ static int check_job(struct scenario *s, const struct load *ld, int j,
 	case SCN_JOB_PERMUTATION:
 	case SCN_JOB_RING_ALLREDUCE:
 	case SCN_JOB_ALLTOALL:
+	case SCN_JOB_TRAINING:
 		ki = scn_find_key(SEC_JOB, "ranks");
 		pl = scn_key_place(s, ld, SEC_JOB, ki, j);
 		if (scn_hostset_walk(job->ranks.text, nhosts, UINT32_MAX, NULL, &n, e,
 				     sizeof(e)))
 			return scn_set_error(err, pl, "job.%s.ranks: %s", job->name, e);
+		if (job->pattern == SCN_JOB_TRAINING && check_training(s, ld, j, n, err))
+			return -1;
 		if (n < 2)
 			return scn_set_error(err, pl,
 					     "job.%s.ranks: %" PRIu32 " host (%s needs at least 2)",
@@ -330,10 +365,25 @@ static uint64_t job_flows(const struct scenario *s, const struct scn_job *job, c
 	case SCN_JOB_PERMUTATION:
 	case SCN_JOB_RING_ALLREDUCE:
 	case SCN_JOB_ALLTOALL:
+	case SCN_JOB_TRAINING:
 		break;
 	}
 	if (scn_hostset_walk(job->ranks.text, nhosts, UINT32_MAX, NULL, &n, e, sizeof(e)) || n < 2)
 		return 0;
+	if (job->pattern == SCN_JOB_TRAINING) {
+		struct scn_training tr;
+		uint64_t msgs[SCN_TRAIN_KINDS], bytes[SCN_TRAIN_KINDS];
+		if (scn_training_dims(job, n, &tr, e, sizeof(e)))
+			return 0; /* its own check reports it */
+		scn_training_messages(&tr, job->bucket_bytes, msgs, bytes);
+		count = sat_add(sat_add(msgs[SCN_TRAIN_TP], msgs[SCN_TRAIN_PP]), msgs[SCN_TRAIN_DP]);
+		if (how) {
+			snprintf(how, hlen, "iterations %" PRIu64 " x messages of a step %" PRIu64,
+				 it, count);
+			*keys = "lower iterations or global_batch, raise bucket, or use fewer ranks";
+		}
+		return sat_mul(it, count);
+	}
 	if (job->pattern == SCN_JOB_PERMUTATION) {
 		if (how) {
 			snprintf(how, hlen, "iterations %" PRIu64 " x ranks %" PRIu32, it, n);

@@ -83,10 +83,11 @@ const char *const scenario_fabric_names[SCN_FABRIC_COUNT + 1] = {
 static const char *const tcp_cc_names[] = { "newreno", "dctcp", NULL };
 static const char *const busbw_stat_names[] = { "min", "mean", NULL };
 static const char *const pattern_names[] = { "trace", "incast", "permutation", "ring-allreduce",
-					     "alltoall", "storage", NULL };
+					     "alltoall", "storage", "training", NULL };
 static const char *const rw_names[] = { "read", "write", "randrw", NULL };
 static const char *const schedule_names[] = { "all-at-once", "shift", NULL };
 static const char *const algorithm_names[] = { "ring", "tree", NULL };
+static const char *const optimizer_names[] = { "all-reduce", "sharded", NULL };
 static const char *const pfcwd_action_names[] = { "drop", "forward", "alert", NULL };
 const char *const scn_fault_kind_names[] = { "pause-storm", "slow-receiver", "link-down",
 						NULL };
@@ -108,10 +109,14 @@ _Static_assert(SCN_TCP_NEWRENO == 0 && SCN_TCP_DCTCP == 1, "tcp_cc_names[] order
 _Static_assert(SCN_CNP_SCOPE_QP == 0 && SCN_CNP_SCOPE_PORT == 1, "cnp_scope_names[] order");
 _Static_assert(SCN_CUT_ON_CNP == 0 && SCN_CUT_ON_TIMER == 1, "cut_on_names[] order");
 _Static_assert(SCN_JOB_TRACE == 0 && SCN_JOB_INCAST == 1 && SCN_JOB_PERMUTATION == 2 &&
-		       SCN_JOB_RING_ALLREDUCE == 3 && SCN_JOB_ALLTOALL == 4 && SCN_JOB_STORAGE == 5,
+		       SCN_JOB_RING_ALLREDUCE == 3 && SCN_JOB_ALLTOALL == 4 && SCN_JOB_STORAGE == 5 &&
+		       SCN_JOB_TRAINING == 6,
 	       "pattern_names[] order");
 _Static_assert(SCN_SCHEDULE_ALL_AT_ONCE == 0 && SCN_SCHEDULE_SHIFT == 1, "schedule_names[] order");
 _Static_assert(SCN_ALGO_RING == 0 && SCN_ALGO_TREE == 1, "algorithm_names[] order");
+_Static_assert(SCN_OPT_ALLREDUCE == 0 && SCN_OPT_SHARDED == 1 &&
+		       sizeof(enum scn_optimizer) == sizeof(int32_t),
+	       "optimizer_names[] order");
 _Static_assert(SCN_RW_READ == 0 && SCN_RW_WRITE == 1 && SCN_RW_RANDRW == 2, "rw_names[] order");
 _Static_assert(SCN_PFCWD_DROP == 0 && SCN_PFCWD_FORWARD == 1 && SCN_PFCWD_ALERT == 2,
 	       "pfcwd_action_names[] order");
@@ -152,6 +157,7 @@ _Static_assert(sizeof(((struct scenario *)0)->pfcwd_enable) == sizeof(int32_t) &
 #define P_RING (1u << SCN_JOB_RING_ALLREDUCE)
 #define P_A2A (1u << SCN_JOB_ALLTOALL)
 #define P_STOR (1u << SCN_JOB_STORAGE)
+#define P_TRAIN (1u << SCN_JOB_TRAINING)
 #define F_STORM (1u << SCN_FAULT_PAUSE_STORM)
 #define F_SLOW (1u << SCN_FAULT_SLOW_RECEIVER)
 #define F_LINK (1u << SCN_FAULT_LINK_DOWN)
@@ -312,9 +318,9 @@ const struct key_def scn_key_defs[N_KEYS] = {
 
 	{ SEC_JOB, "pattern", KT_ENUM, JF(pattern), 0, 0, NULL, pattern_names,
 	  NULL, NULL, 0, 0, { SCN_JOB_TRACE },
-	  "ring-allreduce, alltoall, trace, incast or permutation", "required" },
+	  "ring-allreduce, alltoall, trace, incast, permutation, storage or training", "required" },
 	{ SEC_JOB, "ranks", KT_HOSTSET, JF(ranks), 0, 0, NULL, NULL, NULL,
-	  "pattern", P_PERM | P_RING | P_A2A, 0, { 0 },
+	  "pattern", P_PERM | P_RING | P_A2A | P_TRAIN, 0, { 0 },
 	  "hosts taking part (all, 0-63, 0,2,4-7), in that order around the ring", NULL },
 	{ SEC_JOB, "size", KT_SIZE, JF(size_bytes), 1, MAX_BYTES,
 	  "above 0, at most 1000GB", NULL, NULL, "pattern",
@@ -400,6 +406,70 @@ const struct key_def scn_key_defs[N_KEYS] = {
 	  NULL, "pattern", P_RING | P_A2A, 0, { 1 },
 	  "NCCL_IB_QPS_PER_CONNECTION: QPs per connection, each with its own UDP source port",
 	  NULL },
+
+	{ SEC_JOB, "layers", KT_INT, JF(layers), 1, 100000, "1-100000", NULL, NULL, "pattern",
+	  P_TRAIN, 0, { 0 },
+	  "training: transformer layers, a multiple of pp", "required" },
+	{ SEC_JOB, "hidden", KT_INT, JF(hidden), 1, 1048576, "1-1048576", NULL, NULL, "pattern",
+	  P_TRAIN, 0, { 0 },
+	  "training: hidden size, a multiple of tp", "required" },
+	{ SEC_JOB, "seq_len", KT_INT, JF(seq_len), 1, 1048576, "1-1048576", NULL, NULL, "pattern",
+	  P_TRAIN, 0, { 0 },
+	  "training: tokens per sequence", "required" },
+	{ SEC_JOB, "vocab", KT_INT, JF(vocab), 0, 16777216, "0-16777216", NULL, NULL, "pattern",
+	  P_TRAIN, 0, { 0 },
+	  "training: vocabulary, a multiple of tp (0: no embedding or output layer)", NULL },
+	{ SEC_JOB, "micro_batch", KT_INT, JF(micro_batch), 1, 65536, "1-65536", NULL, NULL,
+	  "pattern", P_TRAIN, 0, { 1 },
+	  "training: sequences per micro-batch", NULL },
+	{ SEC_JOB, "global_batch", KT_INT, JF(global_batch), 1, INT64_C(1) << 32, "1-4294967296",
+	  NULL, NULL, "pattern", P_TRAIN, 0, { 0 },
+	  "training: sequences per step, a multiple of micro_batch x dp", "required" },
+	{ SEC_JOB, "element_bytes", KT_INT, JF(element_bytes), 1, 8, "1-8", NULL, NULL, "pattern",
+	  P_TRAIN, 0, { 2 },
+	  "training: bytes per activation and gradient element (2: bf16)", NULL },
+	{ SEC_JOB, "tp", KT_INT, JF(tp), 1, 65536, "1-65536", NULL, NULL, "pattern", P_TRAIN, 0,
+	  { 1 },
+	  "training: tensor-parallel degree (consecutive ranks: one server's NVLink)", NULL },
+	{ SEC_JOB, "pp", KT_INT, JF(pp), 1, 65536, "1-65536", NULL, NULL, "pattern", P_TRAIN, 0,
+	  { 1 },
+	  "training: pipeline stages (1F1B schedule)", NULL },
+	{ SEC_JOB, "experts", KT_INT, JF(experts), 0, 65536, "0-65536", NULL, NULL, "pattern",
+	  P_TRAIN, 0, { 0 },
+	  "training: experts of each layer's MLP (mixture of experts), a multiple of ep; 0 = dense",
+	  NULL },
+	{ SEC_JOB, "top_k", KT_INT, JF(top_k), 1, 64, "1-64", NULL, NULL, "pattern", P_TRAIN, 0,
+	  { 2 },
+	  "training, experts > 0: experts each token is routed to, at most experts", NULL },
+	{ SEC_JOB, "ep", KT_INT, JF(ep), 1, 65536, "1-65536", NULL, NULL, "pattern", P_TRAIN, 0,
+	  { 1 },
+	  "training: expert-parallel degree: replicas that share their experts (all-to-alls), dividing dp",
+	  NULL },
+	{ SEC_JOB, "dp", KT_INT_AUTO, JF(dp), 1, 65536, "auto, or 1-65536", NULL, NULL, "pattern",
+	  P_TRAIN, 0, { SCN_AUTO },
+	  "training: data-parallel degree; tp x pp x dp = ranks (auto: ranks / (tp x pp))", NULL },
+	{ SEC_JOB, "gpu_tflops", KT_INT, JF(gpu_tflops), 1, 100000, "1-100000", NULL, NULL,
+	  "pattern", P_TRAIN, 0, { 0 },
+	  "training: a GPU's sustained TFLOP/s (layer times from the FLOPs)",
+	  "none, required unless layer_forward" },
+	{ SEC_JOB, "layer_forward", KT_TIME, JF(layer_fwd_ps), 0, MAX_TIME_PS, "0 (from the FLOPs) to 1000s",
+	  NULL, NULL, "pattern", P_TRAIN, KF_ZERO, { 0 },
+	  "training: a layer's forward on one micro-batch and GPU, instead of the FLOPs; 0 = from gpu_tflops",
+	  NULL },
+	{ SEC_JOB, "layer_backward", KT_TIME, JF(layer_bwd_ps), 0, MAX_TIME_PS, "0 (twice layer_forward) to 1000s",
+	  NULL, NULL, "pattern", P_TRAIN, KF_ZERO, { 0 },
+	  "training: a layer's backward with layer_forward; 0 = twice layer_forward", NULL },
+	{ SEC_JOB, "bucket", KT_SIZE, JF(bucket_bytes), 1000, MAX_BYTES, "1KB-1000GB", NULL, NULL,
+	  "pattern", P_TRAIN, 0, { 25 * 1024 * 1024 },
+	  "training: data-parallel gradient bucket, all-reduced as the backward fills it", NULL },
+	{ SEC_JOB, "optimizer", KT_ENUM, JF(optimizer), 0, 0, NULL, optimizer_names, NULL,
+	  "pattern", P_TRAIN, 0, { SCN_OPT_ALLREDUCE },
+	  "training: all-reduce the gradient buckets, or sharded: reduce-scatter them in the "
+	  "backward and all-gather the updated parameters once all are reduced", NULL },
+	{ SEC_JOB, "ideal_network", KT_BOOL, JF(ideal_network), 0, 1, NULL, NULL, NULL, "pattern",
+	  P_TRAIN, 0, { 0 },
+	  "training: also run the job alone (no other job or fault, nic.cc = none): each step's "
+	  "time there, and what congestion costs, in training.csv", NULL },
 
 	{ SEC_BUFFER, "size", KT_SIZE, SF(buffer_bytes), 1, MAX_BUFFER_BYTES,
 	  "above 0, at most 64GiB", NULL, NULL, NULL, 0, KF_POOL, { 64000000 },

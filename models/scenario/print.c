@@ -21,6 +21,7 @@
 #include "models/core/mmu.h"
 #include "models/core/pfc.h"
 #include "models/core/pkt.h"
+#include "models/scenario/training.h"
 
 /* ---- the scenario as INI ---- */
 
@@ -612,4 +613,5 @@ void scenario_print_derived(const struct scenario *s, FILE *out)
 	print_ecn_derived(s, out);
 	print_dcqcn_derived(s, out);
 	print_rto_derived(s, out);
+	scn_training_print(s, out);
 }

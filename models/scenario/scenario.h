@@ -94,10 +94,13 @@ struct scn_dcqcn {
 					      * (0: it stays, hpcc) */
 };
 enum scn_pattern { SCN_JOB_TRACE, SCN_JOB_INCAST, SCN_JOB_PERMUTATION, SCN_JOB_RING_ALLREDUCE,
-		   SCN_JOB_ALLTOALL, SCN_JOB_STORAGE };
+		   SCN_JOB_ALLTOALL, SCN_JOB_STORAGE, SCN_JOB_TRAINING };
 enum scn_rw { SCN_RW_READ, SCN_RW_WRITE, SCN_RW_RANDRW }; /* storage: fio's rw */
 enum scn_schedule { SCN_SCHEDULE_ALL_AT_ONCE, SCN_SCHEDULE_SHIFT };
 enum scn_algorithm { SCN_ALGO_RING, SCN_ALGO_TREE }; /* ring-allreduce */
+/* training: the gradients all-reduced, or reduce-scattered and the updated
+ * parameters all-gathered (a sharded optimizer) */
+enum scn_optimizer { SCN_OPT_ALLREDUCE, SCN_OPT_SHARDED };
 enum scn_queues { SCN_QUEUES_SWITCHES, SCN_QUEUES_ALL, SCN_QUEUES_NONE };
 enum scn_busbw_stat { SCN_BUSBW_MIN, SCN_BUSBW_MEAN }; /* criteria.busbw_stat */
 enum scn_pfcwd_action { SCN_PFCWD_DROP, SCN_PFCWD_FORWARD, SCN_PFCWD_ALERT };
@@ -169,6 +172,27 @@ struct scn_job {
 	int64_t target_bw_bps;    /* a target's media bandwidth at most; 0: no limit */
 	sim_time_ps runtime_ps;   /* storage: an initiator submits no I/O this long after
 				   * the iteration's release (0: until size is moved) */
+	/* training (docs/model.md#training): the model, its parallelism over
+	 * ranks (tp x pp x dp of them, tp fastest) and the compute rate;
+	 * 0 marks a required key not given */
+	uint32_t layers;          /* transformer layers, a multiple of pp */
+	int64_t hidden;           /* hidden size h, a multiple of tp */
+	int64_t seq_len;          /* sequence length s */
+	int64_t vocab;            /* vocabulary V (0: no embedding or output layer) */
+	int64_t micro_batch;      /* sequences per micro-batch b (1) */
+	int64_t global_batch;     /* sequences per step, a multiple of b x dp */
+	uint32_t element_bytes;   /* bytes per activation and gradient element (2) */
+	uint32_t tp, pp;          /* tensor- and pipeline-parallel degrees (1) */
+	uint32_t experts;         /* mixture of experts: experts per layer (0: dense) */
+	uint32_t top_k;           /* experts each token goes to (2) */
+	uint32_t ep;              /* expert-parallel degree, dividing dp (1) */
+	int64_t dp;               /* data-parallel degree; SCN_AUTO: ranks / (tp x pp) */
+	int64_t gpu_tflops;       /* sustained TFLOP/s of a GPU; 0: not given */
+	sim_time_ps layer_fwd_ps; /* a layer's forward on one GPU; 0: from the FLOPs */
+	sim_time_ps layer_bwd_ps; /* its backward; 0: twice the forward */
+	int64_t bucket_bytes;     /* data-parallel gradient bucket (25MiB) */
+	int32_t ideal_network;    /* also run it alone on an ideal fabric (run.c) */
+	enum scn_optimizer optimizer; /* all-reduce (default) or sharded */
 	char file[4096];          /* trace: path resolved against the scenario's folder */
 	struct scn_trace_row *rows;
 	uint32_t nrows;
@@ -236,7 +260,7 @@ struct scn_imported {
 };
 
 /* the keys of docs/contract.md#scenario-files (the loader's table) */
-#define SCN_N_KEYS 135
+#define SCN_N_KEYS 154
 
 struct scenario {
 	enum scn_fabric fabric_type;  /* roce */

@@ -3,7 +3,7 @@
  * partitions' state and the machinery of traffic.c (jobs, iterations,
  * messages on QPs, windows), and the table of operations each pattern
  * implements in a file of its own (ring.c, tree.c, alltoall.c, incast.c,
- * permutation.c, trace.c, storage.c).  Nothing outside models/workload
+ * permutation.c, trace.c, storage.c, training.c).  Nothing outside models/workload
  * includes it.
  */
 #ifndef DCQCN_WORKLOAD_INTERNAL_H
@@ -154,12 +154,19 @@ struct traffic_pattern {
 	/* optional: between windows, a notice its arrived left for another
 	 * partition (traffic_notice), in the order of the events */
 	void (*noticed)(struct traffic *t, struct traffic_job *jb, const struct notice *nt);
+	/* optional: the iteration's messages have all arrived: when it ends
+	 * (at least jb->last.time; its compute may end later), the host that
+	 * saw the end, and its account (training.csv).  NULL: at the last
+	 * message, where it arrived.  Between windows or on the thread of the
+	 * job's one partition. */
+	void (*step)(struct traffic *t, struct traffic_job *jb, struct coll_step *cs,
+		     sim_time_ps *end, uint32_t *host);
 	/* optional: frees what jb->pat holds (traffic.c frees jb->pat itself) */
 	void (*free)(void *pat);
 };
 
 extern const struct traffic_pattern traffic_ring, traffic_tree, traffic_alltoall,
-	traffic_incast, traffic_permutation, traffic_trace, traffic_storage;
+	traffic_incast, traffic_permutation, traffic_trace, traffic_storage, traffic_training;
 
 /* traffic.c */
 /* the operations of a job's pattern (a ring-allreduce by the tree

@@ -16,6 +16,8 @@
  *   alltoall       alltoall.c: every rank sends S/n to each other rank, all
  *                  at once or `schedule = shift`.
  *   storage        storage.c: NVMe-oF I/O as fio describes it.
+ *   training       training.c: training steps, a graph of compute blocks
+ *                  and messages (tensor, pipeline and data parallelism).
  * Every iteration reuses the job's QPs (a job's connections are set up
  * once).
  *
@@ -72,6 +74,7 @@ static const struct traffic_pattern *const patterns[] = {
 	[SCN_JOB_RING_ALLREDUCE] = &traffic_ring,
 	[SCN_JOB_ALLTOALL] = &traffic_alltoall,
 	[SCN_JOB_STORAGE] = &traffic_storage,
+	[SCN_JOB_TRAINING] = &traffic_training,
 };
 
 const struct traffic_pattern *traffic_pattern_of(const struct scn_job *j)
@@ -204,6 +207,11 @@ static void iteration_done(struct traffic *t, struct traffic_part *tp, struct tr
 		return; /* reported when it failed */
 	if (!tp)
 		tp = &t->parts[0]; /* between windows: every list is free */
+	struct coll_step cs = {0};
+	sim_time_ps end = jb->last.time;
+	uint32_t host = jb->last_host;
+	if (jb->ops->step) /* compute may end after the last message */
+		jb->ops->step(t, jb, &cs, &end, &host);
 	tp->colls = traffic_grow(tp->colls, &tp->colls_cap, tp->ncolls, sizeof(*tp->colls));
 	tp->pending = 1;
 	tp->colls[tp->ncolls++] = (struct done_coll){
@@ -211,15 +219,14 @@ static void iteration_done(struct traffic *t, struct traffic_part *tp, struct tr
 		       .senders = jb->senders,
 		       .bytes = jb->open_ended ? jb->moved : jb->iter_bytes,
 		       .line_bps = jb->line_bps, .nflows = jb->per_iter,
-		       .start_ps = jb->release_ps, .end_ps = jb->last.time },
+		       .start_ps = jb->release_ps, .end_ps = end, .step = cs },
 		.tag = jb->last,
 	};
 	jb->expected_past += jb->expected;
 	if (jb->iter + 1 == j->iterations)
 		jb->complete = 1;
 	else
-		release(t, jb, jb->iter + 1,
-			jb->last.time + j->compute_gap_ps + barrier_ps(t, jb, jb->last_host),
+		release(t, jb, jb->iter + 1, end + j->compute_gap_ps + barrier_ps(t, jb, host),
 			jb->last.time);
 }
 
@@ -446,8 +453,11 @@ void traffic_window_end(struct traffic *t)
 	struct done_coll *all = gather(t, &colls, &n);
 	if (!all)
 		return;
-	for (uint32_t k = 0; t->coll_done && k < n; k++)
-		t->coll_done(t->ctx, &all[k].c);
+	for (uint32_t k = 0; k < n; k++) {
+		if (t->coll_done)
+			t->coll_done(t->ctx, &all[k].c);
+		free(all[k].c.step.blocks); /* a training step's timeline */
+	}
 	free(all);
 }
 
@@ -673,6 +683,8 @@ void traffic_free(struct traffic *t)
 		free(jb->hosts);
 	}
 	for (uint32_t p = 0; t->parts && p < t->nparts; p++) {
+		for (uint32_t k = 0; k < t->parts[p].ncolls; k++) /* not reported */
+			free(t->parts[p].colls[k].c.step.blocks);
 		free(t->parts[p].notices);
 		free(t->parts[p].spread);
 		free(t->parts[p].colls);

@@ -3,7 +3,8 @@
  * permutations and traces, their iterations, start times, stragglers and
  * dependencies (docs/model.md#traffic).  traffic.c opens with the rules of
  * timing and the list of the patterns, each in a file of its own (ring.c,
- * tree.c, alltoall.c, incast.c, permutation.c, trace.c, storage.c).
+ * tree.c, alltoall.c, incast.c, permutation.c, trace.c, storage.c,
+ * training.c).
  *
  * Memory is linear in the jobs' ranks: a message exists only once it may be
  * posted (a ring's next slice when the previous one has arrived, an
@@ -27,6 +28,38 @@ struct topo;
 struct traffic_job;
 struct traffic_part;
 
+/* a training step's account (training.csv, docs/outputs.md#training):
+ * the GPU that finished last and where its time went; zero for the other
+ * patterns.  Its step time = other + compute + bubble + the exposed
+ * communication of the three kinds. */
+#define COLL_STEP_KINDS 4          /* tensor, pipeline, data, expert parallel
+				    * (scn_train_kind) */
+/* a compute block of a training step (training_timeline.csv) */
+enum coll_block_kind { COLL_ATTN_F, COLL_MLP_F, COLL_OUT_F, COLL_OUT_B, COLL_MLP_B, COLL_ATTN_B };
+struct coll_block {
+	uint32_t stage, rank;          /* the stage, and the rank that ran it */
+	uint32_t mb;                   /* micro-batch */
+	int32_t layer;                 /* local layer; -1: the output layer */
+	uint8_t kind;                  /* enum coll_block_kind */
+	sim_time_ps start_ps, end_ps;
+};
+struct coll_step {
+	uint8_t valid;                 /* a training job's iteration */
+	uint32_t gpu;                  /* the critical GPU's rank */
+	sim_time_ps compute_ps;        /* its blocks */
+	sim_time_ps bubble_ps;         /* waiting for a stage before it to produce */
+	sim_time_ps exposed_ps[COLL_STEP_KINDS]; /* waiting for messages, by kind */
+	sim_time_ps other_ps;          /* its start's skew and straggler delay */
+	uint64_t msgs[COLL_STEP_KINDS], bytes[COLL_STEP_KINDS]; /* the step's, by kind */
+	sim_time_ps ideal_ps;          /* the same step alone on an ideal fabric
+					* (job.ideal_network, set by the run); 0: none */
+	/* the blocks of the first rank of each stage (tensor rank 0, replica
+	 * 0), stage by stage in the order it ran them: the traffic's, valid
+	 * during the coll_done call only */
+	struct coll_block *blocks;
+	uint32_t nblocks;
+};
+
 /* one completed iteration of a job (collectives.csv) */
 struct coll {
 	uint32_t job, iter;
@@ -42,6 +75,7 @@ struct coll {
 					* iteration: the job failed at end_ps */
 	uint32_t failed_qp;            /* which one (failed only) */
 	sim_time_ps progress_ps;       /* its last progress (failed only) */
+	struct coll_step step;         /* a training job's step */
 };
 
 /* one completed I/O of a storage job (storage.csv, the summary's latencies) */

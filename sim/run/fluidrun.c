@@ -30,7 +30,7 @@
 static const char *const pattern_name[] = {
 	[SCN_JOB_TRACE] = "a trace", [SCN_JOB_INCAST] = "an incast",
 	[SCN_JOB_PERMUTATION] = "a permutation", [SCN_JOB_RING_ALLREDUCE] = "a ring-allreduce",
-	[SCN_JOB_ALLTOALL] = "an alltoall",
+	[SCN_JOB_ALLTOALL] = "an alltoall", [SCN_JOB_TRAINING] = "a training job",
 };
 
 __attribute__((format(printf, 3, 4))) static int refuse(char *err, size_t len,

@@ -92,6 +92,7 @@ static const char *const stream_file[OUT_STREAMS] = {
 	[OUT_FLOWS] = "flows.csv", [OUT_PFC] = "pfc.csv", [OUT_PFCWD] = "pfcwd.csv",
 	[OUT_PAUSE] = "pause.csv", [OUT_QUEUES] = "queues.csv", [OUT_RATES] = "rates.csv",
 	[OUT_COLLS] = "collectives.csv", [OUT_COUNTERS] = "counters.csv",
+	[OUT_TRAINING] = "training.csv", [OUT_TIMELINE] = "training_timeline.csv",
 };
 
 /* a number of a QP's rates.csv rows as last written: most rows repeat the
@@ -119,7 +120,14 @@ static const char *const stream_header[OUT_STREAMS] = {
 	[OUT_COLLS] = ("job,iteration,ranks,bytes,start_us,end_us,time_us,algbw_GBps,busbw_GBps,"
 		       "busbw_pct_line,status"),
 	[OUT_COUNTERS] = "time_us,data_pkts_delivered,ecn_marked_pkts,cnps_sent,pause_frames,drops",
+	[OUT_TRAINING] = ("job,iteration,start_us,end_us,step_us,compute_us,bubble_us,exposed_tp_us,"
+			  "exposed_pp_us,exposed_dp_us,exposed_ep_us,other_us,efficiency,"
+			  "bubble_fraction,critical_rank,critical_host,tp_msgs,tp_bytes,pp_msgs,"
+			  "pp_bytes,dp_msgs,dp_bytes,ep_msgs,ep_bytes,network_cost,ideal_step_us,"
+			  "congestion_cost,status"),
+	[OUT_TIMELINE] = "job,iteration,stage,rank,block,micro_batch,layer,start_us,end_us",
 };
+
 
 /* a row built field by field: the rows written many times per run (flows,
  * PFC events, samples) do not go through printf.  A row is declared with
@@ -569,6 +577,8 @@ int output_open(struct output *o, const char *dir, const struct scenario *scn, u
 	}
 	int bad = 0;
 	for (int s = 0; s < OUT_STREAMS && !bad; s++) {
+		if ((s == OUT_TRAINING || s == OUT_TIMELINE) && !output_has_training(scn))
+			continue;
 		o->file[s] = open_in(o, stream_file[s], "w");
 		bad = !o->file[s];
 		/* a sampled series writes megabytes: fewer, larger writes (without
@@ -587,7 +597,7 @@ int output_open(struct output *o, const char *dir, const struct scenario *scn, u
 	for (int s = 0; s < OUT_STREAMS; s++)
 		if (s == OUT_COUNTERS)
 			counters_header(o->file[s], scn);
-		else
+		else if (o->file[s])
 			fprintf(o->file[s], "%s\n", stream_header[s]);
 	if (write_scenario(o, scn, err, errlen)) {
 		output_close(o);
@@ -852,6 +862,8 @@ void output_coll_bw(const struct scenario *scn, const struct coll *c, double *al
 
 void output_coll(struct output *o, const struct fabric *f, const struct coll *c)
 {
+	if (f->scn->jobs[c->job].pattern == SCN_JOB_TRAINING)
+		output_step(o->file[OUT_TRAINING], o->file[OUT_TIMELINE], f, c);
 	char start[32], end[32], time[32];
 	double algbw, busbw, pct;
 	stage_flush(o, OUT_COLLS);

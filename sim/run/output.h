@@ -46,6 +46,8 @@ struct out_qp;
 enum out_stream {
 	OUT_FLOWS, OUT_PFC, OUT_PFCWD, OUT_PAUSE, OUT_QUEUES, OUT_RATES, /* from partitions */
 	OUT_COLLS, OUT_COUNTERS,                                         /* between windows */
+	OUT_TRAINING,              /* training.csv: only with a training job (else NULL) */
+	OUT_TIMELINE,              /* training_timeline.csv: likewise */
 	OUT_STREAMS
 };
 #define OUT_PARTITIONED OUT_COLLS /* the streams before it come from partitions */
@@ -109,8 +111,14 @@ void output_queue(struct output *o, const struct fabric *f, unsigned part, const
 void output_nic_queue(struct output *o, const struct fabric *f, unsigned part, uint32_t host,
 		      unsigned prio, uint64_t bytes);
 void output_counters(struct output *o, sim_time_ps t, const struct fabric_totals *d);
-/* collectives.csv: one completed job iteration */
+/* collectives.csv: one completed job iteration; a training job's also
+ * training.csv (docs/outputs.md#training) */
 void output_coll(struct output *o, const struct fabric *f, const struct coll *c);
+/* trainout.c: does the scenario have a training job (training.csv and
+ * training_timeline.csv are opened), and a step's row into training.csv
+ * and its blocks into training_timeline.csv (NULL: none) */
+int output_has_training(const struct scenario *scn);
+void output_step(FILE *fp, FILE *timeline, const struct fabric *f, const struct coll *c);
 /* split a CSV line of unquoted fields (as the run writes them) in place at
  * its commas, empty fields kept: at most max fields into f; how many */
 int output_split_csv(char *line, char **f, int max);

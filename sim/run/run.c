@@ -24,6 +24,7 @@
 #include "models/scenario/scenario.h"
 #include "sim/run/iostats.h"
 #include "sim/run/output.h"
+#include "sim/run/trainout.h"
 
 #define SLICE_PS UNITS_PS_PER_US
 #define PROGRESS_EVERY_S 0.25
@@ -38,6 +39,9 @@ struct run_ctx {
 	uint32_t judged;       /* iterations after the warm-up (criteria) */
 	uint32_t jobs_failed;  /* jobs whose QP went to the error state */
 	sim_time_ps first_failure_ps;
+	struct train_ideal ideal; /* job.ideal_network: the steps' ideal times */
+	uint32_t train_steps;  /* completed training steps, and their totals */
+	sim_time_ps train_step, train_compute, train_bubble, train_exposed[COLL_STEP_KINDS];
 	double jmin, jmax, jsum; /* their % of line: least, most, total */
 	struct iostats *io;    /* storage jobs' I/Os; NULL: none */
 	uint32_t probe_job;    /* run_opts.probe_job's index; UINT32_MAX: none */
@@ -181,8 +185,21 @@ static void on_coll_done(void *ctx, const struct fabric *f, const struct coll *c
 			x->judged++;
 		}
 	}
-	if (x->has_out)
+	if (!c->failed && c->step.valid) {
+		x->train_steps++;
+		x->train_step += c->end_ps - c->start_ps;
+		x->train_compute += c->step.compute_ps;
+		x->train_bubble += c->step.bubble_ps;
+		for (int k = 0; k < COLL_STEP_KINDS; k++)
+			x->train_exposed[k] += c->step.exposed_ps[k];
+	}
+	if (x->has_out && c->step.valid) { /* with its ideal time, if any */
+		struct coll cc = *c;
+		cc.step.ideal_ps = train_ideal_of(&x->ideal, c->job, c->iter);
+		output_coll(&x->out, f, &cc);
+	} else if (x->has_out) {
 		output_coll(&x->out, f, c);
+	}
 }
 
 static void on_io_done(void *ctx, const struct fabric *f, const struct traffic_io *io)
@@ -582,6 +599,12 @@ static void collect(const struct run_ctx *c, struct fabric *f, double t0, struct
 	res->collective_time_ps = c->colls ? c->coll_time / c->colls : -1;
 	res->busbw_GBps = c->colls ? c->busbw / c->colls : 0;
 	res->busbw_pct_line = c->colls ? c->pct / c->colls : 0;
+	res->train_steps = c->train_steps;
+	res->train_step_ps = c->train_step;
+	res->train_compute_ps = c->train_compute;
+	res->train_bubble_ps = c->train_bubble;
+	for (int k = 0; k < COLL_STEP_KINDS; k++)
+		res->train_exposed_ps[k] = c->train_exposed[k];
 	res->jobs_failed = c->jobs_failed;
 	res->first_failure_ps = c->jobs_failed ? c->first_failure_ps : -1;
 	res->judged_iterations = c->judged;
@@ -696,9 +719,13 @@ enum run_status run_scenario(const struct scenario *scn, const struct run_opts *
 				    .jobs_done_ps = -1 };
 	if (refuse(scn, res))
 		return RUN_EIO;
-	struct fabric *f = open_run(&c, scn, opts, res);
-	if (!f)
+	if (train_ideal_run(scn, opts->threads, &c.ideal, res->err, sizeof(res->err)))
 		return RUN_EIO;
+	struct fabric *f = open_run(&c, scn, opts, res);
+	if (!f) {
+		train_ideal_free(&c.ideal);
+		return RUN_EIO;
+	}
 	uint32_t nparts = f->nparts;
 	fabric_start_series(f);
 
@@ -745,6 +772,7 @@ enum run_status run_scenario(const struct scenario *scn, const struct run_opts *
 		st = RUN_EIO;
 	}
 	res->peak_rss_mb = peak_rss_mb();
+	train_ideal_free(&c.ideal);
 	free_parts(&c, nparts);
 	fabric_destroy(f);
 	if (oom && st == RUN_OK) {

@@ -91,6 +91,11 @@ struct run_result {
 	uint32_t nstorage;                     /* storage jobs; storage[nstorage]: all of them
 						* (iostats.h) */
 	struct run_storage storage[65];
+	/* training jobs' steps (training.csv): how many completed, and their
+	 * total time, compute, bubble and exposed communication by kind
+	 * (struct coll_step); the summary prints their means */
+	uint32_t train_steps;
+	sim_time_ps train_step_ps, train_compute_ps, train_bubble_ps, train_exposed_ps[4];
 	uint32_t jobs_failed;                  /* jobs a QP in the error state failed */
 	sim_time_ps first_failure_ps;          /* the first of them; -1 when none */
 

@@ -217,6 +217,20 @@ void run_print_summary(const struct run_result *r, FILE *out)
 			units_format_us(io->clat_p99_ps, b, sizeof(b)),
 			units_format_us(io->clat_p999_ps, c, sizeof(c)));
 	}
+	if (r->train_steps) { /* the training steps' means (training.csv) */
+		double n = r->train_steps, step = (double)r->train_step_ps / n * 1e-6;
+		fprintf(out, "  %-22s %u, mean %.3f us: compute %.1f %%, bubble %.1f %%, exposed "
+			     "tp %.1f %%, pp %.1f %%, dp %.1f %%, ep %.1f %%\n",
+			"training_steps", r->train_steps, step,
+			100.0 * (double)r->train_compute_ps / (double)r->train_step_ps,
+			100.0 * (double)r->train_bubble_ps / (double)r->train_step_ps,
+			100.0 * (double)r->train_exposed_ps[0] / (double)r->train_step_ps,
+			100.0 * (double)r->train_exposed_ps[1] / (double)r->train_step_ps,
+			100.0 * (double)r->train_exposed_ps[2] / (double)r->train_step_ps,
+			100.0 * (double)r->train_exposed_ps[3] / (double)r->train_step_ps);
+		fprintf(out, "  %-22s %.4f (compute / step time)\n", "training_efficiency",
+			(double)r->train_compute_ps / (double)r->train_step_ps);
+	}
 	if (r->drops_lossless)
 		fprintf(out, "  WARNING: %llu lossless packets dropped: the PFC headroom was "
 			     "exceeded (undersized headroom, or a peer that does not stop in time)\n",
