@@ -286,7 +286,13 @@ START_TEST(refusals)
 	char err[1024];
 	struct scenario *s = tl_load(ring);
 	ck_assert_int_eq(fluidrun_setup_of(s, &o, &su, err, sizeof(err)), FLUID_EUSAGE);
-	ck_assert_str_eq(err, "fluid: job.x is a ring-allreduce; the fluid model takes one "
+	ck_assert_str_eq(err, "fluid: job.x is pattern = ring-allreduce; the fluid model takes "
+			      "one incast");
+	tl_unload(s);
+	/* a storage job too (its name was missing from the message's list) */
+	s = tl_load("[job.x]\npattern = storage\ninitiators = 0\ntargets = 1\nsize = 1MB\n");
+	ck_assert_int_eq(fluidrun_setup_of(s, &o, &su, err, sizeof(err)), FLUID_EUSAGE);
+	ck_assert_str_eq(err, "fluid: job.x is pattern = storage; the fluid model takes one "
 			      "incast");
 	tl_unload(s);
 	static const char *const nocc[] = { "nic.cc=none", NULL };

@@ -27,12 +27,6 @@
 #include "models/core/topology.h"
 #include "models/scenario/scenario.h"
 
-static const char *const pattern_name[] = {
-	[SCN_JOB_TRACE] = "a trace", [SCN_JOB_INCAST] = "an incast",
-	[SCN_JOB_PERMUTATION] = "a permutation", [SCN_JOB_RING_ALLREDUCE] = "a ring-allreduce",
-	[SCN_JOB_ALLTOALL] = "an alltoall", [SCN_JOB_TRAINING] = "a training job",
-};
-
 __attribute__((format(printf, 3, 4))) static int refuse(char *err, size_t len,
 							 const char *fmt, ...)
 {
@@ -81,8 +75,8 @@ static int senders_of(const struct scn_job *j, const uint32_t **src, uint32_t *n
 		return 0;
 	}
 	if (j->pattern != SCN_JOB_TRACE || j->nrows == 0)
-		return refuse(err, len, "job.%s is %s; the fluid model takes one incast", j->name,
-			      pattern_name[j->pattern]);
+		return refuse(err, len, "job.%s is pattern = %s; the fluid model takes one incast",
+			      j->name, scenario_pattern_name(j->pattern));
 	uint32_t *ts = calloc(j->nrows, sizeof(uint32_t));
 	if (!ts)
 		return refuse(err, len, "out of memory");
