@@ -167,6 +167,8 @@ struct fig {
 	const char *name; /* "queues": queues.gp, queues.png, data/queues* */
 	char dir[PLOT_PATH_MAX];
 	char data[PLOT_PATH_MAX]; /* dir/plots/data */
+	char out[PLOT_PATH_MAX];  /* where the image goes: dir/plots, or the
+				   * caller's folder (struct plot_figs) */
 	char note[256];		  /* why the figure was skipped */
 	const char *ext;	  /* "png", "svg" or "pdf" */
 	const char *script;	  /* the script's NAME.gp when not name's (sweep

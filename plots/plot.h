@@ -101,6 +101,37 @@ int plot_calibrate(const char *dir, const char *scripts_dir, const char *format,
 int plot_compare(const char *dir, const char *scripts_dir, const char *format, char *err,
 		 size_t errlen);
 
+/*
+ * What a plot_*_to call drew, for a page that shows the figures (the
+ * report): the caller sets out_dir, and gets each figure attempted with
+ * its image's path, or why it was skipped or failed.  With out_dir set the
+ * images go there (NAME.FORMAT) and the figures of DIR/plots/ are left as
+ * they are, in every format; the shaped data still goes to DIR/plots/data/
+ * (the scripts read it there).
+ */
+#define PLOT_FIGS_MAX 24
+struct plot_figs {
+	const char *out_dir; /* in: the folder for the images */
+	int n;		     /* out: the figures attempted, in drawing order */
+	struct plot_fig {
+		char name[64];	 /* "queues", "sweep_ecn_mark_pct" */
+		char path[4200]; /* the image, when drawn */
+		int state;	 /* 0 drawn, 1 skipped, -1 failed */
+		char note[512];	 /* why skipped, or the failure */
+	} fig[PLOT_FIGS_MAX];
+};
+
+/* plot_run, plot_sweep, plot_calibrate and plot_compare into figs->out_dir
+ * (above); the same return values */
+int plot_run_to(const char *dir, const char *scripts_dir, const char *format,
+		struct plot_figs *figs, char *err, size_t errlen);
+int plot_sweep_to(const char *dir, const char *scripts_dir, const char *format,
+		  const char *metrics, struct plot_figs *figs, char *err, size_t errlen);
+int plot_calibrate_to(const char *dir, const char *scripts_dir, const char *format,
+		      struct plot_figs *figs, char *err, size_t errlen);
+int plot_compare_to(const char *dir, const char *scripts_dir, const char *format,
+		    struct plot_figs *figs, char *err, size_t errlen);
+
 /* 1 when format is one plot_run draws (figures.h figure_formats: png, svg,
  * pdf; NULL is png).  Figures are named DIR/plots/NAME.FORMAT; drawing one
  * removes that figure in the other formats. */

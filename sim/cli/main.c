@@ -48,6 +48,7 @@ static const char usage[] =
 	"  dcqcn-sim compare [SCENARIO] [--fabrics LIST] [--probe N] [-o DIR] [--set ...]\n"
 	"                [--threads N] [--format png|svg|pdf] [--quiet]\n"
 	"  dcqcn-sim plot DIR [--format png|svg|pdf] [--columns M,...]\n"
+	"  dcqcn-sim report DIR [--quiet]\n"
 	"  dcqcn-sim keys [SECTION]\n"
 	"  dcqcn-sim nccl-tests all_reduce_perf|all_to_all_perf [SCENARIO] [-b SIZE] [-e SIZE]\n"
 	"                [-f N | -i SIZE] [-g GPUS] [-n ITERS] [-w WARMUP] [-j N] [--out DIR]\n"
@@ -67,6 +68,8 @@ static const char usage[] =
 	"compare  SCENARIO on lossless RoCEv2, InfiniBand and lossy TCP Ethernet: loss,\n"
 	"        latency, collective time, flow control side by side\n"
 	"plot    draw the figures of a run, sweep, calibrate or compare directory\n"
+	"report  one self-contained page (report.html) of a finished run, sweep,\n"
+	"        calibrate, compare or nccl-tests folder\n"
 	"keys    every scenario key: its default, meaning, values, where it applies\n"
 	"nccl-tests  nccl-tests' all_reduce_perf or all_to_all_perf, simulated: one run\n"
 	"        of SCENARIO per size with the collective added; nccl-tests' table\n"
@@ -81,7 +84,7 @@ static const char usage[] =
 /* the commands, in the overview's order */
 static const struct cli_command *const commands[] = {
 	&cli_cmd_run,	  &cli_cmd_check, &cli_cmd_sweep, &cli_cmd_calibrate, &cli_cmd_compare,
-	&cli_cmd_plot,	  &cli_cmd_keys,  &cli_cmd_nccltests, &cli_cmd_fluid,
+	&cli_cmd_plot,	  &cli_cmd_report, &cli_cmd_keys, &cli_cmd_nccltests, &cli_cmd_fluid,
 };
 
 #define N_COMMANDS (sizeof(commands) / sizeof(commands[0]))

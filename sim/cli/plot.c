@@ -20,7 +20,7 @@
  * (BINDIR/../share/dcqcn-sim/plots: an installed program finds its own, from
  * any directory, wherever its prefix is), the source tree's plots/, and the
  * configured install folder */
-static const char *plots_dir(void)
+const char *cli_plots_dir(void)
 {
 	static char beside[8192];
 	const char *dirs[4];
@@ -113,7 +113,7 @@ static int plot_sweep_dir(const char *dir, const char *path, const char *format,
 		if (rc)
 			return rc;
 	}
-	if (plot_sweep(dir, plots_dir(), format, columns, err, sizeof(err))) {
+	if (plot_sweep(dir, cli_plots_dir(), format, columns, err, sizeof(err))) {
 		fprintf(stderr, "dcqcn-sim: plot: %s\n", err);
 		return EXIT_PLOT;
 	}
@@ -134,7 +134,8 @@ int cli_plot_dir(const char *dir, const char *format, int quiet, const char *col
 			return cli_usage_error("plot --columns: %s is a compare directory "
 					       "(--columns picks the metrics of a sweep's figures)",
 					       dir);
-		return drawn(plot_compare(dir, plots_dir(), format, err, sizeof(err)), err, quiet);
+		return drawn(plot_compare(dir, cli_plots_dir(), format, err, sizeof(err)), err,
+			     quiet);
 	}
 	snprintf(path, sizeof(path), "%s/plane.csv", dir);
 	if (access(path, F_OK) == 0) { /* a calibrate directory */
@@ -142,7 +143,7 @@ int cli_plot_dir(const char *dir, const char *format, int quiet, const char *col
 			return cli_usage_error("plot --columns: %s is a calibrate directory "
 					       "(--columns picks the metrics of a sweep's figures)",
 					       dir);
-		return drawn(plot_calibrate(dir, plots_dir(), format, err, sizeof(err)), err,
+		return drawn(plot_calibrate(dir, cli_plots_dir(), format, err, sizeof(err)), err,
 			     quiet);
 	}
 	snprintf(path, sizeof(path), "%s/sweep.csv", dir);
@@ -155,7 +156,7 @@ int cli_plot_dir(const char *dir, const char *format, int quiet, const char *col
 		if (columns)
 			return cli_usage_error("plot --columns: %s has no sweep.csv (--columns "
 					       "picks the metrics of a sweep's figures)", dir);
-		return drawn(plot_run(dir, plots_dir(), format, err, sizeof(err)), err, quiet);
+		return drawn(plot_run(dir, cli_plots_dir(), format, err, sizeof(err)), err, quiet);
 	}
 	return plot_sweep_dir(dir, path, format, quiet, columns);
 }
