@@ -424,6 +424,9 @@ def check_run_page(run, tmp, env):
     check('<li><strong>job.incast</strong>: pattern = incast;' in text, 'run: a line per job')
     check(re.search(r'<td>incast</td><td>incast</td><td class="n">8000000</td>', text),
           'run: the job table has its delivered bytes from counters.csv')
+    check(re.search(r'<text [^>]*>job incast</text>', text) and
+          re.search(r'<rect [^>]*fill="#1f77b4"><title>incast iteration 0: 0\.0-[0-9.]+ us'
+                    r'</title>', text), 'run: the timeline has the job\'s iteration')
     # run --report and report DIR share one path: the same page
     saved = strip_provenance(text)
     r = sim('report', run, env=env)
@@ -467,6 +470,14 @@ def check_run_page(run, tmp, env):
     r = sim('run', os.path.join(run, 'scenario.ini'), '-o', damaged, '-q', env=env)
     check(r.returncode == 0 and not os.path.exists(os.path.join(damaged, 'report.html')),
           'a run without --report leaves no earlier page in its folder')
+    storm = os.path.join(tmp, 'storm')
+    r = sim('run', os.path.join(ROOT, 'scenarios', 'pause-storm.ini'), '-o', storm, '-q',
+            '--report', env=env)
+    text = open(os.path.join(storm, 'report.html'), encoding='utf-8').read() \
+        if r.returncode == 0 else ''
+    check(re.search(r'<rect [^>]*><title>broken-nic \(pause-storm\): ', text) and
+          re.search(r'<rect [^>]*><title>storm on ', text),
+          'run: the timeline has the fault and the watchdog\'s storms', r.stderr)
     r = sim('report', run, env=env)  # the page again, with its figures
     check(r.returncode == 0, 'run: report DIR', r.stderr)
 

@@ -8,7 +8,9 @@
  * collide in one document).  table.c reads a CSV file whole into memory
  * (the small ones: summary.csv, collectives.csv, sweep.csv, ...; never
  * flows.csv).  One file per kind of page: run.c, sweep.c, calibrate.c,
- * compare.c, nccltests.c; report.c tells the kind and writes the file.
+ * compare.c (and nccl-tests' page); run.c's page has its table per job in
+ * jobs.c and its timeline in timeline.c; report.c tells the kind and writes
+ * the file.
  */
 #ifndef DCQCN_REPORT_INTERNAL_H
 #define DCQCN_REPORT_INTERNAL_H
@@ -106,6 +108,14 @@ void h_figures(struct page *p, int rc, const char *err, const struct plot_figs *
 char *rpt_read_text(const char *path, size_t max);
 
 /* ---- the pages (one file each) ------------------------------------------------ */
+
+struct scenario;
+/* jobs.c: the run page's table per job (counters.csv, collectives.csv,
+ * storage_jobs.csv); 0, or -1 with err (a damaged collectives.csv) */
+int run_jobs_table(struct page *p, const struct scenario *s, const char *ini,
+		   const struct rtable *sum, char *err, size_t errlen);
+/* timeline.c: the run's iterations, faults and watchdog storms on one time axis */
+void run_timeline(struct page *p, const struct scenario *s, double t_end_us);
 
 /* each writes the page body between page_begin and page_end; 0, or -1 with
  * err when a file it needs is missing or damaged (nothing is kept) */

@@ -165,9 +165,6 @@ static int storage_table(struct page *p, char *err, size_t errlen)
 }
 
 int run_jobs_table(struct page *p, const struct scenario *s, const char *ini,
-		   const struct rtable *sum, char *err, size_t errlen);
-
-int run_jobs_table(struct page *p, const struct scenario *s, const char *ini,
 		   const struct rtable *sum, char *err, size_t errlen)
 {
 	struct job_row *jobs = calloc(JOBS_MAX, sizeof(*jobs));
@@ -186,7 +183,7 @@ int run_jobs_table(struct page *p, const struct scenario *s, const char *ini,
 	cell_num(rt_get(sum, 0, "sim_time_us"), &t_us);
 	h_section(p, "jobs", "Jobs");
 	h_raw(p, "<div class=\"tw\"><table id=\"job-table\"><thead><tr><th>job</th>"
-		 "<th>pattern</th><th>delivered B</th><th>goodput Gbps (over the run)</th>"
+		 "<th>pattern</th><th>delivered B</th><th>goodput Gbps (all receivers, over the run)</th>"
 		 "<th>retransmitted B</th><th>drops</th><th>iterations done / failed</th>"
 		 "<th>iteration time mean / min / max us</th><th>busbw % line judged min / mean"
 		 "</th><th>busbw % line mean (all)</th></tr></thead><tbody>\n");

@@ -237,6 +237,8 @@ static void run_what(struct page *p, const struct scenario *s, const char *ini,
 		}
 		if (out) {
 			*w = '\0';
+			if (!strncmp(out, "derived values\n", 15))
+				out += 15;
 			h_pre(p, out);
 		}
 	}
@@ -289,9 +291,6 @@ static void run_settings(struct page *p, const char *ini, const char *warnings)
 	h_raw(p, "</details>\n");
 	h_section_end(p);
 }
-
-int run_jobs_table(struct page *p, const struct scenario *s, const char *ini,
-		   const struct rtable *sum, char *err, size_t errlen);
 
 static const struct caption run_captions[] = {
 	{ "queues", "the deepest switch queues against Kmin/Kmax: a queue held above Kmax "
@@ -402,6 +401,9 @@ int page_run(struct page *p, char *err, size_t errlen)
 	if (rc == 0) {
 		run_summary(p, &sum);
 		h_section(p, "figures", "Figures");
+		double t_end = 0;
+		cell_num(rt_get(&sum, 0, "sim_time_us"), &t_end);
+		run_timeline(p, s, t_end);
 		struct plot_figs *figs = calloc(1, sizeof(*figs));
 		char ferr[1024] = "";
 		if (figs) {
