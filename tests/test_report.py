@@ -24,6 +24,7 @@ the command exits 4.  chromium missing is a failure that names the package
 to install, never a skip.  Prints one line per check; exit 1 when any fails.
 """
 import base64
+import csv
 import fcntl
 import html.parser
 import json
@@ -470,6 +471,20 @@ def check_run_page(run, tmp, env):
     r = sim('run', os.path.join(run, 'scenario.ini'), '-o', damaged, '-q', env=env)
     check(r.returncode == 0 and not os.path.exists(os.path.join(damaged, 'report.html')),
           'a run without --report leaves no earlier page in its folder')
+    # a job's FCT percentiles, across the network and over NVLink apart
+    nv_ini = os.path.join(tmp, 'nv.ini')
+    with open(nv_ini, 'w') as f:
+        f.write(STAR.replace('hosts = 5', 'hosts = 4\ngpus_per_server = 2'))
+    nv = os.path.join(tmp, 'nv')
+    r = sim('run', nv_ini, '-o', nv, '-q', '--report', env=env)
+    rows = list(csv.DictReader(open(os.path.join(nv, 'flows.csv')))) if r.returncode == 0 else []
+    net = sorted(float(x['fct_us']) for x in rows if x['src'] not in ('h0', 'h1'))
+    nvl = sorted(float(x['fct_us']) for x in rows if x['src'] == 'h1')
+    text = open(os.path.join(nv, 'report.html'), encoding='utf-8').read() if rows else ''
+    want = '<td class="n">%.3f / %.3f</td><td class="n">%.3f / %.3f</td></tr>' % (
+        net[0] if net else 0, net[-1] if net else 0, nvl[0] if nvl else 0, nvl[-1] if nvl else 0)
+    check(len(net) == 2 and len(nvl) == 1 and want in text,
+          "run: a job's FCT p50/p99 from flows.csv, the NVLink flow (h1 to h0) apart", want)
     storm = os.path.join(tmp, 'storm')
     r = sim('run', os.path.join(ROOT, 'scenarios', 'pause-storm.ini'), '-o', storm, '-q',
             '--report', env=env)

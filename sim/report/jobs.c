@@ -14,8 +14,15 @@
 
 #define JOBS_MAX 64
 
+/* the completion times of one job's flows, us */
+struct fcts {
+	double *v;
+	size_t n, cap;
+};
+
 struct job_row {
 	char name[128], pattern[32];
+	struct fcts fct[2]; /* [0] across the network, [1] within a server (NVLink) */
 	double delivered, retrans, drops; /* counters.csv sums; NAN: no column */
 	long iters_done, iters_failed, iterations;
 	double t_sum, t_min, t_max;		/* iteration times, us */
@@ -73,6 +80,113 @@ static void sum_counters(struct page *p, struct job_row *jobs, int n, char *note
 		}
 	}
 	rt_free(&c);
+}
+
+#define FLOWS_BYTES_MAX (1ull << 30) /* a larger flows.csv is not read for percentiles */
+
+static int fcts_add(struct fcts *f, double v)
+{
+	if (f->n == f->cap) {
+		size_t cap = f->cap ? 2 * f->cap : 1024;
+		double *n = realloc(f->v, cap * sizeof(*n));
+		if (!n)
+			return -1;
+		f->v = n;
+		f->cap = cap;
+	}
+	f->v[f->n++] = v;
+	return 0;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+/* the nearest-rank percentile q of the sorted f, NAN when empty */
+static double fcts_pct(const struct fcts *f, double q)
+{
+	if (!f->n)
+		return NAN;
+	size_t k = (size_t)ceil(q / 100.0 * (double)f->n);
+	return f->v[k ? k - 1 : 0];
+}
+
+/* "hN" as N; -1 otherwise */
+static long host_index(const char *h)
+{
+	char *end;
+	if (h[0] != 'h' || h[1] < '0' || h[1] > '9')
+		return -1;
+	long v = strtol(h + 1, &end, 10);
+	return *end ? -1 : v;
+}
+
+/*
+ * flows.csv read a line at a time: each completed flow's fct_us to its
+ * job, across the network or, between two GPUs of one server (hosts G*s to
+ * G*s+G-1, topology.gpus_per_server G), over NVLink.  A note instead when
+ * the file is missing, too large or not flows.csv's layout.
+ */
+static void sum_flows(struct page *p, const struct scenario *s, struct job_row *jobs, int n,
+		      char *note, size_t len)
+{
+	char path[RPT_PATH_MAX];
+	snprintf(path, sizeof(path), "%s/flows.csv", p->dir);
+	FILE *fp = fopen(path, "r");
+	if (!fp) {
+		snprintf(note, len, "flows.csv: not in the folder");
+		return;
+	}
+	char line[1024];
+	long long bytes = 0;
+	uint32_t g = s->gpus_per_server ? s->gpus_per_server : 1;
+	static const char head[] = "flow,job,src,dst,bytes,start_us,end_us,fct_us,";
+	if (!fgets(line, sizeof(line), fp) || strncmp(line, head, sizeof(head) - 1)) {
+		snprintf(note, len, "flows.csv: not the layout of docs/outputs.md");
+		fclose(fp);
+		return;
+	}
+	while (fgets(line, sizeof(line), fp)) {
+		if ((bytes += (long long)strlen(line)) > (long long)FLOWS_BYTES_MAX) {
+			snprintf(note, len, "flows.csv: larger than 1 GB, not read");
+			break;
+		}
+		char *f[10], *c = line;
+		int k = 0;
+		for (; k < 10 && c; k++) {
+			f[k] = c;
+			c = strchr(c, ',');
+			if (c)
+				*c++ = '\0';
+		}
+		double fct;
+		if (k < 8 || cell_num(f[7], &fct))
+			continue; /* a flow that did not complete */
+		long a = host_index(f[2]), b = host_index(f[3]);
+		int nvl = g > 1 && a >= 0 && b >= 0 && a / g == b / g;
+		for (int i = 0; i < n; i++)
+			if (!strcmp(jobs[i].name, f[1])) {
+				if (fcts_add(&jobs[i].fct[nvl], fct))
+					snprintf(note, len, "out of memory reading flows.csv");
+				break;
+			}
+	}
+	fclose(fp);
+	for (int i = 0; i < n; i++)
+		for (int k = 0; k < 2; k++)
+			qsort(jobs[i].fct[k].v, jobs[i].fct[k].n, sizeof(double), cmp_double);
+}
+
+/* "p50 / p99" of f, or "-" */
+static void fct_cell(struct page *p, const struct fcts *f)
+{
+	if (!f->n) {
+		h_raw(p, "<td>-</td>");
+		return;
+	}
+	h_fmt(p, "<td class=\"n\">%.3f / %.3f</td>", fcts_pct(f, 50), fcts_pct(f, 99));
 }
 
 static int is_collective(const char *pattern)
@@ -175,7 +289,12 @@ int run_jobs_table(struct page *p, const struct scenario *s, const char *ini,
 	int n = ini_jobs(ini, jobs, JOBS_MAX);
 	char note[1024] = "";
 	sum_counters(p, jobs, n, note, sizeof(note));
+	char flows_note[256] = "";
+	sum_flows(p, s, jobs, n, flows_note, sizeof(flows_note));
 	if (sum_iterations(p, s, jobs, n, err, errlen)) {
+		for (int i = 0; i < n; i++)
+			for (int k = 0; k < 2; k++)
+				free(jobs[i].fct[k].v);
 		free(jobs);
 		return -1;
 	}
@@ -186,7 +305,8 @@ int run_jobs_table(struct page *p, const struct scenario *s, const char *ini,
 		 "<th>pattern</th><th>delivered B</th><th>goodput Gbps (all receivers, over the run)</th>"
 		 "<th>retransmitted B</th><th>drops</th><th>iterations done / failed</th>"
 		 "<th>iteration time mean / min / max us</th><th>busbw % line judged min / mean"
-		 "</th><th>busbw % line mean (all)</th></tr></thead><tbody>\n");
+		 "</th><th>busbw % line mean (all)</th><th>FCT p50 / p99 us, network</th>"
+		 "<th>FCT p50 / p99 us, NVLink</th></tr></thead><tbody>\n");
 	for (int i = 0; i < n; i++) {
 		const struct job_row *j = &jobs[i];
 		h_raw(p, "<tr><td>");
@@ -217,10 +337,12 @@ int run_jobs_table(struct page *p, const struct scenario *s, const char *ini,
 		}
 		num_cell(p, j->iters_done && is_collective(j->pattern)
 				    ? j->bw_sum / (double)j->iters_done : NAN, 2);
+		fct_cell(p, &j->fct[0]);
+		fct_cell(p, &j->fct[1]);
 		h_raw(p, "</tr>\n");
 	}
 	if (!n)
-		h_raw(p, "<tr><td colspan=\"10\">no job</td></tr>\n");
+		h_raw(p, "<tr><td colspan=\"12\">no job</td></tr>\n");
 	h_raw(p, "</tbody></table></div>\n");
 	if (*note) {
 		h_raw(p, "<p class=\"box\">Per-job counters unavailable: ");
@@ -228,11 +350,17 @@ int run_jobs_table(struct page *p, const struct scenario *s, const char *ini,
 		h_raw(p, "</p>\n");
 	}
 	h_raw(p, "<p>");
-	h_textf(p, "Flow completion over every job: p50 %s us, p99 %s us (summary.csv).",
-		rt_get(sum, 0, "fct_p50_us"), rt_get(sum, 0, "fct_p99_us"));
+	h_textf(p, "Flow completion over every job: p50 %s us, p99 %s us (summary.csv). A job's "
+		"own percentiles are of its completed flows in flows.csv (nearest rank), those "
+		"between two GPUs of one server (NVLink) apart%s%s.",
+		rt_get(sum, 0, "fct_p50_us"), rt_get(sum, 0, "fct_p99_us"),
+		*flows_note ? "; " : "", flows_note);
 	h_raw(p, "</p>\n");
 	int rc = storage_table(p, err, errlen);
 	h_section_end(p);
+	for (int i = 0; i < n; i++)
+		for (int k = 0; k < 2; k++)
+			free(jobs[i].fct[k].v);
 	free(jobs);
 	return rc;
 }
