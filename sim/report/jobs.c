@@ -176,7 +176,9 @@ static void sum_flows(struct page *p, const struct scenario *s, struct job_row *
 	fclose(fp);
 	for (int i = 0; i < n; i++)
 		for (int k = 0; k < 2; k++)
-			qsort(jobs[i].fct[k].v, jobs[i].fct[k].n, sizeof(double), cmp_double);
+			if (jobs[i].fct[k].n)
+				qsort(jobs[i].fct[k].v, jobs[i].fct[k].n, sizeof(double),
+				      cmp_double);
 }
 
 /* "p50 / p99" of f, or "-" */

@@ -49,7 +49,8 @@ static void on_field(void *s, size_t len, void *ctx)
 		r->oom = 1;
 		return;
 	}
-	memcpy(v, s, len);
+	if (len)
+		memcpy(v, s, len);
 	v[len] = '\0';
 	r->cells[r->n++] = v;
 	r->row_fields++;
