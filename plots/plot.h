@@ -80,8 +80,9 @@ int plot_sweep(const char *dir, const char *scripts_dir, const char *format,
  * The figure of a calibrate directory (`dcqcn-sim calibrate`): from
  * DIR/plane.csv, DIR/plots/calibrate.FORMAT, the margin of each point over
  * the two keys of the plane (a cell per pair of values, coloured from red,
- * failing, through white to green, its margin written in it, the failing
- * ones hatched, the recommendation framed).  Data: DIR/plots/data/
+ * failing, through orange, then from light green up to green, on a scale as
+ * wide as the largest margin, its margin written in it, the failing ones
+ * hatched, the recommendation framed).  Data: DIR/plots/data/
  * calibrate.dat (ia, ib, margin_pct clamped to +-100, pass, label,
  * binding) and calibrate.vars (the keys, the grid sizes and values, the
  * recommendation's cell).  Returns 0 with a note for the user in err, or
