@@ -12,8 +12,10 @@
  *                    qps.csv           the QPs output.plot_qps lists, or (auto)
  *                                      the 8 whose Rc fell lowest, Gbps; each
  *                                      named "QP N  JOB hS → hD"
- *   throughput.png   counters.csv,     per job: goodput and retransmitted Gbps,
- *                    pfcwd.csv         drops per interval; watchdog storms shaded
+ *   throughput.png   counters.csv,     per job: goodput (Tbps past 5000 Gbps),
+ *                    pfcwd.csv         and, only when the run had any, the
+ *                                      retransmitted rate and drops per
+ *                                      interval; watchdog storms shaded
  *   collectives.png  collectives.csv,  time per iteration of each job; busbw (%
  *                    scenario.ini      of line) against the target for the
  *                                      collectives (ring-allreduce, alltoall) only
