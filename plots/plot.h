@@ -95,10 +95,11 @@ int plot_calibrate(const char *dir, const char *scripts_dir, const char *format,
 
 /*
  * The figure of a compare directory (`dcqcn-sim compare`): from
- * DIR/compare.csv, DIR/plots/compare.FORMAT, a bar per fabric in six
- * panels: collective time, bus bandwidth (% of line), 4 KB latency p99,
- * flow completion p99, bytes retransmitted and drops (a fabric whose run
- * did not finish is starred).  Data: DIR/plots/data/compare.dat.  Returns
+ * DIR/compare.csv, DIR/plots/compare.FORMAT, a bar per fabric in a
+ * panel for each of collective time, bus bandwidth (% of line), 4 KB
+ * latency p99, flow completion p99, bytes retransmitted and drops that some
+ * fabric has a value of, two a row, a time over more than two decades on a
+ * log axis (a fabric whose run did not finish is starred).  Data: DIR/plots/data/compare.dat.  Returns
  * 0 with a note for the user in err, or -1 with the reason.
  */
 int plot_compare(const char *dir, const char *scripts_dir, const char *format, char *err,
