@@ -140,6 +140,7 @@ struct run_info {
 	double host_link_gbps;	/* NaN unknown */
 	double max_ecn_mark_pct; /* [criteria], default 2 (docs/contract.md#scenario-files) */
 	double min_busbw_pct;	/* [criteria], default 95 (docs/contract.md#scenario-files) */
+	double warmup_iterations; /* [criteria], default 1: iterations busbw is not judged on */
 	int ini_read;		/* scenario.ini was read: jobs[] lists its jobs */
 	int queues_none;	/* output.queues = none */
 	int cc_none;		/* nic.cc = none */

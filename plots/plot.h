@@ -17,8 +17,9 @@
  *                                      retransmitted rate and drops per
  *                                      interval; watchdog storms shaded
  *   collectives.png  collectives.csv,  time per iteration of each job; busbw (%
- *                    scenario.ini      of line) against the target for the
- *                                      collectives (ring-allreduce, alltoall) only
+ *                    scenario.ini,     of line) against the target for the
+ *                    summary.csv       collectives (ring-allreduce, alltoall)
+ *                                      only, the warm-up shaded; the verdict
  *   storage.png      storage.csv,      storage jobs' completion latency per
  *                    storage_jobs.csv, interval (mean, and the slowest I/O) above
  *                    collectives.csv   the collectives' iterations on one time axis
