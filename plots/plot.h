@@ -67,12 +67,15 @@ int plot_run(const char *dir, const char *scripts_dir, const char *format, char 
  *   sweep_pass.png    with two or more axes: pass (1), fail (0) or not
  *                     judged (0.5) over the first two axes; a cell over
  *                     further axes is the worst of its points (it passes
- *                     only if all do); a point without a row is blank
+ *                     only if all do); a point without a row is blank;
+ *                     a failing cell labelled with the first criterion
+ *                     its first failing point missed and the value
  *
  * Data: DIR/plots/data/sweep_METRIC.dat (x, xlabel, then one column per
  * line, titled "KEY=V, ..." or METRIC with no other axis; with repeats
  * each line's _min and _max columns follow it), sweep_METRIC.vars and
- * sweep_pass.dat (xi, yi, xlabel, ylabel, pass).  A metric with no number
+ * sweep_pass.dat (xi, yi, xlabel, ylabel, pass), sweep_pass_why.dat (xi, yi,
+ * why: "max_ecn_mark_pct 18.303", "not judged").  A metric with no number
  * in any row is skipped, with a note.  Returns 0 with a note for the user
  * in err, or -1 with the reason.
  */

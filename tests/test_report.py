@@ -356,6 +356,11 @@ def main():
               'sweep: a failing point is named with its axes, the criterion and the value')
         check('<a href="p003/summary.csv">p003</a>' in text,
               'sweep: a point without a page links to its summary.csv')
+        rows = list(csv.DictReader(open(os.path.join(sw, 'sweep.csv'))))
+        why = open(os.path.join(sw, 'plots', 'data', 'sweep_pass_why.dat')).read().splitlines()
+        check(why == ['xi\tyi\twhy'] + ['0\t%d\tmax_ecn_mark_pct %s' % (i, rows[i]['ecn_mark_pct'])
+                                       for i in (0, 1)],
+              'sweep_pass: each failing cell says the criterion missed and the value', why)
 
     cmp = os.path.join(tmp, 'compare')
     r = sim('compare', os.path.join(DATA, 'compare-star.ini'), '-o', cmp, '-q', '--report',

@@ -63,7 +63,8 @@ static void failing_point(struct page *p, const struct rtable *t, size_t r, int 
 }
 
 static const struct caption sweep_captions[] = {
-	{ "sweep_pass", "pass (green) or fail (red) over the first two axes; a cell over "
+	{ "sweep_pass", "pass (green) or fail (red) over the first two axes, a failing cell "
+			"labelled with the criterion it missed and the value measured; a cell over "
 			"further axes passes only if all its points do" },
 	{ "sweep_", "the metric against the first axis, a line per value of the others "
 		    "(min-max bars over repeats)" },
