@@ -24,9 +24,11 @@ load data."pause_map.vars"
 height = nrows > 20 ? 300 + 15 * nrows : 600
 load ARG0[1:strlen(ARG0) - strlen("pause_map.gp")]."common.gp"
 
-ts = tscale(t_end_us)
-set xlabel tlabel(t_end_us)
-set xrange [0:t_end_us / ts]
+# the window where the pauses are (the whole run when they fill half of it)
+ts = tscale(win1_us - win0_us)
+set xlabel tlabel(win1_us - win0_us)
+set xrange [win0_us / ts:win1_us / ts]
+zoom = zoomed ? sprintf("\n{/*0.8 zoomed to the pauses: %s to %s of the run's %s}", span(win0_us), span(win1_us), span(t_end_us)) : ""
 set grid noxtics noytics
 set border 15
 set tics nomirror
@@ -50,7 +52,7 @@ if (nrows == 0) {
     } else {
         which = sprintf("%d paused transmitter%s", nrows, nrows > 1 ? "s" : "")
     }
-    set title sprintf("PFC pause map, %s %s: %s, in order of first pause (bins of %s)", strstrt(priorities, ",") ? "priorities" : "priority", priorities, which, span(bin_us))
+    set title sprintf("PFC pause map, %s %s: %s, in order of first pause (bins of %s)%s", strstrt(priorities, ",") ? "priorities" : "priority", priorities, which, span(bin_us), zoom)
     set ylabel "paused transmitter → peer"
     set yrange [nrows - 0.5:-0.5]
     set lmargin label_chars + 6

@@ -6,7 +6,8 @@
  * gnuplot script per figure (scripts_dir/NAME.gp) to draw DIR/plots/NAME.png:
  *
  *   queues.png       queues.csv        the 6 busiest switch egress queues, KB
- *   pause_map.png    pause.csv         paused fraction per transmitter x time
+ *   pause_map.png    pause.csv         paused fraction per transmitter x time,
+ *                                      zoomed to the pauses' window
  *   rates.png        counters.csv      pause frames/s and % of packets CE-marked
  *   dcqcn.png        rates.csv,        the DCQCN rate limit Rc (not goodput) of
  *                    qps.csv           the QPs output.plot_qps lists, or (auto)
