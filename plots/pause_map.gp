@@ -11,7 +11,11 @@
 #                   is two scan lines (row -+ 0.25), as `with image` needs a
 #                   grid of at least 2 x 2 points
 #   pause_map.vars  t_end_us, interval_us, bin_us, nrows, ntransmitters,
-#                   priorities, label_chars (the longest row label)
+#                   priorities, label_chars (the longest row label),
+#                   win0_us, win1_us (the window drawn: the pauses' span
+#                   and 15 % of it either side when that is under half the
+#                   run, else 0 to t_end_us), zoomed (1 when it is not the
+#                   whole run)
 # Draws rows (transmitters) x time, coloured by the paused fraction, so a
 # storm that spreads from one port to others reads top to bottom.  With no
 # pause at all (a valid result) it draws an empty map saying so.
