@@ -277,5 +277,7 @@ int sw_shape_pass(const struct sw *w, struct fig *g, char *err, size_t errlen);
 int shape_calibrate(struct fig *g, char *err, size_t errlen);
 /* compare.dat and .vars from g->dir/compare.csv; 0, or -1 with err */
 int shape_compare(struct fig *g, char *err, size_t errlen);
+/* nccltests.dat and .vars from g->dir/nccl-tests.csv; 0, or -1 with err */
+int shape_nccltests(struct fig *g, char *err, size_t errlen);
 
 #endif

@@ -428,3 +428,16 @@ int plot_compare_to(const char *dir, const char *scripts_dir, const char *format
 {
 	return plot_one(dir, scripts_dir, format, "compare", shape_compare, figs, err, errlen);
 }
+
+int plot_nccltests(const char *dir, const char *scripts_dir, const char *format, char *err,
+		   size_t errlen)
+{
+	return plot_one(dir, scripts_dir, format, "nccltests", shape_nccltests, NULL, err, errlen);
+}
+
+int plot_nccltests_to(const char *dir, const char *scripts_dir, const char *format,
+		      struct plot_figs *figs, char *err, size_t errlen)
+{
+	return plot_one(dir, scripts_dir, format, "nccltests", shape_nccltests, figs, err,
+			errlen);
+}

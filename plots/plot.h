@@ -130,7 +130,17 @@ struct plot_figs {
 	} fig[PLOT_FIGS_MAX];
 };
 
-/* plot_run, plot_sweep, plot_calibrate and plot_compare into figs->out_dir
+/*
+ * The figure of an nccl-tests directory (`dcqcn-sim nccl-tests --out`):
+ * from DIR/nccl-tests.csv, DIR/plots/nccltests.FORMAT, busbw (top) and the
+ * time of one iteration (bottom, log) against the message size (log2),
+ * out-of-place and in-place.  Data: DIR/plots/data/nccltests.dat.  Returns
+ * 0 with a note for the user in err, or -1 with the reason.
+ */
+int plot_nccltests(const char *dir, const char *scripts_dir, const char *format, char *err,
+		   size_t errlen);
+
+/* plot_run, plot_sweep, plot_calibrate, plot_compare and plot_nccltests into figs->out_dir
  * (above); the same return values */
 int plot_run_to(const char *dir, const char *scripts_dir, const char *format,
 		struct plot_figs *figs, char *err, size_t errlen);
@@ -140,6 +150,8 @@ int plot_calibrate_to(const char *dir, const char *scripts_dir, const char *form
 		      struct plot_figs *figs, char *err, size_t errlen);
 int plot_compare_to(const char *dir, const char *scripts_dir, const char *format,
 		    struct plot_figs *figs, char *err, size_t errlen);
+int plot_nccltests_to(const char *dir, const char *scripts_dir, const char *format,
+		      struct plot_figs *figs, char *err, size_t errlen);
 
 /* 1 when format is one plot_run draws (figures.h figure_formats: png, svg,
  * pdf; NULL is png).  Figures are named DIR/plots/NAME.FORMAT; drawing one

@@ -377,6 +377,14 @@ def main():
     if check(r.returncode == 0 and os.path.exists(page),
              'nccl-tests --out DIR --report writes report.html', r.stderr):
         pages.append(('nccl-tests', page, r'^COMPLETED\s+3 sizes; average bus bandwidth', 1))
+        r = sim('plot', nccl, env=env)
+        dat = open(os.path.join(nccl, 'plots', 'data', 'nccltests.dat')).read().splitlines()
+        rows = list(csv.DictReader(open(os.path.join(nccl, 'nccl-tests.csv'))))
+        check(r.returncode == 0 and os.path.getsize(os.path.join(nccl, 'plots', 'nccltests.png'))
+              and dat[1].split('\t')[:2] == ['1048576', '1M']
+              and [float(x) for x in dat[1].split('\t')[2:4]] ==
+              [float(rows[0]['oop_busbw_GBps']), float(rows[0]['ip_busbw_GBps'])],
+              'plot of an nccl-tests folder: busbw against size (nccltests.png)', r.stderr + repr(dat[:2]))
 
     cal = os.path.join(tmp, 'calibrate')
     r = sim('calibrate', os.path.join(DATA, 'calibrate-incast.ini'), '--tune',

@@ -1,10 +1,8 @@
 /*
  * compare.c - the pages of a compare folder and of an nccl-tests folder
  * (internal.h): the table, each fabric's or size's run linked, and the
- * figure: compare's bars, nccl-tests' busbw against size (drawn here as a
- * small SVG of its own: two lines, out-of-place and in-place).
+ * figure: compare's bars, nccl-tests' busbw and time against size.
  */
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -76,80 +74,11 @@ int page_compare(struct page *p, char *err, size_t errlen)
 	return 0;
 }
 
-/* busbw (GB/s) against size (log2 axis) as an inline SVG: out-of-place
- * and in-place, a point per size */
-static void busbw_svg(struct page *p, const struct rtable *t)
-{
-	const double w = 800, h = 360, l = 70, r = 20, top = 20, b = 50;
-	double xmin = INFINITY, xmax = -INFINITY, ymax = 0;
-	for (size_t i = 0; i < t->nrows; i++) {
-		double s, o, ip;
-		if (cell_num(rt_get(t, i, "size_B"), &s) || s <= 0)
-			continue;
-		xmin = fmin(xmin, log2(s));
-		xmax = fmax(xmax, log2(s));
-		if (!cell_num(rt_get(t, i, "oop_busbw_GBps"), &o))
-			ymax = fmax(ymax, o);
-		if (!cell_num(rt_get(t, i, "ip_busbw_GBps"), &ip))
-			ymax = fmax(ymax, ip);
-	}
-	if (!isfinite(xmin) || ymax <= 0)
-		return;
-	if (xmax <= xmin)
-		xmax = xmin + 1;
-	ymax *= 1.1;
-	h_fmt(p, "<figure id=\"busbw\"><svg role=\"img\" viewBox=\"0 0 %.0f %.0f\" "
-		 "xmlns=\"http://www.w3.org/2000/svg\" font-family=\"sans-serif\" font-size=\"13\">\n",
-	      w, h);
-	h_fmt(p, "<path d=\"M%.1f %.1fV%.1fH%.1f\" fill=\"none\" stroke=\"#404040\"/>\n", l, top,
-	      h - b, w - r);
-	for (int k = 0; k <= 4; k++) {
-		double y = h - b - (h - b - top) * k / 4.0;
-		h_fmt(p, "<path d=\"M%.1f %.1fH%.1f\" stroke=\"#e0e0e0\"/><text x=\"%.1f\" "
-			 "y=\"%.1f\" text-anchor=\"end\">%.3g</text>\n",
-		      l, y, w - r, l - 6, y + 4, ymax * k / 4.0);
-	}
-	static const char *const cols[2] = { "oop_busbw_GBps", "ip_busbw_GBps" };
-	static const char *const colours[2] = { "#1f77b4", "#ff7f0e" };
-	for (int c = 0; c < 2; c++) {
-		h_fmt(p, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"2\" points=\"",
-		      colours[c]);
-		for (size_t i = 0; i < t->nrows; i++) {
-			double s, v;
-			if (cell_num(rt_get(t, i, "size_B"), &s) || s <= 0 ||
-			    cell_num(rt_get(t, i, cols[c]), &v))
-				continue;
-			h_fmt(p, "%.1f,%.1f ", l + (w - l - r) * (log2(s) - xmin) / (xmax - xmin),
-			      h - b - (h - b - top) * v / ymax);
-		}
-		h_raw(p, "\"/>\n");
-		h_fmt(p, "<text x=\"%.1f\" y=\"%.1f\" fill=\"%s\">%s</text>\n", l + 10,
-		      top + 16 + 16.0 * c, colours[c], c ? "in-place" : "out-of-place");
-	}
-	for (size_t i = 0; i < t->nrows; i++) {
-		double s;
-		if (cell_num(rt_get(t, i, "size_B"), &s) || s <= 0)
-			continue;
-		double x = l + (w - l - r) * (log2(s) - xmin) / (xmax - xmin);
-		char label[32];
-		if (s >= 1 << 30)
-			snprintf(label, sizeof(label), "%gG", s / (1 << 30));
-		else if (s >= 1 << 20)
-			snprintf(label, sizeof(label), "%gM", s / (1 << 20));
-		else if (s >= 1 << 10)
-			snprintf(label, sizeof(label), "%gK", s / (1 << 10));
-		else
-			snprintf(label, sizeof(label), "%g", s);
-		h_fmt(p, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%s</text>\n", x,
-		      h - b + 18, label);
-	}
-	h_fmt(p, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">message size (B)</text>\n",
-	      (l + w - r) / 2, h - 8);
-	h_fmt(p, "<text transform=\"rotate(-90)\" x=\"%.1f\" y=\"16\" text-anchor=\"middle\">"
-		 "busbw (GB/s)</text>\n", -(top + h - b) / 2);
-	h_raw(p, "</svg>\n<figcaption><strong>busbw</strong>: bus bandwidth against message size, "
-		 "out-of-place and in-place, as nccl-tests reports it</figcaption></figure>\n");
-}
+static const struct caption nccl_captions[] = {
+	{ "nccltests", "bus bandwidth (top) and the time of one iteration (bottom) against the "
+		       "message size, out-of-place and in-place, as nccl-tests reports them" },
+	{ NULL, NULL },
+};
 
 int page_nccltests(struct page *p, char *err, size_t errlen)
 {
@@ -189,10 +118,20 @@ int page_nccltests(struct page *p, char *err, size_t errlen)
 	h_raw(p, "<p>A size links to its run folder's page, or its summary.csv.</p>\n");
 	h_table(p, &t, NULL, 1, "size_B");
 	h_section_end(p);
-	h_section(p, "figures", "Figures");
-	busbw_svg(p, &t);
-	h_section_end(p);
 	rt_free(&t);
+	h_section(p, "figures", "Figures");
+	struct plot_figs *figs = calloc(1, sizeof(*figs));
+	if (!figs) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	char ferr[1024] = "";
+	figs->out_dir = p->tmp;
+	int frc = plot_nccltests_to(p->dir, p->meta ? p->meta->scripts_dir : NULL, "svg", figs,
+				    ferr, sizeof(ferr));
+	h_figures(p, frc, ferr, figs, nccl_captions);
+	free(figs);
+	h_section_end(p);
 	page_end(p, NULL);
 	return 0;
 }
