@@ -351,6 +351,7 @@ def main():
              r.stderr):
         pages.append(('sweep', page, r'^FAIL\s+2 of 4 points pass, 2 fail', 2))
         text = open(page).read()
+        check('4 points over 2 axes' in text, 'sweep: the axes counted without their base-unit columns')
         check(re.search(r'p000 \(criteria\.max_ecn_mark_pct=0 ecn\.kmin=50KB\): '
                         r'<strong>max_ecn_mark_pct</strong> \(ecn_mark_pct [0-9.]+\)', text),
               'sweep: a failing point is named with its axes, the criterion and the value')
@@ -395,6 +396,14 @@ def main():
              r.stderr):
         pages.append(('calibrate', page,
                       r'^(RECOMMENDED|FRAGILE|NO SETTING PASSES|NOT RECOMMENDED)', 1))
+        text = open(page).read()
+        rows = list(csv.DictReader(open(os.path.join(cal, 'calibrate.csv'))))
+        rec = [x for x in rows if x['note'] == 'recommended']
+        check(rec and re.search(r'<th>own \(point 0\)</th><th>recommended \(point %s\)</th>'
+                                % rec[0]['point'], text) and
+              re.search(r'<tr><th>margin</th><td class="n">[-0-9.]+</td><td class="n">%s</td>'
+                        % re.escape(rec[0]['margin']), text),
+              'calibrate: own and recommended side by side, with their margins')
 
     r = sim('nccl-tests', 'all_reduce_perf', star, '-b', '1M', '-e', '1M', '--report', env=env)
     check(r.returncode == 2 and '--report needs --out DIR' in r.stderr,

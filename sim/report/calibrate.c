@@ -137,29 +137,39 @@ int page_calibrate(struct page *p, char *err, size_t errlen)
 	h_raw(p, "</h1>\n");
 	cal_banner(p, rec, &t);
 	h_section(p, "choice", "Own, recommended and runner-up settings");
-	struct rtable pick = t;
-	/* the rows whose note names them, in the order own, recommended, runner-up */
+	/* the rows whose note names them, side by side: a column each, a row
+	 * per column of calibrate.csv */
 	size_t keep[3], nk = 0;
 	static const char *const notes[3] = { "own", "recommended", "runner-up" };
 	for (int k = 0; k < 3; k++)
 		for (size_t r = 0; r < t.nrows; r++)
 			if (!strcmp(rt_get(&t, r, "note"), notes[k]) && nk < 3)
 				keep[nk++] = r;
-	char **cells = calloc((nk + 1) * t.ncols, sizeof(*cells));
-	if (!cells) {
-		snprintf(err, errlen, "out of memory");
-		free(rec);
-		rt_free(&t);
-		return -1;
+	h_raw(p, "<div class=\"tw\"><table id=\"side-by-side\"><thead><tr><th></th>");
+	for (size_t i = 0; i < nk; i++) {
+		h_raw(p, "<th>");
+		h_textf(p, "%s (point %s)", rt_get(&t, keep[i], "note"), rt_get(&t, keep[i], "point"));
+		h_raw(p, "</th>");
 	}
-	memcpy(cells, t.cell, t.ncols * sizeof(*cells));
-	for (size_t i = 0; i < nk; i++)
-		memcpy(cells + (i + 1) * t.ncols, t.cell + (keep[i] + 1) * t.ncols,
-		       t.ncols * sizeof(*cells));
-	pick.cell = cells;
-	pick.nrows = nk;
-	h_table(p, &pick, NULL, 0, NULL);
-	free(cells);
+	h_raw(p, "</tr></thead><tbody>\n");
+	for (size_t c = 0; c < t.ncols; c++) {
+		if (!strcmp(t.cell[c], "note") || !strcmp(t.cell[c], "point"))
+			continue;
+		h_raw(p, "<tr><th>");
+		h_text(p, t.cell[c]);
+		h_raw(p, "</th>");
+		for (size_t i = 0; i < nk; i++) {
+			const char *v = t.cell[(keep[i] + 1) * t.ncols + c];
+			double x;
+			h_raw(p, cell_num(v, &x) == 0 ? "<td class=\"n\">" : "<td>");
+			h_text(p, v);
+			h_raw(p, "</td>");
+		}
+		h_raw(p, "</tr>\n");
+	}
+	h_raw(p, "</tbody></table></div>\n");
+	if (!nk)
+		h_raw(p, "<p>calibrate.csv names no own, recommended or runner-up point.</p>\n");
 	if (rec) {
 		h_raw(p, "<h3>recommended.ini</h3>\n");
 		h_pre(p, rec);

@@ -27,6 +27,15 @@ static const char *measure_of(const char *criterion)
 	return NULL;
 }
 
+/* is column c an axis's value in its base unit (ecn.kmin_B after ecn.kmin)? */
+static int base_col(const struct rtable *t, int c)
+{
+	if (c <= 2)
+		return 0;
+	size_t l = strlen(t->cell[c - 1]);
+	return !strncmp(t->cell[c], t->cell[c - 1], l) && t->cell[c][l] == '_';
+}
+
 /* "p001 (ecn.kmin=50KB): max_ecn_mark_pct (ecn_mark_pct 18.303)" */
 static void failing_point(struct page *p, const struct rtable *t, size_t r, int first_metric)
 {
@@ -35,10 +44,8 @@ static void failing_point(struct page *p, const struct rtable *t, size_t r, int 
 	h_raw(p, " (");
 	for (int c = 2; c < first_metric; c++) {
 		const char *name = t->cell[c];
-		size_t l = strlen(name);
-		if ((l > 2 && !strcmp(name + l - 2, "_B")) || strstr(name, "_frac") ||
-		    (l > 3 && !strcmp(name + l - 3, "_ps")) || strstr(name, "_bps"))
-			continue; /* an axis's base-unit column */
+		if (base_col(t, c))
+			continue;
 		h_textf(p, "%s%s=%s", c > 2 ? " " : "", name, rt_get(t, r, name));
 	}
 	h_raw(p, "): ");
@@ -82,7 +89,9 @@ int page_sweep(struct page *p, char *err, size_t errlen)
 		rt_free(&t);
 		return -1;
 	}
-	int first_metric = rt_col(&t, "sim_time_us");
+	int first_metric = rt_col(&t, "sim_time_us"), naxes = 0;
+	for (int c = 2; c < first_metric; c++)
+		naxes += !base_col(&t, c);
 	size_t pass = 0, fail = 0, nj = 0;
 	for (size_t r = 0; r < t.nrows; r++) {
 		const char *v = rt_get(&t, r, "criteria_pass");
@@ -100,7 +109,7 @@ int page_sweep(struct page *p, char *err, size_t errlen)
 	h_raw(p, "<h1>");
 	h_text(p, title);
 	h_raw(p, "</h1>\n<p class=\"sub\">");
-	h_textf(p, "%zu points over %d axes", t.nrows, first_metric - 2);
+	h_textf(p, "%zu points over %d ax%s", t.nrows, naxes, naxes == 1 ? "is" : "es");
 	h_raw(p, "</p>\n");
 	snprintf(why, sizeof(why), "%zu of %zu points pass, %zu fail, %zu not judged", pass,
 		 t.nrows, fail, nj);
