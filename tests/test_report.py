@@ -370,6 +370,11 @@ def main():
     if check(r.returncode == 0 and os.path.exists(page), 'compare --report writes report.html',
              r.stderr):
         pages.append(('compare', page, r'^(PASS|FAIL|NOT JUDGED)\s+roce: ', 1))
+        text = open(page).read()
+        summ = list(csv.DictReader(open(os.path.join(cmp, 'roce', 'summary.csv'))))[0]
+        check(re.search(r'<tr><td>roce</td><td[^>]*>%s</td>' %
+                        re.escape(summ['busbw_judged_min_pct'] or '-'), text),
+              "compare: each fabric's judged busbw from its own summary.csv")
 
     nccl = os.path.join(tmp, 'nccl')
     r = sim('nccl-tests', 'all_reduce_perf', star, '-b', '1M', '-e', '4M', '-f', '2', '-g', '4',

@@ -19,6 +19,47 @@ static void title_of(struct page *p, const char *what, char *title, size_t len)
 	h_raw(p, "</h1>\n");
 }
 
+/* each fabric's own summary.csv: busbw as [criteria] judges it and when
+ * its traffic ended (a fabric whose folder has none is said so) */
+static void compare_judged(struct page *p, const struct rtable *t)
+{
+	static const char *const cols[] = { "busbw_judged_min_pct", "busbw_judged_mean_pct",
+					    "judged_iterations", "collective_time_us",
+					    "sim_time_us", "fct_p99_us", NULL };
+	h_raw(p, "<h3>Judged busbw and completion, from each fabric's summary.csv</h3>\n"
+		 "<div class=\"tw\"><table id=\"judged\"><thead><tr><th>fabric</th>");
+	for (int k = 0; cols[k]; k++) {
+		h_raw(p, "<th>");
+		h_text(p, cols[k]);
+		h_raw(p, "</th>");
+	}
+	h_raw(p, "</tr></thead><tbody>\n");
+	for (size_t r = 0; r < t->nrows; r++) {
+		const char *fabric = rt_get(t, r, "fabric");
+		char sub[RPT_PATH_MAX], err[512];
+		struct rtable s;
+		snprintf(sub, sizeof(sub), "%s/%s", p->dir, fabric);
+		h_raw(p, "<tr><td>");
+		h_text(p, fabric);
+		h_raw(p, "</td>");
+		if (strstr(fabric, "..") || strchr(fabric, '/') ||
+		    rt_read(&s, sub, "summary.csv", err, sizeof(err))) {
+			h_fmt(p, "<td colspan=\"%d\">no summary.csv in its folder</td></tr>\n", 6);
+			continue;
+		}
+		for (int k = 0; cols[k]; k++) {
+			const char *v = rt_get(&s, 0, cols[k]);
+			double x;
+			h_raw(p, cell_num(v, &x) == 0 ? "<td class=\"n\">" : "<td>");
+			h_text(p, *v ? v : "-");
+			h_raw(p, "</td>");
+		}
+		h_raw(p, "</tr>\n");
+		rt_free(&s);
+	}
+	h_raw(p, "</tbody></table></div>\n");
+}
+
 static const struct caption compare_captions[] = {
 	{ "compare", "each fabric's collective time, bus bandwidth, latency, flow completion, "
 		     "bytes sent again and drops; a fabric whose run did not finish is starred" },
@@ -55,6 +96,7 @@ int page_compare(struct page *p, char *err, size_t errlen)
 	h_raw(p, "<p>Each fabric's name links to its run folder's page, or its summary.csv "
 		 "(<code>dcqcn-sim report DIR/FABRIC</code> writes the page).</p>\n");
 	h_table(p, &t, NULL, 1, "fabric");
+	compare_judged(p, &t);
 	h_section_end(p);
 	rt_free(&t);
 	h_section(p, "figures", "Figures");
