@@ -27,7 +27,8 @@ lo = min_size / 1.5
 hi = max_size * 1.5
 if (hi / lo < 4) { lo = lo / 2; hi = hi * 2 }
 set xrange [lo:hi]
-set key inside left top Left reverse samplen 2 font ",11"
+set key outside right top Left reverse samplen 2 font ",11"
+set rmargin 18
 set multiplot layout 2,1 title "nccl-tests, simulated: bus bandwidth and time against message size" font ",15"
 
 set ylabel "busbw (GB/s)"
