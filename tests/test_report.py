@@ -13,7 +13,9 @@ Tiny folders of each kind (a run with `run --report`, a sweep with
     DevTools protocol (--remote-debugging-pipe, no package beyond
     chromium): no console error, no exception, no request but the page
     itself and its inline data: images; the verdict and the figures are in
-    the rendered DOM with a size; the screenshot is not blank.
+    the rendered DOM with a size; the screenshot is not blank; it prints
+    to A4 pages; on a 390 px phone it is no wider than the screen; a click
+    on a sortable column's header sorts the rows.
 
 Then what the pages say: the run's verdict and criteria against its
 summary.csv, text from the folder's files escaped, the page of `run
@@ -249,7 +251,7 @@ class Browser:
             self.proc.wait()
 
 
-def open_page(br, path, name, width=1000, height=1400):
+def open_page(br, path, name, width=1000, height=1400, keep=False):
     """load path, return (errors, requests, DOM facts, screenshot)"""
     target = br.send('Target.createTarget', {'url': 'about:blank'})['targetId']
     s = br.send('Target.attachToTarget', {'targetId': target, 'flatten': True})['sessionId']
@@ -288,12 +290,15 @@ def open_page(br, path, name, width=1000, height=1400):
             u = p['request']['url']
             if u != url and not u.startswith('data:'):
                 requests.append(u)
-    br.send('Target.closeTarget', {'targetId': target})
+    if keep:
+        br.last_session, br.last_target = s, target
+    else:
+        br.send('Target.closeTarget', {'targetId': target})
     return errors, requests, facts, shot
 
 
 def in_browser(br, name, path, verdict_re, min_figures):
-    errors, requests, facts, shot = open_page(br, path, name)
+    errors, requests, facts, shot = open_page(br, path, name, keep=True)
     check(not errors, name + ': no console error in chromium', '; '.join(errors[:3]))
     check(not requests, name + ': no request but the page itself', ', '.join(requests[:3]))
     check(facts['verdict'] is not None and re.search(verdict_re, facts['verdict']),
@@ -304,6 +309,14 @@ def in_browser(br, name, path, verdict_re, min_figures):
     dark, colours = ink(shot)
     check(dark > 0.01 and colours > 3, name + ': the screenshot is not blank',
           '%.3f of pixels inked, %d colours' % (dark, colours))
+    # printed: A4 pages (595 x 842 points), as many as the page needs
+    pdf = base64.b64decode(br.send('Page.printToPDF', {'paperWidth': 8.27, 'paperHeight': 11.69,
+                                                       'printBackground': True},
+                                   session=br.last_session, timeout=60)['data'])
+    pages = len(re.findall(rb'/Type\s*/Page[^s]', pdf))
+    check(pdf.startswith(b'%PDF') and pages >= 1 and re.search(rb'/MediaBox\s*\[0 0 59[45]\.?\d* 84[12]', pdf),
+          name + ': prints to A4 (%d pages)' % pages)
+    br.send('Target.closeTarget', {'targetId': br.last_target})
     # a phone: the page fits its width (tables scroll inside their own box)
     errors, _, facts, _ = open_page(br, path, name, width=390, height=800)
     check(not errors and facts['width'] <= 400,
@@ -424,6 +437,9 @@ def main():
             controls(br, tmp)
             for name, path, verdict, figs in pages:
                 in_browser(br, name, path, verdict, figs)
+            for name, path, _, _ in pages:
+                if name == 'sweep':
+                    sorting(br, path)
         finally:
             br.close()
     shutil.rmtree(tmp, ignore_errors=True)
@@ -522,6 +538,33 @@ def check_run_page(run, tmp, env):
           'run: the timeline has the fault and the watchdog\'s storms', r.stderr)
     r = sim('report', run, env=env)  # the page again, with its figures
     check(r.returncode == 0, 'run: report DIR', r.stderr)
+
+
+def sorting(br, path):
+    """a click on a sortable column's header orders the rows by it"""
+    target = br.send('Target.createTarget', {'url': 'about:blank'})['targetId']
+    s = br.send('Target.attachToTarget', {'targetId': target, 'flatten': True})['sessionId']
+    br.send('Page.enable', session=s)
+    br.send('Page.navigate', {'url': 'file://' + os.path.abspath(path)}, session=s)
+    br.wait_event('Page.loadEventFired', s)
+    js = '''(function(){
+        var t = document.querySelector('table.sortable'), th = t.tHead.rows[0].cells;
+        var col = -1;
+        for (var i = 0; i < th.length; i++) if (th[i].textContent == 'ecn.kmin_B') col = i;
+        function values() { return Array.prototype.map.call(t.tBodies[0].rows,
+            function(r){ return parseFloat(r.cells[col].textContent); }); }
+        var before = values();
+        th[col].click(); var up = values();
+        th[col].click(); var down = values();
+        return {before: before, up: up, down: down};
+    })()'''
+    v = br.send('Runtime.evaluate', {'expression': js, 'returnByValue': True},
+                session=s)['result'].get('value') or {}
+    br.send('Target.closeTarget', {'targetId': target})
+    up, down = v.get('up', []), v.get('down', [])
+    check(up and up == sorted(up) and up != v.get('before') and down == sorted(up, reverse=True),
+          'sweep: a click on a header sorts the points by it, a second click the other way',
+          repr(v))
 
 
 def controls(br, tmp):
