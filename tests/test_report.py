@@ -368,8 +368,21 @@ def main():
         check(re.search(r'p000 \(criteria\.max_ecn_mark_pct=0 ecn\.kmin=50KB\): '
                         r'<strong>max_ecn_mark_pct</strong> \(ecn_mark_pct [0-9.]+\)', text),
               'sweep: a failing point is named with its axes, the criterion and the value')
-        check('<a href="p003/summary.csv">p003</a>' in text,
-              'sweep: a point without a page links to its summary.csv')
+        check('<a href="p003/report.html">p003</a>' in text and
+              os.path.exists(os.path.join(sw, 'p003', 'report.html')),
+              'sweep --report writes each point\'s page, and the sweep\'s links to it')
+        swr = os.path.join(tmp, 'sweep-repeat')
+        r = sim('sweep', star, '-o', swr, '--report', '-q', '--vary', 'ecn.kmin=50KB,100KB',
+                '--repeat', '2', env=env)
+        text = open(os.path.join(swr, 'report.html')).read() if r.returncode == 0 else ''
+        check('<a href="p001/r0/report.html">p001</a>' in text and
+              os.path.exists(os.path.join(swr, 'p001', 'r1', 'report.html')),
+              'sweep --repeat --report: a page per repeat, the point linked to its first',
+              r.stderr)
+        os.unlink(os.path.join(sw, 'p003', 'report.html'))
+        r = sim('report', sw, env=env)
+        check(r.returncode == 0 and '<a href="p003/summary.csv">p003</a>' in open(page).read(),
+              'report DIR of a sweep: a point without a page links to its summary.csv')
         rows = list(csv.DictReader(open(os.path.join(sw, 'sweep.csv'))))
         why = open(os.path.join(sw, 'plots', 'data', 'sweep_pass_why.dat')).read().splitlines()
         check(why == ['xi\tyi\twhy'] + ['0\t%d\tmax_ecn_mark_pct %s' % (i, rows[i]['ecn_mark_pct'])

@@ -197,6 +197,9 @@ const char *cli_plots_dir(void);
  * time (< 0 unknown); 0, EXIT_USAGE (refused, nothing written) or EXIT_PLOT
  * (written, a figure missing), the reason on stderr */
 int cli_report_dir(const char *dir, int quiet, double wall_s);
+/* the same, and with points the page of every point of sweep folder dir
+ * first (report_sweep_points), so that the sweep's page links to them */
+int cli_report_pages(const char *dir, int quiet, double wall_s, int points);
 /* a monotonic clock, s */
 double cli_now_s(void);
 /* --report: the help shared by the commands that take it */

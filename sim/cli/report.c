@@ -20,6 +20,11 @@ double cli_now_s(void)
 
 int cli_report_dir(const char *dir, int quiet, double wall_s)
 {
+	return cli_report_pages(dir, quiet, wall_s, 0);
+}
+
+int cli_report_pages(const char *dir, int quiet, double wall_s, int points)
+{
 	struct report_meta m = {
 		.version = DCQCN_VERSION " (commit " DCQCN_COMMIT ")",
 		.build_type = DCQCN_BUILDTYPE,
@@ -27,6 +32,13 @@ int cli_report_dir(const char *dir, int quiet, double wall_s)
 		.scripts_dir = cli_plots_dir(),
 	};
 	char err[4096];
+	int npoints = points ? report_sweep_points(dir, &m, err, sizeof(err)) : 0;
+	if (npoints < 0) {
+		fprintf(stderr, "dcqcn-sim: report: %s\n", err);
+		return EXIT_USAGE;
+	}
+	if (npoints && !quiet)
+		printf("dcqcn-sim: report: a page in each of the %d point folders\n", npoints);
 	int rc = report_write(dir, &m, err, sizeof(err));
 	if (rc < 0) {
 		fprintf(stderr, "dcqcn-sim: report: %s\n", err);

@@ -122,7 +122,9 @@ static const struct cli_opt sweep_opts[] = {
 	CLI_OPT_FORMAT(SWEEP_OFF(format),
 		       "the figures' format: png (default), svg or pdf; implies --plot"),
 	{ .name = "--report", .kind = CLI_FLAG, .off = SWEEP_OFF(report),
-	  .help = CLI_HELP_REPORT },
+	  .help = "also write each point's page (DIR/p000/report.html; with\n"
+		  "--repeat each repeat's) and DIR/report.html, which links to\n"
+		  "them, when it ends (dcqcn-sim report DIR)" },
 	{ .name = "--resume", .kind = CLI_FLAG, .off = SWEEP_OFF(resume),
 	  .help = "run only the points of DIR that did not end (no summary.csv,\n"
 		  "or one that says interrupted or terminated); the scenario and\n"
@@ -319,7 +321,7 @@ static int sweep_outcome(const struct sweep_args *w, const char *dir, int st, in
 			      ? cli_plot_dir(dir, w->format, w->quiet, w->columns)
 			      : 0;
 	if (w->report && st == RUN_OK && rank == 0 && !w->shard_count) {
-		int rrc = cli_report_dir(dir, w->quiet, cli_now_s() - w->t0);
+		int rrc = cli_report_pages(dir, w->quiet, cli_now_s() - w->t0, 1);
 		if (rrc && !plot_rc)
 			plot_rc = rrc;
 	}

@@ -209,10 +209,20 @@ void h_table(struct page *p, const struct rtable *t, const char *const *cols, in
 		for (size_t i = 0; i < n; i++) {
 			const char *v = t->cell[r * t->ncols + idx[i]];
 			if ((int)idx[i] == lc && *v && !strstr(v, "..")) {
+				/* its page, or with --repeat its first repeat's; else
+				 * its summary.csv */
+				static const char *const targets[] = { "report.html",
+								       "r0/report.html",
+								       "summary.csv",
+								       "r0/summary.csv" };
+				const char *to = targets[2];
+				for (size_t k = 0; k < 4; k++)
+					if (exists_in(p->dir, v, targets[k])) {
+						to = targets[k];
+						break;
+					}
 				char href[RPT_PATH_MAX];
-				int page = exists_in(p->dir, v, "report.html");
-				snprintf(href, sizeof(href), "%s/%s", v,
-					 page ? "report.html" : "summary.csv");
+				snprintf(href, sizeof(href), "%s/%s", v, to);
 				h_raw(p, "<td>");
 				h_link(p, href, v);
 				h_raw(p, "</td>");

@@ -61,6 +61,41 @@ static void remove_tmp(const char *tmp)
 	rmdir(tmp);
 }
 
+int report_sweep_points(const char *dir, const struct report_meta *m, char *err, size_t errlen)
+{
+	struct rtable t;
+	if (rt_read(&t, dir, "sweep.csv", err, errlen))
+		return -1;
+	int n = 0, rc = 0;
+	for (size_t r = 0; r < t.nrows && rc == 0; r++) {
+		const char *v = rt_get(&t, r, "dir");
+		if (!*v || strstr(v, ".."))
+			continue;
+		for (int k = -1; rc == 0; k++) { /* the point, else its repeats r0, r1, ... */
+			char sub[RPT_PATH_MAX], probe[RPT_PATH_MAX + 16];
+			if (k < 0)
+				snprintf(sub, sizeof(sub), "%s/%s", dir, v);
+			else
+				snprintf(sub, sizeof(sub), "%s/%s/r%d", dir, v, k);
+			snprintf(probe, sizeof(probe), "%s/summary.csv", sub);
+			if (access(probe, F_OK)) {
+				if (k >= 0)
+					break; /* no more repeats */
+				continue; /* a point of repeats: its r0, r1, ... */
+			}
+			int w = report_write(sub, m, err, errlen);
+			if (w < 0)
+				rc = -1;
+			else
+				n++;
+			if (k < 0)
+				break;
+		}
+	}
+	rt_free(&t);
+	return rc ? -1 : n;
+}
+
 int report_write(const char *dir, const struct report_meta *m, char *err, size_t errlen)
 {
 	int kind = report_kind(dir, err, errlen);

@@ -46,4 +46,14 @@ int report_kind(const char *dir, char *err, size_t errlen);
  */
 int report_write(const char *dir, const struct report_meta *m, char *err, size_t errlen);
 
+/*
+ * The page of every point of sweep folder dir (each folder sweep.csv's
+ * `dir` column names, or with --repeat each of its rN), so that the
+ * sweep's page links to them; written before the sweep's own.  Returns
+ * the pages written, 0 or more; -1 with err when sweep.csv cannot be read
+ * or a point's page is refused (a figure that could not be drawn is not an
+ * error here: the point's page says so).
+ */
+int report_sweep_points(const char *dir, const struct report_meta *m, char *err, size_t errlen);
+
 #endif

@@ -124,8 +124,8 @@ int page_sweep(struct page *p, char *err, size_t errlen)
 	}
 	h_section(p, "points", "Points");
 	h_raw(p, "<p>Click a column to sort; a point's folder links to its own page when "
-		 "it has one (<code>dcqcn-sim report DIR/p000</code>), else to its "
-		 "summary.csv.</p>\n");
+		 "it has one (<code>sweep --report</code> writes them, or "
+		 "<code>dcqcn-sim report DIR/p000</code>), else to its summary.csv.</p>\n");
 	const char *cols[64];
 	int n = 0;
 	for (int c = 0; c < first_metric && n < 40; c++)
