@@ -436,6 +436,14 @@ def main():
                         % re.escape(rec[0]['margin']), text),
               'calibrate: own and recommended side by side, with their margins')
 
+    nf = os.path.join(tmp, 'nccl-failed')
+    r = sim('nccl-tests', 'all_reduce_perf', star, '-b', '1M', '-e', '4M', '-f', '2', '-g', '4',
+            '--set', 'sim.duration=2ms', '--out', nf, '--report', env=env)
+    text = open(os.path.join(nf, 'report.html')).read() if r.returncode == 5 else ''
+    check('<div class="word">FAILED</div>' in text and
+          '<li>size 4194304: the run ended: duration at 2000.000 us;' in text,
+          'nccl-tests: a size that did not end fails the page, which says how its run ended',
+          '%d %s' % (r.returncode, r.stderr))
     r = sim('nccl-tests', 'all_reduce_perf', star, '-b', '1M', '-e', '1M', '--report', env=env)
     check(r.returncode == 2 and '--report needs --out DIR' in r.stderr,
           'nccl-tests --report without --out is refused', r.stderr)

@@ -116,6 +116,39 @@ int page_compare(struct page *p, char *err, size_t errlen)
 	return 0;
 }
 
+/* each failed size's run: how it ended and why it was not judged or
+ * failed (its folder's summary.csv) */
+static void nccl_why(struct page *p, const struct rtable *t)
+{
+	h_raw(p, "<ul id=\"failed-sizes\">");
+	for (size_t r = 0; r < t->nrows; r++) {
+		const char *size = rt_get(t, r, "size_B");
+		double v;
+		if (!cell_num(rt_get(t, r, "oop_busbw_GBps"), &v) &&
+		    !cell_num(rt_get(t, r, "ip_busbw_GBps"), &v) &&
+		    !strcmp(rt_get(t, r, "oop_wrong"), "0") && !strcmp(rt_get(t, r, "ip_wrong"), "0"))
+			continue;
+		char sub[RPT_PATH_MAX], err[512];
+		struct rtable s;
+		snprintf(sub, sizeof(sub), "%s/%s", p->dir, size);
+		h_raw(p, "<li>");
+		h_textf(p, "size %s: ", size);
+		if (strstr(size, "..") || strchr(size, '/') ||
+		    rt_read(&s, sub, "summary.csv", err, sizeof(err))) {
+			h_raw(p, "its run folder has no summary.csv</li>");
+			continue;
+		}
+		h_textf(p, "the run ended: %s at %s us; jobs failed: %s; %s",
+			rt_get(&s, 0, "end"), rt_get(&s, 0, "sim_time_us"),
+			rt_get(&s, 0, "jobs_failed"),
+			*rt_get(&s, 0, "criteria_failed") ? rt_get(&s, 0, "criteria_failed")
+							   : "criteria met");
+		h_raw(p, "</li>");
+		rt_free(&s);
+	}
+	h_raw(p, "</ul>\n");
+}
+
 static const struct caption nccl_captions[] = {
 	{ "nccltests", "bus bandwidth (top) and the time of one iteration (bottom) against the "
 		       "message size, out-of-place and in-place, as nccl-tests reports them" },
@@ -156,6 +189,8 @@ int page_nccltests(struct page *p, char *err, size_t errlen)
 		snprintf(why, sizeof(why), "%zu sizes; average bus bandwidth %.3f GB/s", t.nrows,
 			 nbw ? sum / (double)nbw : 0.0);
 	h_banner(p, bad ? "fail" : "pass", bad ? "FAILED" : "COMPLETED", why);
+	if (bad)
+		nccl_why(p, &t);
 	h_section(p, "table", "nccl-tests' table");
 	h_raw(p, "<p>A size links to its run folder's page, or its summary.csv.</p>\n");
 	h_table(p, &t, NULL, 1, "size_B");

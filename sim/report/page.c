@@ -487,6 +487,21 @@ void page_end(struct page *p, const char *wall_note)
 	h_raw(p, "<dt>page written</dt><dd>");
 	h_text(p, when);
 	h_raw(p, "</dd>\n");
+	/* when the results were: the folder's main table's time */
+	static const char *const tables[] = { "compare.csv", "calibrate.csv", "nccl-tests.csv",
+					      "sweep.csv", "summary.csv", NULL };
+	for (int i = 0; tables[i]; i++) {
+		char path[RPT_PATH_MAX + 32];
+		struct stat st;
+		snprintf(path, sizeof(path), "%s/%s", p->dir, tables[i]);
+		if (stat(path, &st) || !gmtime_r(&st.st_mtime, &tm))
+			continue;
+		strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S UTC", &tm);
+		h_raw(p, "<dt>results written</dt><dd>");
+		h_textf(p, "%s (%s)", when, tables[i]);
+		h_raw(p, "</dd>\n");
+		break;
+	}
 	char wall[128] = "";
 	if ((!wall_note || !*wall_note) && m && m->wall_s >= 0) {
 		snprintf(wall, sizeof(wall), "%.2f s (the command that wrote the folder)",
