@@ -435,6 +435,21 @@ def main():
               re.search(r'<tr><th>margin</th><td class="n">[-0-9.]+</td><td class="n">%s</td>'
                         % re.escape(rec[0]['margin']), text),
               'calibrate: own and recommended side by side, with their margins')
+        # a calibration exported though nothing passes: every file marked
+        bad = os.path.join(tmp, 'calibrate-failing')
+        shutil.copytree(cal, bad)
+        verdict = 'DOES NOT PASS: no setting passes; this is the closest (-3.0 %)'
+        for f in ['recommended.ini'] + ['export/' + x for x in os.listdir(os.path.join(bad, 'export'))]:
+            path = os.path.join(bad, f)
+            body = open(path).read()
+            with open(path, 'w') as out:
+                out.write(('// ' if f.endswith('.json') else '# ') + verdict + '\n' + body)
+        r = sim('report', bad, env=env)
+        text = open(os.path.join(bad, 'report.html')).read()
+        check(r.returncode == 0 and '<div class="word">NO SETTING PASSES</div>' in text and
+              text.count('do not deploy</strong>') == len(os.listdir(os.path.join(bad, 'export'))),
+              'calibrate: exports marked with a failing verdict: NO SETTING PASSES, each '
+              '"do not deploy"', r.stderr)
 
     nf = os.path.join(tmp, 'nccl-failed')
     r = sim('nccl-tests', 'all_reduce_perf', star, '-b', '1M', '-e', '4M', '-f', '2', '-g', '4',

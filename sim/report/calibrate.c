@@ -50,7 +50,9 @@ static void cal_banner(struct page *p, const char *rec, const struct rtable *t)
 		char v[512];
 		line_with(rec, "# ", v, sizeof(v));
 		snprintf(line, sizeof(line), "%s: exported anyway, marked: do not deploy", v);
-		h_banner(p, "fail", "NO SETTING PASSES", line);
+		int stopped = !strncmp(v, "INTERRUPTED", 11);
+		h_banner(p, stopped ? "nj" : "fail", stopped ? "INTERRUPTED" : "NO SETTING PASSES",
+			 line);
 		return;
 	}
 	int np = 0, nn = 0;
