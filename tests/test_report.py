@@ -383,6 +383,17 @@ def main():
         r = sim('report', sw, env=env)
         check(r.returncode == 0 and '<a href="p003/summary.csv">p003</a>' in open(page).read(),
               'report DIR of a sweep: a point without a page links to its summary.csv')
+        part = os.path.join(tmp, 'sweep-stopped')
+        shutil.copytree(sw, part)
+        with open(os.path.join(part, 'sweep.csv')) as f:
+            lines = f.readlines()
+        with open(os.path.join(part, 'sweep.csv'), 'w') as f:
+            f.writelines([l for l in lines if not l.startswith(('0,', '1,'))])
+        r = sim('report', part, env=env)
+        text2 = open(os.path.join(part, 'report.html')).read()
+        check(r.returncode == 0 and '<div class="word">INCOMPLETE</div>' in text2 and
+              'Only 2 of the sweep&#39;s 4 points finished' in text2,
+              'sweep: a stopped sweep (fewer rows than its points) is marked INCOMPLETE', r.stderr)
         rows = list(csv.DictReader(open(os.path.join(sw, 'sweep.csv'))))
         why = open(os.path.join(sw, 'plots', 'data', 'sweep_pass_why.dat')).read().splitlines()
         check(why == ['xi\tyi\twhy'] + ['0\t%d\tmax_ecn_mark_pct %s' % (i, rows[i]['ecn_mark_pct'])

@@ -69,6 +69,21 @@ static void failing_point(struct page *p, const struct rtable *t, size_t r, int 
 	h_raw(p, "</li>\n");
 }
 
+/* the points the sweep has (sweep-identity.txt's points = N), 0 unknown */
+static long sweep_points(const char *dir)
+{
+	char path[RPT_PATH_MAX], line[512];
+	long n = 0;
+	snprintf(path, sizeof(path), "%s/sweep-identity.txt", dir);
+	FILE *fp = fopen(path, "r");
+	while (fp && fgets(line, sizeof(line), fp))
+		if (sscanf(line, "points = %ld", &n) == 1)
+			break;
+	if (fp)
+		fclose(fp);
+	return n;
+}
+
 static const struct caption sweep_captions[] = {
 	{ "sweep_pass", "pass (green) or fail (red) over the first two axes, a failing cell "
 			"labelled with the criterion it missed and the value measured; a cell over "
@@ -111,10 +126,19 @@ int page_sweep(struct page *p, char *err, size_t errlen)
 	h_raw(p, "</h1>\n<p class=\"sub\">");
 	h_textf(p, "%zu points over %d ax%s", t.nrows, naxes, naxes == 1 ? "is" : "es");
 	h_raw(p, "</p>\n");
+	long want = sweep_points(p->dir);
+	int partial = want > 0 && (long)t.nrows < want;
 	snprintf(why, sizeof(why), "%zu of %zu points pass, %zu fail, %zu not judged", pass,
 		 t.nrows, fail, nj);
-	h_banner(p, fail ? "fail" : nj || !t.nrows ? "nj" : "pass",
-		 fail ? "FAIL" : nj || !t.nrows ? "NOT JUDGED" : "PASS", why);
+	h_banner(p, fail ? "fail" : nj || partial || !t.nrows ? "nj" : "pass",
+		 fail ? "FAIL" : partial ? "INCOMPLETE" : nj || !t.nrows ? "NOT JUDGED" : "PASS",
+		 why);
+	if (partial) {
+		h_raw(p, "<div class=\"box bad\" id=\"incomplete\">");
+		h_textf(p, "Only %zu of the sweep's %ld points finished (sweep-identity.txt): the "
+			"sweep was stopped; sweep --resume runs the others.", t.nrows, want);
+		h_raw(p, "</div>\n");
+	}
 	if (fail) {
 		h_raw(p, "<ul id=\"failing\">");
 		for (size_t r = 0; r < t.nrows; r++)
