@@ -13,8 +13,10 @@
 #   calibrate.vars  key_a, key_b (the keys: x and y), na, nb (their grid
 #                   sizes), a_label[], b_label[] (the values as set),
 #                   best_ia, best_ib (the recommendation), title_line
-# Draws one cell per point, coloured from red (fails by far) through white
-# (on the limit) to green (passes with room), its margin written in it, the
+# Draws one cell per point, coloured from red (fails by far) through orange
+# and light green (on the limit) to green (passes with room), on a scale as wide as the
+# largest margin (at least +-5 %) that changes colour at 0 (orange below,
+# light green above), its margin written in it, the
 # failing cells hatched and the recommendation framed.
 
 if (!exists("dir") || !exists("out")) {
@@ -25,6 +27,14 @@ load data."calibrate.vars"
 height = 700
 load ARG0[1:strlen(ARG0) - strlen("calibrate.gp")]."common.gp"
 NEED = data."calibrate.dat"; eval need
+# (before the ranges are set: stats keeps to them)
+# the colour scale spans the largest margin seen (at least 5 %, rounded up to
+# 5, 10, 20, 50 or 100 %), symmetric about 0, so that +3 % and -3 % look
+# as apart as they are
+undefine STATS_*
+stats NEED using ($3 == $3 ? abs($3) : 1/0) nooutput
+mmax = exists("STATS_max") ? STATS_max : 100
+lim = mmax <= 5 ? 5 : mmax <= 10 ? 10 : mmax <= 20 ? 20 : mmax <= 50 ? 50 : 100
 
 set title title_line noenhanced
 set xlabel key_a noenhanced
@@ -36,9 +46,10 @@ set ytics () scale 0
 do for [i=1:na] { set xtics add (a_label[i] i - 1) }
 do for [i=1:nb] { set ytics add (b_label[i] i - 1) }
 set grid noxtics noytics
-set cbrange [-100:100]
+set cbrange [-lim:lim]
 set cblabel "margin, % of the binding limit" noenhanced
-set palette defined (-100 "#b2182b", -10 "#ef8a62", 0 "#f7f7f7", 10 "#a6dba0", 100 "#1b7837")
+# and the colour jumps at 0: the least failure is orange, the least pass green
+set palette defined (-1 "#b2182b", 0 "#f4a582", 0 "#b8e186", 1 "#1b7837")
 set object 1 rect from best_ia - 0.5, best_ib - 0.5 to best_ia + 0.5, best_ib + 0.5 \
     front fs empty border lc rgb "#000000" lw 4
 set key off

@@ -72,6 +72,37 @@ static int colls_row(struct scan *sc, char *const *f)
 	return 0;
 }
 
+/* summary.csv's verdict, as the title's line: "verdict: PASS", "verdict:
+ * FAIL (min_busbw_pct_line)", "verdict: NOT JUDGED (why)"; "" unknown */
+struct verdict {
+	char text[320];
+};
+
+static int verdict_row(struct scan *sc, char *const *f)
+{
+	struct verdict *v = sc->ctx;
+	snprintf(v->text, sizeof(v->text), "verdict: %s%s%s%s",
+		 !strcmp(f[0], "1") ? "PASS" : !strcmp(f[0], "0") ? "FAIL" : "NOT JUDGED",
+		 *f[1] ? " (" : "", f[1], *f[1] ? ")" : "");
+	/* ';' as ", ", and '_' escaped for gnuplot's enhanced text (a
+	 * subscript otherwise) */
+	char out[sizeof(v->text)];
+	size_t n = 0;
+	for (const char *c = v->text; *c && n + 3 < sizeof(out); c++) {
+		if (*c == ';') {
+			out[n++] = ',';
+			out[n++] = ' ';
+		} else {
+			if (*c == '_')
+				out[n++] = '\\';
+			out[n++] = *c;
+		}
+	}
+	out[n] = '\0';
+	memcpy(v->text, out, n + 1);
+	return 0;
+}
+
 int shape_collectives(struct fig *g, const struct run_info *ri, char *err, size_t errlen)
 {
 	struct colls c = {0};
@@ -117,11 +148,19 @@ int shape_collectives(struct fig *g, const struct run_info *ri, char *err, size_
 	char arr[sizeof(coll_idx) + 32] = "";
 	if (ncoll)
 		snprintf(arr, sizeof(arr), "array coll_idx[%d] = [%s]\n", ncoll, coll_idx);
+	/* the verdict (summary.csv; none from an older folder without it) */
+	static const char *const verdict_cols[] = { "criteria_pass", "criteria_failed", NULL };
+	struct verdict v = { "" };
+	char e[256], qv[2 * sizeof(v.text) + 3];
+	if (scan_csv(g->dir, "summary.csv", verdict_cols, verdict_row, &v, e, sizeof(e)) < 0)
+		v.text[0] = '\0';
+	if (gp_quote(qv, sizeof(qv), v.text))
+		snprintf(qv, sizeof(qv), "''");
 	rc = write_vars(g, ri, 0, err, errlen,
 			"njobs = %d\nncoll = %d\n%sdraw_target = %d\nmax_iteration = %.0f\n"
-			"max_time_us = %.3f\nmin_busbw_pct = %.6g\n",
+			"max_time_us = %.3f\nmin_busbw_pct = %.6g\nwarmup = %.0f\nverdict = %s\n",
 			c.njobs, ncoll, arr, ncoll > 0, c.max_iter, c.max_time,
-			ri->min_busbw_pct);
+			ri->min_busbw_pct, ri->warmup_iterations, qv);
 done:
 	free(c.v);
 	return rc;

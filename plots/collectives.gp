@@ -12,13 +12,18 @@
 #                      ring-allreduce, alltoall), coll_idx[] (their K, when
 #                      ncoll > 0), draw_target (ncoll > 0), max_iteration,
 #                      max_time_us, min_busbw_pct ([criteria]
-#                      min_busbw_pct_line, default 95)
+#                      min_busbw_pct_line, default 95), warmup
+#                      ([criteria] warmup_iterations, default 1), verdict
+#                      (summary.csv's: "verdict: FAIL (min_busbw_pct_line)";
+#                      empty when unknown)
 # Draws the time of each iteration per job (top) and, for the collectives
 # only, their bus bandwidth as % of the host link rate against the target
 # (bottom).  busbw is nccl-tests' figure for a collective; an incast's or a
 # permutation's is a mean sender rate with no such target, so without a
 # collective there is no bottom panel.  With one job and few iterations
-# each point carries its value.
+# each point carries its value.  The warm-up iterations (before
+# criteria.warmup_iterations, but a job's last) are shaded, not judged; the
+# run's verdict is in the title.
 
 if (!exists("dir") || !exists("out")) {
     exit error "usage: gnuplot -e \"dir='RUNDIR';out='FILE.png'\" collectives.gp  (after dcqcn-sim plot RUNDIR)"
@@ -44,7 +49,7 @@ set offsets 0, 0, graph 0.12, 0
 
 if (!draw_target) {
     # no collective: the iteration times alone, and why
-    set title "Job iteration time\n{/*0.8 no ring-allreduce or alltoall job: busbw (and its target) is drawn for collectives only}"
+    set title "Job iteration time\n{/*0.8 no ring-allreduce or alltoall job: busbw (and its target) is drawn for collectives only}".(strlen(verdict) ? "\n{/*0.8 ".verdict."}" : "")
     set ylabel (tu > 1 ? "time per iteration (ms)" : "time per iteration (µs)")
     set yrange [0:*]
     set xlabel "iteration"
@@ -56,7 +61,7 @@ if (!draw_target) {
         plot for [k=1:njobs] file(k) using 1:($2 / tu) with linespoints lt k pt 7 ps 1 title columnheader(2)
     }
 } else {
-    set multiplot layout 2,1 title "Iteration time per job, and bus bandwidth of the collectives" font ",15"
+    set multiplot layout 2,1 title "Iteration time per job, and bus bandwidth of the collectives".(strlen(verdict) ? "\n{/*0.8 ".verdict."}" : "") font ",15"
 
     set ylabel (tu > 1 ? "time per iteration (ms)" : "time per iteration (µs)")
     set yrange [0:*]
@@ -72,6 +77,13 @@ if (!draw_target) {
     }
 
     set ylabel "bus bandwidth (% of line rate)"
+    # the warm-up iterations, whose busbw is not judged (a job's last is
+    # judged even there)
+    wend = warmup < max_iteration ? warmup : max_iteration
+    if (wend > 0) {
+        set object 9 rect from -0.5, graph 0 to wend - 0.5, graph 1 behind fc rgb "#e8e8e8" fs solid 1.0 noborder
+        set label 9 "warm-up: not judged" at -0.45, graph 0.97 left font ",10" tc rgb "#606060" front
+    }
     set format x "%g"
     set xlabel "iteration"
     set bmargin 3.5

@@ -1,6 +1,6 @@
 /*
  * compare.c - the data of a compare directory's figure (compare.gp): from
- * compare.csv, a bar per fabric in six panels.
+ * compare.csv, a bar per fabric in a panel per metric.
  */
 #include "plots/internal.h"
 

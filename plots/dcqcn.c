@@ -51,6 +51,8 @@ struct dcqcn {
 	int mark_all[FLOWS_MAX];
 	struct dcqcn_pending pend[FLOWS_MAX];
 	char label[FLOWS_MAX][192];
+	const struct run_info *ri;
+	unsigned char traced[RUN_JOBS_MAX]; /* scenario.ini's job j has a QP in qps.csv */
 };
 
 static int dcqcn_pass1(struct scan *sc, char *const *f)
@@ -123,6 +125,9 @@ static int qps_row(struct scan *sc, char *const *f)
 {
 	struct dcqcn *d = sc->ctx;
 	const struct series *s = table_find(&d->t, f[0]);
+	for (int j = 0; j < d->ri->njobs; j++)
+		if (!strcmp(d->ri->jobs[j].name, f[1]))
+			d->traced[j] = 1;
 	if (s && s->slot >= 0)
 		snprintf(d->label[s->slot], sizeof(d->label[0]), "QP %s  %s %s " ARROW " %s", f[0],
 			 f[1], f[2], f[3]);
@@ -185,9 +190,17 @@ int shape_dcqcn(struct fig *g, const struct run_info *ri, char *err, size_t errl
 	char qpath[PLOT_PATH_MAX];
 	if (join(qpath, sizeof(qpath), g->dir, "qps.csv", err, errlen))
 		goto done;
-	if (!access(qpath, F_OK) &&
-	    scan_csv(g->dir, "qps.csv", qp_cols, qps_row, d, err, errlen) < 0)
+	d->ri = ri;
+	int have_qps = !access(qpath, F_OK);
+	if (have_qps && scan_csv(g->dir, "qps.csv", qp_cols, qps_row, d, err, errlen) < 0)
 		goto done;
+	/* the jobs none of whose QPs rates.csv traced (output.rates takes the
+	 * first QPs in job order): said in the figure, never silently absent */
+	char untraced[256] = "";
+	for (int j = 0; have_qps && ri->ini_read && j < ri->njobs; j++)
+		if (!d->traced[j])
+			snprintf(untraced + strlen(untraced), sizeof(untraced) - strlen(untraced),
+				 "%s%s", *untraced ? ", " : "", ri->jobs[j].name);
 	for (int i = 0; i < n; i++) {
 		char file[64];
 		snprintf(file, sizeof(file), "dcqcn_%d.dat", i + 1);
@@ -211,18 +224,20 @@ int shape_dcqcn(struct fig *g, const struct run_info *ri, char *err, size_t errl
 			rc = -1;
 		d->out[i] = NULL;
 	}
-	char a[32], qm[400];
+	char a[32], qm[400], qu[520];
 	if (!rc && gp_quote(qm, sizeof(qm), missing))
 		rc = fail(err, errlen, "output.plot_qps: list too long");
+	if (!rc && gp_quote(qu, sizeof(qu), untraced))
+		rc = fail(err, errlen, "the untraced jobs' names: too long");
 	int fluid = rc ? 0 : shape_fluid(g, "rates.csv", 1, "dcqcn_fluid.dat", err, errlen);
 	if (fluid < 0)
 		rc = -1;
 	if (!rc)
 		rc = write_vars(g, ri, d->max_t, err, errlen,
 				"nflows = %d\nntraced = %zu\nline_gbps = %s\nauto = %d\n"
-				"missing = %s\nfluid = %d\n",
+				"missing = %s\nfluid = %d\nuntraced = %s\n",
 				n, d->t.n, gp_num(ri->host_link_gbps, a, sizeof(a)),
-				ri->nplot_qps == 0, qm, fluid);
+				ri->nplot_qps == 0, qm, fluid, qu);
 done:
 	for (int i = 0; i < FLOWS_MAX; i++)
 		if (d->out[i])

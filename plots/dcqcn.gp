@@ -17,7 +17,8 @@
 #   dcqcn.vars   t_end_us, interval_us, nflows, ntraced, line_gbps
 #                (topology.host_link; NaN when unknown), auto (1: the QPs
 #                are output.plot_qps = auto's: the 8 whose Rc fell lowest),
-#                missing (listed QPs with no rows in rates.csv), fluid (1:
+#                missing (listed QPs with no rows in rates.csv), untraced
+#                (scenario.ini's jobs with no QP in qps.csv), fluid (1:
 #                the run has a fluid model beside it, `run --fluid`)
 #   dcqcn_fluid.dat  time_us, the fluid model's Rc of each flow in Gbps
 #                (fluid/rates.csv's flow 0: flows that start together follow
@@ -54,7 +55,10 @@ if (auto) {
 }
 note = "Rc caps a QP's sending rate: it is not its goodput (a paused QP keeps its Rc)"
 if (strlen(missing) > 0) { note = note.sprintf("; no samples: QP %s", missing) }
-set title sprintf("DCQCN rate limit Rc of %s\n{/*0.8 %s}", which, note)
+# a job none of whose QPs was traced is named (enhanced text's size change
+# stops at a line break: a group per line)
+extra = strlen(untraced) > 0 ? "\n{/*0.8 not traced, no QP in rates.csv: job ".untraced." (output.rates takes the first QPs in job order: raise it)}" : ""
+set title sprintf("DCQCN rate limit Rc of %s\n{/*0.8 %s}%s", which, note, extra)
 set xlabel tlabel(t_end_us)
 set ylabel "DCQCN rate limit Rc (Gbps)"
 set xrange [0:t_end_us / ts]

@@ -140,6 +140,7 @@ struct run_info {
 	double host_link_gbps;	/* NaN unknown */
 	double max_ecn_mark_pct; /* [criteria], default 2 (docs/contract.md#scenario-files) */
 	double min_busbw_pct;	/* [criteria], default 95 (docs/contract.md#scenario-files) */
+	double warmup_iterations; /* [criteria], default 1: iterations busbw is not judged on */
 	int ini_read;		/* scenario.ini was read: jobs[] lists its jobs */
 	int queues_none;	/* output.queues = none */
 	int cc_none;		/* nic.cc = none */
@@ -167,6 +168,8 @@ struct fig {
 	const char *name; /* "queues": queues.gp, queues.png, data/queues* */
 	char dir[PLOT_PATH_MAX];
 	char data[PLOT_PATH_MAX]; /* dir/plots/data */
+	char out[PLOT_PATH_MAX];  /* where the image goes: dir/plots, or the
+				   * caller's folder (struct plot_figs) */
 	char note[256];		  /* why the figure was skipped */
 	const char *ext;	  /* "png", "svg" or "pdf" */
 	const char *script;	  /* the script's NAME.gp when not name's (sweep
@@ -274,5 +277,7 @@ int sw_shape_pass(const struct sw *w, struct fig *g, char *err, size_t errlen);
 int shape_calibrate(struct fig *g, char *err, size_t errlen);
 /* compare.dat and .vars from g->dir/compare.csv; 0, or -1 with err */
 int shape_compare(struct fig *g, char *err, size_t errlen);
+/* nccltests.dat and .vars from g->dir/nccl-tests.csv; 0, or -1 with err */
+int shape_nccltests(struct fig *g, char *err, size_t errlen);
 
 #endif

@@ -377,6 +377,8 @@ static int ini_value(void *user, const char *section, const char *name, const ch
 			ri->max_ecn_mark_pct = d;
 		if (!strcmp(name, "min_busbw_pct_line") && !parse_double(value, &d))
 			ri->min_busbw_pct = d;
+		if (!strcmp(name, "warmup_iterations") && !parse_double(value, &d))
+			ri->warmup_iterations = d;
 	}
 	return 1;
 }
@@ -408,7 +410,7 @@ void read_run_info(const char *dir, struct run_info *ri)
 {
 	*ri = (struct run_info){.kmin_kb = NAN, .kmax_kb = NAN, .ecn_queues = 1u << 3,
 				.host_link_gbps = NAN, .max_ecn_mark_pct = 2,
-				.min_busbw_pct = 95};
+				.min_busbw_pct = 95, .warmup_iterations = 1};
 	char path[PLOT_PATH_MAX], e[512];
 	/* inih returns the number of a line longer than it reads, and reads
 	 * on: only -1 (no file) and -2 (no memory) leave it unread */

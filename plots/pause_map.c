@@ -35,8 +35,10 @@ struct pause {
 	struct table t;
 	unsigned prios; /* bit p: priority p seen */
 	double max_t, min_t;
+	double first_t, last_t; /* the first and the last row with a pause (0: none) */
 	/* pass 2 */
 	double interval, bin_us;
+	double win0;		/* the window's start: bin 0 starts there */
 	size_t ncols;
 	double *grid; /* [slot][col], sum of fractions */
 };
@@ -61,6 +63,12 @@ static int pause_pass1(struct scan *sc, char *const *f)
 		s->first_us = t;
 	if (prio >= 0 && prio < 32)
 		p->prios |= 1u << (unsigned)prio;
+	if (frac > 0 || frames > 0) {
+		if (p->first_t == 0 || t < p->first_t)
+			p->first_t = t;
+		if (t > p->last_t)
+			p->last_t = t;
+	}
 	if (t > p->max_t)
 		p->max_t = t;
 	if (t > 0 && (p->min_t == 0 || t < p->min_t))
@@ -80,11 +88,9 @@ static int pause_pass2(struct scan *sc, char *const *f)
 	if (scan_num(sc, f, 0, &t) || scan_num(sc, f, 4, &frac))
 		return -1;
 	/* the row's time is the end of its interval: bin by the interval's middle */
-	double col = floor((t - p->interval / 2) / p->bin_us);
-	if (col < 0)
-		col = 0;
-	if (col >= (double)p->ncols)
-		col = (double)p->ncols - 1;
+	double col = floor((t - p->interval / 2 - p->win0) / p->bin_us);
+	if (col < 0 || col >= (double)p->ncols)
+		return 0; /* outside the window: no pause there */
 	p->grid[(size_t)s->slot * p->ncols + (size_t)col] += frac;
 	return 0;
 }
@@ -100,7 +106,22 @@ int shape_pause(struct fig *g, const struct run_info *ri, char *err, size_t errl
 		goto done;
 	double t_end = ri->t_end_us > 0 ? ri->t_end_us : p.max_t;
 	p.interval = ri->interval_us > 0 ? ri->interval_us : p.min_t > 0 ? p.min_t : 1;
-	double nint = ceil(t_end / p.interval - 1e-9);
+	/* the window where something happens: the pauses' span and 15 % of it
+	 * (two intervals at least) either side, when that is under half the run;
+	 * else the whole run */
+	double win0 = 0, win1 = t_end;
+	if (p.last_t > 0) {
+		double a = fmax(0, p.first_t - p.interval), b = p.last_t;
+		double pad = fmax(0.15 * (b - a), 2 * p.interval);
+		double w0 = floor(fmax(0, a - pad) / p.interval) * p.interval;
+		double w1 = fmin(t_end, b + pad);
+		if (w1 - w0 < 0.5 * t_end) {
+			win0 = w0;
+			win1 = w1;
+		}
+	}
+	p.win0 = win0;
+	double nint = ceil((win1 - win0) / p.interval - 1e-9);
 	if (nint < 1)
 		nint = 1;
 	double per_col = ceil(nint / PAUSE_COLS_MAX);
@@ -161,10 +182,12 @@ int shape_pause(struct fig *g, const struct run_info *ri, char *err, size_t errl
 					v = 1;
 				if (p.ncols > 1) {
 					fprintf(out, "%.3f\t%.2f\t%.4f\n",
-						((double)c + 0.5) * p.bin_us, y, v);
+						win0 + ((double)c + 0.5) * p.bin_us, y, v);
 				} else {
-					fprintf(out, "%.3f\t%.2f\t%.4f\n", 0.25 * p.bin_us, y, v);
-					fprintf(out, "%.3f\t%.2f\t%.4f\n", 0.75 * p.bin_us, y, v);
+					fprintf(out, "%.3f\t%.2f\t%.4f\n", win0 + 0.25 * p.bin_us, y,
+						v);
+					fprintf(out, "%.3f\t%.2f\t%.4f\n", win0 + 0.75 * p.bin_us, y,
+						v);
 				}
 			}
 			fputc('\n', out);
@@ -181,8 +204,9 @@ int shape_pause(struct fig *g, const struct run_info *ri, char *err, size_t errl
 				 *prios ? "," : "", b);
 	rc = write_vars(g, ri, t_end, err, errlen,
 			"nrows = %d\nntransmitters = %zu\nbin_us = %.6g\npriorities = \"%s\"\n"
-			"label_chars = %zu\n",
-			n, p.t.n, p.bin_us, prios, label_chars);
+			"label_chars = %zu\nwin0_us = %.3f\nwin1_us = %.3f\nzoomed = %d\n",
+			n, p.t.n, p.bin_us, prios, label_chars, win0, win1,
+			win0 > 0 || win1 < t_end);
 done:
 	if (out)
 		fclose(out);

@@ -11,7 +11,11 @@
 #                   is two scan lines (row -+ 0.25), as `with image` needs a
 #                   grid of at least 2 x 2 points
 #   pause_map.vars  t_end_us, interval_us, bin_us, nrows, ntransmitters,
-#                   priorities, label_chars (the longest row label)
+#                   priorities, label_chars (the longest row label),
+#                   win0_us, win1_us (the window drawn: the pauses' span
+#                   and 15 % of it either side when that is under half the
+#                   run, else 0 to t_end_us), zoomed (1 when it is not the
+#                   whole run)
 # Draws rows (transmitters) x time, coloured by the paused fraction, so a
 # storm that spreads from one port to others reads top to bottom.  With no
 # pause at all (a valid result) it draws an empty map saying so.
@@ -24,9 +28,11 @@ load data."pause_map.vars"
 height = nrows > 20 ? 300 + 15 * nrows : 600
 load ARG0[1:strlen(ARG0) - strlen("pause_map.gp")]."common.gp"
 
-ts = tscale(t_end_us)
-set xlabel tlabel(t_end_us)
-set xrange [0:t_end_us / ts]
+# the window where the pauses are (the whole run when they fill half of it)
+ts = tscale(win1_us - win0_us)
+set xlabel tlabel(win1_us - win0_us)
+set xrange [win0_us / ts:win1_us / ts]
+zoom = zoomed ? sprintf("\n{/*0.8 zoomed to the pauses: %s to %s of the run's %s}", span(win0_us), span(win1_us), span(t_end_us)) : ""
 set grid noxtics noytics
 set border 15
 set tics nomirror
@@ -50,7 +56,7 @@ if (nrows == 0) {
     } else {
         which = sprintf("%d paused transmitter%s", nrows, nrows > 1 ? "s" : "")
     }
-    set title sprintf("PFC pause map, %s %s: %s, in order of first pause (bins of %s)", strstrt(priorities, ",") ? "priorities" : "priority", priorities, which, span(bin_us))
+    set title sprintf("PFC pause map, %s %s: %s, in order of first pause (bins of %s)%s", strstrt(priorities, ",") ? "priorities" : "priority", priorities, which, span(bin_us), zoom)
     set ylabel "paused transmitter → peer"
     set yrange [nrows - 0.5:-0.5]
     set lmargin label_chars + 6

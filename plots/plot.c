@@ -69,8 +69,8 @@ static int run_gnuplot(const char *gnuplot, const struct fig *g, const char *scr
 	snprintf(file, sizeof(file), "%s.gp", g->script ? g->script : g->name);
 	if (join(script, sizeof(script), scripts_dir, file, err, errlen))
 		return -1;
-	snprintf(file, sizeof(file), "plots/%s.%s", g->name, g->ext);
-	if (join(img, sizeof(img), g->dir, file, err, errlen))
+	snprintf(file, sizeof(file), "%s.%s", g->name, g->ext);
+	if (join(img, sizeof(img), g->out, file, err, errlen))
 		return -1;
 	snprintf(file, sizeof(file), "%s.log", g->name);
 	if (join(log, sizeof(log), g->data, file, err, errlen))
@@ -148,8 +148,33 @@ static void remove_figure(const char *plots, const char *name, const char *keep)
 	}
 }
 
+/* figure g's outcome into figs (NULL: not wanted): 0 drawn, 1 skipped, -1
+ * failed, with the note or the failure */
+static void record(struct plot_figs *figs, const struct fig *g, int state, const char *why)
+{
+	if (!figs || figs->n >= PLOT_FIGS_MAX)
+		return;
+	struct plot_fig *f = &figs->fig[figs->n++];
+	snprintf(f->name, sizeof(f->name), "%s", g->name);
+	snprintf(f->path, sizeof(f->path), "%s/%s.%s", g->out, g->name, g->ext);
+	f->state = state;
+	snprintf(f->note, sizeof(f->note), "%s", state ? why : "");
+}
+
+/* the images' folder: figs->out_dir, else dir/plots (plots) */
+static void set_out(struct fig *g, const struct plot_figs *figs, const char *plots)
+{
+	snprintf(g->out, sizeof(g->out), "%s", figs && figs->out_dir ? figs->out_dir : plots);
+}
+
 int plot_run(const char *dir, const char *scripts_dir, const char *format, char *err,
 	     size_t errlen)
+{
+	return plot_run_to(dir, scripts_dir, format, NULL, err, errlen);
+}
+
+int plot_run_to(const char *dir, const char *scripts_dir, const char *format,
+		struct plot_figs *figs, char *err, size_t errlen)
 {
 	if (!format)
 		format = "png";
@@ -187,6 +212,7 @@ int plot_run(const char *dir, const char *scripts_dir, const char *format, char 
 		return -1;
 	}
 	snprintf(g->dir, sizeof(g->dir), "%s", dir);
+	set_out(g, figs, plots);
 	g->ext = format;
 	for (int i = 0; i < FIG_COUNT; i++) {
 		g->name = figure_names[i];
@@ -196,7 +222,9 @@ int plot_run(const char *dir, const char *scripts_dir, const char *format, char 
 		if (rc == 0)
 			rc = run_gnuplot(gnuplot, g, scripts_dir, msg, sizeof(msg));
 		/* no stale figure from an earlier plot, in any format */
-		remove_figure(plots, g->name, rc == 0 ? format : NULL);
+		if (!figs)
+			remove_figure(plots, g->name, rc == 0 ? format : NULL);
+		record(figs, g, rc, rc < 0 ? msg : g->note);
 		if (rc < 0) {
 			if (!failed++)
 				snprintf(first, sizeof(first), "%s", msg);
@@ -243,6 +271,12 @@ const char *plot_scripts_dir(const char *const *candidates)
 int plot_sweep(const char *dir, const char *scripts_dir, const char *format,
 	       const char *metrics, char *err, size_t errlen)
 {
+	return plot_sweep_to(dir, scripts_dir, format, metrics, NULL, err, errlen);
+}
+
+int plot_sweep_to(const char *dir, const char *scripts_dir, const char *format,
+		  const char *metrics, struct plot_figs *figs, char *err, size_t errlen)
+{
 	if (!format)
 		format = "png";
 	if (!plot_format_valid(format))
@@ -276,6 +310,7 @@ int plot_sweep(const char *dir, const char *scripts_dir, const char *format,
 		snprintf(names[nfig++], sizeof(names[0]), "sweep_pass");
 	if (rc == 0) {
 		snprintf(g->dir, sizeof(g->dir), "%s", dir);
+		set_out(g, figs, plots);
 		g->ext = format;
 	}
 	for (int i = 0; rc == 0 && i < nfig; i++) {
@@ -287,7 +322,9 @@ int plot_sweep(const char *dir, const char *scripts_dir, const char *format,
 			     : sw_shape_metric(w, g, names[i] + 6, msg, sizeof(msg));
 		if (r == 0)
 			r = run_gnuplot(gnuplot, g, scripts_dir, msg, sizeof(msg));
-		remove_figure(plots, g->name, r == 0 ? format : NULL);
+		if (!figs)
+			remove_figure(plots, g->name, r == 0 ? format : NULL);
+		record(figs, g, r, r < 0 ? msg : g->note);
 		if (r < 0) {
 			if (!failed++)
 				snprintf(first, sizeof(first), "%s", msg);
@@ -315,7 +352,8 @@ int plot_sweep(const char *dir, const char *scripts_dir, const char *format,
  * the scripts, gnuplot (into gnuplot), dir/plots (into plots) and its
  * data folder; g set up for it.  0, or -1 with err. */
 static int fig_begin(struct fig *g, const char *dir, const char *scripts_dir, const char *format,
-		     const char *name, char *gnuplot, char *plots, char *err, size_t errlen)
+		     const char *name, const struct plot_figs *figs, char *gnuplot, char *plots,
+		     char *err, size_t errlen)
 {
 	if (!format)
 		format = "png";
@@ -333,6 +371,7 @@ static int fig_begin(struct fig *g, const char *dir, const char *scripts_dir, co
 	    make_dir(g->data, err, errlen))
 		return -1;
 	snprintf(g->dir, sizeof(g->dir), "%s", dir);
+	set_out(g, figs, plots);
 	g->ext = format;
 	g->name = name;
 	return 0;
@@ -341,20 +380,24 @@ static int fig_begin(struct fig *g, const char *dir, const char *scripts_dir, co
 /* the figure `name` of dir (a calibrate or a compare directory), its data
  * shaped by shape; 0 with a note for the user in err, or -1 with err */
 static int plot_one(const char *dir, const char *scripts_dir, const char *format,
-		    const char *name, int (*shape)(struct fig *, char *, size_t), char *err,
-		    size_t errlen)
+		    const char *name, int (*shape)(struct fig *, char *, size_t),
+		    struct plot_figs *figs, char *err, size_t errlen)
 {
 	char gnuplot[PLOT_PATH_MAX], plots[PLOT_PATH_MAX];
 	struct fig *g = calloc(1, sizeof(*g));
 	if (!g)
 		return fail(err, errlen, "out of memory");
-	int rc = fig_begin(g, dir, scripts_dir, format, name, gnuplot, plots, err, errlen);
+	int rc = fig_begin(g, dir, scripts_dir, format, name, figs, gnuplot, plots, err, errlen);
+	int began = rc == 0;
 	if (rc == 0)
 		rc = shape(g, err, errlen);
 	if (rc == 0) {
 		rc = run_gnuplot(gnuplot, g, scripts_dir, err, errlen);
-		remove_figure(plots, name, rc == 0 ? g->ext : NULL);
+		if (!figs)
+			remove_figure(plots, name, rc == 0 ? g->ext : NULL);
 	}
+	if (began)
+		record(figs, g, rc < 0 ? -1 : rc, err);
 	if (rc == 0)
 		snprintf(err, errlen, "%s figure in %s: %s.%s", name, plots, name, g->ext);
 	free(g);
@@ -364,11 +407,37 @@ static int plot_one(const char *dir, const char *scripts_dir, const char *format
 int plot_calibrate(const char *dir, const char *scripts_dir, const char *format, char *err,
 		   size_t errlen)
 {
-	return plot_one(dir, scripts_dir, format, "calibrate", shape_calibrate, err, errlen);
+	return plot_one(dir, scripts_dir, format, "calibrate", shape_calibrate, NULL, err, errlen);
+}
+
+int plot_calibrate_to(const char *dir, const char *scripts_dir, const char *format,
+		      struct plot_figs *figs, char *err, size_t errlen)
+{
+	return plot_one(dir, scripts_dir, format, "calibrate", shape_calibrate, figs, err,
+			errlen);
 }
 
 int plot_compare(const char *dir, const char *scripts_dir, const char *format, char *err,
 		 size_t errlen)
 {
-	return plot_one(dir, scripts_dir, format, "compare", shape_compare, err, errlen);
+	return plot_one(dir, scripts_dir, format, "compare", shape_compare, NULL, err, errlen);
+}
+
+int plot_compare_to(const char *dir, const char *scripts_dir, const char *format,
+		    struct plot_figs *figs, char *err, size_t errlen)
+{
+	return plot_one(dir, scripts_dir, format, "compare", shape_compare, figs, err, errlen);
+}
+
+int plot_nccltests(const char *dir, const char *scripts_dir, const char *format, char *err,
+		   size_t errlen)
+{
+	return plot_one(dir, scripts_dir, format, "nccltests", shape_nccltests, NULL, err, errlen);
+}
+
+int plot_nccltests_to(const char *dir, const char *scripts_dir, const char *format,
+		      struct plot_figs *figs, char *err, size_t errlen)
+{
+	return plot_one(dir, scripts_dir, format, "nccltests", shape_nccltests, figs, err,
+			errlen);
 }

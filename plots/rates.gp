@@ -46,10 +46,13 @@ set y2range [0:*]
 unset key
 
 if (max_ecn_mark_pct == max_ecn_mark_pct) {
-    set label 2 sprintf("criterion: marked < %g %%", max_ecn_mark_pct) at graph 0.99, second max_ecn_mark_pct right offset 0, 0.6 tc rgb "#1f77b4"
+    # the criterion in black, drawn last and labelled in front: dense marking
+    # (a solid block of blue) never hides it
+    set label 2 sprintf("criterion: marked < %g %%", max_ecn_mark_pct) at graph 0.99, second max_ecn_mark_pct right offset 0, 0.6 front tc rgb "#000000" boxed
+    set style textbox opaque noborder
     plot NEED using ($1 / ts):2 axes x1y1 with lines lw 1.5 lc rgb "#d62728" notitle, \
-         NEED using ($1 / ts):3 axes x1y2 with lines lw 1.5 lc rgb "#1f77b4" notitle, \
-         max_ecn_mark_pct axes x1y2 with lines dt 2 lw 1.5 lc rgb "#1f77b4" notitle
+         NEED using ($1 / ts):3 axes x1y2 with lines lw 1 lc rgb "#1f77b4" notitle, \
+         max_ecn_mark_pct axes x1y2 with lines dt 2 lw 2.5 lc rgb "#000000" notitle
 } else {
     plot NEED using ($1 / ts):2 axes x1y1 with lines lw 1.5 lc rgb "#d62728" notitle, \
          NEED using ($1 / ts):3 axes x1y2 with lines lw 1.5 lc rgb "#1f77b4" notitle

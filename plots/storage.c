@@ -20,7 +20,7 @@
  * completions sampled finely would otherwise be dust).  The collectives
  * are the ring-allreduce and alltoall jobs of scenario.ini (without it,
  * every job of collectives.csv that is not in storage.csv); each iteration
- * is drawn from its start to its end at the height of its time, and when
+ * is drawn as a bar from its start to its end in its job's row, and when
  * there are at most STORAGE_MARKS_MAX iterations their ends are marked
  * across both panels.  storage_jobs.csv (optional) gives each job's rw and
  * the whole run's percentiles for the title.  A run without a storage job,

@@ -36,9 +36,9 @@
 # Runs of more than 4000 sample intervals are thinned to the minimum and
 # maximum of each 1/2000 of the run (plots/kit.c), which keeps every worst I/O.
 # Draws, per storage job, the mean completion latency per interval (line)
-# and its slowest I/O (dots); below, each collective iteration as a bar
-# from its start to its end at the height of its time, with a point at its
-# end, and (up to 40 iterations) the ends dotted across both panels: a
+# and its slowest I/O (dots); below, a row per collective job, each
+# iteration a bar from its start to its end (every other one lighter), its
+# time written in it when there are few, and (up to 40 iterations) the ends dotted across both panels: a
 # storage latency spike stands above the iterations that shared the fabric
 # with it.  Without a collective iteration, the top panel alone.  (IOPS
 # per interval comes in bursts of completions and is left out: a second
@@ -100,29 +100,31 @@ if (ncoll > 0) {
 plot for [k=1:nstorage] file(k) using ($1 / ts):2 with lines lt k lw 2 title columnheader(2), \
      for [k=1:nstorage] file(k) using ($1 / ts):3 with points lt k pt 7 ps 0.4 title columnheader(3)
 
+# (a macro is expanded when its block is read: defined out here)
+ITER = "(($1 + $2) / 2 / ts):(k):($1 / ts):($2 / ts):(k - 0.32):(k + 0.32)"
+even(it) = int(it) % 2 == 0
 if (ncoll > 0) {
-    # bottom: each iteration from its start to its end, at its time
+    # bottom: a row per collective job, each iteration a bar from its start
+    # to its end (the next one in a lighter shade), its time written in it:
+    # which latency above falls in which iteration, and how long each took
     unset logscale y
     unset ytics
-    set ytics nomirror out scale 0.6 autofreq
-    set format y "%g"
-    set ylabel (tu > 1 ? "time per iteration (ms)" : "time per iteration (µs)")
-    set yrange [0:*]
-    set offsets 0, 0, graph 0.15, 0
+    set yrange [0.4:ncoll + 0.6]
+    set ylabel "iterations of the collectives"
+    set offsets 0, 0, 0, 0
     set format x "%g"
     set xlabel tlabel(t_end_us)
     set bmargin 3.5
     set tmargin 1
     set style textbox opaque noborder margins 1, 1
-    set bars 2
     if (iterations <= 12) {
-        plot for [k=1:ncoll] cfile(k) using (($1 + $2) / 2 / ts):($3 / tu):($1 / ts):($2 / ts) with xerrorbars lt nstorage + k lw 3 pt 7 ps 0 title columnheader(3), \
-             for [k=1:ncoll] cfile(k) using ($2 / ts):($3 / tu) with points lt nstorage + k pt 7 ps 1.2 notitle, \
-             for [k=1:ncoll] cfile(k) using ($2 / ts):($3 / tu):(sprintf(tu > 1 ? "%.3f ms" : "%.1f µs", $3 / tu)) \
-                 with labels boxed offset 0, 1.1 font ",10" tc lt nstorage + k notitle
+        plot for [k=1:ncoll] cfile(k) using @ITER with boxxyerror lt nstorage + k fs solid 0.85 noborder title columnheader(3), \
+             for [k=1:ncoll] cfile(k) using (($1 + $2) / 2 / ts):(even($4) ? NaN : k):($1 / ts):($2 / ts):(k - 0.32):(k + 0.32) with boxxyerror lc rgb "#ffffff" fs transparent solid 0.45 noborder notitle, \
+             for [k=1:ncoll] cfile(k) using (($1 + $2) / 2 / ts):(k):(sprintf(tu > 1 ? "iteration %d: %.3f ms" : "iteration %d: %.1f µs", int($4), $3 / tu)) \
+                 with labels font ",10" tc rgb "#ffffff" notitle
     } else {
-        plot for [k=1:ncoll] cfile(k) using (($1 + $2) / 2 / ts):($3 / tu):($1 / ts):($2 / ts) with xerrorbars lt nstorage + k lw 2 pt 7 ps 0 title columnheader(3), \
-             for [k=1:ncoll] cfile(k) using ($2 / ts):($3 / tu) with points lt nstorage + k pt 7 ps 0.6 notitle
+        plot for [k=1:ncoll] cfile(k) using @ITER with boxxyerror lt nstorage + k fs solid 0.85 noborder title columnheader(3), \
+             for [k=1:ncoll] cfile(k) using (($1 + $2) / 2 / ts):(even($4) ? NaN : k):($1 / ts):($2 / ts):(k - 0.32):(k + 0.32) with boxxyerror lc rgb "#ffffff" fs transparent solid 0.45 noborder notitle
     }
     unset multiplot
 }

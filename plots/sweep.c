@@ -311,6 +311,90 @@ int sw_shape_metric(const struct sw *w, struct fig *g, const char *metric, char 
 
 /* sweep_pass.dat and .vars: the verdicts over the first two axes, the
  * worst over the others; 0, or -1 with err */
+/* the sweep.csv value that a failed criterion judged ("" when none: jobs_failed
+ * is its own count) */
+static void sw_measured(const struct sw *w, int r, const char *crit, char *buf, size_t len)
+{
+	static const char *const map[][2] = {
+		{ "max_ecn_mark_pct", "ecn_mark_pct" },
+		{ "max_lossless_drops", "drops_lossless" },
+		{ "min_busbw_pct_line", "busbw_judged_min_pct" },
+		{ "max_pause_frame_rate", "pause_frame_rate" },
+		{ "jobs_failed", "jobs_failed" },
+		{ "max_retransmitted_pct", "retransmitted_pct" },
+	};
+	buf[0] = '\0';
+	if (!strcmp(crit, "max_drops")) {
+		double sum = 0, v;
+		static const char *const d[] = { "drops_lossless", "drops_lossy", "drops_pfcwd" };
+		for (int i = 0; i < 3; i++)
+			if (!parse_double(sw_cell(w, r, sw_col(w, d[i])), &v))
+				sum += v;
+		snprintf(buf, len, "%.0f", sum);
+		return;
+	}
+	for (size_t i = 0; i < sizeof(map) / sizeof(map[0]); i++)
+		if (!strcmp(map[i][0], crit)) {
+			snprintf(buf, len, "%s", sw_cell(w, r, sw_col(w, map[i][1])));
+			return;
+		}
+}
+
+/*
+ * sweep_pass_why.dat: xi, yi and what a failing cell missed: the first
+ * failed criterion of its first failing point and the value measured
+ * ("max_ecn_mark_pct 18.303"), "+N" for its other failed criteria; a cell
+ * not judged says so.  Tab-separated, one row per such cell.
+ */
+static int sw_shape_why(const struct sw *w, struct fig *g, int cp, int *nwhy, char *err,
+			size_t errlen)
+{
+	const struct sw_axis *ax = &w->ax[0], *ay = &w->ax[1];
+	int cf = sw_col(w, "criteria_failed");
+	FILE *fp = data_open(g, "sweep_pass_why.dat", err, errlen);
+	if (!fp)
+		return -1;
+	fprintf(fp, "xi\tyi\twhy\n");
+	for (int y = 0; y < ay->n; y++)
+		for (int x = 0; x < ax->n; x++) {
+			int first = -1, unjudged = 0;
+			for (int r = 0; r < w->nrows && first < 0; r++) {
+				if (strcmp(sw_cell(w, r, ax->col), ax->vals[x]) ||
+				    strcmp(sw_cell(w, r, ay->col), ay->vals[y]))
+					continue;
+				const char *v = sw_cell(w, r, cp);
+				if (!strcmp(v, "0"))
+					first = r;
+				else if (strcmp(v, "1"))
+					unjudged = 1;
+			}
+			if (first < 0) {
+				if (unjudged) {
+					fprintf(fp, "%d\t%d\tnot judged\n", x, y);
+					++*nwhy;
+				}
+				continue;
+			}
+			const char *failed = sw_cell(w, first, cf);
+			char crit[96], val[64];
+			size_t l = strcspn(failed, ";");
+			snprintf(crit, sizeof(crit), "%.*s", (int)l, failed);
+			int more = 0;
+			for (const char *c = failed; *c; c++)
+				more += *c == ';';
+			sw_measured(w, first, crit, val, sizeof(val));
+			for (char *c = crit; *c; c++)
+				if (*c == '\t')
+					*c = ' ';
+			fprintf(fp, "%d\t%d\t%s%s%s", x, y, crit, *val ? " " : "", val);
+			if (more)
+				fprintf(fp, " +%d", more);
+			fputc('\n', fp);
+			++*nwhy;
+		}
+	return data_close(fp, g, "sweep_pass_why.dat", err, errlen);
+}
+
 int sw_shape_pass(const struct sw *w, struct fig *g, char *err, size_t errlen)
 {
 	const struct sw_axis *ax = &w->ax[0], *ay = &w->ax[1];
@@ -336,7 +420,9 @@ int sw_shape_pass(const struct sw *w, struct fig *g, char *err, size_t errlen)
 			fprintf(fp, "%d\t%d\t%s\t%s\t%s\n", x, y, ax->vals[x], ay->vals[y],
 				!seen ? "NaN" : fails ? "0" : unjudged ? "0.5" : "1");
 		}
-	if (data_close(fp, g, "sweep_pass.dat", err, errlen))
+	int nwhy = 0;
+	if (data_close(fp, g, "sweep_pass.dat", err, errlen) ||
+	    sw_shape_why(w, g, cp, &nwhy, err, errlen))
 		return -1;
 	fp = data_open(g, "sweep_pass.vars", err, errlen);
 	if (!fp)
@@ -345,7 +431,7 @@ int sw_shape_pass(const struct sw *w, struct fig *g, char *err, size_t errlen)
 	gp_quote(qx, sizeof(qx), w->h[ax->col]);
 	gp_quote(qy, sizeof(qy), w->h[ay->col]);
 	fprintf(fp, "# written by dcqcn-sim plot for sweep_pass.gp\n"
-		    "xkey = %s\nykey = %s\nnx = %d\nny = %d\nmore_axes = %d\n",
-		qx, qy, ax->n, ay->n, w->nax > 2);
+		    "xkey = %s\nykey = %s\nnx = %d\nny = %d\nmore_axes = %d\nnwhy = %d\n",
+		qx, qy, ax->n, ay->n, w->nax > 2, nwhy);
 	return data_close(fp, g, "sweep_pass.vars", err, errlen);
 }

@@ -10,7 +10,11 @@
 #                    traffic), NaN no point of the cell finished
 #   sweep_pass.vars  xkey, ykey, nx, ny, more_axes (1: a cell holds the
 #                    points of every value of the further axes, and shows
-#                    the worst of them)
+#                    the worst of them), nwhy (rows of sweep_pass_why.dat)
+#   sweep_pass_why.dat  xi, yi, why: in a failing cell, the first criterion
+#                    its first failing point missed and the value measured
+#                    ("max_ecn_mark_pct 18.303", "+1" for one more failed);
+#                    "not judged" in such a cell; no row for a passing one
 #     gnuplot -e "dir='DIR';out='DIR/plots/sweep_pass.png';fig='sweep_pass'" sweep_pass.gp
 
 if (!exists("dir") || !exists("out")) {
@@ -33,4 +37,11 @@ unset colorbox
 unset grid
 set xtics 1 rotate by -30
 set ytics 1
-plot NEED using 1:2:(0.48):(0.48):5:xticlabels(3):yticlabels(4) with boxxyerror fc palette fs solid 1.0 notitle
+WHY = data."sweep_pass_why.dat"
+# each failing cell says which criterion it missed and by what value
+if (nwhy > 0) {
+    plot NEED using 1:2:(0.48):(0.48):5:xticlabels(3):yticlabels(4) with boxxyerror fc palette fs solid 1.0 notitle, \
+         WHY using 1:2:3 with labels font (nx * ny > 24 ? ",8" : ",11") tc rgb "#ffffff" noenhanced notitle
+} else {
+    plot NEED using 1:2:(0.48):(0.48):5:xticlabels(3):yticlabels(4) with boxxyerror fc palette fs solid 1.0 notitle
+}

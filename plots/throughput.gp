@@ -21,8 +21,10 @@
 # added to the one before (a rate over a few ns would be a false spike);
 # runs of more than 4000 intervals are thinned to the minimum and maximum
 # of each 1/2000 of the run (plots/kit.c).
-# Draws three panels over time, one line per job: goodput, retransmitted
-# rate and drops; the storm spans shaded in each.  Lossless drops
+# Draws up to three panels over time, one line per job: goodput,
+# retransmitted rate and drops (each of the last two only when the run had
+# any: the subtitle gives the totals), in Tbps once a job's goodput passes
+# 5000 Gbps; the storm spans shaded in each.  Lossless drops
 # (headroom), lossy drops (a DSCP that misses the lossless priority) and
 # watchdog drops show up as drops followed by retransmissions and a dip in
 # goodput.
@@ -32,11 +34,24 @@ if (!exists("dir") || !exists("out")) {
 }
 data = dir."/plots/data/"
 load data."throughput.vars"
-height = 900
+# a panel for retransmissions and one for drops only when there are any
+# (the subtitle says 0 otherwise): the goodput keeps the height
+npanels = 1 + (retransmitted_bytes > 0) + (drops > 0)
+height = npanels == 1 ? 520 : npanels == 2 ? 720 : 900
 load ARG0[1:strlen(ARG0) - strlen("throughput.gp")]."common.gp"
 do for [k=1:njobs] { NEED = data.sprintf("throughput_%d.dat", k); eval need }
 
 file(k) = data.sprintf("throughput_%d.dat", k)
+# rates in Tbps once a job's goodput passes 5000 Gbps (a job's receivers
+# together), so that the axis never reads in the tens of thousands
+gmax = 0
+do for [k=1:njobs] {
+    undefine STATS_*
+    stats file(k) using 1:2 nooutput
+    if (exists("STATS_max_y") && STATS_max_y > gmax) { gmax = STATS_max_y }
+}
+rs = gmax > 5000 ? 1000.0 : 1.0
+unit = rs > 1 ? "Tbps" : "Gbps"
 ts = tscale(t_end_us)
 size(b) = b >= 1e9 ? sprintf("%.2f GB", b / 1e9) : b >= 1e6 ? sprintf("%.2f MB", b / 1e6) : sprintf("%.0f KB", b / 1e3)
 which = njobs_all > njobs ? sprintf(" (the first %d of %d jobs)", njobs, njobs_all) : ""
@@ -53,37 +68,41 @@ do for [i=1:nspans] {
 # enhanced-text size changes stop at a line break: one per line
 sub = sprintf("{/*0.8 whole run: %s delivered, %s retransmitted, %.0f packets dropped}", size(delivered_bytes), size(retransmitted_bytes), drops)
 if (storms > 0) { sub = sub."\n{/*0.8 shaded: ".storm_label."}" }
-set multiplot layout 3,1 title sprintf("Goodput, retransmissions and drops per job%s, per %s interval\n%s", which, span(interval_us), sub) font ",15"
+set multiplot layout npanels,1 title sprintf("Goodput, retransmissions and drops per job%s, per %s interval\n%s", which, span(interval_us), sub) font ",15"
 
-set ylabel "goodput (Gbps)"
+set ylabel "goodput (".unit.", all of a job's receivers)"
 set yrange [0:*]
-set format x ""
-set xlabel ""
-set bmargin 1
+if (npanels > 1) {
+    set format x ""
+    set xlabel ""
+    set bmargin 1
+} else {
+    set xlabel tlabel(t_end_us)
+    set bmargin 3.5
+}
 if (nspans > 0) {
-    plot for [k=1:njobs] file(k) using ($1 / ts):2 with lines lt k lw 1.5 title columnheader(2), \
+    plot for [k=1:njobs] file(k) using ($1 / ts):($2 / rs) with lines lt k lw 1.5 title columnheader(2), \
          keyentry with boxes fc rgb storm_colour fs transparent solid 0.25 noborder title "PFC watchdog storm"
 } else {
-    plot for [k=1:njobs] file(k) using ($1 / ts):2 with lines lt k lw 1.5 title columnheader(2)
+    plot for [k=1:njobs] file(k) using ($1 / ts):($2 / rs) with lines lt k lw 1.5 title columnheader(2)
 }
+if (npanels == 1) { unset multiplot; exit }
 
 set tmargin 1
-set ylabel "retransmitted (Gbps)"
-if (retransmitted_bytes == 0) {
-    set yrange [0:1]
-    set label 1 "no retransmissions" at graph 0.01, graph 0.85 left tc rgb "#606060"
+if (retransmitted_bytes > 0) {
+    set ylabel "retransmitted (".unit.")"
+    if (drops == 0) {
+        set format x "%g"
+        set xlabel tlabel(t_end_us)
+        set bmargin 3.5
+    }
+    plot for [k=1:njobs] file(k) using ($1 / ts):($3 / rs) with lines lt k lw 1.5 notitle
 }
-plot for [k=1:njobs] file(k) using ($1 / ts):3 with lines lt k lw 1.5 notitle
-unset label 1
-set yrange [0:*]
-
-set ylabel "drops (packets / interval)"
-set format x "%g"
-set xlabel tlabel(t_end_us)
-set bmargin 3.5
-if (drops == 0) {
-    set yrange [0:1]
-    set label 1 "no drops" at graph 0.01, graph 0.85 left tc rgb "#606060"
+if (drops > 0) {
+    set ylabel "drops (packets / interval)"
+    set format x "%g"
+    set xlabel tlabel(t_end_us)
+    set bmargin 3.5
+    plot for [k=1:njobs] file(k) using ($1 / ts):4 with lines lt k lw 1.5 notitle
 }
-plot for [k=1:njobs] file(k) using ($1 / ts):4 with lines lt k lw 1.5 notitle
 unset multiplot

@@ -3,9 +3,10 @@
 # are missing (run as root; apt-get update runs only when something is).
 # groff-base and man-db render the man pages (the reference test lints them);
 # zsh runs the zsh completion in the same test.
+# chromium opens every kind of report.html, headless, in the report test.
 # --mpi adds OpenMPI, for the optional MPI build (-Dmpi=enabled).
 set -e
-pkgs="build-essential pkg-config meson ninja-build python3 libgsl-dev libcsv-dev libinih-dev libjson-c-dev check gnuplot-nox groff-base man-db zsh"
+pkgs="build-essential pkg-config meson ninja-build python3 libgsl-dev libcsv-dev libinih-dev libjson-c-dev check gnuplot-nox groff-base man-db zsh chromium"
 [ "$1" = --mpi ] && pkgs="$pkgs libopenmpi-dev openmpi-bin"
 missing=""
 for p in $pkgs; do

@@ -25,12 +25,13 @@ LAYERS = {
     'workload': ('models/workload', ['base', 'core', 'scenario', 'node']),
     'fabric': ('models/fabric', ['base', 'core', 'scenario', 'node', 'workload']),
     'plots': ('plots', ['base']),
+    'report': ('sim/report', ['base', 'core', 'scenario', 'configs', 'plots']),
     'run': ('sim/run', ['base', 'core', 'scenario', 'configs', 'node', 'workload',
                         'fabric']),
     'sweeps': ('sim/sweeps', ['base', 'core', 'scenario', 'configs', 'node', 'workload',
                               'fabric', 'run']),
     'cli': ('sim/cli', ['base', 'core', 'scenario', 'configs', 'node', 'workload', 'fabric',
-                        'plots', 'run', 'sweeps']),
+                        'plots', 'report', 'run', 'sweeps']),
 }
 SCANNED = ['models', 'plots', 'sim']
 INCLUDE = re.compile(r'\s*#\s*include\s+"([^"]+)"')

@@ -15,7 +15,8 @@ struct cal_args {
 	struct calibrate_opts o;
 	struct cli_sets sets;
 	const char *format;
-	int quiet;
+	int quiet, report;
+	double t0; /* when the command began (cli_now_s) */
 };
 
 static const char cal_usage[] =
@@ -25,7 +26,7 @@ static const char cal_usage[] =
 	"                           [--set SECTION.KEY=VALUE]... [--threads N]\n"
 	"                           [--switch-config FILE] [--nic-config FILE]\n"
 	"                           [--no-plane] [--export-failing] [--format png|svg|pdf]\n"
-	"                           [--quiet]\n"
+	"                           [--report] [--quiet]\n"
 	"\n"
 	"Search the tuned keys for the settings that pass the [criteria] of SCENARIO\n"
 	"(the embedded default without one) and of every --stress scenario, on every\n"
@@ -121,6 +122,8 @@ static const struct cli_opt cal_opts[] = {
 		  "the search was interrupted, each file's first line saying so" },
 	CLI_OPT_FORMAT(CAL_OFF(format),
 		       "the figure's format: png (default), svg or pdf"),
+	{ .name = "--report", .kind = CLI_FLAG, .off = CAL_OFF(report),
+	  .help = CLI_HELP_REPORT },
 	{ .name = "--quiet", .alt = "-q", .kind = CLI_FLAG, .off = CAL_OFF(quiet),
 	  .help = "no progress lines, no report" },
 	{ 0 },
@@ -145,6 +148,7 @@ static int cal_main(int argc, char **argv)
 	static struct cal_args a; /* the keys' grids: not on the stack */
 	struct calibrate_opts *o = &a.o;
 	char err[4400], dir[4096];
+	a.t0 = cli_now_s();
 	o->seeds = CAL_DEFAULT_SEEDS;
 	o->jobs = 1;
 	int rc = cli_parse(&cli_cmd_calibrate, argc, argv, &a, cal_arg);
@@ -167,11 +171,17 @@ static int cal_main(int argc, char **argv)
 	if ((st == RUN_OK || st == CALIBRATE_NONE_PASSES) && !o->no_plane && o->nkeys > 1 &&
 	    rank == 0)
 		plot_rc = cli_plot_dir(dir, a.format, a.quiet, NULL);
+	/* the page says NO SETTING PASSES too */
+	if (a.report && (st == RUN_OK || st == CALIBRATE_NONE_PASSES) && rank == 0) {
+		int rrc = cli_report_dir(dir, a.quiet, cli_now_s() - a.t0);
+		if (rrc && !plot_rc)
+			plot_rc = rrc;
+	}
 	switch (st) {
 	case RUN_OK:
 		return plot_rc;
 	case CALIBRATE_NONE_PASSES:
-		return EXIT_NO_PASS;
+		return plot_rc == EXIT_USAGE ? EXIT_USAGE : EXIT_NO_PASS;
 	case RUN_INTERRUPTED:
 		fprintf(stderr, "dcqcn-sim: calibrate %s; the points evaluated are in "
 			"%s/calibrate.csv\n",

@@ -127,7 +127,8 @@ struct cli_command {
 };
 
 extern const struct cli_command cli_cmd_run, cli_cmd_check, cli_cmd_sweep, cli_cmd_calibrate,
-	cli_cmd_compare, cli_cmd_plot, cli_cmd_keys, cli_cmd_nccltests, cli_cmd_fluid;
+	cli_cmd_compare, cli_cmd_plot, cli_cmd_report, cli_cmd_keys, cli_cmd_nccltests,
+	cli_cmd_fluid;
 
 /* the command being parsed (the hint of a usage error names its help) */
 void cli_set_command(const struct cli_command *cmd);
@@ -190,5 +191,20 @@ int cli_check_columns(const char *opt, const char *list, const char *known);
  * 0, EXIT_USAGE for a column that is not in sweep.csv, or EXIT_PLOT with the
  * reason on stderr */
 int cli_plot_dir(const char *dir, const char *format, int quiet, const char *columns);
+/* the folder of the plot scripts (plot.c), NULL when none is found */
+const char *cli_plots_dir(void);
+/* DIR/report.html (report.c, sim/report/report.h); wall_s the command's wall
+ * time (< 0 unknown); 0, EXIT_USAGE (refused, nothing written) or EXIT_PLOT
+ * (written, a figure missing), the reason on stderr */
+int cli_report_dir(const char *dir, int quiet, double wall_s);
+/* the same, and with points the page of every point of sweep folder dir
+ * first (report_sweep_points), so that the sweep's page links to them */
+int cli_report_pages(const char *dir, int quiet, double wall_s, int points);
+/* a monotonic clock, s */
+double cli_now_s(void);
+/* --report: the help shared by the commands that take it */
+#define CLI_HELP_REPORT                                                                          \
+	"also write DIR/report.html when it ends: one page with everything\n"                  \
+	"inline (dcqcn-sim report DIR)"
 
 #endif

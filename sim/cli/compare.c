@@ -18,13 +18,14 @@ struct compare_args {
 	struct compare_opts o;
 	struct cli_sets sets;
 	const char *format;
-	int probe, quiet;
+	int probe, quiet, report;
+	double t0; /* when the command began (cli_now_s) */
 };
 
 static const char compare_usage[] =
 	"usage: dcqcn-sim compare [SCENARIO] [--fabrics LIST] [--probe N] [-o DIR]\n"
 	"                         [--set SECTION.KEY=VALUE]... [--threads N]\n"
-	"                         [--format png|svg|pdf] [--quiet]\n"
+	"                         [--format png|svg|pdf] [--report] [--quiet]\n"
 	"\n"
 	"Run SCENARIO (the embedded default without one) on each fabric type with that\n"
 	"fabric's defaults: lossless RoCEv2 (" SCN_FABRIC_NAME_ROCE ": PFC, ECN, DCQCN), InfiniBand\n"
@@ -85,6 +86,8 @@ static const struct cli_opt compare_opts[] = {
 	  .help = "same as --set sim.threads=N" },
 	CLI_OPT_FORMAT(COMPARE_OFF(format),
 		       "the figure's format: png (default), svg or pdf"),
+	{ .name = "--report", .kind = CLI_FLAG, .off = COMPARE_OFF(report),
+	  .help = CLI_HELP_REPORT },
 	{ .name = "--quiet", .alt = "-q", .kind = CLI_FLAG, .off = COMPARE_OFF(quiet),
 	  .help = "no progress, no skipped keys, no matrix" },
 	{ 0 },
@@ -111,8 +114,11 @@ static int compare_outcome(const struct compare_args *a, const struct compare_ro
 		compare_print(&a->o, rows, stdout);
 	}
 	switch (st) {
-	case RUN_OK:
-		return cli_plot_dir(dir, a->format, a->quiet, NULL);
+	case RUN_OK: {
+		int rc = cli_plot_dir(dir, a->format, a->quiet, NULL);
+		int rrc = a->report ? cli_report_dir(dir, a->quiet, cli_now_s() - a->t0) : 0;
+		return rc ? rc : rrc;
+	}
 	case RUN_INVARIANT:
 		fprintf(stderr, "dcqcn-sim: invariant broken: %s\n", err);
 		return EXIT_INVARIANT;
@@ -131,6 +137,7 @@ static int compare_main(int argc, char **argv)
 	static struct compare_args a; /* the rows' results: not on the stack */
 	static struct compare_row rows[COMPARE_MAX_FABRICS];
 	char err[4400], dir[4096];
+	a.t0 = cli_now_s();
 	for (int i = 0; i < SCN_FABRIC_COUNT; i++)
 		a.o.fabrics[i] = scenario_fabric_names[i];
 	a.o.nfabrics = SCN_FABRIC_COUNT;

@@ -34,24 +34,27 @@ static const char usage[] =
 	"usage:\n"
 	"  dcqcn-sim run [SCENARIO] [-o DIR] [--set SECTION.KEY=VALUE]... [--seed N]\n"
 	"                [--threads N] [--quiet] [--plot] [--format png|svg|pdf] [--fluid]\n"
-	"                [--switch-config FILE] [--nic-config FILE]\n"
+	"                [--report] [--switch-config FILE] [--nic-config FILE]\n"
 	"  dcqcn-sim check SCENARIO [--set SECTION.KEY=VALUE]... [--threads N]\n"
 	"                [--switch-config FILE] [--nic-config FILE] [--export DIR]\n"
 	"  dcqcn-sim sweep SCENARIO --vary SECTION.KEY=V1,V2,... [--vary ...] [-j N]\n"
 	"                [-o DIR] [--set ...] [--seed N] [--threads N] [--quiet] [--plot]\n"
-	"                [--format png|svg|pdf] [--resume] [--repeat N] [--columns M,...]\n"
-	"                [--shard I/N] [--switch-config FILE] [--nic-config FILE]\n"
+	"                [--format png|svg|pdf] [--report] [--resume] [--repeat N]\n"
+	"                [--columns M,...] [--shard I/N] [--switch-config FILE]\n"
+	"                [--nic-config FILE]\n"
 	"  dcqcn-sim sweep --merge DIR... [-o OUT] [--columns M,...] [--quiet] [--plot]\n"
 	"  dcqcn-sim calibrate [SCENARIO] [--stress FILE]... [--tune SECTION.KEY=LO:HI[:STEP]]...\n"
 	"                [--seeds N] [-j N] [-o DIR] [--set ...] [--switch-config FILE]\n"
-	"                [--nic-config FILE] [--no-plane] [--format png|svg|pdf] [--quiet]\n"
+	"                [--nic-config FILE] [--no-plane] [--format png|svg|pdf] [--report]\n"
+	"                [--quiet]\n"
 	"  dcqcn-sim compare [SCENARIO] [--fabrics LIST] [--probe N] [-o DIR] [--set ...]\n"
-	"                [--threads N] [--format png|svg|pdf] [--quiet]\n"
+	"                [--threads N] [--format png|svg|pdf] [--report] [--quiet]\n"
 	"  dcqcn-sim plot DIR [--format png|svg|pdf] [--columns M,...]\n"
+	"  dcqcn-sim report DIR [--quiet]\n"
 	"  dcqcn-sim keys [SECTION]\n"
 	"  dcqcn-sim nccl-tests all_reduce_perf|all_to_all_perf [SCENARIO] [-b SIZE] [-e SIZE]\n"
 	"                [-f N | -i SIZE] [-g GPUS] [-n ITERS] [-w WARMUP] [-j N] [--out DIR]\n"
-	"                [--set ...] [--threads N]\n"
+	"                [--report] [--set ...] [--threads N]\n"
 	"  dcqcn-sim fluid SCENARIO [-o DIR] [--set ...] [--step T] [--sweep-flows A:B]\n"
 	"  dcqcn-sim COMMAND --help\n"
 	"  dcqcn-sim --help | --version\n"
@@ -66,7 +69,10 @@ static const char usage[] =
 	"        stress scenarios with the largest margin; SONiC and NIC settings out\n"
 	"compare  SCENARIO on lossless RoCEv2, InfiniBand and lossy TCP Ethernet: loss,\n"
 	"        latency, collective time, flow control side by side\n"
-	"plot    draw the figures of a run, sweep, calibrate or compare directory\n"
+	"plot    draw the figures of a run, sweep, calibrate, compare or nccl-tests\n"
+	"        directory\n"
+	"report  one self-contained page (report.html) of a finished run, sweep,\n"
+	"        calibrate, compare or nccl-tests folder\n"
 	"keys    every scenario key: its default, meaning, values, where it applies\n"
 	"nccl-tests  nccl-tests' all_reduce_perf or all_to_all_perf, simulated: one run\n"
 	"        of SCENARIO per size with the collective added; nccl-tests' table\n"
@@ -81,7 +87,7 @@ static const char usage[] =
 /* the commands, in the overview's order */
 static const struct cli_command *const commands[] = {
 	&cli_cmd_run,	  &cli_cmd_check, &cli_cmd_sweep, &cli_cmd_calibrate, &cli_cmd_compare,
-	&cli_cmd_plot,	  &cli_cmd_keys,  &cli_cmd_nccltests, &cli_cmd_fluid,
+	&cli_cmd_plot,	  &cli_cmd_report, &cli_cmd_keys, &cli_cmd_nccltests, &cli_cmd_fluid,
 };
 
 #define N_COMMANDS (sizeof(commands) / sizeof(commands[0]))

@@ -20,13 +20,14 @@ struct nccl_args {
 	struct cli_sets sets;
 	const char *test;
 	int have_f, have_i; /* -f and -i exclude each other */
+	int report;	    /* --report: DIR/report.html too */
 };
 
 static const char nccl_usage[] =
 	"usage: dcqcn-sim nccl-tests all_reduce_perf|all_to_all_perf [SCENARIO] [-b SIZE]\n"
 	"                            [-e SIZE] [-f N | -i SIZE] [-g GPUS] [-n ITERS]\n"
-	"                            [-w WARMUP] [-j N] [--out DIR] [--set S.K=V]...\n"
-	"                            [--threads N] [--alone]\n"
+	"                            [-w WARMUP] [-j N] [--out DIR] [--report]\n"
+	"                            [--set S.K=V]... [--threads N] [--alone]\n"
 	"\n"
 	"nccl-tests' all_reduce_perf or all_to_all_perf (alltoall_perf), simulated: one\n"
 	"run of SCENARIO (the embedded default without one) per size, with one job\n"
@@ -145,6 +146,9 @@ static const struct cli_opt nccl_opts[] = {
 	{ .name = "--out", .arg = "DIR", .kind = CLI_STR, .off = NCCL_OFF(o.out_dir),
 	  .help = "also write DIR/nccl-tests.csv (the table's numbers) and each\n"
 		  "size's run directory DIR/SIZE/; without it, nothing but stdout" },
+	{ .name = "--report", .kind = CLI_FLAG, .off = NCCL_OFF(report),
+	  .help = "with --out: also DIR/report.html, one page with everything\n"
+		  "inline (dcqcn-sim report DIR)" },
 	{ .name = "--set", .arg = "S.K=V", .kind = CLI_SET, .off = NCCL_OFF(sets),
 	  .help = "override one key after the job is added (repeatable), e.g.\n"
 		  "--set job.nccl-tests.channels=8 or --set sim.duration=1s" },
@@ -193,7 +197,7 @@ static int nccl_test(struct nccl_args *n)
 }
 
 /* the sizes run and their table; the exit status */
-static int nccl_run(struct nccltests_opts *o)
+static int nccl_run(struct nccltests_opts *o, int report, double t0)
 {
 	char err[2048];
 	cli_install_signals();
@@ -213,6 +217,12 @@ static int nccl_run(struct nccltests_opts *o)
 	nccltests_free(t);
 	if (st != NCCLTESTS_OK)
 		fprintf(stderr, "dcqcn-sim: nccl-tests: %s\n", err);
+	/* a size that failed is on the page too (FAILED) */
+	if (report && (st == NCCLTESTS_OK || st == NCCLTESTS_FAILED)) {
+		int rrc = cli_report_dir(o->out_dir, 1, cli_now_s() - t0);
+		if (rrc && st == NCCLTESTS_OK)
+			return rrc;
+	}
 	switch (st) {
 	case NCCLTESTS_OK:
 		return 0;
@@ -232,6 +242,7 @@ static int nccl_main(int argc, char **argv)
 {
 	struct nccl_args n = { 0 };
 	char err[2048];
+	double t0 = cli_now_s();
 	nccltests_defaults(&n.o);
 	int rc = cli_parse(&cli_cmd_nccltests, argc, argv, &n, nccl_arg);
 	if (!rc)
@@ -242,7 +253,10 @@ static int nccl_main(int argc, char **argv)
 	n.o.nsets = n.sets.n;
 	if (nccltests_check_opts(&n.o, err, sizeof(err)))
 		return cli_usage_error("%s", err);
-	return nccl_run(&n.o);
+	if (n.report && !n.o.out_dir)
+		return cli_usage_error("nccl-tests --report needs --out DIR (the page is "
+				       "DIR/report.html)");
+	return nccl_run(&n.o, n.report, t0);
 }
 
 const struct cli_command cli_cmd_nccltests = {

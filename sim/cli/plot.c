@@ -20,7 +20,7 @@
  * (BINDIR/../share/dcqcn-sim/plots: an installed program finds its own, from
  * any directory, wherever its prefix is), the source tree's plots/, and the
  * configured install folder */
-static const char *plots_dir(void)
+const char *cli_plots_dir(void)
 {
 	static char beside[8192];
 	const char *dirs[4];
@@ -113,7 +113,7 @@ static int plot_sweep_dir(const char *dir, const char *path, const char *format,
 		if (rc)
 			return rc;
 	}
-	if (plot_sweep(dir, plots_dir(), format, columns, err, sizeof(err))) {
+	if (plot_sweep(dir, cli_plots_dir(), format, columns, err, sizeof(err))) {
 		fprintf(stderr, "dcqcn-sim: plot: %s\n", err);
 		return EXIT_PLOT;
 	}
@@ -134,7 +134,17 @@ int cli_plot_dir(const char *dir, const char *format, int quiet, const char *col
 			return cli_usage_error("plot --columns: %s is a compare directory "
 					       "(--columns picks the metrics of a sweep's figures)",
 					       dir);
-		return drawn(plot_compare(dir, plots_dir(), format, err, sizeof(err)), err, quiet);
+		return drawn(plot_compare(dir, cli_plots_dir(), format, err, sizeof(err)), err,
+			     quiet);
+	}
+	snprintf(path, sizeof(path), "%s/nccl-tests.csv", dir);
+	if (access(path, F_OK) == 0) { /* an nccl-tests directory */
+		if (columns)
+			return cli_usage_error("plot --columns: %s is an nccl-tests directory "
+					       "(--columns picks the metrics of a sweep's figures)",
+					       dir);
+		return drawn(plot_nccltests(dir, cli_plots_dir(), format, err, sizeof(err)), err,
+			     quiet);
 	}
 	snprintf(path, sizeof(path), "%s/plane.csv", dir);
 	if (access(path, F_OK) == 0) { /* a calibrate directory */
@@ -142,20 +152,21 @@ int cli_plot_dir(const char *dir, const char *format, int quiet, const char *col
 			return cli_usage_error("plot --columns: %s is a calibrate directory "
 					       "(--columns picks the metrics of a sweep's figures)",
 					       dir);
-		return drawn(plot_calibrate(dir, plots_dir(), format, err, sizeof(err)), err,
+		return drawn(plot_calibrate(dir, cli_plots_dir(), format, err, sizeof(err)), err,
 			     quiet);
 	}
 	snprintf(path, sizeof(path), "%s/sweep.csv", dir);
 	char summary[4200];
 	snprintf(summary, sizeof(summary), "%s/summary.csv", dir);
 	if (access(path, F_OK) != 0 && access(summary, F_OK) != 0)
-		return cli_usage_error("plot: %s is not a run, sweep, calibrate or compare directory "
-				       "(no summary.csv, sweep.csv, plane.csv or compare.csv)", dir);
+		return cli_usage_error("plot: %s is not a run, sweep, calibrate or compare directory, "
+				       "nor an nccl-tests one (no summary.csv, sweep.csv, plane.csv, "
+				       "compare.csv or nccl-tests.csv)", dir);
 	if (access(path, F_OK) != 0) {
 		if (columns)
 			return cli_usage_error("plot --columns: %s has no sweep.csv (--columns "
 					       "picks the metrics of a sweep's figures)", dir);
-		return drawn(plot_run(dir, plots_dir(), format, err, sizeof(err)), err, quiet);
+		return drawn(plot_run(dir, cli_plots_dir(), format, err, sizeof(err)), err, quiet);
 	}
 	return plot_sweep_dir(dir, path, format, quiet, columns);
 }
@@ -178,7 +189,9 @@ static const char plot_usage[] =
 	"other axes (min-max bars with --repeat); and with two or more axes\n"
 	"sweep_pass.png, pass or fail over the first two axes (a cell is the worst\n"
 	"over the other axes: it passes only if every such point does).  A point's\n"
-	"own figures: dcqcn-sim plot DIR/p000 (DIR/p000/r0 with --repeat).\n"
+	"own figures: dcqcn-sim plot DIR/p000 (DIR/p000/r0 with --repeat).  A\n"
+	"calibrate, compare or nccl-tests directory gets its own figure\n"
+	"(calibrate.png, compare.png, nccltests.png: busbw and time against size).\n"
 	"\n";
 
 static const struct cli_opt plot_opts[] = {
@@ -225,7 +238,8 @@ const struct cli_command cli_cmd_plot = {
 	.usage = plot_usage,
 	.opts = plot_opts,
 	.tail = "\n"
-		"Exit status: 0 drawn; 2 bad usage, or DIR is not a run, sweep, calibrate or\n"
-		"compare directory; 4 a figure failed (the message names it and says why).\n",
+		"Exit status: 0 drawn; 2 bad usage, or DIR is not a run, sweep, calibrate,\n"
+		"compare or nccl-tests directory; 4 a figure failed (the message names it\n"
+		"and says why).\n",
 	.main = plot_main,
 };

@@ -14,7 +14,8 @@
 struct run_args {
 	struct cli_sets sets;
 	const char *out_dir, *format, *switch_config, *nic_config, *fabric;
-	int quiet, plot, fluid;
+	int quiet, plot, fluid, report;
+	double t0; /* when the command began (cli_now_s) */
 	const char *args[2]; /* the scenario, and the first extra argument */
 	int nargs;
 };
@@ -22,7 +23,7 @@ struct run_args {
 static const char run_usage[] =
 	"usage: dcqcn-sim run [SCENARIO] [-o DIR] [--set SECTION.KEY=VALUE]... [--seed N]\n"
 	"                     [--threads N] [--quiet] [--plot] [--format png|svg|pdf]\n"
-	"                     [--fluid] [--switch-config FILE] [--nic-config FILE]\n"
+	"                     [--fluid] [--report] [--switch-config FILE] [--nic-config FILE]\n"
 	"                     [--fabric " SCN_FABRICS_JOINED("|") "]\n"
 	"\n"
 	"Simulate SCENARIO (without one, the embedded scenarios/default.ini) and write\n"
@@ -50,6 +51,7 @@ static const struct cli_opt run_opts[] = {
 	  .help = "draw the figures (dcqcn-sim plot DIR) when the run ends" },
 	CLI_OPT_FORMAT(RUN_OFF(format),
 		       "the figures' format: png (default), svg or pdf; implies --plot"),
+	{ .name = "--report", .kind = CLI_FLAG, .off = RUN_OFF(report), .help = CLI_HELP_REPORT },
 	CLI_OPT_CONFIGS(RUN_OFF(switch_config), RUN_OFF(nic_config)),
 	{ .name = "--fluid", .kind = CLI_FLAG, .off = RUN_OFF(fluid),
 	  .help = "also DCQCN's fluid model of the scenario's incast over the run's\n"
@@ -119,6 +121,9 @@ static int run_fluid(const struct scenario *s, const char *dir, sim_time_ps unti
 static int run_into(struct scenario *s, const struct run_args *a, const char *dir)
 {
 	remove_fluid(dir);
+	char page[4200];
+	snprintf(page, sizeof(page), "%s/report.html", dir); /* never an earlier run's page */
+	unlink(page);
 	cli_install_signals();
 	struct run_opts opts = {
 		.out_dir = dir,
@@ -137,6 +142,14 @@ static int run_into(struct scenario *s, const struct run_args *a, const char *di
 	scenario_close(s);
 	/* the results stand when plotting fails; the exit status says it did */
 	int plot_rc = a->plot && st == RUN_OK ? cli_plot_dir(dir, a->format, a->quiet, NULL) : 0;
+	/* a run stopped by a signal is reported too: its page says NOT JUDGED */
+	if (a->report && (st == RUN_OK || st == RUN_INTERRUPTED)) {
+		int rrc = cli_report_dir(dir, a->quiet, cli_now_s() - a->t0);
+		if (rrc == EXIT_USAGE && st == RUN_OK)
+			return EXIT_USAGE;
+		if (rrc && !plot_rc)
+			plot_rc = rrc;
+	}
 	switch (st) {
 	case RUN_OK:
 		return plot_rc;
@@ -155,7 +168,7 @@ static int run_into(struct scenario *s, const struct run_args *a, const char *di
 
 static int run_main(int argc, char **argv)
 {
-	struct run_args a = { 0 };
+	struct run_args a = { .t0 = cli_now_s() };
 	int rc = cli_parse(&cli_cmd_run, argc, argv, &a, run_arg);
 	if (rc)
 		return rc;
@@ -191,6 +204,7 @@ const struct cli_command cli_cmd_run = {
 		"file-size limit; the run stops at once and writes no summary.csv);\n"
 		"3 stopped by SIGINT (end = interrupted) or SIGTERM / SIGHUP (end =\n"
 		"terminated): every file complete, summary.csv not judged; a third signal\n"
-		"kills at once; 4 a figure failed (the results are written).\n",
+		"kills at once; 4 a figure failed (the results are written; with --report,\n"
+		"the page is written and says which).\n",
 	.main = run_main,
 };

@@ -25,7 +25,8 @@ _Static_assert(CLI_MAX_ARGS == SWEEP_MAX_MERGE, "sweep --merge takes every argum
 struct sweep_args {
 	struct cli_sets sets;
 	const char *out_dir, *format, *columns, *switch_config, *nic_config;
-	int quiet, plot, resume, merge, jobs, repeat;
+	int quiet, plot, resume, merge, jobs, repeat, report;
+	double t0; /* when the command began (cli_now_s) */
 	int shard_index, shard_count; /* --shard I/N; count 0: none */
 	char *vary[SWEEP_MAX_AXES];
 	int nvary;
@@ -36,7 +37,8 @@ struct sweep_args {
 static const char sweep_usage[] =
 	"usage: dcqcn-sim sweep SCENARIO --vary SECTION.KEY=V1,V2,... [--vary ...] [-j N]\n"
 	"                       [-o DIR] [--set ...] [--seed N] [--threads N] [--quiet]\n"
-	"                       [--plot] [--format png|svg|pdf] [--resume] [--repeat N]\n"
+	"                       [--plot] [--format png|svg|pdf] [--report] [--resume]\n"
+	"                       [--repeat N]\n"
 	"                       [--columns M,...] [--shard I/N] [--switch-config FILE]\n"
 	"                       [--nic-config FILE]\n"
 	"       dcqcn-sim sweep --merge DIR... [-o OUT] [--columns M,...] [--quiet]\n"
@@ -119,6 +121,10 @@ static const struct cli_opt sweep_opts[] = {
 	  .help = "draw the sweep's figures (dcqcn-sim plot DIR) when it ends" },
 	CLI_OPT_FORMAT(SWEEP_OFF(format),
 		       "the figures' format: png (default), svg or pdf; implies --plot"),
+	{ .name = "--report", .kind = CLI_FLAG, .off = SWEEP_OFF(report),
+	  .help = "also write each point's page (DIR/p000/report.html; with\n"
+		  "--repeat each repeat's) and DIR/report.html, which links to\n"
+		  "them, when it ends (dcqcn-sim report DIR)" },
 	{ .name = "--resume", .kind = CLI_FLAG, .off = SWEEP_OFF(resume),
 	  .help = "run only the points of DIR that did not end (no summary.csv,\n"
 		  "or one that says interrupted or terminated); the scenario and\n"
@@ -314,6 +320,11 @@ static int sweep_outcome(const struct sweep_args *w, const char *dir, int st, in
 	int plot_rc = w->plot && st == RUN_OK && rank == 0 && !w->shard_count
 			      ? cli_plot_dir(dir, w->format, w->quiet, w->columns)
 			      : 0;
+	if (w->report && st == RUN_OK && rank == 0 && !w->shard_count) {
+		int rrc = cli_report_pages(dir, w->quiet, cli_now_s() - w->t0, 1);
+		if (rrc && !plot_rc)
+			plot_rc = rrc;
+	}
 	switch (st) {
 	case RUN_OK:
 		return plot_rc;
@@ -368,6 +379,7 @@ static int sweep_merge_main(const struct sweep_args *w)
 static int sweep_main(int argc, char **argv)
 {
 	static struct sweep_args w; /* CLI_MAX_ARGS arguments: not on the stack */
+	w.t0 = cli_now_s();
 	w.jobs = 1;
 	int rc = cli_parse(&cli_cmd_sweep, argc, argv, &w, sweep_arg);
 	if (!rc)
