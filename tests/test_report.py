@@ -401,10 +401,9 @@ def main():
               'sweep_pass: each failing cell says the criterion missed and the value', why)
 
     cmp = os.path.join(tmp, 'compare')
-    r = sim('compare', os.path.join(DATA, 'compare-star.ini'), '-o', cmp, '-q', '--report',
-            env=env)
+    r = sim('compare', os.path.join(DATA, 'compare-star.ini'), '-o', cmp, '-q', env=env)
     page = os.path.join(cmp, 'report.html')
-    if check(r.returncode == 0 and os.path.exists(page), 'compare --report writes report.html',
+    if check(r.returncode == 0 and os.path.exists(page), 'compare writes report.html',
              r.stderr):
         pages.append(('compare', page, r'^(PASS|FAIL|NOT JUDGED)\s+roce: ', 1))
         text = open(page).read()
@@ -415,10 +414,10 @@ def main():
 
     nccl = os.path.join(tmp, 'nccl')
     r = sim('nccl-tests', 'all_reduce_perf', star, '-b', '1M', '-e', '4M', '-f', '2', '-g', '4',
-            '--out', nccl, '--report', env=env)
+            '--out', nccl, env=env)
     page = os.path.join(nccl, 'report.html')
     if check(r.returncode == 0 and os.path.exists(page),
-             'nccl-tests --out DIR --report writes report.html', r.stderr):
+             'nccl-tests --out DIR writes report.html', r.stderr):
         pages.append(('nccl-tests', page, r'^COMPLETED\s+3 sizes; average bus bandwidth', 1))
         r = sim('plot', nccl, env=env)
         dat = open(os.path.join(nccl, 'plots', 'data', 'nccltests.dat')).read().splitlines()
@@ -432,9 +431,9 @@ def main():
     cal = os.path.join(tmp, 'calibrate')
     r = sim('calibrate', os.path.join(DATA, 'calibrate-incast.ini'), '--tune',
             'ecn.kmin=20KB:1.28MB:x4', '--tune', 'ecn.kmax=200KB:12.8MB:x4', '--seeds', '1',
-            '-j', '2', '-o', cal, '-q', '--report', env=env)
+            '-j', '2', '-o', cal, '-q', env=env)
     page = os.path.join(cal, 'report.html')
-    if check(r.returncode == 0 and os.path.exists(page), 'calibrate --report writes report.html',
+    if check(r.returncode == 0 and os.path.exists(page), 'calibrate writes report.html',
              r.stderr):
         pages.append(('calibrate', page,
                       r'^(RECOMMENDED|FRAGILE|NO SETTING PASSES|NOT RECOMMENDED)', 1))
@@ -462,17 +461,33 @@ def main():
               'calibrate: exports marked with a failing verdict: NO SETTING PASSES, each '
               '"do not deploy"', r.stderr)
 
+    one = os.path.join(tmp, 'calibrate-one-key')  # no plane.csv: a page without a figure
+    r = sim('calibrate', os.path.join(DATA, 'calibrate-incast.ini'), '--tune',
+            'ecn.kmin=20KB:80KB:x4', '--seeds', '1', '-o', one, '-q', env=env)
+    text = open(os.path.join(one, 'report.html')).read() \
+        if os.path.exists(os.path.join(one, 'report.html')) else ''
+    check(r.returncode in (0, 5) and '<h2' in text and '<svg' not in text,
+          'calibrate of one key (no margin plane): its page, without a figure',
+          (r.returncode, r.stderr))
+
     nf = os.path.join(tmp, 'nccl-failed')
     r = sim('nccl-tests', 'all_reduce_perf', star, '-b', '1M', '-e', '4M', '-f', '2', '-g', '4',
-            '--set', 'sim.duration=2ms', '--out', nf, '--report', env=env)
+            '--set', 'sim.duration=2ms', '--out', nf, env=env)
     text = open(os.path.join(nf, 'report.html')).read() if r.returncode == 5 else ''
     check('<div class="word">FAILED</div>' in text and
           '<li>size 4194304: the run ended: duration at 2000.000 us;' in text,
           'nccl-tests: a size that did not end fails the page, which says how its run ended',
           '%d %s' % (r.returncode, r.stderr))
-    r = sim('nccl-tests', 'all_reduce_perf', star, '-b', '1M', '-e', '1M', '--report', env=env)
-    check(r.returncode == 2 and '--report needs --out DIR' in r.stderr,
-          'nccl-tests --report without --out is refused', r.stderr)
+    r = sim('nccl-tests', 'all_reduce_perf', star, '-b', '1M', '-e', '1M', '--no-report',
+            env=env)
+    check(r.returncode == 2 and '--no-report: without --out DIR there is no page' in r.stderr,
+          'nccl-tests --no-report without --out is refused', r.stderr)
+    quiet = os.path.join(tmp, 'compare-no-report')
+    r = sim('compare', os.path.join(DATA, 'compare-star.ini'), '-o', quiet, '-q', '--no-report',
+            '--fabrics', 'roce', env=env)
+    check(r.returncode == 0 and os.path.exists(os.path.join(quiet, 'compare.csv')) and
+          not os.path.exists(os.path.join(quiet, 'report.html')),
+          'compare --no-report: the results without the page', r.stderr)
     for name, path, _, _ in pages:
         check_html(name, open(path, encoding='utf-8').read())
         print('     %s: %d bytes' % (name, os.path.getsize(path)))

@@ -15,7 +15,7 @@ struct cal_args {
 	struct calibrate_opts o;
 	struct cli_sets sets;
 	const char *format;
-	int quiet, report;
+	int quiet, no_report;
 	double t0; /* when the command began (cli_now_s) */
 };
 
@@ -26,7 +26,7 @@ static const char cal_usage[] =
 	"                           [--set SECTION.KEY=VALUE]... [--threads N]\n"
 	"                           [--switch-config FILE] [--nic-config FILE]\n"
 	"                           [--no-plane] [--export-failing] [--format png|svg|pdf]\n"
-	"                           [--report] [--quiet]\n"
+	"                           [--no-report] [--quiet]\n"
 	"\n"
 	"Search the tuned keys for the settings that pass the [criteria] of SCENARIO\n"
 	"(the embedded default without one) and of every --stress scenario, on every\n"
@@ -122,10 +122,10 @@ static const struct cli_opt cal_opts[] = {
 		  "the search was interrupted, each file's first line saying so" },
 	CLI_OPT_FORMAT(CAL_OFF(format),
 		       "the figure's format: png (default), svg or pdf"),
-	{ .name = "--report", .kind = CLI_FLAG, .off = CAL_OFF(report),
-	  .help = CLI_HELP_REPORT },
+	{ .name = "--no-report", .kind = CLI_FLAG, .off = CAL_OFF(no_report),
+	  .help = CLI_HELP_NO_REPORT },
 	{ .name = "--quiet", .alt = "-q", .kind = CLI_FLAG, .off = CAL_OFF(quiet),
-	  .help = "no progress lines, no report" },
+	  .help = "no progress lines, no printed report" },
 	{ 0 },
 };
 
@@ -172,7 +172,7 @@ static int cal_main(int argc, char **argv)
 	    rank == 0)
 		plot_rc = cli_plot_dir(dir, a.format, a.quiet, NULL);
 	/* the page says NO SETTING PASSES too */
-	if (a.report && (st == RUN_OK || st == CALIBRATE_NONE_PASSES) && rank == 0) {
+	if (!a.no_report && (st == RUN_OK || st == CALIBRATE_NONE_PASSES) && rank == 0) {
 		int rrc = cli_report_dir(dir, a.quiet, cli_now_s() - a.t0);
 		if (rrc && !plot_rc)
 			plot_rc = rrc;

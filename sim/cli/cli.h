@@ -206,5 +206,9 @@ double cli_now_s(void);
 #define CLI_HELP_REPORT                                                                          \
 	"also write DIR/report.html when it ends: one page with everything\n"                  \
 	"inline (dcqcn-sim report DIR)"
+/* --no-report of the commands that write DIR/report.html by default */
+#define CLI_HELP_NO_REPORT                                                                       \
+	"no DIR/report.html (written by default when it ends: one page with\n"                 \
+	"everything inline, as dcqcn-sim report DIR writes it)"
 
 #endif

@@ -18,14 +18,14 @@ struct compare_args {
 	struct compare_opts o;
 	struct cli_sets sets;
 	const char *format;
-	int probe, quiet, report;
+	int probe, quiet, no_report;
 	double t0; /* when the command began (cli_now_s) */
 };
 
 static const char compare_usage[] =
 	"usage: dcqcn-sim compare [SCENARIO] [--fabrics LIST] [--probe N] [-o DIR]\n"
 	"                         [--set SECTION.KEY=VALUE]... [--threads N]\n"
-	"                         [--format png|svg|pdf] [--report] [--quiet]\n"
+	"                         [--format png|svg|pdf] [--no-report] [--quiet]\n"
 	"\n"
 	"Run SCENARIO (the embedded default without one) on each fabric type with that\n"
 	"fabric's defaults: lossless RoCEv2 (" SCN_FABRIC_NAME_ROCE ": PFC, ECN, DCQCN), InfiniBand\n"
@@ -86,8 +86,8 @@ static const struct cli_opt compare_opts[] = {
 	  .help = "same as --set sim.threads=N" },
 	CLI_OPT_FORMAT(COMPARE_OFF(format),
 		       "the figure's format: png (default), svg or pdf"),
-	{ .name = "--report", .kind = CLI_FLAG, .off = COMPARE_OFF(report),
-	  .help = CLI_HELP_REPORT },
+	{ .name = "--no-report", .kind = CLI_FLAG, .off = COMPARE_OFF(no_report),
+	  .help = CLI_HELP_NO_REPORT },
 	{ .name = "--quiet", .alt = "-q", .kind = CLI_FLAG, .off = COMPARE_OFF(quiet),
 	  .help = "no progress, no skipped keys, no matrix" },
 	{ 0 },
@@ -116,7 +116,7 @@ static int compare_outcome(const struct compare_args *a, const struct compare_ro
 	switch (st) {
 	case RUN_OK: {
 		int rc = cli_plot_dir(dir, a->format, a->quiet, NULL);
-		int rrc = a->report ? cli_report_dir(dir, a->quiet, cli_now_s() - a->t0) : 0;
+		int rrc = a->no_report ? 0 : cli_report_dir(dir, a->quiet, cli_now_s() - a->t0);
 		return rc ? rc : rrc;
 	}
 	case RUN_INVARIANT:

@@ -20,13 +20,13 @@ struct nccl_args {
 	struct cli_sets sets;
 	const char *test;
 	int have_f, have_i; /* -f and -i exclude each other */
-	int report;	    /* --report: DIR/report.html too */
+	int no_report;	    /* --no-report: no DIR/report.html with --out */
 };
 
 static const char nccl_usage[] =
 	"usage: dcqcn-sim nccl-tests all_reduce_perf|all_to_all_perf [SCENARIO] [-b SIZE]\n"
 	"                            [-e SIZE] [-f N | -i SIZE] [-g GPUS] [-n ITERS]\n"
-	"                            [-w WARMUP] [-j N] [--out DIR] [--report]\n"
+	"                            [-w WARMUP] [-j N] [--out DIR] [--no-report]\n"
 	"                            [--set S.K=V]... [--threads N] [--alone]\n"
 	"\n"
 	"nccl-tests' all_reduce_perf or all_to_all_perf (alltoall_perf), simulated: one\n"
@@ -146,9 +146,9 @@ static const struct cli_opt nccl_opts[] = {
 	{ .name = "--out", .arg = "DIR", .kind = CLI_STR, .off = NCCL_OFF(o.out_dir),
 	  .help = "also write DIR/nccl-tests.csv (the table's numbers) and each\n"
 		  "size's run directory DIR/SIZE/; without it, nothing but stdout" },
-	{ .name = "--report", .kind = CLI_FLAG, .off = NCCL_OFF(report),
-	  .help = "with --out: also DIR/report.html, one page with everything\n"
-		  "inline (dcqcn-sim report DIR)" },
+	{ .name = "--no-report", .kind = CLI_FLAG, .off = NCCL_OFF(no_report),
+	  .help = "with --out: no DIR/report.html (written by default: one page\n"
+		  "with everything inline, as dcqcn-sim report DIR writes it)" },
 	{ .name = "--set", .arg = "S.K=V", .kind = CLI_SET, .off = NCCL_OFF(sets),
 	  .help = "override one key after the job is added (repeatable), e.g.\n"
 		  "--set job.nccl-tests.channels=8 or --set sim.duration=1s" },
@@ -253,10 +253,10 @@ static int nccl_main(int argc, char **argv)
 	n.o.nsets = n.sets.n;
 	if (nccltests_check_opts(&n.o, err, sizeof(err)))
 		return cli_usage_error("%s", err);
-	if (n.report && !n.o.out_dir)
-		return cli_usage_error("nccl-tests --report needs --out DIR (the page is "
-				       "DIR/report.html)");
-	return nccl_run(&n.o, n.report, t0);
+	if (n.no_report && !n.o.out_dir)
+		return cli_usage_error("nccl-tests --no-report: without --out DIR there is no "
+				       "page to leave out");
+	return nccl_run(&n.o, n.o.out_dir && !n.no_report, t0);
 }
 
 const struct cli_command cli_cmd_nccltests = {

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "sim/report/internal.h"
 
@@ -185,6 +186,12 @@ int page_calibrate(struct page *p, char *err, size_t errlen)
 	h_section_end(p);
 	rt_free(&t);
 	free(rec);
+	char plane[RPT_PATH_MAX];
+	snprintf(plane, sizeof(plane), "%s/plane.csv", p->dir);
+	if (access(plane, F_OK)) { /* one key tuned, or --no-plane: no figure to draw */
+		page_end(p, NULL);
+		return 0;
+	}
 	h_section(p, "figures", "Figures");
 	struct plot_figs *figs = calloc(1, sizeof(*figs));
 	if (!figs) {

@@ -18,7 +18,7 @@ static const struct {
 	const char *file;
 	enum report_kind kind;
 } marks[] = {
-	{ "compare.csv", REPORT_COMPARE },   { "plane.csv", REPORT_CALIBRATE },
+	{ "compare.csv", REPORT_COMPARE },   { "calibrate.csv", REPORT_CALIBRATE },
 	{ "nccl-tests.csv", REPORT_NCCLTESTS }, { "sweep.csv", REPORT_SWEEP },
 	{ "summary.csv", REPORT_RUN },
 };
@@ -38,7 +38,7 @@ int report_kind(const char *dir, char *err, size_t errlen)
 			return (int)marks[i].kind;
 	}
 	snprintf(err, errlen, "%s: not a finished run, sweep, calibrate, compare or nccl-tests "
-		 "folder (no summary.csv, sweep.csv, plane.csv, compare.csv or nccl-tests.csv; "
+		 "folder (no summary.csv, sweep.csv, calibrate.csv, compare.csv or nccl-tests.csv; "
 		 "a run that failed writes no summary.csv)", dir);
 	return -1;
 }

@@ -12,7 +12,7 @@
  * request to the network.  Every text that comes from a file is escaped.
  *
  * The kind of folder is told by the file that only it holds: compare.csv
- * (compare), plane.csv (calibrate), nccl-tests.csv (nccl-tests), sweep.csv
+ * (compare), calibrate.csv (calibrate), nccl-tests.csv (nccl-tests), sweep.csv
  * (a sweep), summary.csv (a run).
  */
 #ifndef DCQCN_REPORT_H
