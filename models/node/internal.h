@@ -81,6 +81,8 @@ void nic_count_payload(struct nic *n, const struct pkt *p);
 void nic_flow_complete(struct net *net, struct flow *fl);
 /* a CNP, ACK or NAK answering data packet d, on d's DSCP */
 void nic_send_ctrl(struct net *net, const struct pkt *d, enum pkt_type type, uint32_t psn);
+/* q's sender goes back to PSN r and resends from there */
+void nic_go_back(struct net *net, struct qp *q, uint32_t r);
 /* the notification point's part of receiving data packet p: CE counted and
  * answered by a CNP (rate-limited) */
 void nic_rx_ce(struct nic *n, struct qp *q, const struct pkt *p);
@@ -89,6 +91,8 @@ void nic_rx_ce(struct nic *n, struct qp *q, const struct pkt *p);
 
 /* data packet p of q arrives (nic_config.reorder) */
 void reorder_deliver(struct nic *n, struct qp *q, struct pkt *p);
+/* q's sender receives NAK p (p stays) */
+void reorder_nak(struct net *net, struct qp *q, const struct pkt *p);
 /* the events of a RoCE QP: its pacing wait, its retransmission timer (TCP's too) */
 void nic_pace_fire(struct sim_engine *eng, struct sim_event *ev);
 void nic_rto_fire(struct sim_engine *eng, struct sim_event *ev);

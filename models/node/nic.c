@@ -608,6 +608,10 @@ void nic_rx(void *to, uint16_t port, struct pkt *p)
 				nic_acked(net, q, p->psn);
 			break;
 		case PKT_NAK:
+			if (n->cfg->reorder) {
+				reorder_nak(net, q, p);
+				break;
+			}
 			/* a NAK below psn_una is stale: a timeout or an earlier
 			 * NAK already resent that range and it was acknowledged */
 			if (p->psn >= q->psn_una) {
@@ -661,11 +665,16 @@ void nic_init(struct net *net, struct nic *n, uint32_t id, const struct nic_conf
 		   SIM_KEY(EVKEY_NIC, id, EVKEY_NIC_PAUSE_DELAY));
 }
 
-/* ---- for reorder.c: the receive side's control frames and CE marks ---- */
+/* ---- for reorder.c: control frames, CE marks, going back ---- */
 
 void nic_send_ctrl(struct net *net, const struct pkt *d, enum pkt_type type, uint32_t psn)
 {
 	send_ctrl(net, d, type, psn, d->dscp);
+}
+
+void nic_go_back(struct net *net, struct qp *q, uint32_t r)
+{
+	go_back(net, q, r);
 }
 
 void nic_rx_ce(struct nic *n, struct qp *q, const struct pkt *p)

@@ -21,10 +21,16 @@
  *   its message in rx.ends until then.
  * - A duplicate (below rx.nxt, or already in the bitmap) is discarded.  A
  *   gap inside the window is not NAKed: reordering looks like one.  A packet
- *   beyond the window is discarded and answered by a NAK of rx.nxt (once
- *   until rx.nxt moves), and the sender goes back to rx.nxt (go-back-N):
- *   a packet lost for good is found when REORDER_WINDOW more have arrived
- *   behind it, or else by the sender's retransmission timeout.
+ *   beyond the window is discarded and answered by a NAK of rx.nxt that
+ *   also names the discarded PSN (pkt.sack = PSN + 1), every time.  The
+ *   sender goes back to rx.nxt (go-back-N) unless its own state shows the
+ *   NAK needs nothing: the discarded PSN is acknowledged already (it
+ *   arrived since), or its current pass has not sent it yet (the pass will).
+ *   So a discarded packet is always sent again, whatever order the NAK and
+ *   later ACKs take on their paths; one NAK per rx.nxt would not do, for an
+ *   ACK that overtakes the NAK makes it look stale.  A packet lost for good
+ *   is found when REORDER_WINDOW more have arrived behind it, or else by
+ *   the sender's retransmission timeout.
  *
  * The bitmap and rx.ends (2 KiB with a 256-PSN window) are allocated at a
  * QP's first packet out of order, once, and freed with the QP table.
@@ -61,6 +67,31 @@ static int ends_message(const struct pkt *p)
 	return p->psn == fl->first_psn + fl->npkts - 1;
 }
 
+/* a NAK of nxt answering data packet d, which is discarded: d's fields, as
+ * nic.c's control frames take them */
+static void send_nak(struct net *net, const struct pkt *d, uint32_t nxt)
+{
+	struct nic *n = &net->nics[d->dst];
+	struct pkt *p = net_pkt(net);
+	*p = (struct pkt){ .qp = d->qp, .psn = nxt, .sack = d->psn + 1, .src = d->dst,
+			   .dst = d->src, .sport = d->sport, .dscp = d->dscp,
+			   .prio = net->qos.dscp_to_prio[d->dscp],
+			   .type = PKT_NAK };
+	net->st.cc.naks_sent++;
+	pktq_push(&n->ctrlq[p->prio], p);
+	n->ctrl_mask |= (uint8_t)(1u << p->prio);
+	nic_kick(n);
+}
+
+void reorder_nak(struct net *net, struct qp *q, const struct pkt *p)
+{
+	uint32_t lost = p->sack - 1;
+	if (lost < q->psn_una || lost >= q->psn_nxt)
+		return; /* it arrived since, or the pass under way sends it */
+	nic_acked(net, q, p->psn);
+	nic_go_back(net, q, p->psn > q->psn_una ? p->psn : q->psn_una);
+}
+
 /* rx.nxt has passed fl's last PSN: every byte of it is in */
 static void complete(struct net *net, struct flow *fl)
 {
@@ -75,11 +106,7 @@ void reorder_deliver(struct nic *n, struct qp *q, struct pkt *p)
 	uint32_t psn = p->psn, nxt = q->rx.nxt;
 	/* p->fl is only read for a PSN not acknowledged yet: its message lives */
 	if (psn >= nxt && psn - nxt >= REORDER_WINDOW) { /* beyond the window */
-		if (!q->rx.nak_sent) {
-			q->rx.nak_sent = 1;
-			net->st.cc.naks_sent++;
-			nic_send_ctrl(net, p, PKT_NAK, nxt);
-		}
+		send_nak(net, p, nxt);
 		net_drop(net, p, &net->st.drops.rx_discard);
 		return;
 	}
@@ -115,7 +142,6 @@ void reorder_deliver(struct nic *n, struct qp *q, struct pkt *p)
 		}
 	}
 	q->rx.nxt = nxt;
-	q->rx.nak_sent = 0;
 	q->rx.unacked += moved;
 	if (q->rx.unacked >= NIC_ACK_EVERY || ended) {
 		q->rx.unacked = 0;
