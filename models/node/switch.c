@@ -348,9 +348,10 @@ static int port_down(const void *ctx, uint32_t sw, uint16_t port)
  * queue of the packet's priority holds the fewest bytes: the MMU's egress
  * count, so the packets admitted to it and still in the pipeline count too.
  * Ties go to the first in the set's order from the flow's hash on (h % n,
- * wrapping), so equal queues split flows as the hash would and a flow alone
- * on idle ports keeps one path.  A switch reads only its own ports: the
- * choice is the same on any number of threads.
+ * wrapping), so equal queues split flows as the hash would, and a packet
+ * that finds every candidate empty takes the port flow ECMP gives it.  A
+ * switch reads only its own ports: the choice is the same on any number of
+ * threads.
  */
 static uint16_t route_adaptive(const struct sw *s, const struct pkt *p, uint64_t h)
 {
