@@ -590,7 +590,7 @@ static const struct tl_case value_cases[] = {
 	{ "[topology]\nkind = ring\n", NULL,
 	  "x.ini:2: topology.kind: ring is not valid (leaf-spine, fat-tree, star, rail-optimized, file)" },
 	{ "[topology]\necmp = spray\n", NULL,
-	  "x.ini:2: topology.ecmp: spray is not valid (flow, packet)" },
+	  "x.ini:2: topology.ecmp: spray is not valid (flow, packet, adaptive)" },
 	/* topology.mtu: a plain integer or a size */
 	{ "[topology]\nmtu = 255\n", NULL, "x.ini:2: topology.mtu: 255 out of range (256-9000)" },
 	{ "[topology]\nmtu = 10KB\n", NULL, "x.ini:2: topology.mtu: 10KB out of range (256-9000)" },

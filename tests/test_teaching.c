@@ -1131,6 +1131,89 @@ START_TEST(verdict_slow_judged_iteration_fails)
 }
 END_TEST
 
+
+/*
+ * adaptive-routing.ini: 8 hosts on 2 leaves and 4 spines at 400G, a 4 MB
+ * permutation that flow ECMP collides on one uplink, then a 64 MB ring
+ * all-reduce whose 8 hops all cross the spines.  The header's runs: flow
+ * ECMP, spraying (go-back-N never finishes the ring), adaptive routing at
+ * the closed-form ideal, and InfiniBand with adaptive routing.
+ */
+static const char *const ar_packet[] = { "topology.ecmp=packet", NULL };
+static const char *const ar_adaptive[] = { "topology.ecmp=adaptive", NULL };
+static const char *const ar_ib[] = { "fabric.type=infiniband", "topology.ecmp=adaptive", NULL };
+static const char *const ar_ib_flow[] = { "fabric.type=infiniband", NULL };
+
+/* did job complete an iteration */
+static int coll_done(const struct fabric *f, const char *job)
+{
+	const struct tl_log *log = f->hooks.ctx;
+	for (size_t k = 0; k < log->ncolls; k++)
+		if (strcmp(f->scn->jobs[log->colls[k].job].name, job) == 0)
+			return 1;
+	return 0;
+}
+
+/* the ring's busbw: S/t x 2(n-1)/n, bytes per second */
+static double ar_busbw(const struct fabric *f)
+{
+	return 64e6 / coll_s(f, "ring") * 2 * 7 / 8;
+}
+
+START_TEST(adaptive_routing_ends_collisions)
+{
+	/* the permutation's ideal: 976 frames of 4096 B and one of 2304 B
+	 * from the NIC at 20 ps per wire byte, 3 switches of 500 ns and a
+	 * frame, 2 host cables of 3 m and 2 fabric cables of 30 m */
+	const double ideal = (976 * 4178 * 20 + 2386 * 20 + 3 * (500000 + 4178 * 20) +
+			      2 * 15000 + 2 * 150000) * 1e-12;
+	struct scenario *s;
+	struct fabric *f = run_sets("adaptive-routing", NULL, &s);
+	ck_assert(fabric_finished(f));
+	near_us("flow ECMP: permutation", coll_s(f, "perm"), 572.1);
+	near_us("flow ECMP: ring", coll_s(f, "ring"), 8641);
+	ck_assert_uint_gt(tl_stats(f).cc.cnps_sent, 0);
+	done(f, s);
+
+	f = run_sets("adaptive-routing", ar_packet, &s);
+	ck_assert(!fabric_finished(f));
+	near_us("spraying: permutation", coll_s(f, "perm"), 764.9);
+	ck_assert(!coll_done(f, "ring"));
+	struct net_stats st = tl_stats(f);
+	ck_assert_uint_gt(st.cc.naks_sent, 90000);
+	ck_assert_uint_gt(st.cc.retransmitted_bytes, 6000000000u);
+	done(f, s);
+
+	header_suggests("adaptive-routing", ar_adaptive);
+	f = run_sets("adaptive-routing", ar_adaptive, &s);
+	ck_assert(fabric_finished(f));
+	double t = coll_s(f, "perm");
+	ck_assert_msg(t >= ideal && t < 1.01 * ideal, "adaptive: permutation %.3f us, ideal %.3f",
+		      t * 1e6, ideal * 1e6);
+	double busbw = ar_busbw(f);
+	ck_assert_msg(busbw < GOODPUT_400G && busbw > 0.99 * GOODPUT_400G,
+		      "adaptive: ring busbw %.2f GB/s", busbw / 1e9);
+	st = tl_stats(f);
+	ck_assert_uint_gt(st.cc.ooo_pkts, 0);
+	ck_assert_uint_eq(st.cc.retransmitted_bytes + st.cc.ecn_marked, 0);
+	done(f, s);
+
+	f = run_sets("adaptive-routing", ar_ib_flow, &s);
+	ck_assert(fabric_finished(f));
+	near_us("InfiniBand flow ECMP: permutation", coll_s(f, "perm"), 247.8);
+	near_us("InfiniBand flow ECMP: ring", coll_s(f, "ring"), 6885);
+	done(f, s);
+
+	header_suggests("adaptive-routing", ar_ib);
+	f = run_sets("adaptive-routing", ar_ib, &s);
+	ck_assert(fabric_finished(f));
+	near_us("InfiniBand adaptive: permutation", coll_s(f, "perm"), 84.7);
+	near_us("InfiniBand adaptive: ring", coll_s(f, "ring"), 2313);
+	ck_assert_uint_gt(tl_stats(f).cc.ooo_pkts, 0);
+	done(f, s);
+}
+END_TEST
+
 static Suite *make_teaching_suite(void)
 {
 	Suite *s = suite_create("teaching");
@@ -1152,6 +1235,9 @@ static Suite *make_teaching_suite(void)
 	tcase_add_test(rl, rail_tree_wins_small_sizes);
 	tcase_add_test(rl, rail_busy_rail_slows_whole_ring);
 	suite_add_tcase(s, rl);
+	TCase *ar = tcase_create("adaptive-routing");
+	tcase_add_test(ar, adaptive_routing_ends_collisions);
+	suite_add_tcase(s, ar);
 	TCase *st = tcase_create("storage");
 	tcase_add_test(st, storage_shares_the_allreduce_class);
 	tcase_add_test(st, storage_on_a_second_lossless_priority);

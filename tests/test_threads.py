@@ -8,7 +8,8 @@ ring all-reduce whose link between partitions fails and comes back, an
 all-to-all cut by sim.duration, jobs failed by QPs whose retries ran out,
 an InfiniBand leaf-spine (credits across partitions, a link that fails and
 comes back), a lossy TCP leaf-spine with DCTCP (drops, fast retransmits and
-timeouts across partitions), and a subset of the soak scenarios.
+timeouts across partitions), three of them with adaptive routing, and a
+subset of the soak scenarios.
 Each also runs on 2 threads cut into 6 partitions (sim.partitions), three a
 thread run one after another within each window, as large fabrics are by
 default.
@@ -228,6 +229,12 @@ VARIANTS = {
 }
 
 
+def adaptive(text):
+    """the scenario with adaptive routing (topology.ecmp = adaptive): switches
+    choose by their own queues, receivers take packets out of order"""
+    return text.replace('[topology]\n', '[topology]\necmp = adaptive\n', 1)
+
+
 def runs(src, tmp, nsoak):
     """(name, scenario file, extra arguments)"""
     out = []
@@ -241,7 +248,10 @@ def runs(src, tmp, nsoak):
                 out.append((f[:-4] + '-variant', os.path.join(scen, f), VARIANTS[f]))
     for name, text in (('fat-tree', FAT_TREE), ('ring', RING), ('alltoall', ALLTOALL),
                        ('qp-error', QP_ERROR), ('rails', RAILS),
-                       ('infiniband', INFINIBAND), ('tcp', TCP)):
+                       ('infiniband', INFINIBAND), ('tcp', TCP),
+                       ('fat-tree-adaptive', adaptive(FAT_TREE)),
+                       ('infiniband-adaptive', adaptive(INFINIBAND)),
+                       ('tcp-adaptive', adaptive(TCP))):
         path = os.path.join(tmp, name + '.ini')
         with open(path, 'w') as f:
             f.write(text)

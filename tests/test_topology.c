@@ -1,6 +1,7 @@
 /*
  * test_topology.c - wiring and routing in closed form: node counts, cable
- * symmetry, every route reaches its host in the expected number of hops.
+ * symmetry, every route reaches its host in the expected number of hops,
+ * the ECMP sets adaptive routing chooses from.
  */
 #include <check.h>
 #include <stdlib.h>
@@ -152,6 +153,77 @@ START_TEST(cable_delay_is_5ns_per_metre)
 }
 END_TEST
 
+/* a failure pattern for topo_leads: every port whose (switch, port)
+ * hashes to a multiple of 5 is down */
+static int some_down(const void *ctx, uint32_t sw, uint16_t port)
+{
+	(void)ctx;
+	return rng_mix(((uint64_t)sw << 16) | port) % 5 == 0;
+}
+
+/*
+ * Adaptive routing's candidates (topo_ecmp): topo_route(h) is the
+ * (h % n)-th port of the set, for every switch, host and hash; and with
+ * links down, the port topo_route_avoiding picks is one that topo_leads
+ * accepts, and it finds none exactly when topo_leads accepts none.
+ */
+static void check_ecmp_sets(const struct topo *t)
+{
+	for (uint32_t sw = 0; sw < t->switches; sw++)
+		for (uint32_t dst = 0; dst < t->hosts; dst++) {
+			uint16_t first = 0, ok = 0;
+			const uint16_t *list;
+			uint16_t n = topo_ecmp(t, sw, dst, &first, &list);
+			ck_assert_uint_ge(n, 1);
+			for (uint64_t h = 0; h < 2u * n + 3; h++) {
+				uint16_t k = (uint16_t)(h % n);
+				ck_assert_uint_eq(topo_route(t, sw, dst, h), list ? list[k] : first + k);
+			}
+			for (uint16_t k = 0; k < n; k++)
+				ok += (uint16_t)topo_leads(t, sw, list ? list[k] : (uint16_t)(first + k),
+							   dst, some_down, NULL);
+			for (uint64_t h = 0; h < 4; h++) {
+				uint16_t r = topo_route_avoiding(t, sw, dst, h, some_down, NULL);
+				if (!ok) {
+					ck_assert_uint_eq(r, TOPO_NO_ROUTE);
+					continue;
+				}
+				ck_assert_uint_ne(r, TOPO_NO_ROUTE);
+				ck_assert(topo_leads(t, sw, r, dst, some_down, NULL));
+			}
+		}
+}
+
+START_TEST(ecmp_sets_match_routes)
+{
+	struct scenario *s = scn_new(SCN_TOPO_LEAF_SPINE);
+	s->spines = 3;
+	s->leaves = 4;
+	s->hosts_per_leaf = 2;
+	s->uplinks_per_spine = 2;
+	struct topo t;
+	struct topo_shape shape = scenario_topo_shape(s);
+	topo_init(&t, &shape);
+	check_ecmp_sets(&t);
+	s->topo = SCN_TOPO_FAT_TREE;
+	s->k = 6;
+	shape = scenario_topo_shape(s);
+	topo_init(&t, &shape);
+	check_ecmp_sets(&t);
+	s->topo = SCN_TOPO_RAIL;
+	s->units = 2;
+	s->servers_per_unit = 2;
+	s->gpus_per_server = 4;
+	s->spines = 2;
+	s->uplinks_per_spine = 1;
+	shape = scenario_topo_shape(s);
+	topo_init(&t, &shape);
+	check_ecmp_sets(&t);
+	scenario_free(s);
+	free(s);
+}
+END_TEST
+
 static Suite *make_topology_suite(void)
 {
 	Suite *s = suite_create("topology");
@@ -160,6 +232,7 @@ static Suite *make_topology_suite(void)
 	tcase_add_test(tc, fat_tree_counts_and_routes);
 	tcase_add_test(tc, star_counts_and_routes);
 	tcase_add_test(tc, cable_delay_is_5ns_per_metre);
+	tcase_add_test(tc, ecmp_sets_match_routes);
 	suite_add_tcase(s, tc);
 	return s;
 }

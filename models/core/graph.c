@@ -612,6 +612,25 @@ uint16_t graph_route_avoiding(const struct graph *g, uint32_t sw, uint32_t dst, 
 	SIM_INVARIANT(0, "graph_route_avoiding: %" PRIu32 " ports were whole, then fewer", ok);
 }
 
+int graph_leads(const struct graph *g, uint32_t sw, uint16_t port, uint32_t dst,
+		graph_down_fn down, const void *ctx)
+{
+	const struct graph_end *up = &g->host_up[dst];
+	struct avoid a;
+
+	if (down(ctx, sw, port))
+		return 0;
+	if (up->node == sw)
+		return 1;
+	a.g = g;
+	a.dst = dst;
+	a.t = g->access_of[up->node];
+	a.down = down;
+	a.ctx = ctx;
+	a.dead_used = 0;
+	return reaches(&a, port_of(g, sw, port)->peer.node);
+}
+
 uint32_t graph_hops_from(const struct graph *g, uint32_t sw, uint32_t dst)
 {
 	uint32_t t = g->access_of[g->host_up[dst].node];

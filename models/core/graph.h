@@ -161,6 +161,10 @@ uint16_t graph_ecmp(const struct graph *g, uint32_t sw, uint32_t dst, const uint
 typedef int (*graph_down_fn)(const void *ctx, uint32_t sw, uint16_t port);
 uint16_t graph_route_avoiding(const struct graph *g, uint32_t sw, uint32_t dst, uint64_t hash,
 			      graph_down_fn down, const void *ctx);
+/* is port `port` of sw's ECMP set toward dst up, with a whole shortest path
+ * to dst behind it (graph_route_avoiding's test of one candidate) */
+int graph_leads(const struct graph *g, uint32_t sw, uint16_t port, uint32_t dst,
+		graph_down_fn down, const void *ctx);
 
 /* switches on a shortest path from host a to host b (0 when a == b) */
 uint32_t graph_hops(const struct graph *g, uint32_t a, uint32_t b);

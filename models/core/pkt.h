@@ -52,7 +52,8 @@ struct pkt {
 	union {
 		struct flow *fl; /* data: its message (nic.h), until the receiver accepts it */
 		uint32_t sack;   /* a TCP ACK: the segment (PSN + 1) whose arrival it answers
-				  * out of order, 0 none: one SACK block */
+				  * out of order, 0 none: one SACK block; a NAK under
+				  * adaptive routing: the PSN + 1 it discarded */
 	};
 	uint32_t qp;       /* data, CNP, ACK, NAK: the QP */
 	union {

@@ -296,6 +296,55 @@ uint16_t topo_route_avoiding(const struct topo *t, uint32_t sw, uint32_t dst, ui
 	return nok ? ok[h % nok] : TOPO_NO_ROUTE;
 }
 
+uint16_t topo_ecmp(const struct topo *t, uint32_t sw, uint32_t dst, uint16_t *first,
+		   const uint16_t **list)
+{
+	uint32_t half = t->half, pods = t->k * half;
+	uint16_t n = 1;
+	*list = NULL;
+	if (t->g)
+		return graph_ecmp(t->g, sw, dst, list);
+	switch (topo_tier_of(t, sw)) {
+	case TOPO_LEAF:
+		if (leaf_of(t, dst) == sw) {
+			*first = (uint16_t)leaf_port_of(t, dst);
+			break;
+		}
+		*first = (uint16_t)t->hpl;
+		n = (uint16_t)(t->spines * t->ups);
+		break;
+	case TOPO_SPINE:
+		*first = (uint16_t)(leaf_of(t, dst) * t->ups);
+		n = (uint16_t)t->ups;
+		break;
+	case TOPO_EDGE:
+	case TOPO_AGG:
+		if (topo_tier_of(t, sw) == TOPO_EDGE ? dst / half == sw
+						       : dst / (half * half) == (sw - pods) / half) {
+			*first = topo_route(t, sw, dst, 0); /* down: the one port */
+			break;
+		}
+		*first = (uint16_t)half;
+		n = (uint16_t)half;
+		break;
+	default: /* core and star: one port down */
+		*first = topo_route(t, sw, dst, 0);
+		break;
+	}
+	return n;
+}
+
+int topo_leads(const struct topo *t, uint32_t sw, uint16_t port, uint32_t dst,
+	       topo_down_fn down, const void *ctx)
+{
+	if (t->g)
+		return graph_leads(t->g, sw, port, dst, down, ctx);
+	struct topo_end e = topo_peer(t, sw, port);
+	if (topo_tier_of(t, sw) < e.tier && e.tier != TOPO_HOST)
+		return uplink_ok(t, sw, port, dst, down, ctx);
+	return !down(ctx, sw, port); /* down, as topo_route_avoiding goes down */
+}
+
 uint32_t topo_hops(const struct topo *t, uint32_t src, uint32_t dst)
 {
 	switch (t->kind) {

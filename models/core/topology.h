@@ -37,7 +37,8 @@
  * else up on one of its uplinks chosen by an ECMP hash of the packet's
  * 5-tuple (src, dst, UDP source port; plus the PSN for per-packet spraying)
  * mixed with a per-switch salt, so successive tiers do not pick correlated
- * uplinks (hash polarization).
+ * uplinks (hash polarization).  Adaptive routing chooses among the same
+ * ports (topo_ecmp) by the switch's own egress queues (switch.c).
  */
 #ifndef DCQCN_TOPOLOGY_H
 #define DCQCN_TOPOLOGY_H
@@ -111,6 +112,19 @@ uint16_t topo_route(const struct topo *t, uint32_t sw, uint32_t dst, uint64_t h)
 typedef int (*topo_down_fn)(const void *ctx, uint32_t sw, uint16_t port);
 uint16_t topo_route_avoiding(const struct topo *t, uint32_t sw, uint32_t dst, uint64_t h,
 			     topo_down_fn down, const void *ctx);
+/*
+ * The ECMP set of switch sw toward host dst: the ports topo_route chooses
+ * among (topo_route(h) is port h % n of it), in ascending order.  Returns n;
+ * the set is *list[0 .. n-1] when *list is not NULL (a links file's graph),
+ * else the contiguous ports *first .. *first + n - 1.  Adaptive routing
+ * (topology.ecmp = adaptive) picks among them by their queues.
+ */
+uint16_t topo_ecmp(const struct topo *t, uint32_t sw, uint32_t dst, uint16_t *first,
+		   const uint16_t **list);
+/* is port `port` of dst's ECMP set at sw up, with a whole path to dst behind
+ * it (the test topo_route_avoiding applies to each candidate) */
+int topo_leads(const struct topo *t, uint32_t sw, uint16_t port, uint32_t dst,
+	       topo_down_fn down, const void *ctx);
 
 /* the leaf (or edge switch, or the star's switch) of a host, and its port there */
 uint32_t topo_host_leaf(const struct topo *t, uint32_t host);

@@ -68,6 +68,7 @@ static struct switch_config switch_config_of(const struct scenario *scn)
 		.fabric = port_class(scn, scn->fabric_link_bps, scn->fabric_cable_mm),
 		.latency_ps = scn->switch_latency_ps,
 		.ecmp_packet = scn->ecmp == SCN_ECMP_PACKET,
+		.ecmp_adaptive = scn->ecmp == SCN_ECMP_ADAPTIVE,
 		.wred = wred_params_make(scn->ecn_kmin_bytes, scn->ecn_kmax_bytes, scn->ecn_pmax_ppb),
 		.buffer_bytes = scn->buffer_bytes, .reserved_bytes = scn->reserved_bytes,
 		.cell_bytes = scn->cell_bytes, .dynamic_th = scn->dynamic_th,
@@ -118,6 +119,7 @@ static struct nic_config nic_config_of(const struct scenario *scn,
 		.dcqcn = scn->cc == SCN_CC_DCQCN,
 		.cnp_per_port = scn->dcqcn.cnp_scope == SCN_CNP_SCOPE_PORT,
 		.pace_fixed = !scn->dcqcn.rate_change_reschedules,
+		.reorder = scn->ecmp == SCN_ECMP_ADAPTIVE,
 		.min_time_between_cnps_ps = scn->dcqcn.min_time_between_cnps_ps,
 		.rto_ps = scenario_rto_ps(scn),
 		/* TCP gives up after Linux's tcp_retries2 = 15 timeouts in a row */
@@ -422,6 +424,7 @@ static void add_stats(struct net_stats *a, const struct net_stats *b)
 	a->cc.cnps_sent += b->cc.cnps_sent;
 	a->cc.cnps_received += b->cc.cnps_received;
 	a->cc.naks_sent += b->cc.naks_sent;
+	a->cc.ooo_pkts += b->cc.ooo_pkts;
 	a->cc.acks_sent += b->cc.acks_sent;
 	a->cc.timeouts += b->cc.timeouts;
 	a->cc.qps_failed += b->cc.qps_failed;

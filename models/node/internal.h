@@ -50,6 +50,10 @@ struct qp_tcp {
 
 /* ---- nic.c: the transmit/receive skeleton, RoCE's go-back-N and DCQCN ---- */
 
+/* a RoCE receiver acknowledges every NIC_ACK_EVERY packets accepted in
+ * order, and at the end of each message */
+#define NIC_ACK_EVERY 16
+
 /* the wire is free and the link up: start the next frame, if any (PFC
  * frames and credit updates, then control frames, then data by priority) */
 void nic_tx_next(struct nic *n);
@@ -71,6 +75,24 @@ struct pkt *nic_data_packet(struct nic *n, struct qp *q, struct flow *fl, int64_
 void nic_acked(struct net *net, struct qp *q, uint32_t a);
 /* p's payload reaches its message (p is released): complete when all of it has */
 void nic_credit_payload(struct nic *n, struct pkt *p);
+/* the same in two steps: p's payload is counted (p stays), and message fl
+ * is reported complete */
+void nic_count_payload(struct nic *n, const struct pkt *p);
+void nic_flow_complete(struct net *net, struct flow *fl);
+/* a CNP, ACK or NAK answering data packet d, on d's DSCP */
+void nic_send_ctrl(struct net *net, const struct pkt *d, enum pkt_type type, uint32_t psn);
+/* q's sender goes back to PSN r and resends from there */
+void nic_go_back(struct net *net, struct qp *q, uint32_t r);
+/* the notification point's part of receiving data packet p: CE counted and
+ * answered by a CNP (rate-limited) */
+void nic_rx_ce(struct nic *n, struct qp *q, const struct pkt *p);
+
+/* ---- reorder.c: RoCE and InfiniBand receivers under adaptive routing ---- */
+
+/* data packet p of q arrives (nic_config.reorder) */
+void reorder_deliver(struct nic *n, struct qp *q, struct pkt *p);
+/* q's sender receives NAK p (p stays) */
+void reorder_nak(struct net *net, struct qp *q, const struct pkt *p);
 /* the events of a RoCE QP: its pacing wait, its retransmission timer (TCP's too) */
 void nic_pace_fire(struct sim_engine *eng, struct sim_event *ev);
 void nic_rto_fire(struct sim_engine *eng, struct sim_event *ev);

@@ -57,7 +57,8 @@ struct net_drops {
 	uint64_t lossy;                /* egress dynamic threshold */
 	uint64_t pfcwd;                /* PFC watchdog action drop */
 	uint64_t link_down;            /* on a failed link */
-	uint64_t rx_discard;           /* out of order or duplicate at the receiver (go-back-N) */
+	uint64_t rx_discard;           /* out of order (go-back-N; adaptive: beyond the
+					* window) or duplicate at the receiver */
 	uint64_t payload;              /* payload bytes of all dropped data packets */
 };
 
@@ -70,6 +71,8 @@ struct net_cc {
 	uint64_t naks_sent, acks_sent, timeouts;
 	uint64_t qps_failed;           /* QPs whose retries ran out (error state) */
 	uint64_t retransmitted_bytes;  /* payload sent again (PSN below psn_max) */
+	uint64_t ooo_pkts;             /* data packets accepted ahead of a gap (RoCE and
+					* InfiniBand with ecmp = adaptive, TCP) */
 };
 
 struct net_stats {

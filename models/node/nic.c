@@ -64,7 +64,6 @@
 #include "models/node/internal.h"
 
 #define NIC_XOFF_FRAMES 4
-#define NIC_ACK_EVERY 16
 
 static void start_tx(struct nic *n, struct pkt *p)
 {
@@ -411,8 +410,27 @@ static void np_mark(struct nic *n, struct qp *q, const struct pkt *d)
 	send_ctrl(net, d, PKT_CNP, 0, net->qos.cnp_dscp);
 }
 
+/* message fl has arrived whole */
+void nic_flow_complete(struct net *net, struct flow *fl)
+{
+	fl->end_ps = net->eng.now;
+	net->flows_done++;
+	if (net->obs.flow_done)
+		net->obs.flow_done(net->obs.flow_ctx, fl);
+}
+
 /* p's payload reaches its message: complete when all of it has */
 void nic_credit_payload(struct nic *n, struct pkt *p)
+{
+	struct flow *fl = p->fl;
+	nic_count_payload(n, p);
+	pkt_release(&n->net->pool, p);
+	if (fl->rx_bytes == fl->bytes)
+		nic_flow_complete(n->net, fl);
+}
+
+/* p's payload is counted to its message and the receiver (p stays) */
+void nic_count_payload(struct nic *n, const struct pkt *p)
 {
 	struct net *net = n->net;
 	struct flow *fl = p->fl;
@@ -427,13 +445,6 @@ void nic_credit_payload(struct nic *n, struct pkt *p)
 		js->delivered_bytes += p->payload;
 	SIM_INVARIANT(fl->rx_bytes <= fl->bytes, "flow %llu received %lld of %lld bytes",
 		      (unsigned long long)fl->id, (long long)fl->rx_bytes, (long long)fl->bytes);
-	pkt_release(&net->pool, p);
-	if (fl->rx_bytes == fl->bytes) {
-		fl->end_ps = net->eng.now;
-		net->flows_done++;
-		if (net->obs.flow_done)
-			net->obs.flow_done(net->obs.flow_ctx, fl);
-	}
 }
 
 /* the payload reaches the host */
@@ -444,6 +455,10 @@ static void deliver(struct nic *n, struct pkt *p)
 	ib_return(n, p->prio, pkt_credit_blocks(pkt_frame_bytes(p)));
 	if (n->cfg->tcp) {
 		tcp_deliver(n, q, p);
+		return;
+	}
+	if (n->cfg->reorder) {
+		reorder_deliver(n, q, p);
 		return;
 	}
 	if (p->psn != q->rx.nxt) { /* go-back-N: only the next PSN is accepted;
@@ -593,6 +608,10 @@ void nic_rx(void *to, uint16_t port, struct pkt *p)
 				nic_acked(net, q, p->psn);
 			break;
 		case PKT_NAK:
+			if (n->cfg->reorder) {
+				reorder_nak(net, q, p);
+				break;
+			}
 			/* a NAK below psn_una is stale: a timeout or an earlier
 			 * NAK already resent that range and it was acknowledged */
 			if (p->psn >= q->psn_una) {
@@ -644,4 +663,25 @@ void nic_init(struct net *net, struct nic *n, uint32_t id, const struct nic_conf
 	pause_init(&net->pause, &n->pause, 1, id, 0, cfg->rate_bps, cfg->response_ps,
 		   nic_pause_kick, SIM_KEY(EVKEY_NIC, id, EVKEY_NIC_PAUSE),
 		   SIM_KEY(EVKEY_NIC, id, EVKEY_NIC_PAUSE_DELAY));
+}
+
+/* ---- for reorder.c: control frames, CE marks, going back ---- */
+
+void nic_send_ctrl(struct net *net, const struct pkt *d, enum pkt_type type, uint32_t psn)
+{
+	send_ctrl(net, d, type, psn, d->dscp);
+}
+
+void nic_go_back(struct net *net, struct qp *q, uint32_t r)
+{
+	go_back(net, q, r);
+}
+
+void nic_rx_ce(struct nic *n, struct qp *q, const struct pkt *p)
+{
+	if (p->flags & PKT_F_CE) {
+		n->net->st.cc.ce_delivered++;
+		if (n->cfg->dcqcn)
+			np_mark(n, q, p);
+	}
 }

@@ -27,6 +27,8 @@ struct nic_config {
 	uint8_t cnp_per_port;          /* cnp_scope = port (else per QP) */
 	uint8_t pace_fixed;            /* dcqcn.rate_change_reschedules = false: a paced
 					* send time stays when the rate changes */
+	uint8_t reorder;               /* ecmp = adaptive: RoCE and InfiniBand receivers
+					* accept out of order within a window (reorder.c) */
 	sim_time_ps min_time_between_cnps_ps;
 	sim_time_ps rto_ps;            /* go-back-N retransmission timeout */
 	uint32_t retry_cnt;            /* a QP errors at the (retry_cnt + 1)-th timeout in a row */
@@ -119,9 +121,13 @@ struct qp {
 		uint8_t nak_sent;              /* a NAK for nxt is out */
 		uint8_t ce;                    /* TCP: the CE state DCTCP echoes */
 		sim_time_ps last_cnp_ps;       /* notification point: last CNP sent */
-		/* TCP: the segments received above nxt (bit psn % ooo_bits) */
+		/* TCP, and RoCE with nic_config.reorder: the segments received
+		 * above nxt (bit psn % ooo_bits) */
 		uint64_t *ooo;
 		uint32_t ooo_bits;
+		/* reorder: the message that a received PSN above nxt ends, at
+		 * slot psn % ooo_bits (NULL: it ends none) */
+		struct flow **ends;
 	} rx;
 };
 

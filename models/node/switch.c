@@ -341,6 +341,39 @@ static int port_down(const void *ctx, uint32_t sw, uint16_t port)
 	return net_port_down(net, sw, port, net->eng.now);
 }
 
+/*
+ * Adaptive routing (topology.ecmp = adaptive; docs/model.md#ecmp): among the
+ * ports of the ECMP set toward the destination (topo_ecmp; with failed
+ * links, those topo_leads still finds a path behind), the one whose egress
+ * queue of the packet's priority holds the fewest bytes: the MMU's egress
+ * count, so the packets admitted to it and still in the pipeline count too.
+ * Ties go to the first in the set's order from the flow's hash on (h % n,
+ * wrapping), so equal queues split flows as the hash would, and a packet
+ * that finds every candidate empty takes the port flow ECMP gives it.  A
+ * switch reads only its own ports: the choice is the same on any number of
+ * threads.
+ */
+static uint16_t route_adaptive(const struct sw *s, const struct pkt *p, uint64_t h)
+{
+	const struct net *net = s->net;
+	uint16_t first = 0, best = TOPO_NO_ROUTE;
+	const uint16_t *list;
+	uint16_t n = topo_ecmp(net->topo, s->id, p->dst, &first, &list);
+	int64_t least = INT64_MAX;
+	for (uint16_t i = 0, k = (uint16_t)(h % n); i < n; i++, k = k + 1 == n ? 0 : k + 1) {
+		uint16_t port = list ? list[k] : (uint16_t)(first + k);
+		int64_t b = s->ports[port].egress_bytes[p->prio];
+		if (b >= least ||
+		    (net->nlink_down && !topo_leads(net->topo, s->id, port, p->dst, port_down, net)))
+			continue;
+		best = port;
+		least = b;
+		if (!b)
+			break;
+	}
+	return best;
+}
+
 void switch_rx(void *to, uint16_t in_port, struct pkt *p)
 {
 	struct sw *s = to;
@@ -361,9 +394,12 @@ void switch_rx(void *to, uint16_t in_port, struct pkt *p)
 	p->prio = net->qos.dscp_to_prio[p->dscp];
 	uint32_t psn = s->cfg->ecmp_packet ? p->psn : 0;
 	uint64_t h = rng_mix(topo_flow_key(p->src, p->dst, p->sport, psn) ^ s->salt);
-	p->out_port = net->nlink_down
-			      ? topo_route_avoiding(net->topo, s->id, p->dst, h, port_down, net)
-			      : topo_route(net->topo, s->id, p->dst, h);
+	if (s->cfg->ecmp_adaptive)
+		p->out_port = route_adaptive(s, p, h);
+	else
+		p->out_port = net->nlink_down
+				      ? topo_route_avoiding(net->topo, s->id, p->dst, h, port_down, net)
+				      : topo_route(net->topo, s->id, p->dst, h);
 	if (p->out_port == TOPO_NO_ROUTE) {
 		if (net->qos.ib) /* its buffer is free at once */
 			credit_return(&s->ports[in_port], p->prio,

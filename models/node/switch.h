@@ -29,6 +29,7 @@ struct switch_config {
 	struct switch_port_class host, fabric; /* host-facing and switch-facing ports */
 	sim_time_ps latency_ps;        /* forwarding pipeline, after the whole frame */
 	uint8_t ecmp_packet;           /* hash the PSN too (per-packet spraying) */
+	uint8_t ecmp_adaptive;         /* per packet, the least loaded port of the ECMP set */
 	struct wred_params wred;
 	/* buffer (docs/model.md#buffer); the pool of each switch is derived from its ports */
 	int64_t buffer_bytes, reserved_bytes, cell_bytes;

@@ -375,6 +375,7 @@ void tcp_deliver(struct nic *n, struct qp *q, struct pkt *p)
 	int last = p->fl->rx_bytes + p->payload == p->fl->bytes;
 	uint32_t sack = 0;
 	if (psn > q->rx.nxt) {
+		net->st.cc.ooo_pkts++;
 		seg_set(net, &q->rx.ooo, &q->rx.ooo_bits, psn);
 		sack = psn + 1;
 		now_ack = 1;

@@ -68,7 +68,7 @@ const struct section_def scn_section_defs[SEC_COUNT] = {
 
 static const char *const topo_names[] = { "leaf-spine", "fat-tree", "star", "rail-optimized",
 					  "file", NULL };
-static const char *const ecmp_names[] = { "flow", "packet", NULL };
+static const char *const ecmp_names[] = { "flow", "packet", "adaptive", NULL };
 static const char *const sched_names[] = { "strict", "dwrr", NULL };
 static const char *const cc_names[] = { "none", "dcqcn", NULL };
 const char *const scn_mark_point_names[] = { "dequeue", "enqueue", NULL };
@@ -95,7 +95,8 @@ const char *const scn_fault_kind_names[] = { "pause-storm", "slow-receiver", "li
 _Static_assert(SCN_TOPO_LEAF_SPINE == 0 && SCN_TOPO_FAT_TREE == 1 && SCN_TOPO_STAR == 2 &&
 		       SCN_TOPO_RAIL == 3 && SCN_TOPO_FILE == 4,
 	       "topo_names[] follows enum scn_topo_kind");
-_Static_assert(SCN_ECMP_FLOW == 0 && SCN_ECMP_PACKET == 1, "ecmp_names[] order");
+_Static_assert(SCN_ECMP_FLOW == 0 && SCN_ECMP_PACKET == 1 && SCN_ECMP_ADAPTIVE == 2,
+	       "ecmp_names[] order");
 _Static_assert(SCN_SCHED_STRICT == 0 && SCN_SCHED_DWRR == 1, "sched_names[] order");
 _Static_assert(SCN_CC_NONE == 0 && SCN_CC_DCQCN == 1, "cc_names[] order");
 _Static_assert(SCN_MARK_DEQUEUE == 0 && SCN_MARK_ENQUEUE == 1, "scn_mark_point_names[] order");
@@ -264,7 +265,9 @@ const struct key_def scn_key_defs[N_KEYS] = {
 	  "RoCE payload bytes per packet (a plain number of bytes)", NULL },
 	{ SEC_TOPOLOGY, "ecmp", KT_ENUM, SF(ecmp), 0, 0, NULL, ecmp_names, NULL,
 	  NULL, 0, 0, { SCN_ECMP_FLOW },
-	  "flow: hash of (src, dst, UDP source port); packet: also the PSN (spraying)", NULL },
+	  "flow: hash of (src, dst, UDP source port); packet: also the PSN (spraying); "
+	  "adaptive: per packet the ECMP port with the shortest egress queue, receivers "
+	  "accept out of order (not on a star)", NULL },
 	{ SEC_TOPOLOGY, "nvlink", KT_RATE, SF(nvlink_bps), INT64_C(1000000000),
 	  INT64_C(16000000000000), "1Gbps-16Tbps", NULL, NULL, NULL, 0, 0,
 	  { INT64_C(3600000000000) },

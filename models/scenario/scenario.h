@@ -40,7 +40,7 @@ struct scn_error {
 
 enum scn_topo_kind { SCN_TOPO_LEAF_SPINE, SCN_TOPO_FAT_TREE, SCN_TOPO_STAR, SCN_TOPO_RAIL,
 		     SCN_TOPO_FILE };
-enum scn_ecmp { SCN_ECMP_FLOW, SCN_ECMP_PACKET };
+enum scn_ecmp { SCN_ECMP_FLOW, SCN_ECMP_PACKET, SCN_ECMP_ADAPTIVE };
 enum scn_sched { SCN_SCHED_STRICT, SCN_SCHED_DWRR };
 enum scn_cc { SCN_CC_NONE, SCN_CC_DCQCN };
 enum scn_mark_point { SCN_MARK_DEQUEUE, SCN_MARK_ENQUEUE };

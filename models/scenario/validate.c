@@ -221,6 +221,10 @@ static int check_topology(const struct scenario *s, const struct load *ld,
 				     " uplinks per leaf, above 256",
 				     s->spines, s->uplinks_per_spine,
 				     s->spines * s->uplinks_per_spine);
+	if (s->ecmp == SCN_ECMP_ADAPTIVE && s->topo == SCN_TOPO_STAR)
+		return scn_set_error(err, topo_place(s, ld, "ecmp"),
+				     "topology.ecmp: adaptive needs a choice of paths (leaf-spine,"
+				     " fat-tree, rail-optimized or file); a star has one switch");
 	if (s->topo == SCN_TOPO_RAIL && (uint64_t)s->units * g > 1024)
 		return scn_set_error(err, topo_place(s, ld, "units"),
 				     "topology.units: %" PRIu32 " units x %" PRIu32

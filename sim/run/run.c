@@ -586,6 +586,7 @@ static void collect(const struct run_ctx *c, struct fabric *f, double t0, struct
 	res->naks_sent = ns.cc.naks_sent;
 	res->rto_timeouts = ns.cc.timeouts;
 	res->retransmitted_bytes = ns.cc.retransmitted_bytes;
+	res->ooo_pkts = scn->ecmp == SCN_ECMP_ADAPTIVE ? (int64_t)ns.cc.ooo_pkts : -1;
 	res->peak_headroom_bytes = ns.peak_headroom_bytes;
 	res->pause_frames = ns.pause_frames;
 	res->max_paused_ppm = fabric_max_paused_ppm(f);
@@ -713,7 +714,7 @@ enum run_status run_scenario(const struct scenario *scn, const struct run_opts *
 {
 	struct run_ctx c = {0};
 	*res = (struct run_result){ .fct_p50_ps = -1, .fct_p99_ps = -1, .fct_net_p50_ps = -1,
-				    .fct_net_p99_ps = -1, .fct_nvlink_p50_ps = -1,
+				    .fct_net_p99_ps = -1, .fct_nvlink_p50_ps = -1, .ooo_pkts = -1,
 				    .fct_nvlink_p99_ps = -1, .collective_time_ps = -1,
 				    .credit_stall_ps = -1, .probe_p50_ps = -1, .probe_p99_ps = -1,
 				    .jobs_done_ps = -1 };

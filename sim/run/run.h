@@ -61,6 +61,8 @@ struct run_result {
 	uint64_t ecn_marked_pkts;              /* data packets delivered with CE */
 	uint64_t data_pkts_delivered;
 	uint64_t cnps_sent, naks_sent, rto_timeouts, retransmitted_bytes;
+	int64_t ooo_pkts;                      /* ecmp = adaptive: data packets accepted
+						* out of order (printed table only); else -1 */
 	int64_t peak_headroom_bytes;           /* largest headroom use of any PG */
 	uint64_t pause_frames;                 /* XOFF frames sent, refreshes included */
 	uint32_t max_paused_ppm;               /* worst paused fraction of a sample interval */

@@ -231,6 +231,8 @@ void run_print_summary(const struct run_result *r, FILE *out)
 		fprintf(out, "  %-22s %.4f (compute / step time)\n", "training_efficiency",
 			(double)r->train_compute_ps / (double)r->train_step_ps);
 	}
+	if (r->ooo_pkts >= 0) /* adaptive routing: not a summary.csv column */
+		fprintf(out, "  %-22s %lld\n", "out_of_order_pkts", (long long)r->ooo_pkts);
 	if (r->drops_lossless)
 		fprintf(out, "  WARNING: %llu lossless packets dropped: the PFC headroom was "
 			     "exceeded (undersized headroom, or a peer that does not stop in time)\n",
