@@ -183,6 +183,30 @@ def round_trip(tmp):
           (sorted(os.listdir(d)), r.stderr[-400:]))
 
 
+def origins(tmp):
+    """a run's scenario.ini names the keys the command line and each imported
+    configuration set (a --set after an import is the command line's)"""
+    out = os.path.join(tmp, 'origins')
+    sonic = os.path.join(CFG, 'sonic_stock.json')
+    r = sim('run', SCEN, *SMALL, '--switch-config', sonic, '--set', 'ecn.kmin=100KB',
+            '-o', out, '--quiet')
+    with open(os.path.join(out, 'scenario.ini')) as f:
+        lines = [l for l in f.read().splitlines() if l.startswith('# from ')]
+    cmd = [l for l in lines if l.startswith('# from the command line')]
+    sw = [l for l in lines if l.startswith('# from --switch-config %s: ' % sonic)]
+    check(r.returncode == 0 and len(lines) == 2 and cmd and sw and
+          cmd[0].endswith(': ecn.kmin') and 'ecn.kmax' in sw[0] and 'ecn.kmin' not in sw[0] and
+          'job.' not in cmd[0],
+          "scenario.ini names the keys --set and --switch-config gave, the --set's last",
+          lines)
+    plain = os.path.join(tmp, 'plain')  # run by sonic_in's neighbours: no --set
+    r = sim('run', SCEN, '-o', plain + '2', '--quiet', '--set', 'job.allreduce.size=4MB',
+            '--set', 'job.allreduce.iterations=1', '--set', 'job.burst.size=400KB')
+    with open(os.path.join(plain + '2', 'scenario.ini')) as f:
+        check(r.returncode == 0 and '# from ' not in f.read(),
+              'a run whose --set name only job keys has no "# from" line')
+
+
 def cfg_of(d):
     return ['--switch-config', os.path.join(d, 'config_db.json'),
             '--nic-config', os.path.join(d, 'cc_params.txt')]
@@ -194,6 +218,7 @@ def main():
         byte_reset(tmp)
         changes(tmp)
         round_trip(tmp)
+        origins(tmp)
     if FAILED:
         print('%d failed' % len(FAILED))
         sys.exit(1)

@@ -268,6 +268,15 @@ static char *print_with_sets(const char *path, char (*sets)[512], int nsets, str
 	char *p = tl_print(s);
 	scenario_free(s);
 	free(s);
+	/* the values alone: not the "# from the command line: ..." line that
+	 * names the keys the --set gave */
+	for (char *l = p; l && *l;) {
+		char *e = strchr(l, '\n');
+		if (strncmp(l, "# from ", 7) == 0 && e)
+			memmove(l, e + 1, strlen(e + 1) + 1);
+		else
+			l = e ? e + 1 : NULL;
+	}
 	return p;
 }
 

@@ -84,6 +84,42 @@ static void print_section(const struct scenario *s, FILE *out, enum sec_id sec,
 	}
 }
 
+/* "# from WHERE: KEY, KEY": the scenario-wide keys whose values came from
+ * the command line or an imported configuration (the others are the
+ * file's, or defaults), so that a run's scenario.ini says how it was made;
+ * nothing when there are none (a reloaded scenario.ini has none) */
+void scenario_print_origins(const struct scenario *s, FILE *out)
+{
+	int printed = 0;
+	for (int o = SCN_FROM_SET; o <= SCN_FROM_NIC_CONFIG; o++) {
+		const char *path = !s->imported		      ? NULL
+				   : o == SCN_FROM_SWITCH_CONFIG ? s->imported->switch_path
+								 : s->imported->nic_path;
+		char where[600];
+		if (o == SCN_FROM_SET)
+			snprintf(where, sizeof(where), "the command line (--set, --vary, --tune)");
+		else
+			snprintf(where, sizeof(where), "%s %s",
+				 o == SCN_FROM_SWITCH_CONFIG ? "--switch-config" : "--nic-config",
+				 path ? path : "");
+		scn_one_line(where);
+		int n = 0;
+		for (size_t i = 0; i < N_KEYS; i++) {
+			const struct key_def *k = &scn_key_defs[i];
+			if (s->key_origin[i] != o || (k->flags & KF_NOPRINT) ||
+			    scn_section_defs[k->sec].named)
+				continue;
+			if (!n++)
+				fprintf(out, "%s# from %s: ", printed++ ? "" : "\n", where);
+			else
+				fputs(", ", out);
+			fprintf(out, "%s.%s", scn_section_defs[k->sec].name, k->name);
+		}
+		if (n)
+			fputc('\n', out);
+	}
+}
+
 void scenario_print(const struct scenario *s, FILE *out)
 {
 	char src[sizeof(s->source)];

@@ -298,8 +298,12 @@ static int apply_key(struct load *ld, const char *name, const char *value)
 	if (&scn_key_defs[ki] == scn_key_def_of(SEC_DCQCN, "profile"))
 		scn_apply_profile(ld, old_profile);
 	*slot = ld->line > 0 ? ld->line : -1;
-	if (ld->item < 0)
+	if (ld->item < 0) {
 		ld->s->key_line[ki] = ld->line > 0 ? ld->line : 0;
+		ld->s->key_origin[ki] = ld->line > 0 ? SCN_FROM_FILE
+					: ld->s->importing ? ld->s->importing
+							   : SCN_FROM_SET;
+	}
 	return 0;
 }
 

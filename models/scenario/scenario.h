@@ -259,6 +259,12 @@ struct scn_imported {
 	char names[SCN_CFG_NAMES][SCN_CFG_NAME_LEN]; /* "" where none was read */
 };
 
+/* where a key's value came from: scenario_print names the keys of the
+ * last three ("# set by ...") */
+enum scn_origin {
+	SCN_FROM_DEFAULT, SCN_FROM_FILE, SCN_FROM_SET, SCN_FROM_SWITCH_CONFIG, SCN_FROM_NIC_CONFIG
+};
+
 /* the keys of docs/contract.md#scenario-files (the loader's table) */
 #define SCN_N_KEYS 154
 
@@ -282,6 +288,11 @@ struct scenario {
 	 * or came from --set or a configuration: where a message of finalize
 	 * points */
 	int key_line[SCN_N_KEYS];
+	/* where each scenario-wide key's value came from (enum scn_origin), and
+	 * the importer running now (scenario_import_*: SCN_FROM_SWITCH_CONFIG
+	 * or SCN_FROM_NIC_CONFIG; 0 otherwise) */
+	uint8_t key_origin[SCN_N_KEYS];
+	uint8_t importing;
 
 	/* [sim] */
 	sim_time_ps duration_ps;
@@ -460,6 +471,11 @@ int64_t scenario_pool_bytes(const struct scenario *s, uint32_t host_ports,
 
 /* the resolved scenario as an INI file that loads back to the same values */
 void scenario_print(const struct scenario *s, FILE *out);
+/* "# from the command line (--set, --vary, --tune): KEY, ..." and "# from
+ * --switch-config PATH: ..." (and --nic-config): where the values that are
+ * not the file's or defaults came from (key_origin); a run's scenario.ini
+ * carries them.  Nothing when every value is the file's or a default. */
+void scenario_print_origins(const struct scenario *s, FILE *out);
 /* derived values (hosts, switches, BDP, goodput ceiling, headroom per port
  * class, pause times, shared pool per switch tier) as # comments */
 void scenario_print_derived(const struct scenario *s, FILE *out);

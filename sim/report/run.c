@@ -282,9 +282,11 @@ static void run_settings(struct page *p, const char *ini, const char *warnings)
 		}
 		s += l + (s[l] == '\n');
 	}
-	h_raw(p, "</ul>\n<p>A run folder records the scenario it resolved (its file, and "
-		 "what an imported switch or NIC configuration set, as <code># config:</code> "
-		 "notes above); <code>--set</code> overrides are in the values, not named.</p>\n");
+	h_raw(p, "</ul>\n<p>A run folder records the scenario it resolved: its file, the "
+		 "keys the command line or an imported switch or NIC configuration set "
+		 "(<code># from</code> lines above: scenario-wide keys; a job's or fault's key "
+		 "given by <code>--set</code> is in the values, not named), and how the "
+		 "configurations were read (<code># config:</code> notes).</p>\n");
 	h_warnings(p, "Warnings (warnings.txt)", warnings);
 	h_raw(p, "<details><summary>The resolved scenario (scenario.ini)</summary>\n");
 	h_pre(p, ini);

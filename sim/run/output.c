@@ -535,6 +535,7 @@ static int write_scenario(struct output *o, const struct scenario *scn, char *er
 		if (i == 0) {
 			scenario_print(shown, fp);
 			print_config_notes(scn, fp);
+			scenario_print_origins(scn, fp);
 			scenario_print_derived(shown, fp);
 		} else {
 			scenario_write_warnings(scn, fp, "");

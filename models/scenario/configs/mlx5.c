@@ -274,8 +274,8 @@ static int not_a_key(const struct mlx5_param *p, FILE *log, struct place pl, con
 	return 1;
 }
 
-int scenario_import_mlx5_text(struct scenario *s, const char *path, const char *text0,
-			      FILE *log, struct scn_error *err)
+static int import_mlx5(struct scenario *s, const char *path, const char *text0,
+		   FILE *log, struct scn_error *err)
 {
 	char why[128], *text, *copy, *line, *next;
 	int seen[N_OF(scn_mlx5_params)] = { 0 };
@@ -389,4 +389,14 @@ oom:
 	scn_set_error(err, (struct place){ path, 0 }, "out of memory");
 	rc = -1;
 	goto out;
+}
+
+/* the keys the file sets are marked as its (scenario.h key_origin) */
+int scenario_import_mlx5_text(struct scenario *s, const char *path, const char *text0, FILE *log,
+			      struct scn_error *err)
+{
+	s->importing = SCN_FROM_NIC_CONFIG;
+	int rc = import_mlx5(s, path, text0, log, err);
+	s->importing = 0;
+	return rc;
 }

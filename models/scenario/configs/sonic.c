@@ -315,8 +315,8 @@ char *scenario_read_config(const char *path, int nic, size_t *len, struct scn_er
 	return text;
 }
 
-int scenario_import_sonic_text(struct scenario *s, const char *path, const char *text0,
-			       FILE *log, struct scn_error *err)
+static int import_sonic(struct scenario *s, const char *path, const char *text0,
+		   FILE *log, struct scn_error *err)
 {
 	struct sonic *sn = calloc(1, sizeof(*sn));
 	char others[SONIC_NOTE_LEN] = "", *text = NULL;
@@ -393,5 +393,15 @@ out:
 	free(sn->used);
 	free(sn->pnames);
 	free(sn);
+	return rc;
+}
+
+/* the keys the file sets are marked as its (scenario.h key_origin) */
+int scenario_import_sonic_text(struct scenario *s, const char *path, const char *text0, FILE *log,
+			      struct scn_error *err)
+{
+	s->importing = SCN_FROM_SWITCH_CONFIG;
+	int rc = import_sonic(s, path, text0, log, err);
+	s->importing = 0;
 	return rc;
 }
