@@ -231,13 +231,12 @@ static const struct print_case {
 	int derived; /* scenario_print_derived(), else scenario_print() */
 	const char *has[16], *lacks[12];
 } print_cases[] = {
-	/* infiniband: its section printed, [ib]'s unbuilt keys named, no PFC */
+	/* infiniband: its section printed (ib.cc off: none of its keys), no PFC */
 	{ "[fabric]\ntype = infiniband\n[job.in]\npattern = incast\n", 0,
 	  {
-		"# nor the keys ib.cc\n",
 		"\n[fabric]\ntype = infiniband\n",
 		"\n[ib]\nvl_buffer = 128KiB\ncredit_update_delay = 100ns\nsl_to_vl =\n"
-		"vl_arbitration = 0,0,0,0,0,0,0,0\n",
+		"vl_arbitration = 0,0,0,0,0,0,0,0\ncc = false\n\n",
 		"\n[pfc]\npriorities =\n",
 		"\ncc = none\n",
 	  },

@@ -205,6 +205,16 @@ static void requeue(struct nic *n, struct qp *q, uint32_t wire)
 		tcp_try(n, q);
 		return;
 	}
+	if (n->cfg->ibcc) { /* the CCT entry's delay after the packet, fixed now; it
+			     * holds back the QP's next message too */
+		sim_time_ps ipd = ibcc_delay_ps(&n->cfg->ibcc_params, &q->ibcc, now);
+		if (ipd) {
+			q->pace_from_ps = now + ser_time(&n->ser, wire) + ipd;
+			q->pacing = 1;
+			sim_schedule(&n->net->eng, &q->pace_ev, q->pace_from_ps);
+			return;
+		}
+	}
 	if (!q->snd)
 		return;
 	if (n->cfg->dcqcn) {
@@ -258,7 +268,7 @@ void nic_pace_fire(struct sim_engine *eng, struct sim_event *ev)
 	q->pacing = 0;
 	if (!q->snd || q->ready)
 		return;
-	sim_time_ps target = pace_target(n, q);
+	sim_time_ps target = n->cfg->ibcc ? q->pace_from_ps : pace_target(n, q);
 	if (target > eng->now) {
 		pace_wait(n, q, target);
 		return;
@@ -462,8 +472,12 @@ static void deliver(struct nic *n, struct pkt *p)
 	net->st.cc.pkts_delivered++;
 	if (p->flags & PKT_F_CE) {
 		net->st.cc.ce_delivered++;
-		if (n->cfg->dcqcn)
+		if (n->cfg->dcqcn) {
 			np_mark(n, q, p);
+		} else if (n->cfg->ibcc) { /* a FECN: a BECN back, on its VL */
+			net->st.cc.cnps_sent++;
+			send_ctrl(net, p, PKT_CNP, 0, p->dscp);
+		}
 	}
 	int last = fl->rx_bytes + p->payload == fl->bytes;
 	if (++q->rx.unacked >= NIC_ACK_EVERY || last) {
@@ -582,9 +596,12 @@ void nic_rx(void *to, uint16_t port, struct pkt *p)
 		struct qp *q = &net->qps[p->qp];
 		ib_return(n, p->prio, pkt_credit_blocks(pkt_frame_bytes(p)));
 		switch (p->type) {
-		case PKT_CNP:
+		case PKT_CNP: /* with ib.cc: a BECN */
 			net->st.cc.cnps_received++;
-			dcqcn_on_cnp(&n->cfg->dcqcn_params, &q->dc, net->eng.now);
+			if (n->cfg->ibcc)
+				ibcc_on_becn(&n->cfg->ibcc_params, &q->ibcc, net->eng.now);
+			else
+				dcqcn_on_cnp(&n->cfg->dcqcn_params, &q->dc, net->eng.now);
 			break;
 		case PKT_ACK:
 			if (n->cfg->tcp)

@@ -148,14 +148,46 @@ static void ecn_mark(struct sw *s, struct pkt *p, uint64_t qlen)
 	}
 }
 
-/* InfiniBand: stall the VLs whose head frame lacks credits */
+/* InfiniBand: stall the VLs whose head frame lacks credits (with ib.cc,
+ * that VL of the port is a victim until its next packet leaves) */
 static void credit_gate(struct port *pt)
 {
 	for (uint8_t open = pt->nonempty & pause_open(&pt->pause); open; open &= open - 1) {
 		unsigned q = (unsigned)__builtin_ctz(open);
-		if (pt->cred.have[q] < (int32_t)pkt_credit_blocks(pkt_frame_bytes(pt->q[q].head)))
+		if (pt->cred.have[q] < (int32_t)pkt_credit_blocks(pkt_frame_bytes(pt->q[q].head))) {
 			pause_stall(&pt->pause, q);
+			pt->cc_victim |= (uint8_t)(1u << q);
+		}
 	}
+}
+
+/*
+ * InfiniBand congestion control (ib.cc): a data packet leaving VL q of a
+ * port whose queue it leaves at least ibcc_threshold_bytes long behind it
+ * is eligible for a FECN, unless it is shorter than packet_size, already
+ * marked, or the VL waited for credits since its last packet left (a
+ * victim: marked only with victim_mask); one eligible packet in
+ * marking_rate + 1 is marked.
+ */
+static void fecn_mark(struct port *pt, struct pkt *p, unsigned q)
+{
+	struct net *net = pt->sw->net;
+	const struct net_qos *qos = &net->qos;
+	uint8_t bit = (uint8_t)(1u << q);
+	int victim = (pt->cc_victim & bit) ||
+		     (pt->q[q].head && pt->cred.have[q] < (int32_t)pkt_credit_blocks(
+						       pkt_frame_bytes(pt->q[q].head)));
+	pt->cc_victim &= (uint8_t)~bit;
+	if (p->type != PKT_DATA || (p->flags & PKT_F_CE) || pt->q[q].bytes < qos->ibcc_threshold_bytes ||
+	    pkt_frame_bytes(p) < qos->ibcc_packet_size || (victim && !qos->ibcc_victim_mask))
+		return;
+	if (pt->fecn_count[q] < qos->ibcc_marking_rate) {
+		pt->fecn_count[q]++;
+		return;
+	}
+	pt->fecn_count[q] = 0;
+	p->flags |= PKT_F_CE;
+	net->st.cc.ecn_marked++;
 }
 
 static void port_kick(struct port *pt)
@@ -181,8 +213,11 @@ static void port_kick(struct port *pt)
 		else
 			q = (unsigned)dwrr_pick(qos, pt, eligible);
 		p = take(pt, q);
-		if (qos->ib)
+		if (qos->ib) {
 			pt->cred.have[q] -= (int32_t)pkt_credit_blocks(pkt_frame_bytes(p));
+			if (qos->ibcc)
+				fecn_mark(pt, p, q);
+		}
 		if (!qos->ecn_at_enqueue)
 			ecn_mark(pt->sw, p, pt->q[q].bytes);
 	}

@@ -70,6 +70,11 @@ struct port {
 	 * per VL in 64-byte blocks, and the blocks this port's ingress freed
 	 * that the next credit update returns to the peer */
 	struct net_credits cred;
+	/* ib.cc: bit q: VL q waited for credits since its last packet left (the
+	 * port is a victim of congestion downstream, not its root), and the
+	 * eligible packets of each VL since its last FECN */
+	uint8_t cc_victim;
+	uint16_t fecn_count[PKT_PRIOS];
 };
 
 /* an ingress priority group: MMU accounting and the XOFF it sent upstream;

@@ -14,8 +14,8 @@
  * over the rows, every column adds up to summary.csv's total (the last row
  * closes the run, models/fabric/series.c).
  *
- * qps.csv (qp,job,src,dst): the QPs that have rows in rates.csv, in id
- * order, so that a figure can name a QP by its job and hosts (rates.csv's
+ * qps.csv (qp,job,src,dst): the QPs that have rows in rates.csv (or, with
+ * ib.cc, ib_cc.csv), in id order, so that a figure can name a QP by its job and hosts (rates.csv's
  * `flow` is a QP id, not a flows.csv message id).
  */
 #include "sim/run/output.h"
@@ -93,6 +93,7 @@ static const char *const stream_file[OUT_STREAMS] = {
 	[OUT_PAUSE] = "pause.csv", [OUT_QUEUES] = "queues.csv", [OUT_RATES] = "rates.csv",
 	[OUT_COLLS] = "collectives.csv", [OUT_COUNTERS] = "counters.csv",
 	[OUT_TRAINING] = "training.csv", [OUT_TIMELINE] = "training_timeline.csv",
+	[OUT_IBCC] = "ib_cc.csv",
 };
 
 /* a number of a QP's rates.csv rows as last written: most rows repeat the
@@ -117,6 +118,7 @@ static const char *const stream_header[OUT_STREAMS] = {
 	[OUT_PAUSE] = "time_us,node,port,priority,paused_fraction,frames",
 	[OUT_QUEUES] = "time_us,node,port,queue,bytes",
 	[OUT_RATES] = "time_us,flow,rate_gbps,target_gbps,alpha",
+	[OUT_IBCC] = "time_us,qp,ccti,ipd_ps",
 	[OUT_COLLS] = ("job,iteration,ranks,bytes,start_us,end_us,time_us,algbw_GBps,busbw_GBps,"
 		       "busbw_pct_line,status"),
 	[OUT_COUNTERS] = "time_us,data_pkts_delivered,ecn_marked_pkts,cnps_sent,pause_frames,drops",
@@ -576,8 +578,13 @@ int output_open(struct output *o, const char *dir, const struct scenario *scn, u
 		return -1;
 	}
 	int bad = 0;
+	/* ib_cc.csv only with ib.cc: no stale one from an earlier run */
+	snprintf(old, sizeof(old), "%s/%s", dir, stream_file[OUT_IBCC]);
+	unlink(old);
 	for (int s = 0; s < OUT_STREAMS && !bad; s++) {
 		if ((s == OUT_TRAINING || s == OUT_TIMELINE) && !output_has_training(scn))
+			continue;
+		if (s == OUT_IBCC && !(scn->fabric_type == SCN_FABRIC_IB && scn->ib_cc))
 			continue;
 		o->file[s] = open_in(o, stream_file[s], "w");
 		bad = !o->file[s];
@@ -757,6 +764,31 @@ void output_rate(struct output *o, const struct fabric *f, unsigned part, const 
 	emit_row(o, (int)part, OUT_RATES, sample_tag(now, 0, q->id, 0), &r);
 	/* only this QP's partition writes its entry: no race */
 	if (kept && !kept->seen) {
+		kept->job = q->job;
+		kept->src = q->src;
+		kept->dst = q->dst;
+		kept->seen = 1;
+	}
+}
+
+void output_ibcc(struct output *o, const struct fabric *f, unsigned part, const struct qp *q)
+{
+	sim_time_ps now = f->parts[part].net.eng.now;
+	struct ibcc_qp c = q->ibcc; /* advance a copy: sampling changes nothing */
+	sim_time_ps ipd = ibcc_delay_ps(&f->niccfg.ibcc_params, &c, now);
+	struct row r;
+	r.n = 0;
+	put_us(&r, now);
+	put_ch(&r, ',');
+	put_u64(&r, q->id);
+	put_ch(&r, ',');
+	put_u64(&r, c.ccti);
+	put_ch(&r, ',');
+	put_i64(&r, ipd);
+	put_ch(&r, '\n');
+	emit_row(o, (int)part, OUT_IBCC, sample_tag(now, 0, q->id, 0), &r);
+	struct out_qp *kept = q->id < o->nqps ? &o->qps[q->id] : NULL;
+	if (kept && !kept->seen) { /* only this QP's partition writes its entry */
 		kept->job = q->job;
 		kept->src = q->src;
 		kept->dst = q->dst;
