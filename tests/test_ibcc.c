@@ -238,10 +238,12 @@ static size_t read_ibcc(const char *dir, struct row **rows)
 
 /*
  * The decay, in ib_cc.csv: a 3-to-1 incast raises the senders' CCTIs; once
- * the traffic is done no BECN comes, and each CCTI falls by one every
- * ccti_timer (10 x 1.024 us), from the timer's phase.  Sampled every
- * 10.24 us, exactly one step per row: a QP's rows after its last BECN go
- * c, c - 1, ..., 1 (at 0 = ccti_min, with no data, it has no row).
+ * a sender's message is done (10 us later its last BECN is in) no BECN
+ * comes, and its CCTI falls by one every ccti_timer (10 x 1.024 us), from
+ * the timer's phase.  Sampled every 10.24 us, exactly one step per row: a
+ * QP's rows after its last BECN go c, c - 1, ..., 1 (at 0 = ccti_min, with
+ * no data, it has no row).  A later flow on an idle path keeps the run
+ * going meanwhile.
  */
 START_TEST(ccti_decays_one_step_per_timer)
 {
@@ -314,10 +316,10 @@ END_TEST
  * the switch port to h0 (the root: it has credits) marks the incast's
  * packets, the senders back off to about 1/6 of 100G each, and the spine's
  * 400G port to leaf0, which waits for credits (a victim: no marks), drains
- * again: the victim, never marked, keeps most of its goodput.  Bounds:
- * above 60 % of it (measured: 71 %, 8.68 GB/s, 4.3 times the 2.04 without
- * CC; its first half millisecond is spent while the CCTIs rise), and the
- * incast keeps h0's link above 90 % busy (measured: 96 %).
+ * again: the victim, whose CCTI ends at 0, keeps most of its goodput.
+ * Bounds: above 60 % of it (measured: 71 %, 8.68 GB/s, 4.3 times the 2.04
+ * without CC; its first half millisecond is spent while the CCTIs rise),
+ * and the incast keeps h0's link above 90 % busy (measured: 96.8 %).
  */
 static void victim(int cc, double *victim_gbs, double *incast_gbs, uint64_t *victim_becns)
 {
@@ -343,7 +345,7 @@ static void victim(int cc, double *victim_gbs, double *incast_gbs, uint64_t *vic
 			end = fl->end_ps;
 	}
 	*incast_gbs = 6 * 32e6 / ((double)end * 1e-3);
-	*victim_becns = f->qps[0].ibcc.ccti; /* its CCTI: no BECN ever raised it */
+	*victim_becns = f->qps[0].ibcc.ccti; /* its CCTI at the end */
 	struct net_stats st = tl_stats(f);
 	ck_assert_uint_eq(st.payload_delivered, 7 * 32000000);
 	ck_assert_uint_eq(st.drops.lossless + st.drops.lossy + st.drops.rx_discard, 0);

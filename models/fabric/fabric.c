@@ -38,14 +38,6 @@ static struct net_qos qos_of(const struct scenario *scn)
 			q.dscp_to_prio[d] = scn->ib_sl_to_vl[scn->dscp_to_prio[d]];
 		q.vlarb = scn->ib_vl_arb[0] != 0; /* all or none (validate.c) */
 		q.ibcc = scn->ib_cc != 0;
-		q.ibcc_victim_mask = scn->ib_victim_mask != 0;
-		q.ibcc_marking_rate = (uint32_t)scn->ib_marking_rate;
-		q.ibcc_packet_size = (uint32_t)scn->ib_packet_size_bytes;
-		/* threshold t: (16 - t)/16 of a VL's buffer; 0: never */
-		q.ibcc_threshold_bytes = scn->ib_threshold
-						 ? (uint64_t)scn->ib_vl_buffer_bytes *
-							   (uint64_t)(16 - scn->ib_threshold) / 16
-						 : UINT64_MAX;
 		if (q.vlarb)
 			for (unsigned v = 0; v < PKT_PRIOS; v++)
 				q.dwrr_weights[v] = scn->ib_vl_arb[v];
@@ -85,6 +77,15 @@ static struct switch_config switch_config_of(const struct scenario *scn)
 		.pfcwd_action = action[scn->pfcwd_action],
 		.pfcwd_detect_ps = scn->pfcwd_detect_ps, .pfcwd_restore_ps = scn->pfcwd_restore_ps,
 		.pfcwd_poll_ps = scn->pfcwd_poll_ps, .seed = scn->seed,
+		.ibcc = {
+			/* threshold t: (16 - t)/16 of a VL's buffer; 0: never */
+			.threshold_bytes = scn->ib_threshold ? (uint64_t)scn->ib_vl_buffer_bytes *
+								       (uint64_t)(16 - scn->ib_threshold) / 16
+							     : UINT64_MAX,
+			.marking_rate = (uint32_t)scn->ib_marking_rate,
+			.packet_size = (uint32_t)scn->ib_packet_size_bytes,
+			.victim_mask = (uint8_t)(scn->ib_victim_mask != 0),
+		},
 	};
 }
 

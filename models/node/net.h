@@ -49,13 +49,7 @@ struct net_qos {
 	sim_time_ps ib_credit_delay_ps;/* buffer freed to credit update sent */
 	uint8_t vlarb;                 /* ib.vl_arbitration: switch ports arbitrate VLs by
 					* weight x 64 B per turn (dwrr_weights) */
-	/* ib.cc: switches set FECN (the CE flag) on data packets leaving a
-	 * congested port/VL (switch.c fecn_mark) */
-	uint8_t ibcc;
-	uint8_t ibcc_victim_mask;      /* mark at ports that lacked credits too */
-	uint32_t ibcc_marking_rate;    /* mark one eligible packet in marking_rate + 1 */
-	uint32_t ibcc_packet_size;     /* frames below it are not marked, bytes */
-	uint64_t ibcc_threshold_bytes; /* a VL's queue at least this long is congested */
+	uint8_t ibcc;                  /* ib.cc: switches set FECN (switch_config ibcc) */
 };
 
 /* drops by cause (docs/model.md) */

@@ -148,40 +148,39 @@ static void ecn_mark(struct sw *s, struct pkt *p, uint64_t qlen)
 	}
 }
 
-/* InfiniBand: stall the VLs whose head frame lacks credits (with ib.cc,
- * that VL of the port is a victim until its next packet leaves) */
+/* InfiniBand: stall the VLs whose head frame lacks credits */
 static void credit_gate(struct port *pt)
 {
 	for (uint8_t open = pt->nonempty & pause_open(&pt->pause); open; open &= open - 1) {
 		unsigned q = (unsigned)__builtin_ctz(open);
-		if (pt->cred.have[q] < (int32_t)pkt_credit_blocks(pkt_frame_bytes(pt->q[q].head))) {
+		if (pt->cred.have[q] < (int32_t)pkt_credit_blocks(pkt_frame_bytes(pt->q[q].head)))
 			pause_stall(&pt->pause, q);
-			pt->cc_victim |= (uint8_t)(1u << q);
-		}
 	}
 }
 
 /*
- * InfiniBand congestion control (ib.cc): a data packet leaving VL q of a
- * port whose queue it leaves at least ibcc_threshold_bytes long behind it
+ * InfiniBand congestion control (ib.cc): a data packet p leaving VL q of a
+ * port (port_kick, as it starts) whose queue it leaves at least ibcc_threshold_bytes long behind it
  * is eligible for a FECN, unless it is shorter than packet_size, already
- * marked, or the VL waited for credits since its last packet left (a
- * victim: marked only with victim_mask); one eligible packet in
- * marking_rate + 1 is marked.
+ * marked, or the VL is a victim of congestion downstream rather than its
+ * root (marked only with victim_mask): it waited for credits since its
+ * last packet left, or lacks the credits for its next one.  One eligible
+ * packet in marking_rate + 1 is marked.
  */
-static void fecn_mark(struct port *pt, struct pkt *p, unsigned q)
+__attribute__((noinline)) static void fecn_mark(struct port *pt, struct pkt *p)
 {
 	struct net *net = pt->sw->net;
-	const struct net_qos *qos = &net->qos;
-	uint8_t bit = (uint8_t)(1u << q);
-	int victim = (pt->cc_victim & bit) ||
+	unsigned q = p->prio; /* its queue */
+	const struct switch_ibcc *cc = &pt->sw->cfg->ibcc;
+	/* a stall began (pause_stall sets since) after the VL's last packet left */
+	int victim = pt->pause.since[q] > pt->fecn_last_ps[q] ||
 		     (pt->q[q].head && pt->cred.have[q] < (int32_t)pkt_credit_blocks(
 						       pkt_frame_bytes(pt->q[q].head)));
-	pt->cc_victim &= (uint8_t)~bit;
-	if (p->type != PKT_DATA || (p->flags & PKT_F_CE) || pt->q[q].bytes < qos->ibcc_threshold_bytes ||
-	    pkt_frame_bytes(p) < qos->ibcc_packet_size || (victim && !qos->ibcc_victim_mask))
+	pt->fecn_last_ps[q] = net->eng.now;
+	if (p->type != PKT_DATA || (p->flags & PKT_F_CE) || pt->q[q].bytes < cc->threshold_bytes ||
+	    pkt_frame_bytes(p) < cc->packet_size || (victim && !cc->victim_mask))
 		return;
-	if (pt->fecn_count[q] < qos->ibcc_marking_rate) {
+	if (pt->fecn_count[q] < cc->marking_rate) {
 		pt->fecn_count[q]++;
 		return;
 	}
@@ -213,16 +212,15 @@ static void port_kick(struct port *pt)
 		else
 			q = (unsigned)dwrr_pick(qos, pt, eligible);
 		p = take(pt, q);
-		if (qos->ib) {
+		if (qos->ib)
 			pt->cred.have[q] -= (int32_t)pkt_credit_blocks(pkt_frame_bytes(p));
-			if (qos->ibcc)
-				fecn_mark(pt, p, q);
-		}
 		if (!qos->ecn_at_enqueue)
 			ecn_mark(pt->sw, p, pt->q[q].bytes);
 	}
 	pt->tx = p;
 	sim_schedule(&net->eng, &pt->tx_ev, net->eng.now + ser_time(&pt->ser, pkt_wire_bytes(p)));
+	if (pt->ibcc) /* last: nothing else stays live across the call */
+		fecn_mark(pt, pt->tx);
 }
 
 static void port_pause_kick(struct pause_rx *pr)
@@ -606,7 +604,7 @@ void switch_init(struct net *net, struct sw *s, uint32_t id, const struct switch
 		const struct switch_port_class *pc = host ? &cfg->host : &cfg->fabric;
 		host_ports += (uint32_t)host;
 		uint32_t gid = first_port + i;
-		*pt = (struct port){ .idx = i, .gid = gid, .sw = s };
+		*pt = (struct port){ .idx = i, .gid = gid, .sw = s, .ibcc = net->qos.ibcc };
 		sim_event_init(&pt->tx_ev, port_tx_done, SIM_KEY(EVKEY_PORT, gid, EVKEY_PORT_TX));
 		pt->ser.rate_bps = pc->rate_bps;
 		net_credits_init(net, &pt->cred, credit_fire,
