@@ -578,8 +578,7 @@ int output_open(struct output *o, const char *dir, const struct scenario *scn, u
 		return -1;
 	}
 	int bad = 0;
-	/* ib_cc.csv only with ib.cc: no stale one from an earlier run */
-	snprintf(old, sizeof(old), "%s/%s", dir, stream_file[OUT_IBCC]);
+	snprintf(old, sizeof(old), "%s/%s", dir, stream_file[OUT_IBCC]); /* only with ib.cc */
 	unlink(old);
 	for (int s = 0; s < OUT_STREAMS && !bad; s++) {
 		if ((s == OUT_TRAINING || s == OUT_TIMELINE) && !output_has_training(scn))
@@ -743,18 +742,28 @@ void output_pfcwd(struct output *o, const struct fabric *f, unsigned part,
 	port_event(o, f, part, OUT_PFCWD, pr, prio, event, dropped);
 }
 
+/* a traced QP's row begins "time_us,qp,"; it is named in qps.csv (only
+ * this QP's partition writes its entry: no race) */
+static struct out_qp *qp_row(struct output *o, struct row *r, sim_time_ps now, const struct qp *q)
+{
+	r->n = 0;
+	put_us(r, now);
+	put_ch(r, ',');
+	put_u64(r, q->id);
+	put_ch(r, ',');
+	struct out_qp *kept = q->id < o->nqps ? &o->qps[q->id] : NULL;
+	if (kept && !kept->seen)
+		*kept = (struct out_qp){ .job = q->job, .src = q->src, .dst = q->dst, .seen = 1 };
+	return kept;
+}
+
 void output_rate(struct output *o, const struct fabric *f, unsigned part, const struct qp *q)
 {
 	sim_time_ps now = f->parts[part].net.eng.now;
 	struct dcqcn_qp dc = q->dc; /* advance a copy: sampling changes nothing */
 	double rc = dcqcn_rate(&f->niccfg.dcqcn_params, &dc, now);
 	struct row r;
-	r.n = 0;
-	put_us(&r, now);
-	put_ch(&r, ',');
-	put_u64(&r, q->id);
-	put_ch(&r, ',');
-	struct out_qp *kept = q->id < o->nqps ? &o->qps[q->id] : NULL; /* traced */
+	struct out_qp *kept = qp_row(o, &r, now, q);
 	put_fixed6_kept(&r, rc / 1e9, kept ? &kept->rate : NULL);
 	put_ch(&r, ',');
 	put_fixed6_kept(&r, dc.rt_bps / 1e9, kept ? &kept->target : NULL);
@@ -762,13 +771,6 @@ void output_rate(struct output *o, const struct fabric *f, unsigned part, const 
 	put_fixed6(&r, dc.alpha);
 	put_ch(&r, '\n');
 	emit_row(o, (int)part, OUT_RATES, sample_tag(now, 0, q->id, 0), &r);
-	/* only this QP's partition writes its entry: no race */
-	if (kept && !kept->seen) {
-		kept->job = q->job;
-		kept->src = q->src;
-		kept->dst = q->dst;
-		kept->seen = 1;
-	}
 }
 
 void output_ibcc(struct output *o, const struct fabric *f, unsigned part, const struct qp *q)
@@ -777,23 +779,12 @@ void output_ibcc(struct output *o, const struct fabric *f, unsigned part, const 
 	struct ibcc_qp c = q->ibcc; /* advance a copy: sampling changes nothing */
 	sim_time_ps ipd = ibcc_delay_ps(&f->niccfg.ibcc_params, &c, now);
 	struct row r;
-	r.n = 0;
-	put_us(&r, now);
-	put_ch(&r, ',');
-	put_u64(&r, q->id);
-	put_ch(&r, ',');
+	qp_row(o, &r, now, q);
 	put_u64(&r, c.ccti);
 	put_ch(&r, ',');
 	put_i64(&r, ipd);
 	put_ch(&r, '\n');
 	emit_row(o, (int)part, OUT_IBCC, sample_tag(now, 0, q->id, 0), &r);
-	struct out_qp *kept = q->id < o->nqps ? &o->qps[q->id] : NULL;
-	if (kept && !kept->seen) { /* only this QP's partition writes its entry */
-		kept->job = q->job;
-		kept->src = q->src;
-		kept->dst = q->dst;
-		kept->seen = 1;
-	}
 }
 
 void output_queue(struct output *o, const struct fabric *f, unsigned part, const struct port *pt,
