@@ -22,38 +22,36 @@
 /* ---- the loader ---- */
 
 static const struct tl_values ibcc_defaults_cases[] = {
-	/* off by default, and its keys at their defaults */
-	{ "[fabric]\ntype = infiniband\n",
-	  { TL_FIELD(fabric_type, SCN_FABRIC_IB), TL_FIELD(ib_vl_buffer_bytes, 131072),
-	    TL_FIELD(ib_credit_delay_ps, 100 * UNITS_PS_PER_NS), TL_FIELD(ib_threshold, 15),
-	    TL_FIELD(ib_marking_rate, 10), TL_FIELD(ib_packet_size_bytes, 512),
-	    TL_FIELD(ib_ccti_increase, 1), TL_FIELD(ib_ccti_limit, 127),
-	    TL_FIELD(ib_ccti_timer, 50) } },
-	{ "[fabric]\ntype = infiniband\n[ib]\ncc = on\nthreshold = 8\nmarking_rate = 0\n"
-	  "packet_size = 0\nvictim_mask = true\nccti_increase = 4\nccti_limit = 300\n"
-	  "ccti_min = 2\nccti_timer = 65535\n",
-	  { TL_FIELD(fabric_type, SCN_FABRIC_IB), TL_FIELD(ib_vl_buffer_bytes, 131072),
-	    TL_FIELD(ib_credit_delay_ps, 100 * UNITS_PS_PER_NS), TL_FIELD(ib_cc, 1),
-	    TL_FIELD(ib_threshold, 8), TL_FIELD(ib_victim_mask, 1), TL_FIELD(ib_ccti_increase, 4),
-	    TL_FIELD(ib_ccti_limit, 300), TL_FIELD(ib_ccti_min, 2),
-	    TL_FIELD(ib_ccti_timer, 65535) } },
+    /* off by default, and its keys at their defaults */
+    {"[fabric]\ntype = infiniband\n",
+     {TL_FIELD(fabric_type, SCN_FABRIC_IB), TL_FIELD(ib_vl_buffer_bytes, 131072),
+      TL_FIELD(ib_credit_delay_ps, 100 * UNITS_PS_PER_NS), TL_FIELD(ib_threshold, 15),
+      TL_FIELD(ib_marking_rate, 10), TL_FIELD(ib_packet_size_bytes, 512),
+      TL_FIELD(ib_ccti_increase, 1), TL_FIELD(ib_ccti_limit, 127), TL_FIELD(ib_ccti_timer, 50)}},
+    {"[fabric]\ntype = infiniband\n[ib]\ncc = on\nthreshold = 8\nmarking_rate = 0\n"
+     "packet_size = 0\nvictim_mask = true\nccti_increase = 4\nccti_limit = 300\n"
+     "ccti_min = 2\nccti_timer = 65535\n",
+     {TL_FIELD(fabric_type, SCN_FABRIC_IB), TL_FIELD(ib_vl_buffer_bytes, 131072),
+      TL_FIELD(ib_credit_delay_ps, 100 * UNITS_PS_PER_NS), TL_FIELD(ib_cc, 1),
+      TL_FIELD(ib_threshold, 8), TL_FIELD(ib_victim_mask, 1), TL_FIELD(ib_ccti_increase, 4),
+      TL_FIELD(ib_ccti_limit, 300), TL_FIELD(ib_ccti_min, 2), TL_FIELD(ib_ccti_timer, 65535)}},
 };
 TL_VALUES_TEST(ibcc_defaults)
 
 static const struct tl_case ibcc_errors_cases[] = {
-	{ "[ib]\ncc = on\n", NULL,
-	  "x.ini:2: ib.cc: only for fabric.type = infiniband (fabric.type is roce)" },
-	{ "[fabric]\ntype = infiniband\n[ib]\nthreshold = 3\n", NULL,
-	  "x.ini:4: ib.threshold: InfiniBand congestion control is off (ib.cc is false)" },
-	{ "[fabric]\ntype = infiniband\n[ib]\ncc = on\nthreshold = 16\n", NULL,
-	  "x.ini:5: ib.threshold: 16 out of range (0-15)" },
-	{ "[fabric]\ntype = infiniband\n[ib]\ncc = on\nccti_timer = 0\n", NULL,
-	  "x.ini:5: ib.ccti_timer: 0 out of range (1-65535)" },
-	{ "[fabric]\ntype = infiniband\n[ib]\ncc = on\npacket_size = 16KiB\n", NULL,
-	  "x.ini:5: ib.packet_size: 16KiB out of range (0-16320B)" },
-	{ "[fabric]\ntype = infiniband\n[ib]\ncc = on\nccti_limit = 10\nccti_min = 11\n", NULL,
-	  "x.ini:6: ib.ccti_min: 11 above ib.ccti_limit (10): the CCTI stays within "
-	  "ccti_min-ccti_limit" },
+    {"[ib]\ncc = on\n", NULL,
+     "x.ini:2: ib.cc: only for fabric.type = infiniband (fabric.type is roce)"},
+    {"[fabric]\ntype = infiniband\n[ib]\nthreshold = 3\n", NULL,
+     "x.ini:4: ib.threshold: InfiniBand congestion control is off (ib.cc is false)"},
+    {"[fabric]\ntype = infiniband\n[ib]\ncc = on\nthreshold = 16\n", NULL,
+     "x.ini:5: ib.threshold: 16 out of range (0-15)"},
+    {"[fabric]\ntype = infiniband\n[ib]\ncc = on\nccti_timer = 0\n", NULL,
+     "x.ini:5: ib.ccti_timer: 0 out of range (1-65535)"},
+    {"[fabric]\ntype = infiniband\n[ib]\ncc = on\npacket_size = 16KiB\n", NULL,
+     "x.ini:5: ib.packet_size: 16KiB out of range (0-16320B)"},
+    {"[fabric]\ntype = infiniband\n[ib]\ncc = on\nccti_limit = 10\nccti_min = 11\n", NULL,
+     "x.ini:6: ib.ccti_min: 11 above ib.ccti_limit (10): the CCTI stays within "
+     "ccti_min-ccti_limit"},
 };
 TL_CASES_TEST(ibcc_errors)
 
@@ -68,13 +66,13 @@ START_TEST(compare_keeps_ib_cc_on_infiniband)
 	struct scn_error e;
 	FILE *log = tmpfile();
 	struct scenario *s = scenario_open(
-		&(struct scenario_inputs){ .path = path, .fabric = "roce", .log = log }, &e);
+	    &(struct scenario_inputs){.path = path, .fabric = "roce", .log = log}, &e);
 	ck_assert_msg(s != NULL, "%s", e.msg);
 	ck_assert_int_eq(s->fabric_type, SCN_FABRIC_ROCE);
 	ck_assert_int_eq(s->ib_cc, 0);
 	scenario_close(s);
 	fclose(log);
-	s = scenario_open(&(struct scenario_inputs){ .path = path, .fabric = "infiniband" }, &e);
+	s = scenario_open(&(struct scenario_inputs){.path = path, .fabric = "infiniband"}, &e);
 	ck_assert_msg(s != NULL, "%s", e.msg);
 	ck_assert_int_eq(s->ib_cc, 1);
 	ck_assert_int_eq(s->ib_ccti_increase, 3);
@@ -105,8 +103,8 @@ static void ref_to(const struct ibcc_params *p, struct ref *r, sim_time_ps now)
 static void ref_becn(const struct ibcc_params *p, struct ref *r, sim_time_ps now)
 {
 	ref_to(p, r, now);
-	r->ccti = r->ccti + p->ccti_increase < p->ccti_limit ? r->ccti + p->ccti_increase
-							      : p->ccti_limit;
+	r->ccti =
+	    r->ccti + p->ccti_increase < p->ccti_limit ? r->ccti + p->ccti_increase : p->ccti_limit;
 	if (r->next < 0 && r->ccti > p->ccti_min)
 		r->next = now + p->ccti_timer_ps;
 }
@@ -115,14 +113,17 @@ static void ref_becn(const struct ibcc_params *p, struct ref *r, sim_time_ps now
  * first BECN's start (a BECN does not restart a running timer) */
 START_TEST(ccti_rises_and_decays)
 {
-	const struct ibcc_params p = { .ccti_increase = 3, .ccti_limit = 8, .ccti_min = 1,
-				       .ccti_timer_ps = 1000, .frame_ps = 4000 };
+	const struct ibcc_params p = {.ccti_increase = 3,
+				      .ccti_limit = 8,
+				      .ccti_min = 1,
+				      .ccti_timer_ps = 1000,
+				      .frame_ps = 4000};
 	struct ibcc_qp q;
 	ibcc_init(&p, &q);
 	ck_assert_uint_eq(q.ccti, 1);
 	ck_assert_int_eq(ibcc_delay_ps(&p, &q, 0), 1000); /* entry 1: a quarter frame */
-	ibcc_on_becn(&p, &q, 100);  /* 4, the timer from 100 */
-	ibcc_on_becn(&p, &q, 600);  /* 7 */
+	ibcc_on_becn(&p, &q, 100);			  /* 4, the timer from 100 */
+	ibcc_on_becn(&p, &q, 600);			  /* 7 */
 	ibcc_on_becn(&p, &q, 1050); /* 8 (limit); the expiry at 1100 is still ahead */
 	ck_assert_uint_eq(q.ccti, 8);
 	ck_assert_int_eq(ibcc_delay_ps(&p, &q, 1099), 8000);
@@ -141,10 +142,13 @@ END_TEST
 /* random BECNs and looks: the lazy state equals the reference's at every look */
 START_TEST(lazy_equals_reference)
 {
-	const struct ibcc_params p = { .ccti_increase = 2, .ccti_limit = 40, .ccti_min = 3,
-				       .ccti_timer_ps = 7919, .frame_ps = 83560 };
+	const struct ibcc_params p = {.ccti_increase = 2,
+				      .ccti_limit = 40,
+				      .ccti_min = 3,
+				      .ccti_timer_ps = 7919,
+				      .frame_ps = 83560};
 	struct ibcc_qp q;
-	struct ref r = { .ccti = p.ccti_min, .next = -1 };
+	struct ref r = {.ccti = p.ccti_min, .next = -1};
 	ibcc_init(&p, &q);
 	unsigned long x = 12345;
 	sim_time_ps t = 0;
@@ -156,7 +160,8 @@ START_TEST(lazy_equals_reference)
 			ref_becn(&p, &r, t);
 		} else {
 			ref_to(&p, &r, t);
-			ck_assert_int_eq(ibcc_delay_ps(&p, &q, t), (sim_time_ps)r.ccti * (83560 / 4));
+			ck_assert_int_eq(ibcc_delay_ps(&p, &q, t),
+					 (sim_time_ps)r.ccti * (83560 / 4));
 		}
 		ref_to(&p, &r, t);
 		ibcc_advance(&p, &q, t);
@@ -186,10 +191,10 @@ static void run_to_end(struct fabric *f)
 START_TEST(every_fecn_gets_one_becn)
 {
 	struct scenario *s = tl_load(
-		"[fabric]\ntype = infiniband\n[ib]\ncc = on\nmarking_rate = 0\nccti_increase = 2\n"
-		"ccti_limit = 16383\nccti_timer = 65535\n"
-		"[topology]\nkind = star\nhosts = 4\nhost_link = 100Gbps\n"
-		"[job.in]\npattern = incast\ndst = 0\nsenders = 1-3\nsize = 4MB\n");
+	    "[fabric]\ntype = infiniband\n[ib]\ncc = on\nmarking_rate = 0\nccti_increase = 2\n"
+	    "ccti_limit = 16383\nccti_timer = 65535\n"
+	    "[topology]\nkind = star\nhosts = 4\nhost_link = 100Gbps\n"
+	    "[job.in]\npattern = incast\ndst = 0\nsenders = 1-3\nsize = 4MB\n");
 	struct fabric *f = tl_build(s);
 	run_to_end(f);
 	struct net_stats st = tl_stats(f);
@@ -230,7 +235,7 @@ static size_t read_ibcc(const char *dir, struct row **rows)
 		ck_assert_int_eq(sscanf(line, "%lf,%u,%u,%lld", &us, &qp, &ccti, &ipd), 4);
 		if (n == cap)
 			*rows = realloc(*rows, (cap *= 2) * sizeof(**rows));
-		(*rows)[n++] = (struct row){ (sim_time_ps)(us * 1e6 + 0.5), qp, ccti };
+		(*rows)[n++] = (struct row){(sim_time_ps)(us * 1e6 + 0.5), qp, ccti};
 	}
 	free(text);
 	return n;
@@ -250,25 +255,26 @@ START_TEST(ccti_decays_one_step_per_timer)
 	char dir[] = "/tmp/test-ibcc-XXXXXX";
 	ck_assert_ptr_nonnull(mkdtemp(dir));
 	struct scenario *s = tl_load(
-		"[fabric]\ntype = infiniband\n[ib]\ncc = on\nmarking_rate = 0\nccti_increase = 4\n"
-		"ccti_timer = 10\n[output]\nsample_interval = 10.24us\n"
-		"[topology]\nkind = star\nhosts = 4\nhost_link = 100Gbps\n"
-		"[job.in]\npattern = incast\ndst = 0\nsenders = 1-3\nsize = 4MB\n"
-		/* a later flow on an idle path keeps the run (and its samples) going */
-		"[job.late]\npattern = incast\ndst = 2\nsenders = 1\nsize = 16MB\nstart = 2ms\n");
+	    "[fabric]\ntype = infiniband\n[ib]\ncc = on\nmarking_rate = 0\nccti_increase = 4\n"
+	    "ccti_timer = 10\n[output]\nsample_interval = 10.24us\n"
+	    "[topology]\nkind = star\nhosts = 4\nhost_link = 100Gbps\n"
+	    "[job.in]\npattern = incast\ndst = 0\nsenders = 1-3\nsize = 4MB\n"
+	    /* a later flow on an idle path keeps the run (and its samples) going */
+	    "[job.late]\npattern = incast\ndst = 2\nsenders = 1\nsize = 16MB\nstart = 2ms\n");
 	struct run_result res;
-	ck_assert_int_eq(run_scenario(s, &(struct run_opts){ .out_dir = dir, .threads = 1 }, &res),
+	ck_assert_int_eq(run_scenario(s, &(struct run_opts){.out_dir = dir, .threads = 1}, &res),
 			 RUN_OK);
 	ck_assert_uint_eq(res.data_bytes_delivered, 3 * 4000000 + 16000000);
 	/* the end of each sender's message (QP q is h(q + 1)'s), and its last
 	 * BECN a few microseconds later */
 	char *flows = tl_slurp(dir, "flows.csv");
 	ck_assert_ptr_nonnull(flows);
-	sim_time_ps ends[3] = { 0 };
+	sim_time_ps ends[3] = {0};
 	for (char *line = strchr(flows, '\n') + 1; *line; line = strchr(line, '\n') + 1) {
 		double e;
 		unsigned src;
-		if (sscanf(line, "%*u,in,h%u,h%*u,%*d,%*f,%lf", &src, &e) == 2 && src >= 1 && src <= 3)
+		if (sscanf(line, "%*u,in,h%u,h%*u,%*d,%*f,%lf", &src, &e) == 2 && src >= 1 &&
+		    src <= 3)
 			ends[src - 1] = (sim_time_ps)(e * 1e6) + 10 * UNITS_PS_PER_US;
 	}
 	free(flows);
@@ -374,10 +380,10 @@ END_TEST
 START_TEST(threads_agree)
 {
 	static const char text[] =
-		"[fabric]\ntype = infiniband\n[ib]\nvl_buffer = 16KiB\ncc = on\nmarking_rate = 2\n"
-		"[topology]\nspines = 2\nleaves = 3\nhosts_per_leaf = 4\nfabric_link = 100Gbps\n"
-		"[job.ar]\npattern = ring-allreduce\nranks = 1-11\nsize = 8MB\n"
-		"[job.in]\npattern = incast\ndst = 0\nsenders = 4-11\nsize = 1MB\n";
+	    "[fabric]\ntype = infiniband\n[ib]\nvl_buffer = 16KiB\ncc = on\nmarking_rate = 2\n"
+	    "[topology]\nspines = 2\nleaves = 3\nhosts_per_leaf = 4\nfabric_link = 100Gbps\n"
+	    "[job.ar]\npattern = ring-allreduce\nranks = 1-11\nsize = 8MB\n"
+	    "[job.in]\npattern = incast\ndst = 0\nsenders = 4-11\nsize = 1MB\n";
 	char dirs[3][32];
 	char *csv[3], *sum[3];
 	for (int k = 0; k < 3; k++) {
@@ -385,10 +391,10 @@ START_TEST(threads_agree)
 		ck_assert_ptr_nonnull(mkdtemp(dirs[k]));
 		struct scenario *s = tl_load(text);
 		struct run_result r;
-		ck_assert_int_eq(run_scenario(s, &(struct run_opts){ .out_dir = dirs[k],
-								    .threads = (unsigned)k + 1 },
-					      &r),
-				 RUN_OK);
+		ck_assert_int_eq(
+		    run_scenario(
+			s, &(struct run_opts){.out_dir = dirs[k], .threads = (unsigned)k + 1}, &r),
+		    RUN_OK);
 		ck_assert_uint_gt(r.cnps_sent, 0);
 		tl_unload(s);
 		csv[k] = tl_slurp(dirs[k], "ib_cc.csv");

@@ -30,16 +30,16 @@
 #define IBCC_CCT_SHIFT 2u
 
 struct ibcc_params {
-	uint32_t ccti_increase;         /* added to the CCTI by a BECN */
-	uint32_t ccti_limit;            /* the CCTI's ceiling (the table's last entry) */
-	uint32_t ccti_min;              /* its floor */
-	sim_time_ps ccti_timer_ps;      /* ccti_timer x 1.024 us: one step down */
-	sim_time_ps frame_ps;           /* a full data frame on the host link */
+	uint32_t ccti_increase;	   /* added to the CCTI by a BECN */
+	uint32_t ccti_limit;	   /* the CCTI's ceiling (the table's last entry) */
+	uint32_t ccti_min;	   /* its floor */
+	sim_time_ps ccti_timer_ps; /* ccti_timer x 1.024 us: one step down */
+	sim_time_ps frame_ps;	   /* a full data frame on the host link */
 };
 
 struct ibcc_qp {
 	uint32_t ccti;
-	sim_time_ps tick_ps;            /* the timer counts from here; -1: not running */
+	sim_time_ps tick_ps; /* the timer counts from here; -1: not running */
 };
 
 /* a new QP: CCTI at ccti_min, the timer stopped */

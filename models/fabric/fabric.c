@@ -79,9 +79,10 @@ static struct switch_config switch_config_of(const struct scenario *scn)
 		.pfcwd_poll_ps = scn->pfcwd_poll_ps, .seed = scn->seed,
 		.ibcc = {
 			/* threshold t: (16 - t)/16 of a VL's buffer; 0: never */
-			.threshold_bytes = scn->ib_threshold ? (uint64_t)scn->ib_vl_buffer_bytes *
-								       (uint64_t)(16 - scn->ib_threshold) / 16
-							     : UINT64_MAX,
+			.threshold_bytes = scn->ib_threshold
+						   ? (uint64_t)scn->ib_vl_buffer_bytes *
+							     (uint64_t)(16 - scn->ib_threshold) / 16
+						   : UINT64_MAX,
 			.marking_rate = (uint32_t)scn->ib_marking_rate,
 			.packet_size = (uint32_t)scn->ib_packet_size_bytes,
 			.victim_mask = (uint8_t)(scn->ib_victim_mask != 0),
@@ -145,7 +146,8 @@ static struct nic_config nic_config_of(const struct scenario *scn,
 			.ccti_timer_ps = scn->ib_ccti_timer * 1024 * UNITS_PS_PER_NS,
 			/* a full data frame on the host link */
 			.frame_ps = ((int64_t)scn->mtu_bytes + PKT_ROCE_HDR_BYTES +
-				     PKT_WIRE_OVERHEAD_BYTES) * 8 * UNITS_PS_PER_S / scn->host_link_bps,
+				     PKT_WIRE_OVERHEAD_BYTES) *
+				    8 * UNITS_PS_PER_S / scn->host_link_bps,
 		},
 		.nvlink_bps = scn->nvlink_bps, .nvlink_latency_ps = scn->nvlink_latency_ps,
 	};

@@ -7,10 +7,10 @@
  * rates.csv (the DCQCN state of the first output.rates QPs with data
  * outstanding, in QP order, read from a copy advanced to the sample time:
  * sampling never changes the simulation); with ib.cc, ib_cc.csv (the CCTI
- * of the same QPs, also while it is above ccti_min after their data).  pause.csv has its own sampler in
- * every partition's pause_env (pause.c).  The order of the rows of one
- * sample time is that of the nodes, so the partitions' rows merge into the
- * rows a single partition writes.
+ * of the same QPs, also while it is above ccti_min after their data).
+ * pause.csv has its own sampler in every partition's pause_env (pause.c).
+ * The order of the rows of one sample time is that of the nodes, so the
+ * partitions' rows merge into the rows a single partition writes.
  *
  * counters.csv: time_us (the interval's end), data_pkts_delivered,
  * ecn_marked_pkts, cnps_sent, pause_frames, drops (lossless + lossy +

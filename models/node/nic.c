@@ -43,6 +43,12 @@
  * CNP to the sender's QP unless one went out within min_time_between_cnps
  * (per QP, or per NIC with cnp_scope = port).
  *
+ * InfiniBand congestion control (ib.cc, docs/fabrics.md#infiniband-congestion-control-ibcc--on):
+ * a FECN (the CE flag) is answered by one BECN, a CNP frame on the data's
+ * VL; a BECN raises the QP's CCTI (ibcc.h), and after each packet the QP
+ * waits its CCT entry's delay (pace_ev, the time fixed as the packet
+ * leaves).
+ *
  * PFC (docs/model.md#pfc): NICs honour pause per priority (a paused priority's
  * ready ring is skipped; the frame in flight finishes) and send PFC frames
  * ahead of data.  A NIC pauses its ToR only under a fault: `slow-receiver`

@@ -47,6 +47,9 @@
  * a restored link starts again from vl_buffer (IB link training).  A
  * packet's VL is its priority mapped by ib.sl_to_vl (fabric.c); ports
  * arbitrate VLs by qos.scheduler, or by ib.vl_arbitration (vlarb_pick).
+ * With ib.cc (docs/fabrics.md#infiniband-congestion-control-ibcc--on) a
+ * data packet leaving a congested port/VL that is not a victim may get a
+ * FECN (fecn_mark).
  *
  * PFC watchdog (docs/model.md#pfc-watchdog, SONiC semantics): every poll_interval each
  * lossless queue that has been paused by received PFC for detection_time

@@ -376,9 +376,11 @@ static void print_dcqcn_derived(const struct scenario *s, FILE *out)
 
 	if (s->fabric_type == SCN_FABRIC_IB && s->ib_cc) {
 		/* docs/fabrics.md#infiniband-congestion-control-ibcc--on */
-		double frame_ns = (double)(scn_data_frames(s, 1) + 20) * 8e9 / (double)s->host_link_bps;
+		double frame_ns =
+			(double)(scn_data_frames(s, 1) + 20) * 8e9 / (double)s->host_link_bps;
 		fprintf(out,
-			"# InfiniBand congestion control (ib.cc): FECN at a port/VL queue of %" PRId64
+			"# InfiniBand congestion control (ib.cc): FECN at a port/VL queue of "
+			"%" PRId64
 			"B or more (threshold %" PRId64 "), one eligible packet in %" PRId64
 			"; a BECN adds %" PRId64 " to the CCTI (%" PRId64 "-%" PRId64
 			"), which falls by one every %.3fus\n"
