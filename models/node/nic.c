@@ -188,7 +188,7 @@ static void pace_wait(const struct nic *n, struct qp *q, sim_time_ps target)
 {
 	struct sim_engine *eng = &n->net->eng;
 	sim_time_ps wake = target;
-	if (q->dc.reacting && !n->cfg->pace_fixed) {
+	if (n->cfg->dcqcn && q->dc.reacting && !n->cfg->pace_fixed) { /* dc: not ib.cc's */
 		sim_time_ps inc = q->dc.timer_start_ps + n->cfg->dcqcn_params.time_reset_ps;
 		if (inc > eng->now && inc < wake)
 			wake = inc;
