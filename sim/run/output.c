@@ -15,8 +15,8 @@
  * closes the run, models/fabric/series.c).
  *
  * qps.csv (qp,job,src,dst): the QPs that have rows in rates.csv (or, with
- * ib.cc, ib_cc.csv), in id order, so that a figure can name a QP by its job and hosts (rates.csv's
- * `flow` is a QP id, not a flows.csv message id).
+ * ib.cc, ib_cc.csv), in id order, so that a figure can name a QP by its job
+ * and hosts (rates.csv's `flow` is a QP id, not a flows.csv message id).
  */
 #include "sim/run/output.h"
 
@@ -34,6 +34,7 @@
 #include "models/base/units.h"
 #include "models/fabric/fabric.h"
 #include "models/scenario/scenario.h"
+#include "sim/run/carry.h"
 
 int output_mkdir_p(const char *dir)
 {
@@ -404,100 +405,6 @@ static void counters_header(FILE *fp, const struct scenario *scn)
 	fputc('\n', fp);
 }
 
-/* copy src to dst (unless they are one file: a run of DIR/scenario.ini
- * into DIR itself); 0 or -1 with err set */
-static int copy_file(const char *src, const char *dst, char *err, size_t errlen)
-{
-	struct stat a, b;
-	if (!stat(src, &a) && !stat(dst, &b) && a.st_dev == b.st_dev && a.st_ino == b.st_ino)
-		return 0;
-	FILE *in = fopen(src, "rb");
-	if (!in) {
-		snprintf(err, errlen, "%s: cannot read: %s", src, strerror(errno));
-		return -1;
-	}
-	FILE *out = fopen(dst, "wb");
-	if (!out) {
-		snprintf(err, errlen, "%s: cannot write: %s", dst, strerror(errno));
-		fclose(in);
-		return -1;
-	}
-	char buf[65536];
-	size_t n;
-	int bad = 0;
-	while ((n = fread(buf, 1, sizeof(buf), in)) > 0)
-		bad |= fwrite(buf, 1, n, out) != n;
-	bad |= ferror(in);
-	fclose(in);
-	bad |= file_close(out) != 0;
-	if (bad)
-		snprintf(err, errlen, "%s: copying %s failed: %s", dst, src,
-			 errno ? strerror(errno) : "write error");
-	return bad ? -1 : 0;
-}
-
-/*
- * A run directory carries its traces and links file: each trace job's CSV
- * is copied to DIR/traces/JOB.csv and topology.file to DIR/topology.csv,
- * and *shown is a copy of scn that names those files relatively
- * (scenario.ini resolves them against its own folder), or scn itself when
- * there is none.  The copy shares scn's allocations: release it with
- * free(), never scenario_free().
- */
-static int carry_traces(const struct scenario *scn, const char *dir,
-			const struct scenario **shown, char *err, size_t errlen)
-{
-	struct scenario *copy = NULL;
-	int traces = 0;
-	*shown = scn;
-	if (scn->topo == SCN_TOPO_FILE) {
-		char path[4300];
-		if (!(copy = malloc(sizeof(*copy)))) {
-			snprintf(err, errlen, "out of memory");
-			return -1;
-		}
-		*copy = *scn;
-		snprintf(path, sizeof(path), "%s/topology.csv", dir);
-		if (copy_file(scn->topo_file, path, err, errlen)) {
-			free(copy);
-			return -1;
-		}
-		snprintf(copy->topo_file, sizeof(copy->topo_file), "topology.csv");
-	}
-	for (uint32_t j = 0; j < scn->njobs; j++) {
-		const struct scn_job *job = &scn->jobs[j];
-		char path[4300];
-		if (job->pattern != SCN_JOB_TRACE || !job->file[0])
-			continue;
-		if (!traces) {
-			snprintf(path, sizeof(path), "%s/traces", dir);
-			if (output_mkdir_p(path)) {
-				snprintf(err, errlen, "%s: cannot create: %s", path,
-					 strerror(errno));
-				free(copy);
-				return -1;
-			}
-			traces = 1;
-		}
-		if (!copy) {
-			if (!(copy = malloc(sizeof(*copy)))) {
-				snprintf(err, errlen, "out of memory");
-				return -1;
-			}
-			*copy = *scn;
-		}
-		snprintf(path, sizeof(path), "%s/traces/%s.csv", dir, job->name);
-		if (copy_file(job->file, path, err, errlen)) {
-			free(copy);
-			return -1;
-		}
-		snprintf(copy->jobs[j].file, sizeof(copy->jobs[j].file), "traces/%s.csv", job->name);
-	}
-	if (copy)
-		*shown = copy;
-	return 0;
-}
-
 /* what imported configurations noted (an ambiguous unit and the reading
  * taken, an approximation; scenario_config_notes, configs/config.h), one
  * "# config: " line each, so that the run's scenario.ini says how its
@@ -522,7 +429,7 @@ static int write_scenario(struct output *o, const struct scenario *scn, char *er
 			  size_t errlen)
 {
 	const struct scenario *shown;
-	if (carry_traces(scn, o->dir, &shown, err, errlen))
+	if (output_carry_traces(scn, o->dir, &shown, err, errlen))
 		return -1;
 	static const char *const names[] = { "scenario.ini", "warnings.txt" };
 	int bad = 0;
