@@ -328,7 +328,7 @@ END_TEST
  * again: the victim, whose CCTI ends at 0, keeps most of its goodput.
  * Bounds: above 60 % of it (measured: 71 %, 8.68 GB/s, 4.3 times the 2.04
  * without CC; its first half millisecond is spent while the CCTIs rise),
- * and the incast keeps h0's link above 90 % busy (measured: 96.8 %).
+ * and the incast keeps h0's link above 90 % busy (measured: 96.0 %).
  */
 static void victim(const char *cc, double *victim_gbs, double *incast_gbs, uint64_t *victim_ccti)
 {

@@ -162,16 +162,19 @@ static void credit_gate(struct port *pt)
 }
 
 /*
- * InfiniBand congestion control (ib.cc): a data packet p leaving VL q of a
- * port (port_kick, as it starts) whose queue it leaves at least ibcc_threshold_bytes long behind it
- * is eligible for a FECN, unless it is shorter than packet_size, already
- * marked, or the VL is a victim of congestion downstream rather than its
- * root (marked only with victim_mask): it waited for credits since its
- * last packet left, or lacks the credits for its next one.  One eligible
- * packet in marking_rate + 1 is marked.
+ * InfiniBand congestion control (ib.cc): a data packet p that starts
+ * leaving VL q of a port (port_kick) with at least threshold_bytes left
+ * behind it in the VL's queue is eligible for a FECN, unless it is shorter
+ * than packet_size, already marked, or the VL is a victim of congestion
+ * downstream rather than its root (marked only with victim_mask): a credit
+ * stall of it began since its last data packet left, or it lacks the
+ * credits for its next packet.  One eligible packet in marking_rate + 1 is
+ * marked.
  */
 __attribute__((noinline)) static void fecn_mark(struct port *pt, struct pkt *p)
 {
+	if (p->type != PKT_DATA)
+		return;
 	struct net *net = pt->sw->net;
 	unsigned q = p->prio; /* its queue */
 	const struct switch_ibcc *cc = &pt->sw->cfg->ibcc;
@@ -180,7 +183,7 @@ __attribute__((noinline)) static void fecn_mark(struct port *pt, struct pkt *p)
 		     (pt->q[q].head && pt->cred.have[q] < (int32_t)pkt_credit_blocks(
 						       pkt_frame_bytes(pt->q[q].head)));
 	pt->fecn_last_ps[q] = net->eng.now;
-	if (p->type != PKT_DATA || (p->flags & PKT_F_CE) || pt->q[q].bytes < cc->threshold_bytes ||
+	if ((p->flags & PKT_F_CE) || pt->q[q].bytes < cc->threshold_bytes ||
 	    pkt_frame_bytes(p) < cc->packet_size || (victim && !cc->victim_mask))
 		return;
 	if (pt->fecn_count[q] < cc->marking_rate) {
