@@ -231,13 +231,12 @@ static const struct print_case {
 	int derived; /* scenario_print_derived(), else scenario_print() */
 	const char *has[16], *lacks[12];
 } print_cases[] = {
-	/* infiniband: its section printed, [ib]'s unbuilt keys named, no PFC */
+	/* infiniband: its section printed (ib.cc off: none of its keys), no PFC */
 	{ "[fabric]\ntype = infiniband\n[job.in]\npattern = incast\n", 0,
 	  {
-		"# nor the keys ib.cc\n",
 		"\n[fabric]\ntype = infiniband\n",
 		"\n[ib]\nvl_buffer = 128KiB\ncredit_update_delay = 100ns\nsl_to_vl =\n"
-		"vl_arbitration = 0,0,0,0,0,0,0,0\n",
+		"vl_arbitration = 0,0,0,0,0,0,0,0\ncc = false\n\n",
 		"\n[pfc]\npriorities =\n",
 		"\ncc = none\n",
 	  },
@@ -401,6 +400,25 @@ static const struct print_case {
 		"# shared pool of sw0: 64MB - 4 ports x 8 PGs x 4158B reserved = 63866944B",
 	  },
 	  { "headroom 7" } },
+	/* InfiniBand congestion control (docs/fabrics.md): its keys and derived
+	 * values; 16 - 15 = 1/16 of 128 KiB = 8 KiB, a frame 4178 B at 400G =
+	 * 83.56 ns, 50 x 1.024 us = 51.2 us, 4/(4 + 127) = 3.05 % */
+	{ "[fabric]\ntype = infiniband\n[ib]\ncc = on\n[job.in]\npattern = incast\n", 0,
+	  {
+		"\ncc = true\nthreshold = 15\nmarking_rate = 10\npacket_size = 512B\n"
+		"victim_mask = false\nccti_increase = 1\nccti_limit = 127\nccti_min = 0\n"
+		"ccti_timer = 50\n",
+	  },
+	  { "# nor the keys" } },
+	{ "[fabric]\ntype = infiniband\n[ib]\ncc = on\n", 1,
+	  {
+		"# InfiniBand congestion control (ib.cc): FECN at a port/VL queue of 8192B or more "
+		"(threshold 15), one eligible packet in 11; a BECN adds 1 to the CCTI (0-127), which "
+		"falls by one every 51.200us\n",
+		"# CCT entry i delays i/4 x 83.56ns (a full frame on the host link): rate 4/(4 + i) of "
+		"the line, 3.1% at ccti_limit\n",
+	  },
+	  { "congestion control off" } },
 	/* ECN and DCQCN of the defaults (docs/model.md#ecn, #dcqcn) */
 	{ "", 1,
 	  {

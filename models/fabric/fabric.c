@@ -37,6 +37,7 @@ static struct net_qos qos_of(const struct scenario *scn)
 		for (unsigned d = 0; d < 64; d++)
 			q.dscp_to_prio[d] = scn->ib_sl_to_vl[scn->dscp_to_prio[d]];
 		q.vlarb = scn->ib_vl_arb[0] != 0; /* all or none (validate.c) */
+		q.ibcc = scn->ib_cc != 0;
 		if (q.vlarb)
 			for (unsigned v = 0; v < PKT_PRIOS; v++)
 				q.dwrr_weights[v] = scn->ib_vl_arb[v];
@@ -77,6 +78,16 @@ static struct switch_config switch_config_of(const struct scenario *scn)
 		.pfcwd_action = action[scn->pfcwd_action],
 		.pfcwd_detect_ps = scn->pfcwd_detect_ps, .pfcwd_restore_ps = scn->pfcwd_restore_ps,
 		.pfcwd_poll_ps = scn->pfcwd_poll_ps, .seed = scn->seed,
+		.ibcc = {
+			/* threshold t: (16 - t)/16 of a VL's buffer; 0: never */
+			.threshold_bytes = scn->ib_threshold
+						   ? (uint64_t)scn->ib_vl_buffer_bytes *
+							     (uint64_t)(16 - scn->ib_threshold) / 16
+						   : UINT64_MAX,
+			.marking_rate = (uint32_t)scn->ib_marking_rate,
+			.packet_size = (uint32_t)scn->ib_packet_size_bytes,
+			.victim_mask = (uint8_t)(scn->ib_victim_mask != 0),
+		},
 	};
 }
 
@@ -128,6 +139,18 @@ static struct nic_config nic_config_of(const struct scenario *scn,
 		.tcp_init_cwnd = (uint32_t)scn->tcp_init_cwnd, .tcp_rto_min_ps = scn->tcp_rto_min_ps,
 		.tcp_delack_ps = scn->tcp_delack_ps, .tcp_stack_ps = scn->tcp_stack_latency_ps,
 		.dcqcn_params = dcqcn_params_of(scn), .seed = scn->seed,
+		.ibcc = scn->fabric_type == SCN_FABRIC_IB && scn->ib_cc,
+		.ibcc_params = {
+			.ccti_increase = (uint32_t)scn->ib_ccti_increase,
+			.ccti_limit = (uint32_t)scn->ib_ccti_limit,
+			.ccti_min = (uint32_t)scn->ib_ccti_min,
+			/* 1.024 us units */
+			.ccti_timer_ps = scn->ib_ccti_timer * 1024 * UNITS_PS_PER_NS,
+			/* a full data frame on the host link */
+			.frame_ps = ((int64_t)scn->mtu_bytes + PKT_ROCE_HDR_BYTES +
+				     PKT_WIRE_OVERHEAD_BYTES) *
+				    8 * UNITS_PS_PER_S / scn->host_link_bps,
+		},
 		.nvlink_bps = scn->nvlink_bps, .nvlink_latency_ps = scn->nvlink_latency_ps,
 	};
 }

@@ -70,6 +70,10 @@ struct fabric_hooks {
 		    unsigned prio, enum pfc_event ev, uint32_t quanta);
 	/* DCQCN state of a traced QP (rates.csv), every sample_interval, in QP order */
 	void (*rate_sample)(void *ctx, const struct fabric *f, unsigned part, const struct qp *q);
+	/* with ib.cc, the CCTI of a traced QP (ib_cc.csv), every sample_interval,
+	 * in QP order, while it has data outstanding or its CCTI is above
+	 * ccti_min */
+	void (*ibcc_sample)(void *ctx, const struct fabric *f, unsigned part, const struct qp *q);
 	/* a switch egress queue's bytes (queues.csv): while it is not empty,
 	 * and once more when it has emptied; in order of ports */
 	void (*queue_sample)(void *ctx, const struct fabric *f, unsigned part,

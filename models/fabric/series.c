@@ -6,10 +6,11 @@
  * output.queues = all, then the NICs' transmit backlogs in host order), and
  * rates.csv (the DCQCN state of the first output.rates QPs with data
  * outstanding, in QP order, read from a copy advanced to the sample time:
- * sampling never changes the simulation).  pause.csv has its own sampler in
- * every partition's pause_env (pause.c).  The order of the rows of one
- * sample time is that of the nodes, so the partitions' rows merge into the
- * rows a single partition writes.
+ * sampling never changes the simulation); with ib.cc, ib_cc.csv (the CCTI
+ * of the same QPs, also while it is above ccti_min after their data).
+ * pause.csv has its own sampler in every partition's pause_env (pause.c).
+ * The order of the rows of one sample time is that of the nodes, so the
+ * partitions' rows merge into the rows a single partition writes.
  *
  * counters.csv: time_us (the interval's end), data_pkts_delivered,
  * ecn_marked_pkts, cnps_sent, pause_frames, drops (lossless + lossy +
@@ -171,6 +172,14 @@ static void series_fire(struct sim_engine *eng, struct sim_event *ev)
 			const struct qp *q = &f->qps[part->qps[k]];
 			if (q->snd || q->psn_una < q->psn_max)
 				h->rate_sample(h->ctx, f, part->index, q);
+		}
+	if (h->ibcc_sample && f->niccfg.ibcc)
+		for (uint32_t k = 0; k < part->nqps && part->qps[k] < n; k++) {
+			const struct qp *q = &f->qps[part->qps[k]];
+			struct ibcc_qp c = q->ibcc; /* a copy: sampling changes nothing */
+			if (!q->local && (q->snd || q->psn_una < q->psn_max ||
+					  ibcc_delay_ps(&f->niccfg.ibcc_params, &c, eng->now)))
+				h->ibcc_sample(h->ctx, f, part->index, q);
 		}
 	sim_schedule(eng, ev, eng->now + f->scn->sample_interval_ps);
 }

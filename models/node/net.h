@@ -49,6 +49,7 @@ struct net_qos {
 	sim_time_ps ib_credit_delay_ps;/* buffer freed to credit update sent */
 	uint8_t vlarb;                 /* ib.vl_arbitration: switch ports arbitrate VLs by
 					* weight x 64 B per turn (dwrr_weights) */
+	uint8_t ibcc;                  /* ib.cc: switches set FECN (switch_config ibcc) */
 };
 
 /* drops by cause (docs/model.md) */

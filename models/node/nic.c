@@ -43,6 +43,12 @@
  * CNP to the sender's QP unless one went out within min_time_between_cnps
  * (per QP, or per NIC with cnp_scope = port).
  *
+ * InfiniBand congestion control (ib.cc, docs/fabrics.md#infiniband-congestion-control-ibcc--on):
+ * a FECN (the CE flag) is answered by one BECN, a CNP frame on the data's
+ * VL; a BECN raises the QP's CCTI (ibcc.h), and after each packet the QP
+ * waits its CCT entry's delay (pace_ev, the time fixed as the packet
+ * leaves).
+ *
  * PFC (docs/model.md#pfc): NICs honour pause per priority (a paused priority's
  * ready ring is skipped; the frame in flight finishes) and send PFC frames
  * ahead of data.  A NIC pauses its ToR only under a fault: `slow-receiver`
@@ -181,7 +187,7 @@ static void pace_wait(const struct nic *n, struct qp *q, sim_time_ps target)
 {
 	struct sim_engine *eng = &n->net->eng;
 	sim_time_ps wake = target;
-	if (q->dc.reacting && !n->cfg->pace_fixed) {
+	if (n->cfg->dcqcn && q->dc.reacting && !n->cfg->pace_fixed) { /* dc: not ib.cc's */
 		sim_time_ps inc = q->dc.timer_start_ps + n->cfg->dcqcn_params.time_reset_ps;
 		if (inc > eng->now && inc < wake)
 			wake = inc;
@@ -203,6 +209,16 @@ static void requeue(struct nic *n, struct qp *q, uint32_t wire)
 	if (n->cfg->tcp) {
 		tcp_try(n, q);
 		return;
+	}
+	if (n->cfg->ibcc) { /* the CCT entry's delay after the packet, fixed now; it
+			     * holds back the QP's next message too */
+		sim_time_ps ipd = ibcc_delay_ps(&n->cfg->ibcc_params, &q->ibcc, now);
+		if (ipd) {
+			q->pace_from_ps = now + ser_time(&n->ser, wire) + ipd;
+			q->pacing = 1;
+			sim_schedule(&n->net->eng, &q->pace_ev, q->pace_from_ps);
+			return;
+		}
 	}
 	if (!q->snd)
 		return;
@@ -257,7 +273,7 @@ void nic_pace_fire(struct sim_engine *eng, struct sim_event *ev)
 	q->pacing = 0;
 	if (!q->snd || q->ready)
 		return;
-	sim_time_ps target = pace_target(n, q);
+	sim_time_ps target = n->cfg->ibcc ? q->pace_from_ps : pace_target(n, q);
 	if (target > eng->now) {
 		pace_wait(n, q, target);
 		return;
@@ -475,11 +491,7 @@ static void deliver(struct nic *n, struct pkt *p)
 	q->rx.nxt++;
 	q->rx.nak_sent = 0;
 	net->st.cc.pkts_delivered++;
-	if (p->flags & PKT_F_CE) {
-		net->st.cc.ce_delivered++;
-		if (n->cfg->dcqcn)
-			np_mark(n, q, p);
-	}
+	nic_rx_ce(n, q, p);
 	int last = fl->rx_bytes + p->payload == fl->bytes;
 	if (++q->rx.unacked >= NIC_ACK_EVERY || last) {
 		q->rx.unacked = 0;
@@ -597,9 +609,12 @@ void nic_rx(void *to, uint16_t port, struct pkt *p)
 		struct qp *q = &net->qps[p->qp];
 		ib_return(n, p->prio, pkt_credit_blocks(pkt_frame_bytes(p)));
 		switch (p->type) {
-		case PKT_CNP:
+		case PKT_CNP: /* with ib.cc: a BECN */
 			net->st.cc.cnps_received++;
-			dcqcn_on_cnp(&n->cfg->dcqcn_params, &q->dc, net->eng.now);
+			if (n->cfg->ibcc)
+				ibcc_on_becn(&n->cfg->ibcc_params, &q->ibcc, net->eng.now);
+			else
+				dcqcn_on_cnp(&n->cfg->dcqcn_params, &q->dc, net->eng.now);
 			break;
 		case PKT_ACK:
 			if (n->cfg->tcp)
@@ -681,7 +696,11 @@ void nic_rx_ce(struct nic *n, struct qp *q, const struct pkt *p)
 {
 	if (p->flags & PKT_F_CE) {
 		n->net->st.cc.ce_delivered++;
-		if (n->cfg->dcqcn)
+		if (n->cfg->dcqcn) {
 			np_mark(n, q, p);
+		} else if (n->cfg->ibcc) { /* a FECN: a BECN back, on its VL */
+			n->net->st.cc.cnps_sent++;
+			send_ctrl(n->net, p, PKT_CNP, 0, p->dscp);
+		}
 	}
 }

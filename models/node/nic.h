@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 #include "models/core/dcqcn.h"
+#include "models/core/ibcc.h"
 #include "models/core/link.h"
 #include "models/core/pause.h"
 #include "models/node/net.h"
@@ -37,6 +38,10 @@ struct nic_config {
 	uint32_t tcp_init_cwnd;        /* segments */
 	sim_time_ps tcp_rto_min_ps, tcp_delack_ps, tcp_stack_ps;
 	struct dcqcn_params dcqcn_params;
+	/* ib.cc = on (fabric.type = infiniband): a FECN is answered with a
+	 * BECN, and each QP waits its CCT entry's delay between packets */
+	uint8_t ibcc;
+	struct ibcc_params ibcc_params;
 	uint64_t seed;                 /* QP source ports */
 	int64_t nvlink_bps;            /* a GPU's NVLink, per direction */
 	sim_time_ps nvlink_latency_ps;
@@ -110,7 +115,13 @@ struct qp {
 	uint8_t failed;                /* in the error state: sends nothing any more */
 	uint8_t local;                 /* both ends are GPUs of one server: over NVLink,
 					* pace_ev delivers its messages */
-	struct dcqcn_qp dc;            /* read for every packet sent: next to the above */
+	/* read for every packet sent: next to the above.  A NIC runs DCQCN
+	 * (nic.cc = dcqcn, RoCE) or InfiniBand's congestion control (ib.cc),
+	 * never both: their states share the place */
+	union {
+		struct dcqcn_qp dc;
+		struct ibcc_qp ibcc;
+	};
 	struct sim_event pace_ev, rto_ev; /* TCP: pace_ev waits for a message's due_ps */
 	/* the receiving end, which the destination's partition writes while
 	 * the source's runs the rest (models/fabric/parallel.c): a cache line

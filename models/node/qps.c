@@ -100,6 +100,8 @@ uint32_t nic_add_qp(struct net *net, uint32_t src, uint32_t dst, uint8_t dscp)
 	sim_event_init(&q->rto_ev, nic_rto_fire, SIM_KEY(EVKEY_QP, qid, EVKEY_QP_RTO));
 	if (cfg->dcqcn)
 		dcqcn_init(&cfg->dcqcn_params, &q->dc);
+	else if (cfg->ibcc)
+		ibcc_init(&cfg->ibcc_params, &q->ibcc);
 	if (cfg->tcp) {
 		if (!net->tcp && tcp_table(net, net->qps_cap)) {
 			net->nqps--;

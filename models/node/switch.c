@@ -47,6 +47,9 @@
  * a restored link starts again from vl_buffer (IB link training).  A
  * packet's VL is its priority mapped by ib.sl_to_vl (fabric.c); ports
  * arbitrate VLs by qos.scheduler, or by ib.vl_arbitration (vlarb_pick).
+ * With ib.cc (docs/fabrics.md#infiniband-congestion-control-ibcc--on) a
+ * data packet leaving a congested port/VL that is not a victim may get a
+ * FECN (fecn_mark).
  *
  * PFC watchdog (docs/model.md#pfc-watchdog, SONiC semantics): every poll_interval each
  * lossless queue that has been paused by received PFC for detection_time
@@ -158,6 +161,40 @@ static void credit_gate(struct port *pt)
 	}
 }
 
+/*
+ * InfiniBand congestion control (ib.cc): a data packet p that starts
+ * leaving VL q of a port (port_kick) with at least threshold_bytes left
+ * behind it in the VL's queue is eligible for a FECN, unless it is shorter
+ * than packet_size, already marked, or the VL is a victim of congestion
+ * downstream rather than its root (marked only with victim_mask): a credit
+ * stall of it began since its last data packet left, or it lacks the
+ * credits for its next packet.  One eligible packet in marking_rate + 1 is
+ * marked.
+ */
+__attribute__((noinline)) static void fecn_mark(struct port *pt, struct pkt *p)
+{
+	if (p->type != PKT_DATA)
+		return;
+	struct net *net = pt->sw->net;
+	unsigned q = p->prio; /* its queue */
+	const struct switch_ibcc *cc = &pt->sw->cfg->ibcc;
+	/* a stall began (pause_stall sets since) after the VL's last packet left */
+	int victim = pt->pause.since[q] > pt->fecn_last_ps[q] ||
+		     (pt->q[q].head && pt->cred.have[q] < (int32_t)pkt_credit_blocks(
+						       pkt_frame_bytes(pt->q[q].head)));
+	pt->fecn_last_ps[q] = net->eng.now;
+	if ((p->flags & PKT_F_CE) || pt->q[q].bytes < cc->threshold_bytes ||
+	    pkt_frame_bytes(p) < cc->packet_size || (victim && !cc->victim_mask))
+		return;
+	if (pt->fecn_count[q] < cc->marking_rate) {
+		pt->fecn_count[q]++;
+		return;
+	}
+	pt->fecn_count[q] = 0;
+	p->flags |= PKT_F_CE;
+	net->st.cc.ecn_marked++;
+}
+
 static void port_kick(struct port *pt)
 {
 	if (pt->tx || pt->down)
@@ -188,6 +225,8 @@ static void port_kick(struct port *pt)
 	}
 	pt->tx = p;
 	sim_schedule(&net->eng, &pt->tx_ev, net->eng.now + ser_time(&pt->ser, pkt_wire_bytes(p)));
+	if (pt->ibcc) /* last: nothing else stays live across the call */
+		fecn_mark(pt, pt->tx);
 }
 
 static void port_pause_kick(struct pause_rx *pr)
@@ -607,7 +646,7 @@ void switch_init(struct net *net, struct sw *s, uint32_t id, const struct switch
 		const struct switch_port_class *pc = host ? &cfg->host : &cfg->fabric;
 		host_ports += (uint32_t)host;
 		uint32_t gid = first_port + i;
-		*pt = (struct port){ .idx = i, .gid = gid, .sw = s };
+		*pt = (struct port){ .idx = i, .gid = gid, .sw = s, .ibcc = net->qos.ibcc };
 		sim_event_init(&pt->tx_ev, port_tx_done, SIM_KEY(EVKEY_PORT, gid, EVKEY_PORT_TX));
 		pt->ser.rate_bps = pc->rate_bps;
 		net_credits_init(net, &pt->cred, credit_fire,

@@ -39,6 +39,14 @@ struct switch_config {
 	enum switch_pfcwd_action pfcwd_action;
 	sim_time_ps pfcwd_detect_ps, pfcwd_restore_ps, pfcwd_poll_ps;
 	uint64_t seed;                 /* ECMP salts and WRED streams */
+	/* ib.cc (net qos.ibcc): FECN on data packets leaving a congested
+	 * port/VL (switch.c fecn_mark) */
+	struct switch_ibcc {
+		uint64_t threshold_bytes; /* a VL's queue at least this long is congested */
+		uint32_t marking_rate;    /* one eligible packet in marking_rate + 1 */
+		uint32_t packet_size;     /* shorter frames are not marked, bytes */
+		uint8_t victim_mask;      /* mark at ports that lack credits too */
+	} ibcc;
 };
 
 struct sw;
@@ -55,6 +63,7 @@ struct port {
 	uint8_t dwrr_fresh;            /* quantum already added this visit */
 	uint8_t down;                  /* its link failed (fault link-down) */
 	uint8_t qlast;                 /* bit q: the last queues.csv row of q was not 0 */
+	uint8_t ibcc;                  /* ib.cc: it marks FECNs (net qos.ibcc) */
 	uint16_t idx;                  /* port number at its switch */
 	uint32_t gid;                  /* global port index (event keys) */
 	struct serializer ser;
@@ -71,6 +80,11 @@ struct port {
 	 * per VL in 64-byte blocks, and the blocks this port's ingress freed
 	 * that the next credit update returns to the peer */
 	struct net_credits cred;
+	/* ib.cc: when each VL's last packet left (a stall since then makes the
+	 * VL a victim of congestion downstream), and its eligible packets since
+	 * its last FECN */
+	sim_time_ps fecn_last_ps[PKT_PRIOS];
+	uint16_t fecn_count[PKT_PRIOS];
 };
 
 /* an ingress priority group: MMU accounting and the XOFF it sent upstream;

@@ -181,6 +181,8 @@ const char *scn_switch_off_what(const struct key_def *k)
 		return "PFC is off";
 	case SEC_ECN:
 		return "ECN is off";
+	case SEC_IB:
+		return "InfiniBand congestion control is off";
 	default:
 		return "the PFC watchdog is off";
 	}
@@ -193,6 +195,8 @@ const char *scn_switch_off_why(const struct key_def *k)
 		return "pfc.priorities is empty";
 	case SEC_ECN:
 		return "ecn.queues is empty";
+	case SEC_IB:
+		return "ib.cc is false";
 	default:
 		return "pfcwd.enable is false";
 	}
@@ -283,7 +287,8 @@ static const char *tcp_foreign(const struct key_def *k)
  */
 const char *scn_fabric_foreign(const struct key_def *k, enum scn_fabric f)
 {
-	if (k->dep && strcmp(k->dep, "fabric.type") == 0 && !(k->mask >> f & 1u))
+	if ((k->sec == SEC_IB && f != SCN_FABRIC_IB) ||
+	    (k->dep && strcmp(k->dep, "fabric.type") == 0 && !(k->mask >> f & 1u)))
 		return "a key of another fabric.type";
 	if (f == SCN_FABRIC_TCP)
 		return tcp_foreign(k);

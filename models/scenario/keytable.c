@@ -728,8 +728,45 @@ const struct key_def scn_key_defs[N_KEYS] = {
 	  "infiniband: VL arbitration weights of switch ports, in 64 B units: a VL sends while "
 	  "its turn's weight is not used up (its last packet may overdraw it), then the next VL "
 	  "with packets; all 0: qos.scheduler", NULL },
-	/* IB congestion control (FECN/BECN) is not modelled */
-	TODO(SEC_IB, "cc"),
+	/* IB congestion control, IBTA Annex A10 (docs/fabrics.md); the switch
+	 * and CA defaults are those of NVIDIA's (Mellanox's) Congestion
+	 * Control Manager for OpenSM, whose own defaults leave CC off */
+	{ SEC_IB, "cc", KT_BOOL, SF(ib_cc), 0, 1, NULL, NULL, NULL, "fabric.type",
+	  1u << SCN_FABRIC_IB, 0, { 0 },
+	  "infiniband: congestion control (IBTA Annex A10): switches set FECN on packets "
+	  "leaving a congested port/VL, receivers answer with a BECN, senders delay packets by "
+	  "their QP's CCT entry", NULL },
+	{ SEC_IB, "threshold", KT_INT, SF(ib_threshold), 0, 15, "0-15", NULL, NULL, "cc", 0, 0,
+	  { 15 },
+	  "ib.cc: a port/VL is congested when its queue holds (16 - threshold)/16 of vl_buffer; "
+	  "0: no marking, 15: the most aggressive (Mellanox CC manager: 15)", NULL },
+	{ SEC_IB, "marking_rate", KT_INT, SF(ib_marking_rate), 0, 65535, "0-65535", NULL, NULL,
+	  "cc", 0, 0, { 10 },
+	  "ib.cc: FECN on one eligible packet in marking_rate + 1 (Mellanox CC manager: 10)",
+	  NULL },
+	{ SEC_IB, "packet_size", KT_SIZE, SF(ib_packet_size_bytes), 0, 16320, "0-16320B", NULL,
+	  NULL, "cc", 0, 0, { 512 },
+	  "ib.cc: frames shorter than this are not marked (the spec counts 64 B credits, 0-255; "
+	  "Mellanox CC manager: 512 B)", NULL },
+	{ SEC_IB, "victim_mask", KT_BOOL, SF(ib_victim_mask), 0, 1, NULL, NULL, NULL, "cc", 0, 0,
+	  { 0 },
+	  "ib.cc: ports that waited for credits (victims of congestion downstream) mark too "
+	  "(the spec's mask of ports, here all or none; OpenSM: none)", NULL },
+	{ SEC_IB, "ccti_increase", KT_INT, SF(ib_ccti_increase), 1, 255, "1-255", NULL, NULL,
+	  "cc", 0, 0, { 1 },
+	  "ib.cc: a BECN raises its QP's CCTI by this (Mellanox CC manager: 1)", NULL },
+	{ SEC_IB, "ccti_limit", KT_INT, SF(ib_ccti_limit), 0, 16383, "0-16383", NULL, NULL, "cc",
+	  0, 0, { 127 },
+	  "ib.cc: the highest CCTI, the CCT's last entry (127: a table of two 64-entry blocks)",
+	  NULL },
+	{ SEC_IB, "ccti_min", KT_INT, SF(ib_ccti_min), 0, 16383, "0-16383 (at most ccti_limit)",
+	  NULL, NULL, "cc", 0, 0, { 0 },
+	  "ib.cc: the lowest CCTI, where QPs start (Mellanox CC manager: 0)", NULL },
+	{ SEC_IB, "ccti_timer", KT_INT, SF(ib_ccti_timer), 1, 65535, "1-65535 (x 1.024 us)", NULL,
+	  NULL, "cc", 0, 0, { 50 },
+	  "ib.cc: the CCTI falls by one each ccti_timer x 1.024 us while above ccti_min (the "
+	  "model's default: OpenSM leaves it 0, the CC manager derives it from the fabric)",
+	  NULL },
 
 	/* [tcp]: the hosts' transport on fabric.type = ethernet-tcp (models/node/tcp.c) */
 	{ SEC_TCP, "cc", KT_ENUM, SF(tcp_cc), 0, 0, NULL, tcp_cc_names, NULL, "fabric.type",

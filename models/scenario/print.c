@@ -410,6 +410,24 @@ static void print_dcqcn_derived(const struct scenario *s, FILE *out)
 	uint32_t gnum = 1024 - (d->dce_tcp_g > 1023 ? 1023 : d->dce_tcp_g);
 	char a[40], b[40], c[40];
 
+	if (s->fabric_type == SCN_FABRIC_IB && s->ib_cc) {
+		/* docs/fabrics.md#infiniband-congestion-control-ibcc--on */
+		double frame_ns =
+			(double)(scn_data_frames(s, 1) + 20) * 8e9 / (double)s->host_link_bps;
+		fprintf(out,
+			"# InfiniBand congestion control (ib.cc): FECN at a port/VL queue of "
+			"%" PRId64
+			"B or more (threshold %" PRId64 "), one eligible packet in %" PRId64
+			"; a BECN adds %" PRId64 " to the CCTI (%" PRId64 "-%" PRId64
+			"), which falls by one every %.3fus\n"
+			"# CCT entry i delays i/4 x %.2fns (a full frame on the host link): rate "
+			"4/(4 + i) of the line, %.1f%% at ccti_limit\n",
+			s->ib_threshold ? s->ib_vl_buffer_bytes * (16 - s->ib_threshold) / 16 : 0,
+			s->ib_threshold, s->ib_marking_rate + 1, s->ib_ccti_increase, s->ib_ccti_min,
+			s->ib_ccti_limit, (double)s->ib_ccti_timer * 1.024, frame_ns,
+			400.0 / (4.0 + (double)s->ib_ccti_limit));
+		return;
+	}
 	if (s->cc != SCN_CC_DCQCN) {
 		fprintf(out, "# congestion control off (nic.cc = none): no CNPs, senders at line rate\n");
 		return;

@@ -266,7 +266,7 @@ enum scn_origin {
 };
 
 /* the keys of docs/contract.md#scenario-files (the loader's table) */
-#define SCN_N_KEYS 154
+#define SCN_N_KEYS 162
 
 struct scenario {
 	enum scn_fabric fabric_type;  /* roce */
@@ -275,6 +275,17 @@ struct scenario {
 	sim_time_ps ib_credit_delay_ps; /* buffer freed to credit update sent (100ns) */
 	uint8_t ib_sl_to_vl[SCN_PRIOS];   /* VL of each SL (= priority); identity */
 	uint32_t ib_vl_arb[SCN_PRIOS];    /* VL arbitration weights, 64 B units; all 0: off */
+	/* ib.cc: congestion control, IBTA Annex A10 (docs/fabrics.md) */
+	int32_t ib_cc;                    /* off */
+	int64_t ib_threshold;             /* 0-15: a VL's queue of (16 - t)/16 vl_buffer is
+					   * congested; 0: no marking (15) */
+	int64_t ib_marking_rate;          /* one eligible packet in marking_rate + 1 (10) */
+	int64_t ib_packet_size_bytes;     /* smaller frames are not marked (512B) */
+	int32_t ib_victim_mask;           /* mark at ports that wait for credits too (off) */
+	int64_t ib_ccti_increase;         /* per BECN (1) */
+	int64_t ib_ccti_limit;            /* the CCT's last index (127) */
+	int64_t ib_ccti_min;              /* (0) */
+	int64_t ib_ccti_timer;            /* 1.024 us units (50) */
 	/* [tcp] (fabric.type = ethernet-tcp) */
 	int tcp_cc;                       /* enum scn_tcp_cc */
 	int64_t tcp_mss_bytes;            /* payload per segment */

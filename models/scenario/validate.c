@@ -584,6 +584,12 @@ static int check_fabric(const struct scenario *s, const struct load *ld, struct 
 				     "ib.vl_buffer: %" PRId64 "B holds no data frame (at least %" PRId64
 				     "B: mtu + 62 B of headers, in 64-byte credit blocks)",
 				     s->ib_vl_buffer_bytes, frame);
+	if (s->ib_cc && s->ib_ccti_min > s->ib_ccti_limit)
+		return scn_set_error(err,
+				     scn_key_place(s, ld, SEC_IB, scn_find_key(SEC_IB, "ccti_min"), -1),
+				     "ib.ccti_min: %" PRId64 " above ib.ccti_limit (%" PRId64
+				     "): the CCTI stays within ccti_min-ccti_limit",
+				     s->ib_ccti_min, s->ib_ccti_limit);
 	int zeros = 0, va = scn_find_key(SEC_IB, "vl_arbitration");
 	for (int v = 0; v < SCN_PRIOS; v++)
 		zeros += s->ib_vl_arb[v] == 0;

@@ -14,9 +14,9 @@
  * over the rows, every column adds up to summary.csv's total (the last row
  * closes the run, models/fabric/series.c).
  *
- * qps.csv (qp,job,src,dst): the QPs that have rows in rates.csv, in id
- * order, so that a figure can name a QP by its job and hosts (rates.csv's
- * `flow` is a QP id, not a flows.csv message id).
+ * qps.csv (qp,job,src,dst): the QPs that have rows in rates.csv (or, with
+ * ib.cc, ib_cc.csv), in id order, so that a figure can name a QP by its job
+ * and hosts (rates.csv's `flow` is a QP id, not a flows.csv message id).
  */
 #include "sim/run/output.h"
 
@@ -34,6 +34,7 @@
 #include "models/base/units.h"
 #include "models/fabric/fabric.h"
 #include "models/scenario/scenario.h"
+#include "sim/run/carry.h"
 
 int output_mkdir_p(const char *dir)
 {
@@ -93,6 +94,7 @@ static const char *const stream_file[OUT_STREAMS] = {
 	[OUT_PAUSE] = "pause.csv", [OUT_QUEUES] = "queues.csv", [OUT_RATES] = "rates.csv",
 	[OUT_COLLS] = "collectives.csv", [OUT_COUNTERS] = "counters.csv",
 	[OUT_TRAINING] = "training.csv", [OUT_TIMELINE] = "training_timeline.csv",
+	[OUT_IBCC] = "ib_cc.csv",
 };
 
 /* a number of a QP's rates.csv rows as last written: most rows repeat the
@@ -117,6 +119,7 @@ static const char *const stream_header[OUT_STREAMS] = {
 	[OUT_PAUSE] = "time_us,node,port,priority,paused_fraction,frames",
 	[OUT_QUEUES] = "time_us,node,port,queue,bytes",
 	[OUT_RATES] = "time_us,flow,rate_gbps,target_gbps,alpha",
+	[OUT_IBCC] = "time_us,qp,ccti,ipd_ps",
 	[OUT_COLLS] = ("job,iteration,ranks,bytes,start_us,end_us,time_us,algbw_GBps,busbw_GBps,"
 		       "busbw_pct_line,status"),
 	[OUT_COUNTERS] = "time_us,data_pkts_delivered,ecn_marked_pkts,cnps_sent,pause_frames,drops",
@@ -402,100 +405,6 @@ static void counters_header(FILE *fp, const struct scenario *scn)
 	fputc('\n', fp);
 }
 
-/* copy src to dst (unless they are one file: a run of DIR/scenario.ini
- * into DIR itself); 0 or -1 with err set */
-static int copy_file(const char *src, const char *dst, char *err, size_t errlen)
-{
-	struct stat a, b;
-	if (!stat(src, &a) && !stat(dst, &b) && a.st_dev == b.st_dev && a.st_ino == b.st_ino)
-		return 0;
-	FILE *in = fopen(src, "rb");
-	if (!in) {
-		snprintf(err, errlen, "%s: cannot read: %s", src, strerror(errno));
-		return -1;
-	}
-	FILE *out = fopen(dst, "wb");
-	if (!out) {
-		snprintf(err, errlen, "%s: cannot write: %s", dst, strerror(errno));
-		fclose(in);
-		return -1;
-	}
-	char buf[65536];
-	size_t n;
-	int bad = 0;
-	while ((n = fread(buf, 1, sizeof(buf), in)) > 0)
-		bad |= fwrite(buf, 1, n, out) != n;
-	bad |= ferror(in);
-	fclose(in);
-	bad |= file_close(out) != 0;
-	if (bad)
-		snprintf(err, errlen, "%s: copying %s failed: %s", dst, src,
-			 errno ? strerror(errno) : "write error");
-	return bad ? -1 : 0;
-}
-
-/*
- * A run directory carries its traces and links file: each trace job's CSV
- * is copied to DIR/traces/JOB.csv and topology.file to DIR/topology.csv,
- * and *shown is a copy of scn that names those files relatively
- * (scenario.ini resolves them against its own folder), or scn itself when
- * there is none.  The copy shares scn's allocations: release it with
- * free(), never scenario_free().
- */
-static int carry_traces(const struct scenario *scn, const char *dir,
-			const struct scenario **shown, char *err, size_t errlen)
-{
-	struct scenario *copy = NULL;
-	int traces = 0;
-	*shown = scn;
-	if (scn->topo == SCN_TOPO_FILE) {
-		char path[4300];
-		if (!(copy = malloc(sizeof(*copy)))) {
-			snprintf(err, errlen, "out of memory");
-			return -1;
-		}
-		*copy = *scn;
-		snprintf(path, sizeof(path), "%s/topology.csv", dir);
-		if (copy_file(scn->topo_file, path, err, errlen)) {
-			free(copy);
-			return -1;
-		}
-		snprintf(copy->topo_file, sizeof(copy->topo_file), "topology.csv");
-	}
-	for (uint32_t j = 0; j < scn->njobs; j++) {
-		const struct scn_job *job = &scn->jobs[j];
-		char path[4300];
-		if (job->pattern != SCN_JOB_TRACE || !job->file[0])
-			continue;
-		if (!traces) {
-			snprintf(path, sizeof(path), "%s/traces", dir);
-			if (output_mkdir_p(path)) {
-				snprintf(err, errlen, "%s: cannot create: %s", path,
-					 strerror(errno));
-				free(copy);
-				return -1;
-			}
-			traces = 1;
-		}
-		if (!copy) {
-			if (!(copy = malloc(sizeof(*copy)))) {
-				snprintf(err, errlen, "out of memory");
-				return -1;
-			}
-			*copy = *scn;
-		}
-		snprintf(path, sizeof(path), "%s/traces/%s.csv", dir, job->name);
-		if (copy_file(job->file, path, err, errlen)) {
-			free(copy);
-			return -1;
-		}
-		snprintf(copy->jobs[j].file, sizeof(copy->jobs[j].file), "traces/%s.csv", job->name);
-	}
-	if (copy)
-		*shown = copy;
-	return 0;
-}
-
 /* what imported configurations noted (an ambiguous unit and the reading
  * taken, an approximation; scenario_config_notes, configs/config.h), one
  * "# config: " line each, so that the run's scenario.ini says how its
@@ -520,7 +429,7 @@ static int write_scenario(struct output *o, const struct scenario *scn, char *er
 			  size_t errlen)
 {
 	const struct scenario *shown;
-	if (carry_traces(scn, o->dir, &shown, err, errlen))
+	if (output_carry_traces(scn, o->dir, &shown, err, errlen))
 		return -1;
 	static const char *const names[] = { "scenario.ini", "warnings.txt" };
 	int bad = 0;
@@ -577,8 +486,12 @@ int output_open(struct output *o, const char *dir, const struct scenario *scn, u
 		return -1;
 	}
 	int bad = 0;
+	snprintf(old, sizeof(old), "%s/%s", dir, stream_file[OUT_IBCC]); /* only with ib.cc */
+	unlink(old);
 	for (int s = 0; s < OUT_STREAMS && !bad; s++) {
 		if ((s == OUT_TRAINING || s == OUT_TIMELINE) && !output_has_training(scn))
+			continue;
+		if (s == OUT_IBCC && !(scn->fabric_type == SCN_FABRIC_IB && scn->ib_cc))
 			continue;
 		o->file[s] = open_in(o, stream_file[s], "w");
 		bad = !o->file[s];
@@ -737,18 +650,28 @@ void output_pfcwd(struct output *o, const struct fabric *f, unsigned part,
 	port_event(o, f, part, OUT_PFCWD, pr, prio, event, dropped);
 }
 
+/* a traced QP's row begins "time_us,qp,"; it is named in qps.csv (only
+ * this QP's partition writes its entry: no race) */
+static struct out_qp *qp_row(struct output *o, struct row *r, sim_time_ps now, const struct qp *q)
+{
+	r->n = 0;
+	put_us(r, now);
+	put_ch(r, ',');
+	put_u64(r, q->id);
+	put_ch(r, ',');
+	struct out_qp *kept = q->id < o->nqps ? &o->qps[q->id] : NULL;
+	if (kept && !kept->seen)
+		*kept = (struct out_qp){ .job = q->job, .src = q->src, .dst = q->dst, .seen = 1 };
+	return kept;
+}
+
 void output_rate(struct output *o, const struct fabric *f, unsigned part, const struct qp *q)
 {
 	sim_time_ps now = f->parts[part].net.eng.now;
 	struct dcqcn_qp dc = q->dc; /* advance a copy: sampling changes nothing */
 	double rc = dcqcn_rate(&f->niccfg.dcqcn_params, &dc, now);
 	struct row r;
-	r.n = 0;
-	put_us(&r, now);
-	put_ch(&r, ',');
-	put_u64(&r, q->id);
-	put_ch(&r, ',');
-	struct out_qp *kept = q->id < o->nqps ? &o->qps[q->id] : NULL; /* traced */
+	struct out_qp *kept = qp_row(o, &r, now, q);
 	put_fixed6_kept(&r, rc / 1e9, kept ? &kept->rate : NULL);
 	put_ch(&r, ',');
 	put_fixed6_kept(&r, dc.rt_bps / 1e9, kept ? &kept->target : NULL);
@@ -756,13 +679,20 @@ void output_rate(struct output *o, const struct fabric *f, unsigned part, const 
 	put_fixed6(&r, dc.alpha);
 	put_ch(&r, '\n');
 	emit_row(o, (int)part, OUT_RATES, sample_tag(now, 0, q->id, 0), &r);
-	/* only this QP's partition writes its entry: no race */
-	if (kept && !kept->seen) {
-		kept->job = q->job;
-		kept->src = q->src;
-		kept->dst = q->dst;
-		kept->seen = 1;
-	}
+}
+
+void output_ibcc(struct output *o, const struct fabric *f, unsigned part, const struct qp *q)
+{
+	sim_time_ps now = f->parts[part].net.eng.now;
+	struct ibcc_qp c = q->ibcc; /* advance a copy: sampling changes nothing */
+	sim_time_ps ipd = ibcc_delay_ps(&f->niccfg.ibcc_params, &c, now);
+	struct row r;
+	qp_row(o, &r, now, q);
+	put_u64(&r, c.ccti);
+	put_ch(&r, ',');
+	put_i64(&r, ipd);
+	put_ch(&r, '\n');
+	emit_row(o, (int)part, OUT_IBCC, sample_tag(now, 0, q->id, 0), &r);
 }
 
 void output_queue(struct output *o, const struct fabric *f, unsigned part, const struct port *pt,

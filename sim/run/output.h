@@ -45,6 +45,7 @@ struct out_qp;
 /* the files written as the run goes */
 enum out_stream {
 	OUT_FLOWS, OUT_PFC, OUT_PFCWD, OUT_PAUSE, OUT_QUEUES, OUT_RATES, /* from partitions */
+	OUT_IBCC,                                                        /* ib.cc only */
 	OUT_COLLS, OUT_COUNTERS,                                         /* between windows */
 	OUT_TRAINING,              /* training.csv: only with a training job (else NULL) */
 	OUT_TIMELINE,              /* training_timeline.csv: likewise */
@@ -106,6 +107,8 @@ void output_pfcwd(struct output *o, const struct fabric *f, unsigned part,
 		  const struct pause_rx *pr, unsigned prio, const char *event, uint64_t dropped);
 /* rates.csv: the QP's Rc and Rt in Gbps, alpha */
 void output_rate(struct output *o, const struct fabric *f, unsigned part, const struct qp *q);
+/* ib_cc.csv (ib.cc = on only): a QP's CCTI and inter-packet delay */
+void output_ibcc(struct output *o, const struct fabric *f, unsigned part, const struct qp *q);
 void output_queue(struct output *o, const struct fabric *f, unsigned part, const struct port *pt,
 		  unsigned q, uint64_t bytes);
 void output_nic_queue(struct output *o, const struct fabric *f, unsigned part, uint32_t host,

@@ -236,6 +236,12 @@ static void on_rate_sample(void *ctx, const struct fabric *f, unsigned part, con
 	output_rate(&c->out, f, part, q);
 }
 
+static void on_ibcc_sample(void *ctx, const struct fabric *f, unsigned part, const struct qp *q)
+{
+	struct run_ctx *c = ctx;
+	output_ibcc(&c->out, f, part, q);
+}
+
 static void on_window_done(void *ctx, const struct fabric *f, sim_time_ps end)
 {
 	struct run_ctx *c = ctx;
@@ -454,6 +460,7 @@ static void set_hooks(struct run_ctx *c, struct fabric *f)
 	f->hooks.pause_sample = on_pause_sample;
 	f->hooks.pfcwd = on_pfcwd;
 	f->hooks.rate_sample = on_rate_sample;
+	f->hooks.ibcc_sample = on_ibcc_sample;
 	f->hooks.counters = on_counters;
 	f->hooks.window_done = on_window_done;
 	if (scn->output_queues != SCN_QUEUES_NONE)
