@@ -189,6 +189,11 @@ __attribute__((format(printf, 6, 7))) int write_vars(const struct fig *g,
 						     ...);
 /* NaN as gnuplot reads it ("NaN" is undefined: no point, no line) */
 const char *gp_num(double v, char *buf, size_t len);
+/* the window of a run where something happens, [first, last] of t_end:
+ * that span and 15 % of it (two steps at least) either side, starting on a
+ * step, into *w0, *w1 when it is under half the run; else the whole run,
+ * 0 to t_end.  1 when it zoomed. */
+int plot_window(double first, double last, double step, double t_end, double *w0, double *w1);
 
 /* ---- kit.c: thinning long time series ---------------------------------- */
 

@@ -589,3 +589,18 @@ void cnt_flush(struct cnt_acc *a)
 		a->emit(a->ctx, a->t, a->dt, a->v);
 	a->have = 0;
 }
+
+int plot_window(double first, double last, double step, double t_end, double *w0, double *w1)
+{
+	*w0 = 0;
+	*w1 = t_end;
+	if (last <= 0 || step <= 0)
+		return 0;
+	double a = fmax(0, first), pad = fmax(0.15 * (last - a), 2 * step);
+	double s = floor(fmax(0, a - pad) / step) * step, e = fmin(t_end, last + pad);
+	if (e - s >= 0.5 * t_end)
+		return 0;
+	*w0 = s;
+	*w1 = e;
+	return 1;
+}

@@ -109,17 +109,8 @@ int shape_pause(struct fig *g, const struct run_info *ri, char *err, size_t errl
 	/* the window where something happens: the pauses' span and 15 % of it
 	 * (two intervals at least) either side, when that is under half the run;
 	 * else the whole run */
-	double win0 = 0, win1 = t_end;
-	if (p.last_t > 0) {
-		double a = fmax(0, p.first_t - p.interval), b = p.last_t;
-		double pad = fmax(0.15 * (b - a), 2 * p.interval);
-		double w0 = floor(fmax(0, a - pad) / p.interval) * p.interval;
-		double w1 = fmin(t_end, b + pad);
-		if (w1 - w0 < 0.5 * t_end) {
-			win0 = w0;
-			win1 = w1;
-		}
-	}
+	double win0, win1;
+	plot_window(p.first_t - p.interval, p.last_t, p.interval, t_end, &win0, &win1);
 	p.win0 = win0;
 	double nint = ceil((win1 - win0) / p.interval - 1e-9);
 	if (nint < 1)

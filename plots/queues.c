@@ -24,6 +24,7 @@ static int by_peak(const void *a, const void *b)
 struct queues {
 	struct table t;
 	double last_t, min_step, max_t;
+	double first_held;             /* the first time a queue held bytes; -1 none */
 	/* pass 2 */
 	struct thin th;
 	int nsel;
@@ -52,6 +53,8 @@ static int queues_pass1(struct scan *sc, char *const *f)
 			    sc->path, sc->line);
 	if (b > s->peak)
 		s->peak = b;
+	if (b > 0 && (q->first_held < 0 || t < q->first_held))
+		q->first_held = t;
 	if (sc->rows > 1 && t > q->last_t && (q->min_step == 0 || t - q->last_t < q->min_step))
 		q->min_step = t - q->last_t;
 	q->last_t = t;
@@ -116,7 +119,7 @@ static int queues_pass2(struct scan *sc, char *const *f)
 
 int shape_queues(struct fig *g, const struct run_info *ri, char *err, size_t errlen)
 {
-	struct queues q = {0};
+	struct queues q = { .first_held = -1 };
 	struct series **sel = NULL;
 	FILE *out = NULL;
 	int rc = -1;
@@ -185,10 +188,16 @@ int shape_queues(struct fig *g, const struct run_info *ri, char *err, size_t err
 		rc = -1;
 		goto done;
 	}
+	/* the window where the queues held data (the last row: one emptied) */
+	double win0, win1;
+	int zoomed = plot_window(q.first_held - q.min_step, q.max_t, q.min_step, t_end, &win0,
+				 &win1);
 	rc = write_vars(g, ri, q.max_t, err, errlen,
-			"nseries = %d\nnqueues = %zu\nkmin_kb = %s\nkmax_kb = %s\nfluid = %d\n", n,
-			q.t.n, gp_num(ecn_shown ? ri->kmin_kb : NAN, a, sizeof(a)),
-			gp_num(ecn_shown ? ri->kmax_kb : NAN, b, sizeof(b)), fluid);
+			"nseries = %d\nnqueues = %zu\nkmin_kb = %s\nkmax_kb = %s\nfluid = %d\n"
+			"win0_us = %.3f\nwin1_us = %.3f\nzoomed = %d\n",
+			n, q.t.n, gp_num(ecn_shown ? ri->kmin_kb : NAN, a, sizeof(a)),
+			gp_num(ecn_shown ? ri->kmax_kb : NAN, b, sizeof(b)), fluid, win0, win1,
+			zoomed);
 done:
 	if (out)
 		fclose(out);

@@ -9,7 +9,10 @@
 #                while a queue is non-empty and once more when it empties).
 #   queues.vars  t_end_us, nseries, nqueues, kmin_kb, kmax_kb ([ecn] of
 #                scenario.ini; NaN when no drawn queue is an ECN queue), fluid
-#                (1: the run has a fluid model beside it, `run --fluid`)
+#                (1: the run has a fluid model beside it, `run --fluid`),
+#                win0_us, win1_us (the window drawn: where the queues held
+#                data and 15 % of that either side, when under half the run,
+#                else 0 to t_end_us), zoomed (1 when it is not the whole run)
 #   queues_fluid.dat  time_us, the fluid model's bottleneck queue in KB
 #                (from fluid/queues.csv), when fluid is 1
 # Runs of more than 4000 sample intervals are thinned to the minimum and
@@ -34,14 +37,15 @@ if (fluid) {
 }
 
 ts = tscale(t_end_us)
+zoom = zoomed ? sprintf("\n{/*0.8 zoomed to where queues held data: %s to %s of the run's %s}", span(win0_us), span(win1_us), span(t_end_us)) : ""
 if (nqueues > nseries) {
-    set title sprintf("Switch egress queue depth: the %d deepest of the %d queues that held data", nseries, nqueues)
+    set title sprintf("Switch egress queue depth: the %d deepest of the %d queues that held data%s", nseries, nqueues, zoom)
 } else {
-    set title sprintf("Switch egress queue depth: the %d queue%s that held data", nqueues, nqueues > 1 ? "s" : "")
+    set title sprintf("Switch egress queue depth: the %d queue%s that held data%s", nqueues, nqueues > 1 ? "s" : "", zoom)
 }
 set xlabel tlabel(t_end_us)
 set ylabel "queue depth (KB)"
-set xrange [0:t_end_us / ts]
+set xrange [win0_us / ts:win1_us / ts]
 set yrange [0:*]
 set format y "%.0f"
 set key below maxrows 3 Left reverse samplen 2 width 2 height 1 font ",11"

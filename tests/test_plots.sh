@@ -323,6 +323,14 @@ then ok "dscp-mismatch: throughput shows drops"; else bad "dscp-mismatch: throug
 grep_in "$tmp/pause-storm/plots/data/throughput.vars" "^nspans = [1-9]" "pause-storm: storms shaded"
 grep_in "$tmp/pause-storm/plots/data/throughput.vars" "^array span_t0" "pause-storm: storm spans passed to gnuplot"
 grep_in "$tmp/headroom/plots/data/throughput.vars" "^nspans = 0$" "headroom: no storm"
+# the window where something happens: the watchdog's storm run has queues
+# for its first 1.7 ms of 20 (drawn zoomed to them), pauses all along (the
+# whole run)
+grep_in "$tmp/pause-storm/plots/data/queues.vars" "^zoomed = 1$" "pause-storm: queues.png zoomed"
+grep_in "$tmp/pause-storm/plots/data/queues.vars" "^win1_us = 1[0-9][0-9][0-9]\\.[0-9]*$" \
+	"pause-storm: queues.png ends within 2 ms of the 20"
+grep_in "$tmp/pause-storm/plots/data/pause_map.vars" "^zoomed = 0$" \
+	"pause-storm: the pauses span the run: pause_map.png unzoomed"
 
 # 3d. busbw against the target only for collectives: an incast-only run
 # has no target (and no busbw points); the all-reduce has both
