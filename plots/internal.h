@@ -257,6 +257,7 @@ int shape_throughput(struct fig *g, const struct run_info *ri, char *err, size_t
 int shape_dcqcn(struct fig *g, const struct run_info *ri, char *err, size_t errlen);
 int shape_collectives(struct fig *g, const struct run_info *ri, char *err, size_t errlen);
 int shape_storage(struct fig *g, const struct run_info *ri, char *err, size_t errlen);
+int shape_training(struct fig *g, const struct run_info *ri, char *err, size_t errlen);
 
 /* ---- sweep.c: a sweep directory's figures (plot_sweep) ------------------ */
 

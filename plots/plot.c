@@ -126,6 +126,7 @@ static int (*const shapes[FIG_COUNT])(struct fig *, const struct run_info *, cha
 	[FIG_QUEUES] = shape_queues, [FIG_PAUSE_MAP] = shape_pause, [FIG_RATES] = shape_rates,
 	[FIG_DCQCN] = shape_dcqcn, [FIG_THROUGHPUT] = shape_throughput,
 	[FIG_COLLECTIVES] = shape_collectives, [FIG_STORAGE] = shape_storage,
+	[FIG_TRAINING] = shape_training,
 };
 
 int plot_format_valid(const char *format)

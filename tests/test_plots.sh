@@ -332,6 +332,34 @@ grep_in "$tmp/pause-storm/plots/data/queues.vars" "^win1_us = 1[0-9][0-9][0-9]\\
 grep_in "$tmp/pause-storm/plots/data/pause_map.vars" "^zoomed = 0$" \
 	"pause-storm: the pauses span the run: pause_map.png unzoomed"
 
+# 3c'. training.png: a 1F1B pipeline of 4 stages and 8 micro-batches, one
+# layer a stage, 1 ms forward and 2 ms backward a layer: each stage's row has
+# its 8 forward and 8 backward passes of the first step (an attention and an
+# MLP block each: 16 and 16), and the step's
+# bubble is (p - 1) / (m + p - 1) = 3/11 of it
+cat >"$tmp/pipe.ini" <<'EOF2'
+[sim]
+duration = 10s
+[topology]
+kind = star
+hosts = 4
+[job.t]
+pattern = training
+layers = 4
+hidden = 256
+seq_len = 2
+global_batch = 8
+pp = 4
+layer_forward = 1ms
+EOF2
+expect 0 "run a 4-stage training pipeline" "$sim" run "$tmp/pipe.ini" -o "$tmp/pipe" --quiet --plot
+png_ok "$tmp/pipe/plots/training.png" "training.png"
+grep_in "$tmp/pipe/plots/data/training.vars" "^nstages = 4$" "training.png: a row per stage"
+grep_in "$tmp/pipe/plots/data/training.vars" "^bubble_fraction = 0.272[78]" "training.png: the bubble is 3/11"
+if awk -F'\t' 'NR > 1 { n[$1 "," $4]++ } END { for (k in n) if (n[k] != 16) exit 1; exit length(n) != 8 }' \
+	"$tmp/pipe/plots/data/training.dat"; then ok "training.dat: 16 forward and 16 backward blocks a stage"
+else bad "training.dat: not 16 forward and 16 backward blocks a stage"; fi
+
 # 3d. busbw against the target only for collectives: an incast-only run
 # has no target (and no busbw points); the all-reduce has both
 sed 's/^size = 8MB/size = 1MB/' "$tmp/incast.ini" >"$tmp/incast1.ini"

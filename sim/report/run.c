@@ -309,6 +309,8 @@ static const struct caption run_captions[] = {
 			 "iterations (warm-up) are not judged" },
 	{ "storage", "storage latency per interval above the collectives' iterations on "
 		     "the same time axis" },
+	{ "training", "one training step as each pipeline stage's first GPU spends it: the "
+		      "bars compute, the gaps the pipeline's bubble and exposed communication" },
 	{ NULL, NULL },
 };
 
