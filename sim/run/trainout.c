@@ -117,6 +117,10 @@ int train_ideal_run(const struct scenario *scn, unsigned threads, struct train_i
 	is->njobs = 0;
 	is->nfaults = 0;
 	is->cc = SCN_CC_NONE;
+	/* buffers too large to fill: no pause, no credit stall, no drop of
+	 * its own making (1 TiB a switch, 1 GiB a VL) */
+	is->buffer_bytes = INT64_C(1) << 40;
+	is->ib_vl_buffer_bytes = INT64_C(1) << 30;
 	for (uint32_t j = 0; j < scn->njobs; j++) {
 		ti->base[j] = total;
 		total += scn->jobs[j].iterations;
