@@ -192,19 +192,8 @@ int page_calibrate(struct page *p, char *err, size_t errlen)
 		page_end(p, NULL);
 		return 0;
 	}
-	h_section(p, "figures", "Figures");
-	struct plot_figs *figs = calloc(1, sizeof(*figs));
-	if (!figs) {
-		snprintf(err, errlen, "out of memory");
+	if (h_figures_section(p, plot_calibrate_to, cal_captions, err, errlen))
 		return -1;
-	}
-	char ferr[1024] = "";
-	figs->out_dir = p->tmp;
-	int frc = plot_calibrate_to(p->dir, p->meta ? p->meta->scripts_dir : NULL, "svg", figs,
-				    ferr, sizeof(ferr));
-	h_figures(p, frc, ferr, figs, cal_captions);
-	free(figs);
-	h_section_end(p);
 	page_end(p, NULL);
 	return 0;
 }

@@ -99,19 +99,8 @@ int page_compare(struct page *p, char *err, size_t errlen)
 	compare_judged(p, &t);
 	h_section_end(p);
 	rt_free(&t);
-	h_section(p, "figures", "Figures");
-	struct plot_figs *figs = calloc(1, sizeof(*figs));
-	if (!figs) {
-		snprintf(err, errlen, "out of memory");
+	if (h_figures_section(p, plot_compare_to, compare_captions, err, errlen))
 		return -1;
-	}
-	char ferr[1024] = "";
-	figs->out_dir = p->tmp;
-	int frc = plot_compare_to(p->dir, p->meta ? p->meta->scripts_dir : NULL, "svg", figs,
-				  ferr, sizeof(ferr));
-	h_figures(p, frc, ferr, figs, compare_captions);
-	free(figs);
-	h_section_end(p);
 	page_end(p, NULL);
 	return 0;
 }
@@ -196,19 +185,8 @@ int page_nccltests(struct page *p, char *err, size_t errlen)
 	h_table(p, &t, NULL, 1, "size_B");
 	h_section_end(p);
 	rt_free(&t);
-	h_section(p, "figures", "Figures");
-	struct plot_figs *figs = calloc(1, sizeof(*figs));
-	if (!figs) {
-		snprintf(err, errlen, "out of memory");
+	if (h_figures_section(p, plot_nccltests_to, nccl_captions, err, errlen))
 		return -1;
-	}
-	char ferr[1024] = "";
-	figs->out_dir = p->tmp;
-	int frc = plot_nccltests_to(p->dir, p->meta ? p->meta->scripts_dir : NULL, "svg", figs,
-				    ferr, sizeof(ferr));
-	h_figures(p, frc, ferr, figs, nccl_captions);
-	free(figs);
-	h_section_end(p);
 	page_end(p, NULL);
 	return 0;
 }

@@ -102,6 +102,13 @@ struct caption {
  * page (p->fig_failed) and says so where the figures would be */
 void h_figures(struct page *p, int rc, const char *err, const struct plot_figs *figs,
 	       const struct caption *caps);
+/* the "Figures" section: draw(dir, scripts, "svg", figs, ...) into the
+ * page's temporary folder, then h_figures; 0, or -1 with err (out of
+ * memory) */
+typedef int (*page_draw_fn)(const char *dir, const char *scripts_dir, const char *format,
+			    struct plot_figs *figs, char *err, size_t errlen);
+int h_figures_section(struct page *p, page_draw_fn draw, const struct caption *captions,
+		      char *err, size_t errlen);
 
 /* a whole file's text (at most max bytes) into a new string, NULL when it
  * cannot be read */

@@ -523,3 +523,22 @@ void page_end(struct page *p, const char *wall_note)
 	}
 	h_raw(p, "</body>\n</html>\n");
 }
+
+int h_figures_section(struct page *p, page_draw_fn draw, const struct caption *captions,
+		      char *err, size_t errlen)
+{
+	h_section(p, "figures", "Figures");
+	struct plot_figs *figs = calloc(1, sizeof(*figs));
+	if (!figs) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	char ferr[1024] = "";
+	figs->out_dir = p->tmp;
+	int frc = draw(p->dir, p->meta ? p->meta->scripts_dir : NULL, "svg", figs, ferr,
+		       sizeof(ferr));
+	h_figures(p, frc, ferr, figs, captions);
+	free(figs);
+	h_section_end(p);
+	return 0;
+}

@@ -93,6 +93,13 @@ static const struct caption sweep_captions[] = {
 	{ NULL, NULL },
 };
 
+/* the sweep's figures, every metric (page_draw_fn) */
+static int sweep_draw(const char *dir, const char *scripts_dir, const char *format,
+		      struct plot_figs *figs, char *err, size_t errlen)
+{
+	return plot_sweep_to(dir, scripts_dir, format, NULL, figs, err, errlen);
+}
+
 int page_sweep(struct page *p, char *err, size_t errlen)
 {
 	struct rtable t;
@@ -169,19 +176,8 @@ int page_sweep(struct page *p, char *err, size_t errlen)
 	h_raw(p, "</details>\n");
 	h_section_end(p);
 	rt_free(&t);
-	h_section(p, "figures", "Figures");
-	struct plot_figs *figs = calloc(1, sizeof(*figs));
-	if (!figs) {
-		snprintf(err, errlen, "out of memory");
+	if (h_figures_section(p, sweep_draw, sweep_captions, err, errlen))
 		return -1;
-	}
-	char ferr[1024] = "";
-	figs->out_dir = p->tmp;
-	int frc = plot_sweep_to(p->dir, p->meta ? p->meta->scripts_dir : NULL, "svg", NULL, figs,
-				ferr, sizeof(ferr));
-	h_figures(p, frc, ferr, figs, sweep_captions);
-	free(figs);
-	h_section_end(p);
 	page_end(p, NULL);
 	return 0;
 }
