@@ -423,16 +423,23 @@ csv_complete "$tmp/long" "SIGINT"
 # run has stopped, which takes a few milliseconds); killed by whichever is
 # handled third (the kernel hands pending signals over lowest number first):
 # exit 128 + SIGHUP, SIGINT or SIGTERM, before summary.csv is written
-"$sim" run "$tmp/long.ini" -o "$tmp/sig-3" --quiet >/dev/null 2>&1 &
-pid=$!
-sleep 1
-kill -INT $pid; kill -TERM $pid; kill -HUP $pid
-wait $pid
-st=$?
-case "$st" in
-129 | 130 | 143) ok "a third signal from the launching shell kills at once" ;;
-*) bad "three signals from the launching shell: exit $st, want 129, 130 or 143 (killed)" ;;
-esac
+# three_signals WAIT ARGS...: dcqcn-sim ARGS, sent SIGINT, SIGTERM and SIGHUP
+# back to back after WAIT seconds, must be killed by one of them
+three_signals() {
+	pause=$1
+	shift
+	"$sim" "$@" >/dev/null 2>&1 &
+	pid=$!
+	sleep "$pause"
+	kill -INT $pid; kill -TERM $pid; kill -HUP $pid
+	wait $pid
+	st=$?
+	case "$st" in
+	129 | 130 | 143) ok "$1: a third signal from the launching shell kills at once" ;;
+	*) bad "$1: three signals from the launching shell: exit $st, want 129, 130 or 143" ;;
+	esac
+}
+three_signals 1 run "$tmp/long.ini" -o "$tmp/sig-3" --quiet
 if [ ! -e "$tmp/sig-3/summary.csv" ]; then ok "killed by the third signal: no summary.csv"
 else bad "three signals: the run ended as usual and wrote summary.csv"; fi
 # a sweep passes the signal to its workers: each point ends complete
@@ -495,16 +502,7 @@ for cmd in "sweep $tmp/long.ini -o $tmp/sig3-sweep --quiet -j 2 --vary sim.seed=
 	"compare $tmp/long.ini -o $tmp/sig3-compare -q" \
 	"nccl-tests all_reduce_perf -b 64M -e 1G -f 4 --out $tmp/sig3-nccl"; do
 	# shellcheck disable=SC2086 # the command's words
-	"$sim" $cmd >/dev/null 2>&1 &
-	pid=$!
-	sleep 1.5
-	kill -INT $pid; kill -TERM $pid; kill -HUP $pid
-	wait $pid
-	st=$?
-	case "$st" in
-	129 | 130 | 143) ok "${cmd%% *}: a third signal from the launching shell kills at once" ;;
-	*) bad "${cmd%% *}: three signals from the launching shell: exit $st, want 129, 130 or 143" ;;
-	esac
+	three_signals 1.5 $cmd
 done
 for i in 1 2 3 4 5 6 7 8 9 10; do
 	[ -f "$tmp/sig3-sweep/p000/summary.csv" ] && [ -f "$tmp/sig3-sweep/p001/summary.csv" ] && break
