@@ -4,8 +4,8 @@
 # start's build-release/) must repeat byte for byte, and once with
 # AddressSanitizer and UndefinedBehaviorSanitizer (build-asan/); then the comparison of runs on
 # 1, 2 and 3 threads once more under ThreadSanitizer (build-tsan/), on a
-# shorter corpus; then the MPI build (build-mpi) and its sweep test under
-# mpirun.  Check prints its summary line per suite ("100%: Checks: N,
+# shorter corpus; then the MPI build (build-mpi), its sweep test and its
+# split runs under mpirun.  Check prints its summary line per suite ("100%: Checks: N,
 # Failures: 0, Errors: 0").
 set -e
 cd "$(dirname "$0")/.."
@@ -34,8 +34,9 @@ TSAN_OPTIONS="halt_on_error=1 exitcode=66" \
 	python3 tests/test_threads.py build-tsan/dcqcn-sim . --soak 8
 
 # the optional MPI build (-Dmpi=enabled, Open MPI): sweeps under mpirun give
-# the sweep.csv of a one-machine run
+# the sweep.csv of a one-machine run, and one run split over mpirun's ranks
+# the files of one process
 sh scripts/deps.sh --mpi
 [ -d build-mpi ] || meson setup build-mpi -Dtests=enabled -Dmpi=enabled
 ninja -C build-mpi dcqcn-sim
-meson test -C build-mpi --verbose mpi
+meson test -C build-mpi --verbose mpi split

@@ -9,6 +9,9 @@
  */
 #include "models/base/hist.h"
 
+#include "models/base/bytes.h"
+#include "models/base/invariant.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -89,6 +92,38 @@ int hist_merge(struct hist *h, const struct hist *from)
 	}
 	h->n += from->n;
 	return 0;
+}
+
+void hist_pack(const struct hist *h, struct bytes *b)
+{
+	bytes_u64(b, h->n);
+	for (uint32_t bl = 0; bl < HIST_BLOCKS; bl++)
+		for (uint32_t k = 0; h->block[bl] && k < HIST_CHUNKS; k++)
+			if (h->block[bl][k]) {
+				bytes_u32(b, bl);
+				bytes_u32(b, k);
+				bytes_put(b, h->block[bl][k], CHUNK * sizeof(uint64_t));
+			}
+	bytes_u32(b, UINT32_MAX);
+}
+
+int hist_unpack(struct hist *h, struct bytes_in *in)
+{
+	int rc = 0;
+	h->n += bytes_get_u64(in);
+	for (uint32_t bl; (bl = bytes_get_u32(in)) != UINT32_MAX;) {
+		uint32_t k = bytes_get_u32(in);
+		const uint64_t *src = bytes_at(in, CHUNK * sizeof(uint64_t));
+		SIM_INVARIANT(bl < HIST_BLOCKS && k < HIST_CHUNKS, "a histogram's chunk %u.%u", bl, k);
+		uint64_t *dst = chunk(h, (int)bl, (uint64_t)k << HIST_CHUNK_BITS);
+		if (!dst) {
+			rc = -1;
+			continue;
+		}
+		for (uint64_t i = 0; i < CHUNK; i++)
+			dst[i] += src[i];
+	}
+	return rc;
 }
 
 int64_t hist_permille(const struct hist *h, unsigned pm)

@@ -35,4 +35,11 @@ int64_t hist_percentile(const struct hist *h, unsigned pct);
 /* the same in permille (999: the 99.9th percentile) */
 int64_t hist_permille(const struct hist *h, unsigned pm);
 
+/* h onto b, and what hist_pack put there added to h (-1 out of memory):
+ * the histograms of a run split over processes meet at the end */
+struct bytes;
+struct bytes_in;
+void hist_pack(const struct hist *h, struct bytes *b);
+int hist_unpack(struct hist *h, struct bytes_in *in);
+
 #endif

@@ -66,17 +66,23 @@ static void outbuf_grow(struct link_outbuf *o)
 	o->cap = cap;
 }
 
+void link_outbox_put(struct link_outbox *o, struct link *far, sim_time_ps push_ps,
+		     const struct pkt *p)
+{
+	struct link_outbuf *b = &o->buf[o->side];
+	if (b->n == b->cap)
+		outbuf_grow(b);
+	sim_time_ps t = push_ps + far->delay_ps;
+	if (!b->n || t < b->first)
+		b->first = t;
+	b->e[b->n++] = (struct link_out){ .l = far, .push_ps = push_ps, .p = *p };
+}
+
 void link_push(struct sim_engine *eng, struct link *l, struct pkt *p)
 {
 	if (l->out) {
-		struct link_outbuf *o = &l->out->buf[l->out->side];
-		if (o->n == o->cap)
-			outbuf_grow(o);
-		sim_time_ps t = eng->now + l->delay_ps;
-		if (!o->n || t < o->first)
-			o->first = t;
-		o->e[o->n++] = (struct link_out){ .l = l->far, .push_ps = eng->now, .p = *p };
-		pkt_release(l->out->from, p);
+		link_outbox_put(l->out, l->far, eng->now, p);
+		pkt_release_moved(l->out->from, p); /* it lives on in the outbox */
 		return;
 	}
 	p->t = eng->now + l->delay_ps;

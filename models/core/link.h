@@ -56,6 +56,9 @@ struct link {
 	struct link_outbox *out;
 	struct link *far;
 	uint16_t to_port;
+	/* a link between partitions: its number among them (in the order the
+	 * fabric wired them), by which another process names it */
+	uint32_t cross_id;
 };
 
 /*
@@ -114,6 +117,11 @@ void link_push(struct sim_engine *eng, struct link *l, struct pkt *p);
  * scheduled as of the moment it became the link's head (when it entered, or
  * when the packet ahead of it arrived) */
 void link_outbox_take(struct sim_engine *eng, struct link_outbox *o, unsigned which);
+/* a copy of p enters o's filling buffer for the far copy `far`, as if it
+ * had entered the link at push_ps (link_push's way in; a run split over
+ * processes puts there what another rank sent) */
+void link_outbox_put(struct link_outbox *o, struct link *far, sim_time_ps push_ps,
+		     const struct pkt *p);
 /* between windows: the buffer the far end has emptied fills next */
 void link_outbox_flip(struct link_outbox *o);
 /* the earliest arrival of a packet in o, INT64_MAX when it holds none */

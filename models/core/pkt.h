@@ -42,6 +42,9 @@ static inline uint32_t pkt_credit_blocks(uint32_t frame_bytes)
 enum pkt_flags {
 	PKT_F_ECT = 1u << 0, /* ECN-capable transport (ECT(0)) */
 	PKT_F_CE = 1u << 1,  /* congestion experienced */
+	PKT_F_REMOTE = 1u << 2, /* data whose message another process sends: fl is
+				 * this process's copy of it (models/fabric/ranks.c),
+				 * which the pool's `remote` hook is told of on release */
 };
 
 struct flow;
@@ -136,6 +139,10 @@ struct pkt_pool {
 	struct pkt *free;              /* returned packets */
 	struct slab_chain slabs;       /* and those never used */
 	uint64_t live;
+	/* a run split over processes: a PKT_F_REMOTE packet is released (NULL
+	 * otherwise, and no such packet exists) */
+	void (*remote)(void *ctx, struct pkt *p);
+	void *remote_ctx;
 };
 
 void pkt_pool_init(struct pkt_pool *pool);
@@ -145,8 +152,20 @@ struct pkt *pkt_alloc(struct pkt_pool *pool);
 /* a packet from the pool; out of memory is a broken invariant (invariant.h) */
 struct pkt *pkt_take(struct pkt_pool *pool);
 
+/* p goes back to the pool while a copy of it lives on (in a link's outbox,
+ * link.h): what p referred to is the copy's now */
+static inline void pkt_release_moved(struct pkt_pool *pool, struct pkt *p)
+{
+	p->next = pool->free;
+	pool->free = p;
+	pool->live--;
+}
+
+/* p goes back to the pool */
 static inline void pkt_release(struct pkt_pool *pool, struct pkt *p)
 {
+	if (p->flags & PKT_F_REMOTE)
+		pool->remote(pool->remote_ctx, p);
 	p->next = pool->free;
 	pool->free = p;
 	pool->live--;

@@ -160,6 +160,8 @@ static struct nic_config nic_config_of(const struct scenario *scn,
 static void fwd_flow_done(void *ctx, unsigned part, const struct flow *fl)
 {
 	struct fabric *f = ctx;
+	if (fl->mirror)
+		fabric_ranks_completed(f, part, fl);
 	if (f->hooks.flow_done)
 		f->hooks.flow_done(f->hooks.ctx, f, part, fl);
 }
@@ -230,7 +232,8 @@ static int connect(struct fabric *f)
 				to = fabric_part_of_switch(f, e.node);
 			}
 			struct link_outbox *o;
-			if (to != from && (!(o = fabric_outbox(f, from, to)) || link_cross(l, o)))
+			if (to != from && (!(o = fabric_outbox(f, from, to)) || link_cross(l, o) ||
+					   (f->comm && fabric_ranks_cross(f, l, to))))
 				return -1;
 		}
 	}
@@ -241,7 +244,8 @@ static int connect(struct fabric *f)
 		uint32_t from = fabric_part_of_host(f, h), to = fabric_part_of_switch(f, up.node);
 		struct link_outbox *o;
 		if (to != from &&
-		    (!(o = fabric_outbox(f, from, to)) || link_cross(&f->nics[h].link, o)))
+		    (!(o = fabric_outbox(f, from, to)) || link_cross(&f->nics[h].link, o) ||
+		     (f->comm && fabric_ranks_cross(f, &f->nics[h].link, to))))
 			return -1;
 	}
 	return fabric_inboxes(f);
@@ -259,6 +263,7 @@ static int build_parts(struct fabric *f)
 		if (net_init(&part->net, f->scn->sample_interval_ps, p))
 			return -1;
 		struct net *net = &part->net;
+		net->remote = f->part_rank && f->part_rank[p] != (uint32_t)f->comm->rank;
 		net->qos = f->qos;
 		net->pause.ctx = part;
 		net->pause.on_event = fwd_pfc;
@@ -279,11 +284,18 @@ static int build_parts(struct fabric *f)
 
 struct fabric *fabric_create(const struct scenario *scn, unsigned threads, const char **err)
 {
+	return fabric_create_split(scn, threads, NULL, err);
+}
+
+struct fabric *fabric_create_split(const struct scenario *scn, unsigned threads,
+				   const struct fabric_comm *comm, const char **err)
+{
 	struct fabric *f = calloc(1, sizeof(*f));
 	*err = "out of memory building the fabric";
 	if (!f)
 		return NULL;
 	f->scn = scn;
+	f->comm = comm && comm->nranks > 1 ? comm : NULL;
 	struct topo_shape shape = scenario_topo_shape(scn);
 	topo_init(&f->topo, &shape);
 	f->qos = qos_of(scn);
@@ -332,7 +344,7 @@ struct fabric *fabric_create(const struct scenario *scn, unsigned threads, const
 		net->link_down = f->faults.link_down;
 		net->nlink_down = f->faults.nlink_down;
 	}
-	if (fabric_series_owned(f))
+	if (fabric_series_owned(f) || (f->comm && fabric_ranks_init(f)))
 		goto fail;
 	if (scn->output_queues == SCN_QUEUES_ALL) {
 		f->backlog = calloc((size_t)f->nhosts * PKT_PRIOS, sizeof(*f->backlog));
@@ -352,6 +364,7 @@ void fabric_destroy(struct fabric *f)
 	if (!f)
 		return;
 	fabric_stop_threads(f);
+	fabric_ranks_free(f);
 	traffic_free(&f->traffic);
 	fault_free(&f->faults);
 	free(f->backlog);
@@ -401,6 +414,8 @@ void fabric_destroy(struct fabric *f)
 
 sim_time_ps fabric_now(const struct fabric *f)
 {
+	if (f->comm) /* every rank's, as of the last fabric_next_time */
+		return f->now_all;
 	sim_time_ps t = 0;
 	for (uint32_t p = 0; p < f->nparts; p++)
 		t = f->parts[p].net.eng.now > t ? f->parts[p].net.eng.now : t;
@@ -419,7 +434,8 @@ void fabric_pause_flush(struct fabric *f, sim_time_ps t)
 {
 	fabric_settle(f);
 	for (uint32_t p = 0; p < f->nparts; p++)
-		pause_flush(&f->parts[p].net.pause, t);
+		if (fabric_part_here(f, p))
+			pause_flush(&f->parts[p].net.pause, t);
 	/* last: counters.csv then holds everything fabric_stats counts */
 	fabric_series_flush(f, t);
 }
@@ -469,7 +485,8 @@ sim_time_ps fabric_paused_ps(const struct fabric *f, sim_time_ps t)
 {
 	sim_time_ps sum = 0;
 	for (uint32_t p = 0; p < f->nparts; p++)
-		sum += pause_total_ps(&f->parts[p].net.pause, t);
+		sum += f->parts[p].end ? f->parts[p].end->paused_ps
+				       : pause_total_ps(&f->parts[p].net.pause, t);
 	return sum;
 }
 
@@ -566,41 +583,44 @@ static void count_pkt(const struct pkt *p, uint64_t *pkts, uint64_t *payload)
 		*payload += p->payload;
 }
 
-int fabric_check_conservation(struct fabric *f, uint64_t *in_flight)
+/* partition p's packets: live in its pool and outboxes (copies, of no
+ * pool: link.h), found in its nodes and outboxes, and the payload of those
+ * found; -1 with f->err when one of its switches is empty but its buffer
+ * accounting is not */
+int fabric_part_count(struct fabric *f, uint32_t p, uint64_t *live, uint64_t *pkts,
+		      uint64_t *payload)
 {
-	struct net_stats sum, *st = &sum;
-	fabric_stats(f, &sum);
-	uint64_t pkts = 0, payload = 0, switch_pkts = 0, live = 0;
-	for (uint32_t p = 0; p < f->nparts; p++) {
-		live += f->parts[p].net.pool.live;
-		for (uint32_t q = 0; q < f->parts[p].nout; q++) /* between partitions */
-			for (int b = 0; b < 2; b++) {
-				const struct link_outbuf *o = &f->parts[p].out[q]->buf[b];
-				live += o->n; /* copies, of no pool (link.h) */
-				for (uint32_t k = 0; k < o->n; k++)
-					count_pkt(&o->e[k].p, &pkts, &payload);
-			}
-	}
+	*live = f->parts[p].net.pool.live;
+	*pkts = *payload = 0;
+	for (uint32_t q = 0; q < f->parts[p].nout; q++)
+		for (int b = 0; b < 2; b++) {
+			const struct link_outbuf *o = &f->parts[p].out[q]->buf[b];
+			*live += o->n;
+			for (uint32_t k = 0; k < o->n; k++)
+				count_pkt(&o->e[k].p, pkts, payload);
+		}
 	for (uint32_t s = 0; s < f->nsw; s++) {
 		const struct sw *sw = &f->sws[s];
-		uint64_t before = pkts;
-		count_q(&sw->pipeline.q, &pkts, &payload);
-		for (uint16_t p = 0; p < sw->nports; p++) {
-			const struct port *pt = &sw->ports[p];
+		if (fabric_part_of_switch(f, s) != p)
+			continue;
+		uint64_t before = *pkts;
+		count_q(&sw->pipeline.q, pkts, payload);
+		for (uint16_t k = 0; k < sw->nports; k++) {
+			const struct port *pt = &sw->ports[k];
 			for (int q = 0; q < PKT_PRIOS; q++)
-				count_q(&pt->q[q], &pkts, &payload);
-			count_pkt(pt->tx, &pkts, &payload);
-			count_q(&pt->ctrl, &pkts, &payload);
-			count_q(link_in_flight(&pt->link), &pkts, &payload);
-			count_q(&pt->pause.delay.q, &pkts, &payload);
+				count_q(&pt->q[q], pkts, payload);
+			count_pkt(pt->tx, pkts, payload);
+			count_q(&pt->ctrl, pkts, payload);
+			if (!f->cross || !pt->link.far) /* else: the far end's (below) */
+				count_q(link_in_flight(&pt->link), pkts, payload);
+			count_q(&pt->pause.delay.q, pkts, payload);
 		}
-		switch_pkts = pkts - before;
 		/* nothing buffered in this switch: its MMU must be back to zero */
 		int64_t held = sw->pool.used;
 		for (size_t g = 0; g < (size_t)sw->nports * PKT_PRIOS; g++)
 			held |= sw->pgs[g].mmu.reserved | sw->pgs[g].mmu.shared |
 				sw->pgs[g].mmu.headroom;
-		if (!sw->pipeline.q.n && !switch_pkts && held) {
+		if (!sw->pipeline.q.n && *pkts == before && held) {
 			snprintf(f->err, sizeof(f->err), "switch %u is empty but its buffer "
 				 "accounting is not zero", s);
 			return -1;
@@ -608,13 +628,48 @@ int fabric_check_conservation(struct fabric *f, uint64_t *in_flight)
 	}
 	for (uint32_t h = 0; h < f->nhosts; h++) {
 		const struct nic *n = &f->nics[h];
-		count_pkt(n->tx, &pkts, &payload);
-		count_q(&n->pfcq, &pkts, &payload);
+		if (fabric_part_of_host(f, h) != p)
+			continue;
+		count_pkt(n->tx, pkts, payload);
+		count_q(&n->pfcq, pkts, payload);
 		for (int q = 0; q < PKT_PRIOS; q++)
-			count_q(&n->ctrlq[q], &pkts, &payload);
-		count_q(&n->rxq, &pkts, &payload);
-		count_q(link_in_flight(&n->link), &pkts, &payload);
-		count_q(&n->pause.delay.q, &pkts, &payload);
+			count_q(&n->ctrlq[q], pkts, payload);
+		count_q(&n->rxq, pkts, payload);
+		if (!f->cross || !n->link.far)
+			count_q(link_in_flight(&n->link), pkts, payload);
+		count_q(&n->pause.delay.q, pkts, payload);
+	}
+	/* a split run: a link into another partition carries its packets in
+	 * the far end's copy, from the far end's pool; another rank's copy of
+	 * it is empty here */
+	for (uint32_t k = 0; k < f->ncross; k++)
+		if (f->cross_to[k] == p)
+			count_q(&f->cross[k]->q, pkts, payload);
+	return 0;
+}
+
+int fabric_check_conservation(struct fabric *f, uint64_t *in_flight)
+{
+	struct net_stats sum, *st = &sum;
+	fabric_stats(f, &sum);
+	uint64_t pkts = 0, payload = 0, live = 0;
+	for (uint32_t p = 0; p < f->nparts; p++) {
+		uint64_t l, k, b;
+		const struct fabric_part_end *e = f->parts[p].end;
+		if (e && e->err[0]) {
+			snprintf(f->err, sizeof(f->err), "%s", e->err);
+			return -1;
+		}
+		if (e) {
+			l = e->live;
+			k = e->pkts;
+			b = e->payload;
+		} else if (fabric_part_count(f, p, &l, &k, &b)) {
+			return -1;
+		}
+		live += l;
+		pkts += k;
+		payload += b;
 	}
 	*in_flight = payload;
 	if (pkts != live) {
@@ -643,13 +698,24 @@ uint64_t fabric_flows_peak(const struct fabric *f)
 	return n;
 }
 
-uint64_t fabric_max_queue_bytes(const struct fabric *f)
+uint64_t fabric_part_max_queue(const struct fabric *f, uint32_t part)
 {
 	uint64_t m = 0;
 	for (uint32_t s = 0; s < f->nsw; s++)
-		for (uint16_t p = 0; p < f->sws[s].nports; p++)
+		for (uint16_t p = 0; fabric_part_of_switch(f, s) == part && p < f->sws[s].nports; p++)
 			if (f->sws[s].ports[p].max_queued_bytes > m)
 				m = f->sws[s].ports[p].max_queued_bytes;
+	return m;
+}
+
+uint64_t fabric_max_queue_bytes(const struct fabric *f)
+{
+	uint64_t m = 0;
+	for (uint32_t p = 0; p < f->nparts; p++) {
+		uint64_t q = f->parts[p].end ? f->parts[p].end->max_queue
+					     : fabric_part_max_queue(f, p);
+		m = q > m ? q : m;
+	}
 	return m;
 }
 

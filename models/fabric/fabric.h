@@ -34,6 +34,7 @@
 
 #include "models/core/topology.h"
 #include "models/fabric/pace.h"
+#include "models/fabric/ranks.h"
 #include "models/node/net.h"
 #include "models/node/nic.h"
 #include "models/node/switch.h"
@@ -132,6 +133,11 @@ struct fabric_part {
 	 * their threads write */
 	uint32_t *qps, nqps;
 	uint32_t *hosts, nhosts;
+	/* a run split over processes (ranks.h): this rank's copies of the
+	 * messages that other ranks send, whose packets are here; and, once
+	 * the run ended, what another rank's partition counted (NULL: ours) */
+	struct fabric_mirrors *mirrors;
+	struct fabric_part_end *end;
 };
 
 struct fabric {
@@ -176,6 +182,16 @@ struct fabric {
 	struct traffic traffic;
 	struct faults faults;
 
+	/* a run split over processes (ranks.h); NULL: this one runs them all */
+	const struct fabric_comm *comm;
+	uint32_t *part_rank;           /* the rank that runs each partition */
+	sim_time_ps now_all;           /* the latest time any rank has reached */
+	struct link **cross;           /* the far copies of the links between
+					* partitions, by cross_id, */
+	uint32_t *cross_to;            /* and the partitions they lead into */
+	uint32_t ncross;
+	struct bytes *send, *recv;     /* by rank: a window's messages */
+
 	struct fabric_hooks hooks;
 	struct net_job_stats *job_sum; /* scn->njobs: a sample's jobs, added over the partitions */
 	uint64_t *backlog;             /* output.queues = all: per host and priority */
@@ -219,6 +235,12 @@ void fabric_stats(const struct fabric *f, struct net_stats *out);
 sim_time_ps fabric_paused_ps(const struct fabric *f, sim_time_ps t);
 /* the largest paused fraction of any transmitter in one sample interval, ppm */
 uint32_t fabric_max_paused_ppm(const struct fabric *f);
+
+/* is partition p run by this process (all are, but in a split run) */
+static inline int fabric_part_here(const struct fabric *f, uint32_t p)
+{
+	return !f->parts[p].net.remote;
+}
 
 /* every message completed (at the end of a window) */
 static inline int fabric_finished(const struct fabric *f)

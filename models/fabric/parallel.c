@@ -398,10 +398,62 @@ struct fabric_plan fabric_plan_of(const struct scenario *scn, unsigned threads)
 	return p;
 }
 
+/* a run split over R ranks of T threads each: the plan of R x T threads
+ * (as many as the units allow), thread k going to rank k R / (R T)
+ * (fabric_rank_of_thread) */
+static struct fabric_plan plan_split(const struct scenario *scn, unsigned threads, int ranks)
+{
+	if (ranks <= 1)
+		return fabric_plan_of(scn, threads);
+	if (!threads)
+		threads = scn->threads == SCN_AUTO ? 1 : (unsigned)scn->threads;
+	return fabric_plan_of(scn, threads * (unsigned)ranks);
+}
+
+uint32_t fabric_rank_of_thread(uint32_t k, uint32_t threads, int ranks)
+{
+	return (uint32_t)((uint64_t)k * (uint64_t)ranks / threads);
+}
+
+int fabric_split_plan(const struct scenario *scn, unsigned threads, int ranks,
+		      struct fabric_rank_plan *rp)
+{
+	struct topo t;
+	struct topo_shape shape = scenario_topo_shape(scn);
+	topo_init(&t, &shape);
+	struct fabric_plan p = plan_split(scn, threads, ranks);
+	uint32_t *part_of_unit = calloc(p.units, sizeof(*part_of_unit));
+	uint32_t *thread_of_part = calloc(p.parts, sizeof(*thread_of_part));
+	uint64_t *load = calloc(p.threads, sizeof(*load));
+	int rc = part_of_unit && thread_of_part && load ? cut(&t, &p, part_of_unit, thread_of_part, load)
+							 : -1;
+	for (int r = 0; !rc && r < ranks; r++)
+		rp[r] = (struct fabric_rank_plan){ .first = UINT32_MAX };
+	for (uint32_t k = 0; !rc && k < p.threads; k++) {
+		struct fabric_rank_plan *x = &rp[fabric_rank_of_thread(k, p.threads, ranks)];
+		x->threads++;
+		x->weight += load[k];
+	}
+	for (uint32_t q = 0; !rc && q < p.parts; q++) {
+		struct fabric_rank_plan *x = &rp[fabric_rank_of_thread(thread_of_part[q], p.threads,
+									 ranks)];
+		x->parts++;
+		x->first = q < x->first ? q : x->first;
+		x->last = q > x->last ? q : x->last;
+	}
+	for (uint32_t u = 0; !rc && u < p.units; u++)
+		rp[fabric_rank_of_thread(thread_of_part[part_of_unit[u]], p.threads, ranks)].units++;
+	free(part_of_unit);
+	free(thread_of_part);
+	free(load);
+	return rc;
+}
+
 int fabric_partition(struct fabric *f, unsigned threads)
 {
 	const struct topo *t = &f->topo;
-	struct fabric_plan plan = fabric_plan_of(f->scn, threads);
+	int ranks = f->comm ? f->comm->nranks : 1;
+	struct fabric_plan plan = plan_split(f->scn, threads, ranks);
 	f->nunits = plan.units;
 	f->nparts = plan.parts;
 	f->nthreads = plan.threads;
@@ -420,14 +472,19 @@ int fabric_partition(struct fabric *f, unsigned threads)
 			f->unit_of_sw[s] = unit_of_switch(t, s);
 		rc = cut(t, &plan, f->part_of_unit, thread_of_part, load);
 	}
+	if (!rc && ranks > 1) /* the partitions of this rank's threads, renumbered */
+		rc = fabric_ranks_threads(f, thread_of_part);
 	if (!rc) { /* each thread's partitions, in increasing order */
 		for (uint32_t p = 0; p < f->nparts; p++)
-			f->thread_first[thread_of_part[p] + 1]++;
+			if (thread_of_part[p] != UINT32_MAX) /* not another rank's */
+				f->thread_first[thread_of_part[p] + 1]++;
 		for (uint32_t k = 0; k < f->nthreads; k++)
 			f->thread_first[k + 1] += f->thread_first[k];
 		memset(load, 0, f->nthreads * sizeof(*load)); /* now: each thread's count */
 		for (uint32_t p = 0; p < f->nparts; p++) {
 			uint32_t k = thread_of_part[p];
+			if (k == UINT32_MAX)
+				continue;
 			f->thread_parts[f->thread_first[k] + load[k]++] = p;
 		}
 	}
@@ -745,6 +802,8 @@ static void take_all(struct fabric *f)
 {
 	for (uint32_t dst = 0; dst < f->nparts; dst++) {
 		struct fabric_part *part = &f->parts[dst];
+		if (part->net.remote)
+			continue;
 		take_inbound(f, dst);
 		for (uint32_t k = 0; k < part->nin; k++)
 			link_outbox_take(&part->net.eng, part->in[k], part->in[k]->side);
@@ -755,14 +814,17 @@ sim_time_ps fabric_next_time(struct fabric *f)
 {
 	sim_time_ps t = INT64_MAX;
 	for (uint32_t p = 0; p < f->nparts; p++) {
-		sim_time_ps n = sim_next_time(&f->parts[p].net.eng);
+		/* another rank's partition: its rank counts its events
+		 * (fabric_ranks_next); its outboxes here hold the packets it
+		 * sent to this rank's partitions */
+		sim_time_ps n = f->parts[p].net.remote ? INT64_MAX : sim_next_time(&f->parts[p].net.eng);
 		t = n < t ? n : t;
 		for (uint32_t k = 0; k < f->parts[p].nout; k++) { /* not yet taken */
 			n = link_outbox_first(f->parts[p].out[k]);
 			t = n < t ? n : t;
 		}
 	}
-	return t;
+	return f->comm ? fabric_ranks_next(f, t) : t;
 }
 
 static void window_close(struct fabric *f)
@@ -773,6 +835,8 @@ static void window_close(struct fabric *f)
 	f->timed = f->nthreads > 1 && fabric_pace_timed(&f->pace, f->window_events);
 	f->window_ns = 0;
 	f->window_events = 0;
+	if (f->comm) /* what crosses to and from the other ranks */
+		fabric_ranks_window(f);
 	for (uint32_t p = 0; p < f->nparts; p++) /* this window's crossings wait */
 		for (uint32_t k = 0; k < f->parts[p].nout; k++)
 			link_outbox_flip(f->parts[p].out[k]);
@@ -844,6 +908,8 @@ uint64_t fabric_run_until(struct fabric *f, sim_time_ps until)
  * a window): they enter their links now */
 void fabric_settle(struct fabric *f)
 {
+	if (f->comm)
+		fabric_ranks_window(f);
 	take_all(f);
 	traffic_window_end(&f->traffic);
 	fabric_series_window_end(f, INT64_MAX);

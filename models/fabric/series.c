@@ -302,10 +302,14 @@ void fabric_series_flush(struct fabric *f, sim_time_ps t)
 		return;
 	for (uint32_t p = 0; p < f->nparts; p++) {
 		struct fabric_part *part = &f->parts[p];
+		if (!fabric_part_here(f, p))
+			continue; /* its rank's, which sends it */
 		if (part->ncounts && part->counts[part->ncounts - 1].t == t)
 			take_delta(part, part->ncounts - 1, 0); /* the events of t */
 		else if (t > 0)
 			count(part, t); /* the last, partial interval */
 	}
+	if (f->comm) /* the other ranks' last samples */
+		fabric_ranks_window(f);
 	emit_counts(f, f->parts[0].ncounts);
 }

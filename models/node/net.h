@@ -127,6 +127,9 @@ struct net_observer {
 struct net {
 	struct sim_engine eng;
 	uint32_t part;                 /* which partition of the fabric it runs (fabric.h) */
+	uint8_t remote;                /* another process runs it (a run split over MPI
+					* ranks, models/fabric/ranks.h): its nodes stay idle
+					* here and nothing is posted to its NICs */
 	struct pkt_pool pool;
 	struct pause_env pause;        /* PFC receive state's sampler and callbacks */
 	struct net_qos qos;

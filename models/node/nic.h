@@ -74,6 +74,8 @@ struct flow {
 	uint32_t heap_idx;             /* in its NIC's start heap, or UINT32_MAX */
 	uint8_t dscp, prio;
 	uint8_t posted;                /* handed to its QP */
+	uint8_t mirror;                /* this process's copy of a message that another
+					* process sends (models/fabric/ranks.c) */
 	int64_t bytes, rx_bytes;
 	sim_time_ps start_ps, end_ps;  /* end_ps < 0 until complete */
 	sim_time_ps due_ps;            /* over NVLink: when it arrives; over TCP: when the
@@ -92,10 +94,11 @@ struct qp {
 	struct flow *snd;              /* message being sent; NULL: all sent */
 	int64_t snd_left;              /* bytes of snd from its next packet on */
 	uint32_t id;
-	/* its job (every message of a QP is one job's), set when its first
-	 * message is posted, before any packet of it exists, and never
-	 * written again: the partitions that see its packets read it without
-	 * a race.  NET_NONE until then. */
+	/* its job (every message of a QP is one job's), set when the job
+	 * opens it (or, for a QP opened otherwise, when its first message is
+	 * posted), before any packet of it exists, and never written again:
+	 * the partitions that see its packets read it without a race, in
+	 * whichever process they run.  NET_NONE until then. */
 	uint32_t job;
 	uint32_t psn_nxt, psn_una, psn_max; /* next to send, oldest unacked, highest sent + 1 */
 	uint16_t src, dst, sport;

@@ -199,6 +199,10 @@ void nic_post_at(struct net *net, struct flow *fl, sim_time_ps sched)
 {
 	struct nic *n = &net->nics[net->qps[fl->qp].src];
 	net = n->net;
+	if (net->remote) { /* its sender runs in another process, which posts it */
+		nic_flow_free(net, fl);
+		return;
+	}
 	if (fl->start_ps <= net->eng.now) {
 		nic_post(net, fl);
 		return;

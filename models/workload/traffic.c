@@ -530,9 +530,13 @@ int traffic_qp(struct traffic *t, struct traffic_job *jb, size_t k, uint32_t src
 	       uint8_t dscp)
 {
 	for (uint32_t q = 0; q < jb->nq; q++) {
-		jb->qps[k * jb->nq + q] = nic_add_qp(t->net, src, dst, dscp);
-		if (jb->qps[k * jb->nq + q] == NET_NONE)
+		uint32_t id = nic_add_qp(t->net, src, dst, dscp);
+		if (id == NET_NONE)
 			return -1;
+		jb->qps[k * jb->nq + q] = id;
+		/* its job from the start, which every partition that sees its
+		 * packets reads, whichever process posts its messages */
+		t->net->qps[id].job = jb->index;
 	}
 	return 0;
 }

@@ -163,4 +163,13 @@ sim_time_ps traffic_skew_ps(const struct traffic *t, uint32_t job, uint32_t iter
  * met elsewhere, the end of an iteration. */
 sim_time_ps traffic_notify_ps(const struct traffic *t, uint32_t a, uint32_t b);
 
+/* A run split over processes (models/fabric/ranks.h, traffic_ranks.c):
+ * what partition `part` left in its lists in the window, and its jobs'
+ * progress, onto b; and, on another rank, those lists taken into its copy
+ * of the partition before traffic_window_end */
+struct bytes;
+struct bytes_in;
+void traffic_ranks_pack(const struct traffic *t, uint32_t part, struct bytes *b);
+void traffic_ranks_unpack(struct traffic *t, uint32_t part, struct bytes_in *in);
+
 #endif

@@ -15,12 +15,13 @@ struct check_args {
 	const char *switch_config, *nic_config, *export_dir, *fabric;
 	const char *args[2]; /* the scenario, and the first extra argument */
 	int nargs;
+	int ranks;           /* --ranks: the plan of a run split over them; 0 none */
 };
 
 static const char check_usage[] =
 	"usage: dcqcn-sim check SCENARIO [--set SECTION.KEY=VALUE]... [--threads N]\n"
-	"                       [--switch-config FILE] [--nic-config FILE] [--export DIR]\n"
-	"                       [--fabric " SCN_FABRICS_JOINED("|") "]\n"
+	"                       [--ranks R] [--switch-config FILE] [--nic-config FILE]\n"
+	"                       [--export DIR] [--fabric " SCN_FABRICS_JOINED("|") "]\n"
 	"\n"
 	"Validate SCENARIO and print it fully resolved (every key with its value, in a\n"
 	"form that loads back), then as comments: derived values (hosts, switches,\n"
@@ -36,6 +37,11 @@ static const struct cli_opt check_opts[] = {
 	  .help = "override one key (repeatable; dcqcn-sim keys lists the keys)" },
 	{ .name = "--threads", .arg = "N", .kind = CLI_SIM_SET, .off = CHECK_OFF(sets),
 	  .help = "same as --set sim.threads=N: the partitions of N threads" },
+	{ .name = "--ranks", .arg = "R", .kind = CLI_INT, .off = CHECK_OFF(ranks), .lo = 2,
+	  .hi = 65536, .what = "MPI ranks", .once = 1,
+	  .help = "also the plan of `mpirun -np R dcqcn-sim run`: the partitions\n"
+		  "and weight of each rank (N threads each: --threads), or why the\n"
+		  "scenario cannot be split (docs/SCALING.md)" },
 	CLI_OPT_CONFIGS(CHECK_OFF(switch_config), CHECK_OFF(nic_config)),
 	{ .name = "--export", .arg = "DIR", .needs = "a directory", .once = 1, .kind = CLI_STR,
 	  .off = CHECK_OFF(export_dir),
@@ -92,6 +98,8 @@ static int check_main(int argc, char **argv)
 	scenario_print(s, stdout);
 	scenario_print_derived(s, stdout);
 	run_print_plan(s, stdout);
+	if (c.ranks)
+		run_print_split(s, c.ranks, stdout);
 	scenario_print_warnings(s, stdout);
 	if (c.export_dir) {
 		char err[4400];

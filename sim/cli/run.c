@@ -117,9 +117,25 @@ static int run_fluid(const struct scenario *s, const char *dir, sim_time_ps unti
 	return 0;
 }
 
-/* the run of s into dir, its summary and figures; the exit status */
-static int run_into(struct scenario *s, const struct run_args *a, const char *dir)
+/* a rank but 0 of a run split over mpirun's ranks: it runs its share and
+ * says nothing; rank 0 reports, plots and gives the exit status of all */
+static int run_other_rank(struct scenario *s, const char *dir, const struct fabric_comm *comm)
 {
+	cli_install_signals();
+	struct run_opts opts = { .out_dir = dir, .interrupt = &cli_interrupted, .comm = comm };
+	struct run_result r;
+	enum run_status st = run_scenario(s, &opts, &r);
+	scenario_close(s);
+	return st == RUN_OK ? 0 : st == RUN_INVARIANT ? EXIT_INVARIANT
+		: st == RUN_INTERRUPTED ? EXIT_INTERRUPTED : EXIT_USAGE;
+}
+
+/* the run of s into dir, its summary and figures; the exit status */
+static int run_into(struct scenario *s, const struct run_args *a, const char *dir,
+		    const struct fabric_comm *comm)
+{
+	if (comm && comm->rank)
+		return run_other_rank(s, dir, comm);
 	remove_fluid(dir);
 	char page[4200];
 	snprintf(page, sizeof(page), "%s/report.html", dir); /* never an earlier run's page */
@@ -129,6 +145,7 @@ static int run_into(struct scenario *s, const struct run_args *a, const char *di
 		.out_dir = dir,
 		.progress = !a->quiet && isatty(STDERR_FILENO) ? stderr : NULL,
 		.interrupt = &cli_interrupted,
+		.comm = comm,
 	};
 	struct run_result r;
 	enum run_status st = run_scenario(s, &opts, &r);
@@ -177,20 +194,32 @@ static int run_main(int argc, char **argv)
 	if (a.format)
 		a.plot = 1;
 	const char *scenario = a.nargs ? a.args[0] : NULL;
+	/* under mpirun -np R (R > 1): one run split over the ranks */
+	struct fabric_comm comm = {0};
+	int split = run_comm_mpi(&comm);
+	if (split < 0)
+		return cli_usage_error("out of memory for the ranks of the run");
+	int quiet_rank = split && comm.rank;
 	struct scenario *s = cli_load(scenario, &a.sets, a.switch_config, a.nic_config, a.fabric,
-				      a.quiet);
-	if (!s)
+				      a.quiet || quiet_rank);
+	if (!s) {
+		run_comm_free(&comm);
 		return EXIT_USAGE;
+	}
 	char err[2048];
 	if (a.fluid && fluidrun_check(s, err, sizeof(err))) { /* the model must take it */
 		scenario_free(s);
 		free(s);
+		run_comm_free(&comm);
 		return cli_usage_error("--%s", err); /* "fluid: why" */
 	}
-	scenario_write_warnings(s, stderr, "dcqcn-sim: warning: "); /* and DIR/warnings.txt */
+	if (!quiet_rank) /* and DIR/warnings.txt */
+		scenario_write_warnings(s, stderr, "dcqcn-sim: warning: ");
 	char dir[4096];
 	cli_out_dir(a.out_dir, scenario, "", dir, sizeof(dir));
-	return run_into(s, &a, dir);
+	rc = run_into(s, &a, dir, split ? &comm : NULL);
+	run_comm_free(&comm);
+	return rc;
 }
 
 const struct cli_command cli_cmd_run = {

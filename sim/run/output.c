@@ -35,6 +35,7 @@
 #include "models/fabric/fabric.h"
 #include "models/scenario/scenario.h"
 #include "sim/run/carry.h"
+#include "sim/run/outbuf.h"
 
 int output_mkdir_p(const char *dir)
 {
@@ -71,23 +72,6 @@ static FILE *open_in(const struct output *o, const char *name, const char *mode)
 
 /* ---- rows from the partitions, merged at window ends ---- */
 
-struct out_row {
-	struct out_tag tag;
-	size_t off;
-	uint32_t len;
-};
-
-struct out_buf {
-	struct out_row *rows;
-	uint32_t n, cap, head;
-	char *text;
-	size_t used, size;
-};
-
-struct out_part { /* on lines of its own: each partition's thread writes its rows */
-	_Alignas(64) struct out_buf buf[OUT_PARTITIONED];
-	int pending;                   /* rows wait in buf */
-};
 
 static const char *const stream_file[OUT_STREAMS] = {
 	[OUT_FLOWS] = "flows.csv", [OUT_PFC] = "pfc.csv", [OUT_PFCWD] = "pfcwd.csv",
@@ -97,20 +81,6 @@ static const char *const stream_file[OUT_STREAMS] = {
 	[OUT_IBCC] = "ib_cc.csv",
 };
 
-/* a number of a QP's rates.csv rows as last written: most rows repeat the
- * rate and the target of the row before (79 % and 99 % of incast-128's) */
-struct out_kept {
-	double v;
-	uint8_t n;                     /* its text's length, 0: none */
-	char s[15];
-};
-
-/* a traced QP (qps.csv), recorded by the partition that samples it */
-struct out_qp {
-	uint32_t job, src, dst;
-	uint8_t seen;
-	struct out_kept rate, target;  /* written by the QP's partition only */
-};
 
 static const char *const stream_header[OUT_STREAMS] = {
 	[OUT_FLOWS] = "flow,job,src,dst,bytes,start_us,end_us,fct_us,iteration,delivered_bytes,path",
@@ -262,6 +232,8 @@ static void stage_put(struct output *o, int s, const char *text, size_t n)
 static void emit_row(struct output *o, int part, enum out_stream s, struct out_tag tag,
 		     const struct row *r)
 {
+	if (o->remote && (part < 0 || s >= OUT_PARTITIONED))
+		return; /* rank 0 writes it */
 	if (part < 0 || o->nparts <= 1 || s >= OUT_PARTITIONED) {
 		if (r->n <= 64 && o->stage[s] && o->staged[s] + 64 <= OUT_STAGE) {
 			/* most rows: a copy of constant size (inlined), the rest of
@@ -313,6 +285,8 @@ static int tag_less(const struct out_tag *x, const struct out_tag *y)
 
 void output_merge(struct output *o)
 {
+	if (o->remote)
+		return; /* its rows go to rank 0 (output_pack) */
 	int pending = 0;
 	for (unsigned p = 0; p < o->nparts && o->parts; p++) {
 		pending |= o->parts[p].pending;
@@ -488,6 +462,8 @@ int output_open(struct output *o, const char *dir, const struct scenario *scn, u
 	int bad = 0;
 	snprintf(old, sizeof(old), "%s/%s", dir, stream_file[OUT_IBCC]); /* only with ib.cc */
 	unlink(old);
+	snprintf(old, sizeof(old), "%s/ranks.csv", dir); /* only from a split run */
+	unlink(old);
 	for (int s = 0; s < OUT_STREAMS && !bad; s++) {
 		if ((s == OUT_TRAINING || s == OUT_TIMELINE) && !output_has_training(scn))
 			continue;
@@ -525,7 +501,8 @@ int output_open(struct output *o, const char *dir, const struct scenario *scn, u
 	return 0;
 }
 
-void output_flow(struct output *o, const struct fabric *f, int part, const struct flow *fl)
+static void output_flow_tagged(struct output *o, const struct fabric *f, int part,
+			       const struct flow *fl, struct out_tag tag)
 {
 	struct row r;
 	r.n = 0;
@@ -553,8 +530,20 @@ void output_flow(struct output *o, const struct fabric *f, int part, const struc
 	put_ch(&r, ',');
 	put_i64(&r, fl->rx_bytes);
 	put_str(&r, f->qps[fl->qp].local ? ",nvlink\n" : ",network\n");
-	emit_row(o, part, OUT_FLOWS, part < 0 ? (struct out_tag){0} : event_tag(f, (unsigned)part),
-		 &r);
+	emit_row(o, part, OUT_FLOWS, tag, &r);
+}
+
+void output_flow_unfinished(struct output *o, const struct fabric *f, unsigned part,
+			    const struct flow *fl)
+{
+	output_flow_tagged(o, f, (int)part, fl,
+			   (struct out_tag){ .time = INT64_MAX, .a = (int64_t)fl->id });
+}
+
+void output_flow(struct output *o, const struct fabric *f, int part, const struct flow *fl)
+{
+	output_flow_tagged(o, f, part, fl,
+			   part < 0 ? (struct out_tag){0} : event_tag(f, (unsigned)part));
 }
 
 /* a switch's name (topo_switch_name) */
@@ -793,6 +782,8 @@ void output_coll_bw(const struct scenario *scn, const struct coll *c, double *al
 
 void output_coll(struct output *o, const struct fabric *f, const struct coll *c)
 {
+	if (o->remote)
+		return; /* rank 0 writes it */
 	if (f->scn->jobs[c->job].pattern == SCN_JOB_TRAINING)
 		output_step(o->file[OUT_TRAINING], o->file[OUT_TIMELINE], f, c);
 	char start[32], end[32], time[32];

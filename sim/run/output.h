@@ -79,6 +79,8 @@ struct output {
 	char (*job_names)[64];         /* the scenario's jobs, for qps.csv */
 	uint32_t njobs;
 	int oom;                       /* a buffer could not grow */
+	int remote;                    /* a rank but 0 of a split run: no file, the
+					* partitions' rows go to rank 0 (output_pack) */
 	char err[RUN_ERR_BYTES];       /* the first write that failed: "DIR/FILE: reason" */
 };
 
@@ -93,6 +95,24 @@ int output_open(struct output *o, const char *dir, const struct scenario *scn, u
 		char *err, size_t errlen);
 /* the rows the partitions wrote, merged into their files */
 void output_merge(struct output *o);
+
+/* A run split over processes (models/fabric/ranks.h).  The ranks but 0
+ * open no file: their partitions' rows wait for the window's end, when
+ * output_pack puts them (and empties the buffers) onto what rank 0 takes
+ * into its copy of the partition with output_unpack before output_merge;
+ * rows between windows are rank 0's alone.  0, or -1 out of memory. */
+struct bytes;
+struct bytes_in;
+int output_open_rows(struct output *o, const struct scenario *scn, unsigned nparts);
+void output_pack(struct output *o, unsigned part, struct bytes *b);
+void output_unpack(struct output *o, unsigned part, struct bytes_in *in);
+/* the traced QPs (qps.csv) each rank's partitions sampled */
+void output_qps_pack(const struct output *o, struct bytes *b);
+void output_qps_unpack(struct output *o, struct bytes_in *in);
+/* the flows.csv row of a message that did not complete, from the
+ * partition of its sender: merged after every other row, in id order */
+void output_flow_unfinished(struct output *o, const struct fabric *f, unsigned part,
+			    const struct flow *fl);
 
 /* one flows.csv row (end and fct empty when the flow did not complete);
  * part < 0: written between windows */

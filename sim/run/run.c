@@ -23,42 +23,12 @@
 #include "models/fabric/fabric.h"
 #include "models/scenario/scenario.h"
 #include "sim/run/iostats.h"
+#include "sim/run/ctx.h"
 #include "sim/run/output.h"
 #include "sim/run/trainout.h"
 
 #define SLICE_PS UNITS_PS_PER_US
 #define PROGRESS_EVERY_S 0.25
-
-struct run_ctx {
-	struct output out;
-	const struct fabric *fabric;
-	int has_out;
-	uint32_t colls;        /* completed collective iterations */
-	sim_time_ps coll_time; /* their total time */
-	double busbw, pct;     /* their total busbw and % of line */
-	uint32_t judged;       /* iterations after the warm-up (criteria) */
-	uint32_t jobs_failed;  /* jobs whose QP went to the error state */
-	sim_time_ps first_failure_ps;
-	struct train_ideal ideal; /* job.ideal_network: the steps' ideal times */
-	uint32_t train_steps;  /* completed training steps, and their totals */
-	sim_time_ps train_step, train_compute, train_bubble, train_exposed[COLL_STEP_KINDS];
-	double jmin, jmax, jsum; /* their % of line: least, most, total */
-	struct iostats *io;    /* storage jobs' I/Os; NULL: none */
-	uint32_t probe_job;    /* run_opts.probe_job's index; UINT32_MAX: none */
-	struct part_ctx {      /* what each partition's thread counts, on lines of
-				* its own (the threads write them at every completion) */
-		/* completion times of the messages, by job and path: [job * 2 +
-		 * over NVLink], each allocated at its first message (jobs.csv,
-		 * summary.csv's network and NVLink percentiles) */
-		_Alignas(64) struct hist **fct;
-		sim_time_ps *job_first, *job_last; /* each job's first start, last end */
-		uint64_t *job_bytes;   /* each job's bytes of completed messages */
-		int oom;       /* a histogram ran out of memory */
-		sim_time_ps last_end; /* the last completion, the probe's aside */
-		struct probe_msg { sim_time_ps start, fct; uint8_t local; } *probe;
-		uint32_t nprobe, probe_cap;
-	} *part;               /* by partition */
-};
 
 static double wall_now(void)
 {
@@ -247,7 +217,7 @@ static void on_window_done(void *ctx, const struct fabric *f, sim_time_ps end)
 	struct run_ctx *c = ctx;
 	(void)f;
 	(void)end;
-	output_merge(&c->out);
+	run_split_merge(c);
 }
 
 static void progress(FILE *out, const struct fabric *f, sim_time_ps dur, double t0)
@@ -425,8 +395,13 @@ static void qp_need_text(const struct scenario *scn, const struct fabric_memory 
 
 /* a run whose QPs do not fit (fabric_memory_estimate) is refused: 0, or
  * RUN_EIO with res->err */
-static enum run_status refuse(const struct scenario *scn, struct run_result *res)
+static enum run_status refuse(const struct scenario *scn, const struct run_opts *opts,
+			      struct run_result *res)
 {
+	if (opts->comm && opts->comm->nranks > 1 &&
+	    fabric_split_refused(scn, opts->threads, opts->comm->nranks, res->err,
+				 sizeof(res->err)))
+		return RUN_EIO;
 	struct fabric_memory need = fabric_memory_estimate(scn);
 	if (need.verdict == FABRIC_MEMORY_FITS)
 		return RUN_OK;
@@ -476,9 +451,10 @@ static struct fabric *open_run(struct run_ctx *c, const struct scenario *scn,
 			       const struct run_opts *opts, struct run_result *res)
 {
 	const char *why;
-	struct fabric *f = fabric_create(scn, opts->threads, &why);
-	if (!f) {
-		snprintf(res->err, sizeof(res->err), "%s", why);
+	struct fabric *f = fabric_create_split(scn, opts->threads, opts->comm, &why);
+	if (!f || run_split_init(c, opts->comm)) {
+		snprintf(res->err, sizeof(res->err), "%s", f ? "out of memory" : why);
+		fabric_destroy(f);
 		return NULL;
 	}
 	uint32_t nparts = f->nparts;
@@ -509,14 +485,19 @@ static struct fabric *open_run(struct run_ctx *c, const struct scenario *scn,
 			c->probe_job = j;
 	res->warnings = scenario_warnings(scn, NULL, NULL);
 	if (opts->out_dir) {
-		if (output_open(&c->out, opts->out_dir, scn, nparts, res->err, sizeof(res->err))) {
+		int rows_only = c->comm && c->comm->rank; /* rank 0 writes the files */
+		if (rows_only ? output_open_rows(&c->out, scn, nparts) &&
+					snprintf(res->err, sizeof(res->err), "out of memory")
+			      : output_open(&c->out, opts->out_dir, scn, nparts, res->err,
+					    sizeof(res->err))) {
 			free_parts(c, nparts);
 			fabric_destroy(f);
 			return NULL;
 		}
 		c->has_out = 1;
 	}
-	c->io = iostats_new(scn, c->has_out ? opts->out_dir : NULL, res->err, sizeof(res->err));
+	c->io = iostats_new(scn, c->has_out && !c->out.remote ? opts->out_dir : NULL, res->err,
+			    sizeof(res->err));
 	if (!c->io && res->err[0]) {
 		if (c->has_out)
 			output_close(&c->out);
@@ -526,6 +507,20 @@ static struct fabric *open_run(struct run_ctx *c, const struct scenario *scn,
 	}
 	set_hooks(c, f);
 	return f;
+}
+
+/* a split run: does any rank stop, by a signal (*interrupted) or a write
+ * that failed on rank 0 (*write_failed); every rank asks at every slice */
+static int split_stop(struct run_ctx *c, const struct run_opts *opts, int *write_failed,
+		      int *interrupted)
+{
+	int sig = opts->interrupt ? *opts->interrupt : 0;
+	int v = run_split_max(c, (sig ? (sig == SIGINT ? 1 : 2) : 0) | (*write_failed ? 4 : 0));
+	if (v & 4)
+		*write_failed = 1;
+	else if (v & 3)
+		*interrupted = v & 2 ? RUN_END_TERMINATED : RUN_END_INTERRUPTED;
+	return v != 0;
 }
 
 /* the run itself, in slices, with the progress bar; how it ended early:
@@ -538,6 +533,8 @@ static int run_loop(struct run_ctx *c, struct fabric *f, const struct run_opts *
 	sim_time_ps dur = f->scn->duration_ps;
 	int interrupted = 0;
 	while (!fabric_finished(f)) {
+		if (c->comm && split_stop(c, opts, write_failed, &interrupted))
+			break;
 		if (opts->interrupt && *opts->interrupt) {
 			interrupted = *opts->interrupt == SIGINT ? RUN_END_INTERRUPTED
 								 : RUN_END_TERMINATED;
@@ -554,10 +551,12 @@ static int run_loop(struct run_ctx *c, struct fabric *f, const struct run_opts *
 			last_draw = wall_now();
 			if (opts->progress)
 				progress(opts->progress, f, dur, t0);
-			/* a full disk stops the run now, not after it */
+			/* a full disk stops the run now, not after it (a split
+			 * run: every rank at the next slice) */
 			if (c->has_out && output_check(&c->out)) {
 				*write_failed = 1;
-				break;
+				if (!c->comm)
+					break;
 			}
 		}
 	}
@@ -698,11 +697,16 @@ static enum run_status write_files(struct run_ctx *c, struct fabric *f, enum run
 				   int write_failed, int io_bad, const char *ioerr, int *oom,
 				   struct run_result *res)
 {
-	if (f->scn->output_flows && fabric_unfinished(f, on_unfinished, c))
-		*oom = 1;
+	if (!c->comm && f->scn->output_flows && fabric_unfinished(f, on_unfinished, c))
+		*oom = 1; /* a split run wrote them (run_split_finish) */
 	res->peak_rss_mb = peak_rss_mb();
 	int bad = write_failed | write_stats(c, res) | io_bad | write_jobs(c, f, oom) |
 		  write_events(c, f, res);
+	if (c->ranks_csv) /* a split run: what each rank cost */
+		bad |= output_write_row(&c->out, "ranks.csv",
+					"rank,partitions,threads,events,wall_s,exchanges,sent_bytes,"
+					"sent_bytes_per_exchange,reductions,wait_s,peak_rss_mb",
+					c->ranks_csv, 0);
 	bad |= output_close(&c->out);
 	if (!bad)
 		bad = write_summary(c, res);
@@ -725,7 +729,7 @@ enum run_status run_scenario(const struct scenario *scn, const struct run_opts *
 				    .fct_nvlink_p99_ps = -1, .collective_time_ps = -1,
 				    .credit_stall_ps = -1, .probe_p50_ps = -1, .probe_p99_ps = -1,
 				    .jobs_done_ps = -1 };
-	if (refuse(scn, res))
+	if (refuse(scn, opts, res))
 		return RUN_EIO;
 	if (train_ideal_run(scn, opts->threads, &c.ideal, res->err, sizeof(res->err)))
 		return RUN_EIO;
@@ -752,8 +756,14 @@ enum run_status run_scenario(const struct scenario *scn, const struct run_opts *
 	/* the last pause interval closes where the partitions stopped */
 	fabric_pause_flush(f, res->sim_time_ps);
 	if (c.has_out)
-		output_merge(&c.out);
+		run_split_merge(&c);
+	if (c.comm) { /* every rank learns what the others counted */
+		fabric_ranks_finish(f, res->sim_time_ps);
+		run_split_finish(&c, f);
+	}
 	collect(&c, f, t0, res);
+	if (c.comm)
+		run_split_costs(&c, f, res->wall_s, peak_rss_mb());
 	run_check_criteria(scn, res);
 	int oom = fct_of(&c, nparts, -1, 2, &res->fct_p50_ps, &res->fct_p99_ps) |
 		  fct_of(&c, nparts, -1, 0, &res->fct_net_p50_ps, &res->fct_net_p99_ps) |
@@ -773,15 +783,21 @@ enum run_status run_scenario(const struct scenario *scn, const struct run_opts *
 		snprintf(res->err, sizeof(res->err), "conservation: %s", f->err);
 		st = RUN_INVARIANT;
 	}
-	if (c.has_out) {
+	if (c.has_out && !c.out.remote) {
 		st = write_files(&c, f, st, write_failed, io_bad, ioerr, &oom, res);
+	} else if (c.has_out) { /* a rank but 0 of a split run: rank 0 writes */
+		st = write_failed && st != RUN_INVARIANT ? RUN_EIO : st;
+		output_close(&c.out);
 	} else if (io_bad && st == RUN_OK) {
 		snprintf(res->err, sizeof(res->err), "%s", ioerr);
 		st = RUN_EIO;
 	}
+	if (c.comm) /* every rank ends as rank 0, which wrote the files */
+		st = (enum run_status)run_split_max(&c, c.comm->rank ? -1 : (int)st);
 	res->peak_rss_mb = peak_rss_mb();
 	train_ideal_free(&c.ideal);
 	free_parts(&c, nparts);
+	run_split_free(&c);
 	fabric_destroy(f);
 	if (oom && st == RUN_OK) {
 		snprintf(res->err, sizeof(res->err), "out of memory for the results");

@@ -16,6 +16,7 @@
 #include <stdio.h>
 
 #include "models/base/units.h"
+#include "models/fabric/ranks.h"
 #include "sim/run/iostats.h"
 
 #ifndef RUN_ERR_BYTES /* a message about a file: its whole path (up to PATH_MAX) and why */
@@ -43,6 +44,9 @@ struct run_opts {
 						* none (SIGINT: interrupted, any
 						* other: terminated) */
 	unsigned threads;                      /* 0: sim.threads */
+	const struct fabric_comm *comm;        /* a run split over the ranks of
+						* mpirun (run_comm_mpi); NULL: this
+						* process runs it all */
 	const char *probe_job;                 /* a job measured apart (compare's
 						* latency probe): its messages are left
 						* out of fct_p50/p99 and give probe_*;
@@ -140,5 +144,23 @@ void run_print_plan(const struct scenario *scn, FILE *out);
 /* a time in us as the CSV files write it, or "" when there is none (< 0);
  * buf holds 32 bytes */
 const char *run_us_text(sim_time_ps ps, char *buf);
+
+/* `dcqcn-sim check --ranks R`: each rank's partitions, units and weight,
+ * or why the scenario cannot be split */
+void run_print_split(const struct scenario *scn, int ranks, FILE *out);
+
+/* Launched by `mpirun -np R` with R > 1 (the MPI build): c describes this
+ * process's rank of a run split over the R ranks (models/fabric/ranks.h),
+ * and 1; 0 in one process; -1 out of memory.  run_comm_free releases it. */
+int run_comm_mpi(struct fabric_comm *c);
+void run_comm_free(struct fabric_comm *c);
+/* what this rank's exchanges cost so far (ranks.csv): MPI_Alltoallv
+ * exchanges and the bytes it sent in them, MPI_Allreduce reductions, and
+ * the wall time spent in both, waiting for the other ranks included */
+struct run_comm_costs {
+	uint64_t exchanges, sent_bytes, reductions;
+	double wait_s;
+};
+struct run_comm_costs run_comm_costs(const struct fabric_comm *c);
 
 #endif
