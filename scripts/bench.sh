@@ -6,8 +6,8 @@
 # printed, never asserted; they depend on the machine (and on what else it
 # runs).
 #
-#   sh scripts/bench.sh [--quick] [--threads "1 2"] [--repeat N] [--csv FILE]
-#                       [--no-build] [NAME...]
+#   sh scripts/bench.sh [--quick] [--threads "1 2"] [--ranks "2"] [--repeat N]
+#                       [--csv FILE] [--no-build] [NAME...]
 #
 # NAME: scenarios/bench/NAME.ini (default: all of them).  --quick leaves out
 # the 4096- and 8192-rank all-reduce (minutes each).  --repeat N runs each
@@ -18,11 +18,19 @@
 # the run's simulation loop (stats.csv); whole_s and peak RSS are the whole
 # process, from /usr/bin/time -v.  Lines starting with # give the time a
 # random load takes over 1, 8 and 32 MB (scripts/memlat.c) before the table
-# and after each scenario.
+# and after each scenario.  --ranks "R..." also runs each scenario split
+# over R MPI ranks of one thread (mpirun -np R, an MPI release build:
+# BUILD_MPI, default build-mpi-release) and prints, from its ranks.csv, the
+# wall time, the largest peak RSS of a rank, the bytes the ranks exchanged
+# per window (all ranks together) and the mean time a rank spent in the
+# exchanges.  With incast-128, lines starting with # compare its events by
+# kind to the same run with nic.cc = none: DCQCN's events beyond its CNP
+# frames, per data packet.
 set -e
 cd "$(dirname "$0")/.."
 build=${BUILD:-build-release}
 threads="1 2"
+ranks=
 repeat=1
 quick=0
 csv=
@@ -32,10 +40,11 @@ while [ $# -gt 0 ]; do
 	case "$1" in
 	--quick) quick=1 ;;
 	--threads) threads="$2"; shift ;;
+	--ranks) ranks="$2"; shift ;;
 	--repeat) repeat="$2"; shift ;;
 	--csv) csv="$2"; shift ;;
 	--no-build) nobuild=1 ;;
-	-h|--help) sed -n '2,21p' "$0"; exit 0 ;;
+	-h|--help) sed -n '2,29p' "$0"; exit 0 ;;
 	-*) echo "bench.sh: unknown option $1" >&2; exit 2 ;;
 	*) names="$names $1" ;;
 	esac
@@ -56,6 +65,43 @@ if [ "$nobuild" = 0 ]; then
 	ninja -C "$build" dcqcn-sim memlat
 fi
 sim="$build/dcqcn-sim"
+mpisim=
+if [ -n "$ranks" ]; then
+	bmpi=${BUILD_MPI:-build-mpi-release}
+	if [ "$nobuild" = 0 ]; then
+		sh scripts/deps.sh --mpi
+		[ -d "$bmpi" ] || meson setup "$bmpi" --buildtype=release -Db_lto=true -Dmpi=enabled
+		ninja -C "$bmpi" dcqcn-sim
+	fi
+	mpisim="$bmpi/dcqcn-sim"
+	mpirun="mpirun --oversubscribe"
+	[ "$(id -u)" -ne 0 ] || mpirun="$mpirun --allow-run-as-root"
+fi
+# incast-128's events by kind against the same run without congestion
+# control: the kinds that are not frames (pacing, timers, samplers) grow by
+# what DCQCN adds beyond its CNP frames
+cc_events() {
+	"$sim" run "scenarios/bench/$1.ini" -o "$out/$1-cc" --quiet --threads 1
+	d="$out/$1-nocc"
+	"$sim" run "scenarios/bench/$1.ini" -o "$d" --quiet --threads 1 --set nic.cc=none
+	awk -F, 'FNR == 1 { f++; next } { e[$1, f] = $3; k[$1] = 1 }
+		END { for (x in k) { d = e[x, 1] - e[x, 2]; tot += d
+			if (x !~ /^(switch.pipeline|port.tx|port.link|nic.tx|nic.link)$/) rest += d
+			printf "# %s %-18s %8.3f %8.3f %+8.3f\n", n, x, e[x, 1], e[x, 2], d }
+		printf "# %s: DCQCN fires %.2f more events per data packet than nic.cc = none; %.2f of them are not frames (the rest: its CNP frames)\n", n, tot, rest }' \
+		n="$1" "$out/$1-cc/events.csv" "$d/events.csv" | sort -k3
+}
+# a split run of scenario $1 over $2 ranks: wall time, largest rank RSS,
+# bytes exchanged per window, mean wait
+split_run() {
+	d="$out/$1-r$2"
+	$mpirun -np "$2" "$mpisim" run "scenarios/bench/$1.ini" -o "$d" --quiet --threads 1
+	wall=$(tail -1 "$d/stats.csv" | cut -d, -f2)
+	awk -F, -v n="$1" -v r="$2" -v wall="$wall" 'NR > 1 { rss = $11 > rss ? $11 : rss;
+		bytes += $7; ex = $6; wait += $10 }
+		END { printf "%-18s %3s ranks: wall %s s, largest rank RSS %.1f MB, %.0f B exchanged a window (%d windows), %.2f s a rank in the exchanges\n",
+			n, r, wall, rss, ex ? bytes / ex : 0, ex, wait / (NR - 1) }' "$d/ranks.csv"
+}
 # the memory latency of this moment (scripts/memlat.c), before the table and
 # after each scenario: on a shared machine it moves, and the wall times with it
 memlat() {
@@ -110,6 +156,10 @@ for n in $names; do
 		done
 		r=$((r + 1))
 	done
+	for nr in $ranks; do
+		split_run "$n" "$nr"
+	done
+	[ "$n" != incast-128 ] || cc_events "$n"
 	memlat
 	[ "$repeat" -gt 1 ] || continue
 	for t in $threads; do

@@ -6,7 +6,8 @@ byte, what `--set sim.threads=1` writes in one process (every file but
 stats.csv and events.csv, the cost of the run): on the teaching scenarios
 that have more than one unit (default, pause-storm, victim-flow), a
 rail-optimized pod with NVLink, an InfiniBand fabric, a TCP fabric,
-adaptive routing, a fat-tree with a link-down fault, and 20 soak seeds
+adaptive routing, a fat-tree with a link-down fault (also on 2 threads a
+rank), and 20 soak seeds
 (tests/soak.py's scenarios and variants).  A scenario a split run does not
 take (a star is one unit; traces, storage and training jobs are not split
 yet) must be refused before anything runs, exit 2, with the reason.  A rank
@@ -84,8 +85,8 @@ def same_as_one(name, ini, tmp, extra=(), nps=(2, 3)):
             return False
         if ref is None:
             ref = os.path.join(tmp, name.replace(' ', '-') + '-one')
-            p = run([SIM, 'run', ini, '-o', ref, '--quiet', '--set', 'sim.threads=1'] +
-                    list(extra))
+            p = run([SIM, 'run', ini, '-o', ref, '--quiet'] + list(extra) +
+                    ['--set', 'sim.threads=1'])
             if not check(os.path.isdir(ref), '%s: the run of one process' % name, p.stderr):
                 return True
         check(q.returncode == p.returncode, '%s: mpirun -np %d exits as one process (%d)'
@@ -147,6 +148,7 @@ def main():
     with open(ft, 'w') as f:
         f.write(FATTREE)
     same_as_one('fat-tree with a link down', ft, tmp)
+    same_as_one('fat-tree on 2 threads a rank', ft, tmp, ['--threads', '2'], nps=(2,))
     for name, why in (('pfc-vs-dcqcn', 'a star'), ('training', 'a training job'),
                       ('storage-vs-allreduce', 'a storage job')):
         ok = same_as_one(name, os.path.join(ROOT, 'scenarios', name + '.ini'), tmp, nps=(2,))

@@ -113,15 +113,18 @@ int hist_unpack(struct hist *h, struct bytes_in *in)
 	h->n += bytes_get_u64(in);
 	for (uint32_t bl; (bl = bytes_get_u32(in)) != UINT32_MAX;) {
 		uint32_t k = bytes_get_u32(in);
-		const uint64_t *src = bytes_at(in, CHUNK * sizeof(uint64_t));
+		const unsigned char *src = bytes_at(in, CHUNK * sizeof(uint64_t)); /* unaligned */
 		SIM_INVARIANT(bl < HIST_BLOCKS && k < HIST_CHUNKS, "a histogram's chunk %u.%u", bl, k);
 		uint64_t *dst = chunk(h, (int)bl, (uint64_t)k << HIST_CHUNK_BITS);
 		if (!dst) {
 			rc = -1;
 			continue;
 		}
-		for (uint64_t i = 0; i < CHUNK; i++)
-			dst[i] += src[i];
+		for (uint64_t i = 0; i < CHUNK; i++) {
+			uint64_t v;
+			memcpy(&v, src + i * sizeof(v), sizeof(v));
+			dst[i] += v;
+		}
 	}
 	return rc;
 }

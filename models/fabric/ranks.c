@@ -440,11 +440,12 @@ static void unpack_outboxes(struct fabric *f, struct bytes_in *in)
 				      f->ncross);
 			w.p.flags &= (uint8_t)~PKT_F_REMOTE;
 			if (w.p.type == PKT_DATA) {
-				const struct flow *hdr = bytes_at(in, sizeof(struct flow));
+				struct flow hdr;
+				bytes_get(in, &hdr, sizeof(hdr)); /* aligned here */
 				if (w.origin == me) {
 					w.p.fl = (struct flow *)(uintptr_t)w.handle;
 				} else {
-					w.p.fl = attach(f, q, hdr, w.handle, w.origin);
+					w.p.fl = attach(f, q, &hdr, w.handle, w.origin);
 					w.p.flags |= PKT_F_REMOTE;
 				}
 			}

@@ -29,6 +29,11 @@ static const char run_usage[] =
 	"Simulate SCENARIO (without one, the embedded scenarios/default.ini) and write\n"
 	"the run directory DIR: scenario.ini, summary.csv, stats.csv, warnings.txt and\n"
 	"the time series (docs/outputs.md); print a summary table.\n"
+	"\n"
+	"Under mpirun -np R (the MPI build), one run split over the R ranks: each runs\n"
+	"its share of the partitions on --threads threads (auto: 1); rank 0 writes the\n"
+	"files, byte for byte those of one process, and ranks.csv, each rank's cost\n"
+	"(docs/SCALING.md; dcqcn-sim check --ranks R shows the split).\n"
 	"\n";
 
 #define RUN_OFF(f) offsetof(struct run_args, f)

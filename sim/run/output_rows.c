@@ -70,7 +70,7 @@ void output_unpack(struct output *o, unsigned part, struct bytes_in *in)
 	struct out_part *op = &o->parts[part];
 	for (int s = 0; s < OUT_PARTITIONED; s++) {
 		uint32_t n = bytes_get_u32(in);
-		const struct out_row *rows = bytes_at(in, n * sizeof(*rows));
+		const unsigned char *rows = bytes_at(in, n * sizeof(struct out_row));
 		size_t used = bytes_get_u64(in);
 		const char *text = bytes_at(in, used);
 		struct out_buf *b = &op->buf[s];
@@ -81,8 +81,9 @@ void output_unpack(struct output *o, unsigned part, struct bytes_in *in)
 			continue;
 		}
 		memcpy(b->text + b->used, text, used);
-		for (uint32_t k = 0; k < n; k++) {
-			b->rows[b->n + k] = rows[k];
+		for (uint32_t k = 0; k < n; k++) { /* rows lies unaligned in the message */
+			memcpy(&b->rows[b->n + k], rows + k * sizeof(struct out_row),
+			       sizeof(struct out_row));
 			b->rows[b->n + k].off += b->used;
 		}
 		b->n += n;

@@ -130,7 +130,7 @@ static void unpack_part(uint32_t nj, struct part_ctx *pc, struct bytes_in *in)
 	pc->oom |= oom;
 	bytes_get(in, &pc->last_end, sizeof(pc->last_end));
 	uint32_t n = bytes_get_u32(in);
-	const struct probe_msg *m = bytes_at(in, n * sizeof(*m));
+	const void *m = bytes_at(in, n * sizeof(struct probe_msg)); /* unaligned */
 	struct probe_msg *np = n ? realloc(pc->probe, n * sizeof(*np)) : pc->probe;
 	if (n && !np) {
 		pc->oom = 1;
@@ -138,7 +138,7 @@ static void unpack_part(uint32_t nj, struct part_ctx *pc, struct bytes_in *in)
 	}
 	pc->probe = np;
 	if (n)
-		memcpy(pc->probe, m, n * sizeof(*m));
+		memcpy(pc->probe, m, n * sizeof(*pc->probe));
 	pc->nprobe = pc->probe_cap = n;
 }
 
