@@ -102,6 +102,12 @@ struct fabric_hooks {
 	 * reported in it can be merged (a run of one partition, which has
 	 * nothing to merge, calls it only at the windows it closes) */
 	void (*window_done)(void *ctx, const struct fabric *f, sim_time_ps end);
+	/* a run split over processes (ranks.h): the rows this rank's partition
+	 * `part` wrote in the window, onto what goes to rank 0 with the
+	 * window's exchange; and, on rank 0, another rank's partition's rows
+	 * from it, before window_done */
+	void (*pack_rows)(void *ctx, unsigned part, struct bytes *b);
+	void (*unpack_rows)(void *ctx, unsigned part, struct bytes_in *in);
 };
 
 
@@ -186,6 +192,8 @@ struct fabric {
 	const struct fabric_comm *comm;
 	uint32_t *part_rank;           /* the rank that runs each partition */
 	sim_time_ps now_all;           /* the latest time any rank has reached */
+	int vote, vote_all;            /* a value of this rank's, and the greatest of
+					* every rank's, as of the last fabric_next_time */
 	struct link **cross;           /* the far copies of the links between
 					* partitions, by cross_id, */
 	uint32_t *cross_to;            /* and the partitions they lead into */

@@ -343,9 +343,10 @@ sim_time_ps fabric_ranks_next(struct fabric *f, sim_time_ps t)
 	for (uint32_t p = 0; p < f->nparts; p++)
 		if (fabric_part_here(f, p) && f->parts[p].net.eng.now > now)
 			now = f->parts[p].net.eng.now;
-	int64_t v[2] = { t, -now };
-	f->comm->min(f->comm->ctx, v, 2);
+	int64_t v[3] = { t, -now, -(int64_t)f->vote };
+	f->comm->min(f->comm->ctx, v, 3);
 	f->now_all = -v[1];
+	f->vote_all = (int)-v[2];
 	return v[0];
 }
 
@@ -468,6 +469,26 @@ static void unpack_backs(struct bytes_in *in)
 	}
 }
 
+/* the rows this rank's partitions wrote in the window (the run layer's) */
+static void pack_rows(struct fabric *f, struct bytes *b)
+{
+	for (uint32_t p = 0; f->hooks.pack_rows && p < f->nparts; p++)
+		if (fabric_part_here(f, p)) {
+			bytes_u32(b, p);
+			f->hooks.pack_rows(f->hooks.ctx, p, b);
+		}
+	bytes_u32(b, UINT32_MAX);
+}
+
+static void unpack_rows(struct fabric *f, uint32_t r, struct bytes_in *in)
+{
+	for (uint32_t p; (p = bytes_get_u32(in)) != UINT32_MAX;) {
+		SIM_INVARIANT(p < f->nparts && f->part_rank[p] == r && f->hooks.unpack_rows,
+			      "rank %u sent the rows of partition %u", r, p);
+		f->hooks.unpack_rows(f->hooks.ctx, p, in);
+	}
+}
+
 /* packets that point to a mirror and entered another partition of this
  * rank move to that partition's mirror */
 static void rehome(struct fabric *f, uint32_t p)
@@ -523,6 +544,8 @@ void fabric_ranks_window(struct fabric *f)
 				bytes_put(b, l->b, l->n * sizeof(*l->b));
 				l->n = 0;
 			}
+		if (r == 0) /* the rows, for rank 0's files */
+			pack_rows(f, b);
 	}
 	c->alltoall(c->ctx, f->send, f->recv);
 	for (uint32_t r = 0; r < nr; r++) {
@@ -537,6 +560,8 @@ void fabric_ranks_window(struct fabric *f)
 		}
 		unpack_outboxes(f, &in);
 		unpack_backs(&in);
+		if (me == 0)
+			unpack_rows(f, r, &in);
 		SIM_INVARIANT(in.at == in.n, "rank %u sent %zu bytes more than expected", r,
 			      in.n - in.at);
 	}

@@ -217,7 +217,17 @@ static void on_window_done(void *ctx, const struct fabric *f, sim_time_ps end)
 	struct run_ctx *c = ctx;
 	(void)f;
 	(void)end;
-	run_split_merge(c);
+	output_merge(&c->out); /* a split run's rows came with the window's exchange */
+}
+
+static void on_pack_rows(void *ctx, unsigned part, struct bytes *b)
+{
+	output_pack(&((struct run_ctx *)ctx)->out, part, b);
+}
+
+static void on_unpack_rows(void *ctx, unsigned part, struct bytes_in *in)
+{
+	output_unpack(&((struct run_ctx *)ctx)->out, part, in);
 }
 
 static void progress(FILE *out, const struct fabric *f, sim_time_ps dur, double t0)
@@ -438,6 +448,10 @@ static void set_hooks(struct run_ctx *c, struct fabric *f)
 	f->hooks.ibcc_sample = on_ibcc_sample;
 	f->hooks.counters = on_counters;
 	f->hooks.window_done = on_window_done;
+	if (c->comm) {
+		f->hooks.pack_rows = on_pack_rows;
+		f->hooks.unpack_rows = on_unpack_rows;
+	}
 	if (scn->output_queues != SCN_QUEUES_NONE)
 		f->hooks.queue_sample = on_queue_sample;
 	if (scn->output_queues == SCN_QUEUES_ALL)
@@ -509,13 +523,12 @@ static struct fabric *open_run(struct run_ctx *c, const struct scenario *scn,
 	return f;
 }
 
-/* a split run: does any rank stop, by a signal (*interrupted) or a write
- * that failed on rank 0 (*write_failed); every rank asks at every slice */
-static int split_stop(struct run_ctx *c, const struct run_opts *opts, int *write_failed,
-		      int *interrupted)
+/* a split run: did any rank stop, by a signal (*interrupted) or a write
+ * that failed on rank 0 (*write_failed), as the votes of the last
+ * fabric_next_time say (every rank votes at every slice) */
+static int split_stopped(const struct fabric *f, int *write_failed, int *interrupted)
 {
-	int sig = opts->interrupt ? *opts->interrupt : 0;
-	int v = run_split_max(c, (sig ? (sig == SIGINT ? 1 : 2) : 0) | (*write_failed ? 4 : 0));
+	int v = f->vote_all;
 	if (v & 4)
 		*write_failed = 1;
 	else if (v & 3)
@@ -533,14 +546,15 @@ static int run_loop(struct run_ctx *c, struct fabric *f, const struct run_opts *
 	sim_time_ps dur = f->scn->duration_ps;
 	int interrupted = 0;
 	while (!fabric_finished(f)) {
-		if (c->comm && split_stop(c, opts, write_failed, &interrupted))
-			break;
-		if (opts->interrupt && *opts->interrupt) {
-			interrupted = *opts->interrupt == SIGINT ? RUN_END_INTERRUPTED
-								 : RUN_END_TERMINATED;
+		int sig = opts->interrupt ? *opts->interrupt : 0;
+		if (sig && !c->comm) {
+			interrupted = sig == SIGINT ? RUN_END_INTERRUPTED : RUN_END_TERMINATED;
 			break;
 		}
-		sim_time_ps next = fabric_next_time(f);
+		f->vote = (sig ? (sig == SIGINT ? 1 : 2) : 0) | (*write_failed ? 4 : 0);
+		sim_time_ps next = fabric_next_time(f); /* a split run: with every rank's vote */
+		if (c->comm && split_stopped(f, write_failed, &interrupted))
+			break;
 		if (next > dur)
 			break;
 		sim_time_ps until = fabric_now(f) + SLICE_PS;
