@@ -37,6 +37,9 @@ int fabric_series_owned(struct fabric *f);
  * times before `end`, added over the partitions (counters.csv); the newest
  * sample waits for the next window or fabric_series_flush */
 void fabric_series_window_end(struct fabric *f, sim_time_ps end);
+/* room for n counters samples in the partition (a broken invariant when
+ * memory runs out) */
+void fabric_series_room(struct fabric_part *part, uint32_t n);
 /* end of run at t (every event run, fabric_settle done): the counters of
  * the last interval, up to and including t, and every sample still waiting */
 void fabric_series_flush(struct fabric *f, sim_time_ps t);

@@ -70,8 +70,7 @@ struct fabric_mirrors {
 
 /* ---- partitions to ranks ---- */
 
-int fabric_split_refused(const struct scenario *scn, unsigned threads, int ranks, char *why,
-			 size_t len)
+int fabric_split_refused(const struct scenario *scn, int ranks, char *why, size_t len)
 {
 	struct fabric_plan p = fabric_plan_of(scn, 1);
 	if (p.why_one) {
@@ -83,7 +82,6 @@ int fabric_split_refused(const struct scenario *scn, unsigned threads, int ranks
 			 "one rank needs one at least", ranks, p.units, p.unit_is);
 		return -1;
 	}
-	(void)threads;
 	for (uint32_t k = 0; k < scn->njobs; k++)
 		if (scn->jobs[k].pattern == SCN_JOB_TRACE || scn->jobs[k].pattern == SCN_JOB_TRAINING ||
 		    scn->jobs[k].pattern == SCN_JOB_STORAGE) {
@@ -362,16 +360,7 @@ static void pack_counts(const struct fabric *f, const struct fabric_part *part, 
 static void unpack_counts(const struct fabric *f, struct fabric_part *part, struct bytes_in *in)
 {
 	uint32_t nj = f->scn->njobs, n = bytes_get_u32(in);
-	if (n > part->counts_cap) {
-		struct fabric_counts *c = realloc(part->counts, n * sizeof(*c));
-		SIM_INVARIANT(c, "out of memory for the counters' samples");
-		part->counts = c;
-		struct net_job_stats *jc =
-			realloc(part->job_counts, (size_t)n * (nj ? nj : 1) * sizeof(*jc));
-		SIM_INVARIANT(jc, "out of memory for the counters' samples");
-		part->job_counts = jc;
-		part->counts_cap = n;
-	}
+	fabric_series_room(part, n);
 	part->ncounts = n;
 	bytes_get(in, part->counts, n * sizeof(*part->counts));
 	bytes_get(in, part->job_counts, (size_t)n * nj * sizeof(*part->job_counts));
@@ -469,6 +458,26 @@ static void unpack_backs(struct bytes_in *in)
 	}
 }
 
+/* the message in b, to every other rank */
+static void to_others(struct fabric *f, const struct bytes *b)
+{
+	for (int r = 0; r < f->comm->nranks; r++)
+		if (r != f->comm->rank) {
+			f->send[r].n = 0;
+			bytes_put(&f->send[r], b->p, b->n);
+		}
+}
+
+/* the next partition rank r's message speaks of, or UINT32_MAX at the end
+ * of that part of it */
+static uint32_t next_part(const struct fabric *f, uint32_t r, struct bytes_in *in)
+{
+	uint32_t p = bytes_get_u32(in);
+	SIM_INVARIANT(p == UINT32_MAX || (p < f->nparts && f->part_rank[p] == r),
+		      "rank %u sent partition %u, which it does not run", r, p);
+	return p;
+}
+
 /* the rows this rank's partitions wrote in the window (the run layer's) */
 static void pack_rows(struct fabric *f, struct bytes *b)
 {
@@ -482,11 +491,8 @@ static void pack_rows(struct fabric *f, struct bytes *b)
 
 static void unpack_rows(struct fabric *f, uint32_t r, struct bytes_in *in)
 {
-	for (uint32_t p; (p = bytes_get_u32(in)) != UINT32_MAX;) {
-		SIM_INVARIANT(p < f->nparts && f->part_rank[p] == r && f->hooks.unpack_rows,
-			      "rank %u sent the rows of partition %u", r, p);
+	for (uint32_t p; (p = next_part(f, r, in)) != UINT32_MAX;)
 		f->hooks.unpack_rows(f->hooks.ctx, p, in);
-	}
 }
 
 /* packets that point to a mirror and entered another partition of this
@@ -524,12 +530,11 @@ void fabric_ranks_window(struct fabric *f)
 		pack_counts(f, &f->parts[p], common);
 	}
 	bytes_u32(common, UINT32_MAX);
+	to_others(f, common);
 	for (uint32_t r = 0; r < nr; r++) {
 		if (r == me)
 			continue;
 		struct bytes *b = &f->send[r];
-		b->n = 0;
-		bytes_put(b, common->p, common->n);
 		uint32_t nb = 0;
 		for (uint32_t p = 0; p < f->nparts; p++)
 			if (fabric_part_here(f, p)) {
@@ -552,9 +557,7 @@ void fabric_ranks_window(struct fabric *f)
 		if (r == me)
 			continue;
 		struct bytes_in in = { f->recv[r].p, f->recv[r].n, 0 };
-		for (uint32_t p; (p = bytes_get_u32(&in)) != UINT32_MAX;) {
-			SIM_INVARIANT(p < f->nparts && f->part_rank[p] == r,
-				      "rank %u sent partition %u, which it does not run", r, p);
+		for (uint32_t p; (p = next_part(f, r, &in)) != UINT32_MAX;) {
 			traffic_ranks_unpack(&f->traffic, p, &in);
 			unpack_counts(f, &f->parts[p], &in);
 		}
@@ -619,19 +622,13 @@ void fabric_ranks_finish(struct fabric *f, sim_time_ps t)
 		bytes_put(b, part->net.jobs, nj * sizeof(*part->net.jobs));
 	}
 	bytes_u32(b, UINT32_MAX);
-	for (uint32_t r = 0; r < nr; r++)
-		if (r != me) {
-			f->send[r].n = 0;
-			bytes_put(&f->send[r], b->p, b->n);
-		}
+	to_others(f, b);
 	c->alltoall(c->ctx, f->send, f->recv);
 	for (uint32_t r = 0; r < nr; r++) {
 		if (r == me)
 			continue;
 		struct bytes_in in = { f->recv[r].p, f->recv[r].n, 0 };
-		for (uint32_t p; (p = bytes_get_u32(&in)) != UINT32_MAX;) {
-			SIM_INVARIANT(p < f->nparts && f->part_rank[p] == r,
-				      "rank %u sent partition %u, which it does not run", r, p);
+		for (uint32_t p; (p = next_part(f, r, &in)) != UINT32_MAX;) {
 			struct fabric_part *part = &f->parts[p];
 			struct end_wire w;
 			bytes_get(&in, &w, sizeof(w));

@@ -55,10 +55,8 @@ struct fabric_comm {
 /* the rank of thread k of a run of `threads` threads over `ranks` ranks */
 uint32_t fabric_rank_of_thread(uint32_t k, uint32_t threads, int ranks);
 
-/* why scenario scn cannot run over `ranks` ranks of `threads` threads
- * each (0: sim.threads, or 1 if auto), into why; 0 when it can */
-int fabric_split_refused(const struct scenario *scn, unsigned threads, int ranks, char *why,
-			 size_t len);
+/* why scenario scn cannot run over `ranks` ranks, into why; 0 when it can */
+int fabric_split_refused(const struct scenario *scn, int ranks, char *why, size_t len);
 
 /* `dcqcn-sim check --ranks R`: what each rank of a split run holds */
 struct fabric_rank_plan {
@@ -66,8 +64,8 @@ struct fabric_rank_plan {
 	uint32_t first, last;          /* its partitions (a stretch of them) */
 	uint64_t weight;               /* ports + 2 x hosts of its units */
 };
-/* the plan of each of `ranks` ranks into rp[ranks] (threads as
- * fabric_split_refused takes them); 0, or -1 out of memory */
+/* the plan of each of `ranks` ranks of `threads` threads (0: sim.threads,
+ * or 1 if auto) into rp[ranks]; 0, or -1 out of memory */
 int fabric_split_plan(const struct scenario *scn, unsigned threads, int ranks,
 		      struct fabric_rank_plan *rp);
 

@@ -93,21 +93,26 @@ static void take_delta(struct fabric_part *part, uint32_t k, int fresh)
 	memcpy(part->jobs_last, jn, nj * sizeof(*jn));
 }
 
+void fabric_series_room(struct fabric_part *part, uint32_t n)
+{
+	uint32_t nj = part->f->scn->njobs;
+	if (n <= part->counts_cap)
+		return;
+	uint32_t cap = part->counts_cap ? 2 * part->counts_cap : 16;
+	cap = cap < n ? n : cap;
+	struct fabric_counts *c = realloc(part->counts, cap * sizeof(*c));
+	SIM_INVARIANT(c, "out of memory for the counters' samples");
+	part->counts = c;
+	struct net_job_stats *jc = realloc(part->job_counts, (size_t)cap * (nj ? nj : 1) * sizeof(*jc));
+	SIM_INVARIANT(jc, "out of memory for the counters' samples");
+	part->job_counts = jc;
+	part->counts_cap = cap;
+}
+
 /* a new sample at t: the counters of the interval ending there */
 static void count(struct fabric_part *part, sim_time_ps t)
 {
-	uint32_t nj = part->f->scn->njobs;
-	if (part->ncounts == part->counts_cap) {
-		uint32_t cap = part->counts_cap ? 2 * part->counts_cap : 16;
-		struct fabric_counts *c = realloc(part->counts, cap * sizeof(*c));
-		SIM_INVARIANT(c, "out of memory for the counters' samples");
-		part->counts = c;
-		struct net_job_stats *jc =
-			realloc(part->job_counts, (size_t)cap * (nj ? nj : 1) * sizeof(*jc));
-		SIM_INVARIANT(jc, "out of memory for the counters' samples");
-		part->job_counts = jc;
-		part->counts_cap = cap;
-	}
+	fabric_series_room(part, part->ncounts + 1);
 	part->counts[part->ncounts].t = t;
 	take_delta(part, part->ncounts++, 1);
 }

@@ -409,8 +409,7 @@ static enum run_status refuse(const struct scenario *scn, const struct run_opts 
 			      struct run_result *res)
 {
 	if (opts->comm && opts->comm->nranks > 1 &&
-	    fabric_split_refused(scn, opts->threads, opts->comm->nranks, res->err,
-				 sizeof(res->err)))
+	    fabric_split_refused(scn, opts->comm->nranks, res->err, sizeof(res->err)))
 		return RUN_EIO;
 	struct fabric_memory need = fabric_memory_estimate(scn);
 	if (need.verdict == FABRIC_MEMORY_FITS)

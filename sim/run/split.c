@@ -191,7 +191,7 @@ void run_split_finish(struct run_ctx *c, struct fabric *f)
 void run_print_split(const struct scenario *scn, int ranks, FILE *out)
 {
 	char why[512];
-	if (fabric_split_refused(scn, 0, ranks, why, sizeof(why))) {
+	if (fabric_split_refused(scn, ranks, why, sizeof(why))) {
 		fprintf(out, "# mpirun -np %d: %s\n", ranks, why);
 		return;
 	}
