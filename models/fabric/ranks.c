@@ -83,8 +83,7 @@ int fabric_split_refused(const struct scenario *scn, int ranks, char *why, size_
 		return -1;
 	}
 	for (uint32_t k = 0; k < scn->njobs; k++)
-		if (scn->jobs[k].pattern == SCN_JOB_TRACE || scn->jobs[k].pattern == SCN_JOB_TRAINING ||
-		    scn->jobs[k].pattern == SCN_JOB_STORAGE) {
+		if (scn->jobs[k].pattern == SCN_JOB_TRAINING) {
 			snprintf(why, len, "job.%s: pattern = %s is not split over ranks yet (run it in "
 				 "one process; sim.threads spreads it over the cores)",
 				 scn->jobs[k].name, scenario_pattern_name(scn->jobs[k].pattern));
@@ -204,7 +203,7 @@ static struct flow *attach(struct fabric *f, uint32_t q, const struct flow *hdr,
 		x = aligned_alloc(64, (sizeof(*x) + 63) / 64 * 64);
 		SIM_INVARIANT(x, "out of memory for a message of another rank");
 		*x = (struct mirror){ .fl = *hdr, .handle = handle, .origin = origin };
-		x->fl.next = x->fl.first_dep = x->fl.next_dep = NULL;
+		x->fl.next = NULL;
 		x->fl.heap_idx = UINT32_MAX;
 		x->fl.mirror = 1;
 		x->fl.rx_bytes = 0;

@@ -64,7 +64,6 @@ struct flow {
 	_Alignas(64) struct flow *next; /* in its QP's message FIFO, or the pool's free list */
 	uint32_t first_psn;            /* PSN of its first packet; UINT32_MAX until sent */
 	uint32_t npkts;                /* ceil(bytes / mtu) */
-	struct flow *first_dep, *next_dep; /* messages waiting for this one, and siblings */
 	uint64_t id;                   /* stable: the order in which jobs define messages */
 	uint32_t job, iter;            /* workload tags */
 	uint32_t pos[4];               /* the workload's place for it (e.g. ring step) */

@@ -76,8 +76,8 @@ struct traffic_part {
 	struct notice {
 		struct sim_order tag;      /* the event that completed it */
 		uint32_t seq;              /* within that event */
-		uint32_t job, rank, k, q;  /* all-to-all: part q of rank's message to rank + k */
-		struct flow *fl;           /* trace: the message waiting */
+		uint32_t job, rank, k, q;  /* all-to-all: part q of rank's message to rank + k;
+					    * trace: rank is the row whose message waited */
 		sim_time_ps start_ps;
 	} *notices;
 	uint32_t nnotices, notices_cap;

@@ -75,21 +75,31 @@ static int64_t io_bytes(const struct storage *st, const struct scn_job *j, uint6
 	return io + 1 == st->nios ? st->last_bytes : j->bs_bytes;
 }
 
-/* phase ph of the I/O in slot sl of initiator i, on its QP to or from the target */
-static void io_send(struct traffic *t, struct traffic_job *jb, uint32_t i, uint32_t sl,
-		    int ph, sim_time_ps start, sim_time_ps sched)
+/* the I/O of initiator i that message fl belongs to, from its id: the
+ * target of an I/O knows it from its messages, not from the initiator's
+ * slot, which the initiator's partition writes (in a run split over
+ * processes, another process's) */
+static uint64_t io_of(const struct traffic_job *jb, const struct flow *fl)
 {
 	const struct storage *st = jb->pat;
-	const struct io_slot *x = &st->slot[(size_t)i * jb->j->iodepth + sl];
-	uint32_t tg = (uint32_t)((i + x->io) % st->ntgt);
+	return (fl->id - jb->base) % jb->id_stride / IO_PHASES % st->nios;
+}
+
+/* phase ph of initiator i's I/O io (a read or not) in its slot sl, on its
+ * QP to or from the target */
+static void io_send(struct traffic *t, struct traffic_job *jb, uint32_t i, uint32_t sl,
+		    uint64_t io, int read, int ph, sim_time_ps start, sim_time_ps sched)
+{
+	const struct storage *st = jb->pat;
+	uint32_t tg = (uint32_t)((i + io) % st->ntgt);
 	/* to the target: the command, a write's data; back: the rest */
-	int back = ph == IO_RREQ || ph == IO_CPL || (ph == IO_DATA && x->read);
-	int64_t bytes = ph == IO_CMD ? IO_CMD_BYTES : ph == IO_DATA ? io_bytes(st, jb->j, x->io)
+	int back = ph == IO_RREQ || ph == IO_CPL || (ph == IO_DATA && read);
+	int64_t bytes = ph == IO_CMD ? IO_CMD_BYTES : ph == IO_DATA ? io_bytes(st, jb->j, io)
 								   : IO_SMALL_BYTES;
 	if (jb->failed)
 		return;
 	uint32_t q = jb->qps[((size_t)i * st->ntgt + tg) * 2 + (size_t)back];
-	uint64_t index = ((uint64_t)i * st->nios + x->io) * IO_PHASES + (uint64_t)ph;
+	uint64_t index = ((uint64_t)i * st->nios + io) * IO_PHASES + (uint64_t)ph;
 	struct flow *fl = traffic_msg(t, jb, index, q, bytes, start);
 	fl->pos[0] = i;
 	fl->pos[1] = sl;
@@ -133,7 +143,7 @@ static void io_submit(struct traffic *t, struct traffic_part *tp, struct traffic
 		st->slot[(size_t)i * depth + sl] =
 			(struct io_slot){ .io = io, .submit_ps = start, .read = (uint8_t)read };
 		io_count(tp, jb, read ? 3 : 4, io_bytes(st, j, io), 0);
-		io_send(t, jb, i, sl, IO_CMD, start, sched);
+		io_send(t, jb, i, sl, io, read, IO_CMD, start, sched);
 	}
 	if (past || st->next[i] == st->nios) {
 		st->halted[i] = 1; /* it submits nothing more */
@@ -193,31 +203,34 @@ static void io_arrived(struct traffic *t, struct traffic_part *tp, struct traffi
 {
 	struct storage *st = jb->pat;
 	uint32_t i = fl->pos[0], sl = fl->pos[1], tg = fl->pos[3], depth = jb->j->iodepth;
-	struct io_slot *x = &st->slot[(size_t)i * depth + sl];
+	struct io_slot *x = &st->slot[(size_t)i * depth + sl]; /* the initiator's only */
+	uint64_t io = io_of(jb, fl);
+	int read = io_is_read(t, jb, i, io);
 	sim_time_ps now = tag.time;
 	switch (fl->pos[2]) {
-	case IO_CMD:
-		if (x->read) { /* the media reads the I/O's bytes, then they go back */
-			sim_time_ps ready = io_media(jb, tg, io_bytes(st, jb->j, x->io), now);
-			io_send(t, jb, i, sl, IO_DATA, ready, now);
-			io_send(t, jb, i, sl, IO_CPL, ready, now);
+	case IO_CMD: /* at the target */
+		if (read) { /* the media reads the I/O's bytes, then they go back */
+			sim_time_ps ready = io_media(jb, tg, io_bytes(st, jb->j, io), now);
+			io_send(t, jb, i, sl, io, read, IO_DATA, ready, now);
+			io_send(t, jb, i, sl, io, read, IO_CPL, ready, now);
 		} else {
-			io_send(t, jb, i, sl, IO_RREQ, now, now);
+			io_send(t, jb, i, sl, io, read, IO_RREQ, now, now);
 		}
 		break;
 	case IO_RREQ:
-		io_send(t, jb, i, sl, IO_DATA, now, now);
+		io_send(t, jb, i, sl, io, read, IO_DATA, now, now);
 		break;
 	case IO_DATA:
-		if (!x->read)
-			io_send(t, jb, i, sl, IO_CPL, io_media(jb, tg, fl->bytes, now), now);
+		if (!read) /* at the target */
+			io_send(t, jb, i, sl, io, read, IO_CPL, io_media(jb, tg, fl->bytes, now),
+				now);
 		else if (x->cpl_early)
 			io_complete(t, tp, jb, i, sl, tg, tag);
 		else
 			x->data_in = 1;
 		break;
 	case IO_CPL:
-		if (x->read && !x->data_in)
+		if (read && !x->data_in)
 			x->cpl_early = 1;
 		else
 			io_complete(t, tp, jb, i, sl, tg, tag);

@@ -12,23 +12,27 @@
 #include "models/scenario/scenario.h"
 #include "models/workload/internal.h"
 
-/* every row's message (jb->pat: the iteration's messages by row), those
- * with an `after` waiting on their row's */
+/* a trace job's state (jb->pat): the iteration's messages by row, and the
+ * rows that wait for each row (its `after`), as a list by row index: the
+ * scenario's, the same in every process of a run split over ranks, where
+ * a message that completes is another process's copy of it */
+struct trace {
+	struct flow **rows;
+	int32_t *dep_first, *dep_next; /* -1: none */
+};
+
+/* every row's message, those with an `after` waiting on their row's */
 static void trace_release(struct traffic *t, struct traffic_job *jb, sim_time_ps sched)
 {
-	struct flow **rows = jb->pat;
+	struct trace *tr = jb->pat;
 	for (uint32_t r = 0; r < jb->n; r++) {
 		const struct scn_trace_row *row = &jb->j->rows[r];
 		struct flow *fl = traffic_msg(t, jb, r, jb->qps[r], row->bytes,
 					      traffic_rank_start(t, jb, r) + row->start_ps);
-		rows[r] = fl;
-		if (row->after < 0) {
+		tr->rows[r] = fl;
+		if (row->after < 0)
 			nic_post_at(t->net, fl, sched);
-		} else { /* waits for its row: posted when that one arrives */
-			struct flow *first = rows[row->after];
-			fl->next_dep = first->first_dep;
-			first->first_dep = fl;
-		}
+		/* else it waits for its row: posted when that one arrives */
 	}
 }
 
@@ -37,15 +41,18 @@ static void trace_release(struct traffic *t, struct traffic_job *jb, sim_time_ps
 static void trace_arrived(struct traffic *t, struct traffic_part *tp, struct traffic_job *jb,
 			  const struct flow *fl, struct sim_order tag)
 {
-	for (struct flow *d = jb->failed ? NULL : fl->first_dep; d; d = d->next_dep) {
+	const struct trace *tr = jb->pat;
+	uint32_t r = (uint32_t)((fl->id - jb->base) % jb->id_stride);
+	for (int32_t k = jb->failed ? -1 : tr->dep_first[r]; k >= 0; k = tr->dep_next[k]) {
+		struct flow *d = tr->rows[k];
 		sim_time_ps start = traffic_later(d->start_ps,
 						  tag.time + traffic_notify_ps(t, fl->dst, d->src));
 		if (traffic_part_of(t, d->src) == tp->index) {
 			d->start_ps = start;
 			nic_post_at(t->net, d, tag.time);
 		} else {
-			traffic_notice(tp, (struct notice){ .tag = tag, .job = jb->index, .fl = d,
-							    .start_ps = start });
+			traffic_notice(tp, (struct notice){ .tag = tag, .job = jb->index,
+							    .rank = (uint32_t)k, .start_ps = start });
 		}
 	}
 }
@@ -54,8 +61,9 @@ static void trace_noticed(struct traffic *t, struct traffic_job *jb, const struc
 {
 	if (jb->failed)
 		return;
-	nt->fl->start_ps = nt->start_ps;
-	nic_post_at(t->net, nt->fl, nt->tag.time);
+	struct flow *d = ((struct trace *)jb->pat)->rows[nt->rank];
+	d->start_ps = nt->start_ps;
+	nic_post_at(t->net, d, nt->tag.time);
 }
 
 static int trace_build(struct traffic *t, struct traffic_job *jb)
@@ -67,8 +75,30 @@ static int trace_build(struct traffic *t, struct traffic_job *jb)
 	for (uint32_t r = 0; r < j->nrows; r++)
 		jb->iter_bytes += j->rows[r].bytes;
 	jb->msg_bytes = jb->iter_bytes;
-	jb->pat = calloc(jb->n, sizeof(struct flow *));
-	return jb->pat ? 0 : -1;
+	struct trace *tr = jb->pat = calloc(1, sizeof(*tr));
+	if (!tr)
+		return -1;
+	tr->rows = calloc(jb->n, sizeof(*tr->rows));
+	tr->dep_first = malloc(jb->n * sizeof(*tr->dep_first));
+	tr->dep_next = malloc(jb->n * sizeof(*tr->dep_next));
+	if (!tr->rows || !tr->dep_first || !tr->dep_next)
+		return -1;
+	for (uint32_t r = 0; r < jb->n; r++)
+		tr->dep_first[r] = tr->dep_next[r] = -1;
+	for (uint32_t r = 0; r < jb->n; r++) /* the later rows first, as they wait */
+		if (j->rows[r].after >= 0) {
+			tr->dep_next[r] = tr->dep_first[j->rows[r].after];
+			tr->dep_first[j->rows[r].after] = (int32_t)r;
+		}
+	return 0;
+}
+
+static void trace_free(void *pat)
+{
+	struct trace *tr = pat;
+	free(tr->rows);
+	free(tr->dep_first);
+	free(tr->dep_next);
 }
 
 static int trace_open_qps(struct traffic *t, struct traffic_job *jb)
@@ -117,4 +147,5 @@ const struct traffic_pattern traffic_trace = {
 	.release = trace_release,
 	.arrived = trace_arrived,
 	.noticed = trace_noticed,
+	.free = trace_free,
 };
