@@ -82,13 +82,6 @@ int fabric_split_refused(const struct scenario *scn, int ranks, char *why, size_
 			 "one rank needs one at least", ranks, p.units, p.unit_is);
 		return -1;
 	}
-	for (uint32_t k = 0; k < scn->njobs; k++)
-		if (scn->jobs[k].pattern == SCN_JOB_TRAINING) {
-			snprintf(why, len, "job.%s: pattern = %s is not split over ranks yet (run it in "
-				 "one process; sim.threads spreads it over the cores)",
-				 scn->jobs[k].name, scenario_pattern_name(scn->jobs[k].pattern));
-			return -1;
-		}
 	return 0;
 }
 
@@ -262,6 +255,26 @@ void fabric_ranks_completed(struct fabric *f, unsigned part, const struct flow *
 	queue(m, x);
 }
 
+/* the message in b, to every other rank */
+static void to_others(struct fabric *f, const struct bytes *b)
+{
+	for (int r = 0; r < f->comm->nranks; r++)
+		if (r != f->comm->rank) {
+			f->send[r].n = 0;
+			bytes_put(&f->send[r], b->p, b->n);
+		}
+}
+
+/* the next partition rank r's message speaks of, or UINT32_MAX at the end
+ * of that part of it */
+static uint32_t next_part(const struct fabric *f, uint32_t r, struct bytes_in *in)
+{
+	uint32_t p = bytes_get_u32(in);
+	SIM_INVARIANT(p == UINT32_MAX || (p < f->nparts && f->part_rank[p] == r),
+		      "rank %u sent partition %u, which it does not run", r, p);
+	return p;
+}
+
 /* ---- set-up ---- */
 
 int fabric_ranks_cross(struct fabric *f, struct link *l, uint32_t to)
@@ -280,9 +293,35 @@ int fabric_ranks_cross(struct fabric *f, struct link *l, uint32_t to)
 	return 0;
 }
 
+/* the traffic's share (traffic.h): job ji's state of every rank's
+ * partitions, to every rank, before its iteration's account */
+static void share_job(void *ctx, struct traffic *t, uint32_t ji)
+{
+	struct fabric *f = ctx;
+	struct bytes *b = &f->send[f->comm->rank]; /* a scratch, never sent */
+	b->n = 0;
+	for (uint32_t p = 0; p < f->nparts; p++)
+		if (fabric_part_here(f, p)) {
+			bytes_u32(b, p);
+			traffic_ranks_pack_job(t, ji, p, b);
+		}
+	bytes_u32(b, UINT32_MAX);
+	to_others(f, b);
+	f->comm->alltoall(f->comm->ctx, f->send, f->recv);
+	for (uint32_t r = 0; r < (uint32_t)f->comm->nranks; r++) {
+		if (r == (uint32_t)f->comm->rank)
+			continue;
+		struct bytes_in in = { f->recv[r].p, f->recv[r].n, 0 };
+		for (uint32_t p; (p = next_part(f, r, &in)) != UINT32_MAX;)
+			traffic_ranks_unpack_job(t, ji, p, &in);
+	}
+}
+
 int fabric_ranks_init(struct fabric *f)
 {
 	int n = f->comm->nranks;
+	f->traffic.share = share_job;
+	f->traffic.share_ctx = f;
 	f->send = calloc((size_t)n, sizeof(*f->send));
 	f->recv = calloc((size_t)n, sizeof(*f->recv));
 	if (!f->send || !f->recv)
@@ -455,26 +494,6 @@ static void unpack_backs(struct bytes_in *in)
 		fl->end_ps = b.end_ps;
 		fl->rx_bytes = b.rx_bytes;
 	}
-}
-
-/* the message in b, to every other rank */
-static void to_others(struct fabric *f, const struct bytes *b)
-{
-	for (int r = 0; r < f->comm->nranks; r++)
-		if (r != f->comm->rank) {
-			f->send[r].n = 0;
-			bytes_put(&f->send[r], b->p, b->n);
-		}
-}
-
-/* the next partition rank r's message speaks of, or UINT32_MAX at the end
- * of that part of it */
-static uint32_t next_part(const struct fabric *f, uint32_t r, struct bytes_in *in)
-{
-	uint32_t p = bytes_get_u32(in);
-	SIM_INVARIANT(p == UINT32_MAX || (p < f->nparts && f->part_rank[p] == r),
-		      "rank %u sent partition %u, which it does not run", r, p);
-	return p;
 }
 
 /* the rows this rank's partitions wrote in the window (the run layer's) */

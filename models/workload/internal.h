@@ -161,6 +161,13 @@ struct traffic_pattern {
 	 * job's one partition. */
 	void (*step)(struct traffic *t, struct traffic_job *jb, struct coll_step *cs,
 		     sim_time_ps *end, uint32_t *host);
+	/* optional, with step: in a run split over processes, what partition
+	 * part's thread wrote of the job's state that step reads, onto b for
+	 * the other ranks, and that state taken from another rank */
+	void (*pack_state)(const struct traffic *t, const struct traffic_job *jb, uint32_t part,
+			   struct bytes *b);
+	void (*unpack_state)(struct traffic *t, struct traffic_job *jb, uint32_t part,
+			     struct bytes_in *in);
 	/* optional: frees what jb->pat holds (traffic.c frees jb->pat itself) */
 	void (*free)(void *pat);
 };

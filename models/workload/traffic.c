@@ -210,6 +210,8 @@ static void iteration_done(struct traffic *t, struct traffic_part *tp, struct tr
 	struct coll_step cs = {0};
 	sim_time_ps end = jb->last.time;
 	uint32_t host = jb->last_host;
+	if (t->share && jb->spread && jb->ops->pack_state) /* every rank's share of it */
+		t->share(t->share_ctx, t, jb->index);
 	if (jb->ops->step) /* compute may end after the last message */
 		jb->ops->step(t, jb, &cs, &end, &host);
 	tp->colls = traffic_grow(tp->colls, &tp->colls_cap, tp->ncolls, sizeof(*tp->colls));

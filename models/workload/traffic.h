@@ -110,6 +110,11 @@ struct traffic {
 	void (*coll_done)(void *ctx, const struct coll *c);
 	/* a storage I/O completed (between windows, in order of completion) */
 	void (*io_done)(void *ctx, const struct traffic_io *io);
+	/* a run split over processes (NULL: one process): every rank's share of
+	 * job ji's state, before its iteration's account is taken between
+	 * windows (traffic_ranks_pack_job); every rank calls it at once */
+	void (*share)(void *ctx, struct traffic *t, uint32_t ji);
+	void *share_ctx;
 };
 
 /*
@@ -171,5 +176,11 @@ struct bytes;
 struct bytes_in;
 void traffic_ranks_pack(const struct traffic *t, uint32_t part, struct bytes *b);
 void traffic_ranks_unpack(struct traffic *t, uint32_t part, struct bytes_in *in);
+/* job ji's state that partition part wrote and its iteration's account
+ * reads (a training step's GPUs), for the other ranks (share); 0 when the
+ * job's pattern has none to share */
+int traffic_ranks_shares(const struct traffic *t, uint32_t ji);
+void traffic_ranks_pack_job(const struct traffic *t, uint32_t ji, uint32_t part, struct bytes *b);
+void traffic_ranks_unpack_job(struct traffic *t, uint32_t ji, uint32_t part, struct bytes_in *in);
 
 #endif

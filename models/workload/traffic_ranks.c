@@ -34,6 +34,23 @@ struct job_state {
 	uint32_t last_host;
 };
 
+int traffic_ranks_shares(const struct traffic *t, uint32_t ji)
+{
+	return t->jobs[ji].ops->pack_state != NULL;
+}
+
+void traffic_ranks_pack_job(const struct traffic *t, uint32_t ji, uint32_t part, struct bytes *b)
+{
+	const struct traffic_job *jb = &t->jobs[ji];
+	jb->ops->pack_state(t, jb, part, b);
+}
+
+void traffic_ranks_unpack_job(struct traffic *t, uint32_t ji, uint32_t part, struct bytes_in *in)
+{
+	struct traffic_job *jb = &t->jobs[ji];
+	jb->ops->unpack_state(t, jb, part, in);
+}
+
 /* a list of n items of size bytes */
 static void put_list(struct bytes *b, const void *items, uint32_t n, size_t size)
 {

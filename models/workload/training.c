@@ -51,6 +51,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "models/base/bytes.h"
 #include "models/base/invariant.h"
 #include "models/base/slab.h"
 #include "models/node/net.h"
@@ -733,10 +734,49 @@ static void training_arrived(struct traffic *t, struct traffic_part *tp, struct 
 	struct op *o = &tg->ops[u];
 	struct stack *st = &tg->stacks[tp->index];
 	struct gpu *gp = &tg->gpus[o->peer];
+	o->t = fl->start_ps; /* its start, as its sender set it (run_block reads it here) */
 	gp->last_arr[o->cls] = traffic_later(gp->last_arr[o->cls], tag.time);
 	for (uint32_t e = 0; e < o->nout; e++)
 		meet(tg, st, tg->edge[o->out + e], tag.time, u);
 	drain(t, jb, st, tag.time);
+}
+
+/* a run split over processes: the GPUs of partition part and their
+ * blocks' ends, which the step's account reads (training_step) */
+static void training_pack(const struct traffic *t, const struct traffic_job *jb, uint32_t part,
+			  struct bytes *b)
+{
+	const struct training *tg = jb->pat;
+	for (uint32_t g = 0; g < tg->N; g++)
+		if (traffic_part_of(t, traffic_rank_host(jb, g)) == part) {
+			bytes_u32(b, g);
+			bytes_put(b, &tg->gpus[g], sizeof(tg->gpus[g]));
+		}
+	bytes_u32(b, NONE);
+	for (uint32_t u = 0; u < tg->nops; u++) {
+		const struct op *o = &tg->ops[u];
+		if (o->kind == OP_COMPUTE && traffic_part_of(t, traffic_rank_host(jb, o->gpu)) == part) {
+			bytes_u32(b, u);
+			bytes_put(b, &o->t, sizeof(o->t));
+		}
+	}
+	bytes_u32(b, NONE);
+}
+
+static void training_unpack(struct traffic *t, struct traffic_job *jb, uint32_t part,
+			    struct bytes_in *in)
+{
+	struct training *tg = jb->pat;
+	(void)t;
+	(void)part;
+	for (uint32_t g; (g = bytes_get_u32(in)) != NONE;) {
+		SIM_INVARIANT(g < tg->N, "another rank sent GPU %u of %u", g, tg->N);
+		bytes_get(in, &tg->gpus[g], sizeof(tg->gpus[g]));
+	}
+	for (uint32_t u; (u = bytes_get_u32(in)) != NONE;) {
+		SIM_INVARIANT(u < tg->nops, "another rank sent operation %u of %u", u, tg->nops);
+		bytes_get(in, &tg->ops[u].t, sizeof(tg->ops[u].t));
+	}
 }
 
 /* the blocks of each stage's first rank, in the order they ran (NULL when
@@ -937,5 +977,7 @@ const struct traffic_pattern traffic_training = {
 	.release = training_release,
 	.arrived = training_arrived,
 	.step = training_step,
+	.pack_state = training_pack,
+	.unpack_state = training_unpack,
 	.free = training_free,
 };
