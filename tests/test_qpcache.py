@@ -4,8 +4,8 @@
 A QP gives its state up at rest and gets it back (models/node/qpcache.c),
 and an all-to-all `all-at-once` makes its messages as each NIC serves them:
 small all-to-alls (16 to 64 ranks; all-at-once and shift; on 1 and 2
-threads; with DCQCN and without; qps_per_connection 2, iterations, skew and
-a straggler; a run cut by sim.duration, whose unfinished messages
+threads; with DCQCN and without; InfiniBand, with its congestion control
+and without; qps_per_connection 2, iterations, skew and a straggler; a run cut by sim.duration, whose unfinished messages
 flows.csv lists; a link that fails and comes back; retransmissions) run
 with a cache of one QP and with every QP kept must write the same bytes in
 every file but stats.csv and events.csv (the cost of the run) and
@@ -73,6 +73,8 @@ CASES = [
                               'job.a2a.schedule=shift']),
     ('a64-shift-q2', A2A64, ['job.a2a.schedule=shift', 'job.a2a.qps_per_connection=2',
                              'job.a2a.iterations=2', 'sim.threads=2']),
+    ('a16-ib', A2A16, ['fabric.type=infiniband', 'sim.threads=2']),
+    ('a16-ib-cc', A2A16, ['fabric.type=infiniband', 'ib.cc=on', 'job.a2a.size=48KiB']),
     ('a16-link-down', LINK_DOWN, ['nic.rto=30us', 'sim.threads=2']),
     ('a16-link-down-shift', LINK_DOWN, ['nic.rto=30us', 'job.a2a.schedule=shift']),
 ]

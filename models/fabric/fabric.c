@@ -712,13 +712,16 @@ static void cached_memory(const struct scenario *scn, struct fabric_memory *n)
 			b = j->ranks.n * in_flight_frames(scn, j);
 		b = b < traffic_job_qps(j) ? b : traffic_job_qps(j);
 		busy += b;
-		/* made in turn on one GPU a server (alltoall.c) */
-		msgs += scn->gpus_per_server == 1 && at_once ? b : at_once;
+		/* made in turn on one GPU a server but over InfiniBand (alltoall.c) */
+		msgs += scn->gpus_per_server == 1 && scn->fabric_type != SCN_FABRIC_IB && at_once
+				? b
+				: at_once;
 	}
 	n->cache = scn->nic_qp_cache;
 	n->live = n->cache + busy < n->qps ? n->cache + busy : n->qps;
 	n->msgs = msgs;
-	n->home_bytes = nic_qp_home_bytes();
+	/* and its id in its job's table of QPs (traffic.c) */
+	n->home_bytes = nic_qp_home_bytes() + sizeof(uint32_t);
 	n->bytes = n->qps * n->home_bytes + n->live * n->qp_bytes + n->msgs * n->msg_bytes;
 }
 

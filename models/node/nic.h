@@ -253,7 +253,7 @@ const struct qp *nic_qp_peek(const struct net *net, uint32_t qid);
 uint32_t nic_qps_pinned(const struct net *net);
 /* the job of QP qid (NET_NONE before its first message) */
 uint32_t nic_qp_job(const struct net *net, uint32_t qid);
-/* what a QP keeps without its state */
+/* what a QP keeps without its state: its home and its timer's time */
 size_t nic_qp_home_bytes(void);
 /* what the cache holds (net_free) */
 void nic_qps_cache_free(struct net *net);

@@ -421,7 +421,9 @@ uint32_t nic_qp_job(const struct net *net, uint32_t qid)
 
 size_t nic_qp_home_bytes(void)
 {
-	return sizeof(struct qp_home);
+	/* and the time of its retransmission timer, pending at rest for
+	 * nic.rto (4.29 s) after its first packet: in the partition's heap */
+	return sizeof(struct qp_home) + sizeof(sim_time_ps);
 }
 
 void nic_qps_cache_free(struct net *net)

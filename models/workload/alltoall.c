@@ -129,9 +129,10 @@ static int a2a_build(struct traffic *t, struct traffic_job *jb)
 	/* all-at-once makes its messages in turn where QPs give their state
 	 * up (nic.qp_cache): the messages of 8,192 ranks would not fit.  Not
 	 * on GPU servers, whose messages within a server leave over NVLink as
-	 * they are posted, not in the NIC's turn */
+	 * they are posted, not in the NIC's turn, nor over InfiniBand, whose
+	 * credits look at the next frame of the ring's first QP (ib.c) */
 	if (j->schedule != SCN_SCHEDULE_ALL_AT_ONCE || !t->net->qc || t->topo->gps > 1 ||
-	    jb->n < 2)
+	    t->net->qos.ib || jb->n < 2)
 		return 0;
 	struct a2a_gen *gens = calloc_lines(jb->n, sizeof(*gens));
 	if (!gens)
