@@ -43,6 +43,8 @@ static int by_id(const void *a, const void *b)
 static void same_log(struct tl_log *a, struct tl_log *b)
 {
 	ck_assert_uint_eq(a->nflows, b->nflows);
+	if (!a->nflows) /* not logged: a run on several partitions */
+		return;
 	qsort(a->flows, a->nflows, sizeof(*a->flows), by_id);
 	qsort(b->flows, b->nflows, sizeof(*b->flows), by_id);
 	for (size_t k = 0; k < a->nflows; k++) {
