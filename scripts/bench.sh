@@ -10,7 +10,8 @@
 #                       [--csv FILE] [--no-build] [NAME...]
 #
 # NAME: scenarios/bench/NAME.ini (default: all of them).  --quick leaves out
-# the 4096- and 8192-rank all-reduce (minutes each).  --repeat N runs each
+# the 4096- and 8192-rank all-reduce and the 8192-rank all-to-all (minutes
+# each).  --repeat N runs each
 # scenario's thread counts N times in turn (1 2 1 2 ...: a drift of the
 # machine's speed hits both alike) and adds, per thread count, the median
 # wall time, its range and the median of the speed-ups each round gave.
@@ -110,7 +111,7 @@ memlat() {
 if [ -z "$names" ]; then
 	for f in scenarios/bench/*.ini; do
 		n=$(basename "$f" .ini)
-		case "$n" in allreduce-4096|allreduce-8192) [ "$quick" = 1 ] && continue ;; esac
+		case "$n" in allreduce-4096|allreduce-8192|alltoall-8192) [ "$quick" = 1 ] && continue ;; esac
 		names="$names $n"
 	done
 fi

@@ -31,7 +31,7 @@ WORK = os.environ.get('DCQCN_COMPARE_INPUTS',
                       os.path.join(tempfile.gettempdir(), 'dcqcn-compare-inputs'))
 
 # benchmarks too long for a comparison (minutes each)
-LONG_BENCH = ('allreduce-4096', 'allreduce-8192')
+LONG_BENCH = ('allreduce-4096', 'allreduce-8192', 'alltoall-8192')
 
 TUTORIAL = {
     'pause-storm.ini': [['--set', 'pfcwd.enable=false']],

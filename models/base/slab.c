@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
 /* under AddressSanitizer slabs stay on its heap, where it watches them */
 #if defined(MAP_POPULATE) && defined(MAP_ANONYMOUS) && !defined(__SANITIZE_ADDRESS__)
@@ -61,6 +62,51 @@ void slab_free(void *p, size_t bytes)
 	(void)bytes;
 	free(p);
 #endif
+}
+
+void *slab_reserve(size_t bytes)
+{
+#if SLAB_MAPPED && defined(MAP_NORESERVE)
+	void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (p == MAP_FAILED)
+		return NULL;
+#ifdef MADV_NOHUGEPAGE
+	/* a page dropped must be a small one: a 2 MiB page would hold the
+	 * state of thousands of QPs at rest */
+	(void)madvise(p, bytes, MADV_NOHUGEPAGE);
+#endif
+	return p;
+#else
+	return calloc(1, bytes);
+#endif
+}
+
+void slab_unreserve(void *p, size_t bytes)
+{
+	if (!p)
+		return;
+#if SLAB_MAPPED && defined(MAP_NORESERVE)
+	munmap(p, bytes);
+#else
+	(void)bytes;
+	free(p);
+#endif
+}
+
+void slab_drop(void *p, size_t bytes)
+{
+#if SLAB_MAPPED && defined(MAP_NORESERVE) && defined(MADV_DONTNEED)
+	(void)madvise(p, bytes, MADV_DONTNEED);
+#else
+	memset(p, 0, bytes);
+#endif
+}
+
+size_t slab_page_bytes(void)
+{
+	long s = sysconf(_SC_PAGESIZE);
+	return s > 0 ? (size_t)s : 4096;
 }
 
 void *slab_next(struct slab_chain *c, size_t bytes, size_t first, size_t size)

@@ -25,6 +25,18 @@ void *slab_alloc(size_t bytes);
 /* give back what slab_alloc(bytes) returned (NULL: nothing) */
 void slab_free(void *p, size_t bytes);
 
+/* address space for `bytes` of zeroes that takes memory only where it is
+ * written (the QP table of a run whose QPs exceed nic.qp_cache: 67 M QPs,
+ * 25.8 GB, of which a few thousand hold state at once), in small pages;
+ * NULL when out of address space.  slab_unreserve gives it back. */
+void *slab_reserve(size_t bytes);
+void slab_unreserve(void *p, size_t bytes);
+/* the memory of [p, p + bytes) back to the system, to read as zeroes again
+ * (p and bytes whole pages of a slab_reserve) */
+void slab_drop(void *p, size_t bytes);
+/* the system's page size */
+size_t slab_page_bytes(void);
+
 /* the slabs of one pool, each holding in its first bytes a pointer to the
  * one before, and the newest one's objects never handed out */
 struct slab_chain {

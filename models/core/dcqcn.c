@@ -266,6 +266,15 @@ void dcqcn_init(const struct dcqcn_params *p, struct dcqcn_qp *q)
 				.deferred_cut_ps = -1 };
 }
 
+int dcqcn_fresh(const struct dcqcn_params *p, const struct dcqcn_qp *q)
+{
+	return !q->reacting && !q->cnp_in_period && !q->last_inc &&
+	       q->rc_bps == p->line_rate_bps && q->rt_bps == p->line_rate_bps &&
+	       q->alpha == p->initial_alpha && q->last_cut_ps == dcqcn_never &&
+	       !q->timer_start_ps && !q->alpha_start_ps && q->deferred_cut_ps == -1 &&
+	       !q->byte_count && !q->t_stage && !q->b_stage && !q->cuts && !q->increases;
+}
+
 static void dcqcn_advance_slow(const struct dcqcn_params *p, struct dcqcn_qp *q,
 			       sim_time_ps now)
 {

@@ -84,6 +84,9 @@ struct dcqcn_qp {
 
 /* a new QP at line rate, not yet reacting (Rc = Rt = line rate) */
 void dcqcn_init(const struct dcqcn_params *p, struct dcqcn_qp *q);
+/* is q as dcqcn_init left it, every field (a QP in this state behaves as a
+ * new one: nic.qp_cache may drop it) */
+int dcqcn_fresh(const struct dcqcn_params *p, const struct dcqcn_qp *q);
 /* apply every timer (alpha, increase) and deferred cut due at or before now */
 void dcqcn_advance(const struct dcqcn_params *p, struct dcqcn_qp *q, sim_time_ps now);
 /* a CNP for this QP arrived at now */

@@ -38,6 +38,7 @@ enum {
 	EVKEY_NIC_TX = 0, EVKEY_NIC_LINK = 1, EVKEY_NIC_PAUSE = 2, EVKEY_NIC_PAUSE_DELAY = 3,
 	EVKEY_NIC_DRAIN = 4, EVKEY_NIC_REFRESH = 5, EVKEY_NIC_POST = 6, EVKEY_NIC_CREDIT = 7,
 	EVKEY_QP_PACE = 0, EVKEY_QP_RTO = 1, EVKEY_QP_DELACK = 2,
+	EVKEY_QP_AT_REST = 3, /* index: partition; the timers of QPs at rest (qpcache.c) */
 };
 
 /* the name of an event kind (engine.h SIM_KIND: class and sub-event) as
@@ -50,7 +51,7 @@ static inline void evkey_kind_name(unsigned kind, char *buf, size_t len)
 	static const char *const port[] = { "tx", "link", "pause", "pause_delay" };
 	static const char *const nic[] = { "tx", "link", "pause", "pause_delay", "drain",
 					   "refresh", "post", "credit" };
-	static const char *const qp[] = { "pace", "rto", "delack" };
+	static const char *const qp[] = { "pace", "rto", "delack", "rest_rto" };
 	unsigned c = kind >> 5, s = kind & 31;
 	const char *sub = NULL;
 	if (c == EVKEY_SWITCH && s < 2)
@@ -59,7 +60,7 @@ static inline void evkey_kind_name(unsigned kind, char *buf, size_t len)
 		sub = port[s];
 	else if (c == EVKEY_NIC && s < 8)
 		sub = nic[s];
-	else if (c == EVKEY_QP && s < 3)
+	else if (c == EVKEY_QP && s < 4)
 		sub = qp[s];
 	if (c == EVKEY_PORT && s >= EVKEY_PORT_PG && s < EVKEY_PORT_CREDIT)
 		snprintf(buf, len, "port.pg_refresh%u", s - EVKEY_PORT_PG);

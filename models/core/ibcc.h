@@ -44,6 +44,11 @@ struct ibcc_qp {
 
 /* a new QP: CCTI at ccti_min, the timer stopped */
 void ibcc_init(const struct ibcc_params *p, struct ibcc_qp *q);
+/* is q as ibcc_init left it */
+static inline int ibcc_fresh(const struct ibcc_params *p, const struct ibcc_qp *q)
+{
+	return q->ccti == p->ccti_min && q->tick_ps == -1;
+}
 /* apply the timer's expiries up to now */
 void ibcc_advance(const struct ibcc_params *p, struct ibcc_qp *q, sim_time_ps now);
 /* a BECN arrives at now */

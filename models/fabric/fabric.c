@@ -152,6 +152,10 @@ static struct nic_config nic_config_of(const struct scenario *scn,
 				    8 * UNITS_PS_PER_S / scn->host_link_bps,
 		},
 		.nvlink_bps = scn->nvlink_bps, .nvlink_latency_ps = scn->nvlink_latency_ps,
+		/* the NIC backlogs of queues.csv (output.queues = all) read every
+		 * QP: they keep their state; rates.csv's always do */
+		.qp_cache = scn->output_queues == SCN_QUEUES_ALL ? 0 : scn->nic_qp_cache,
+		.qp_pinned = scn->output_rates,
 	};
 }
 
@@ -338,7 +342,8 @@ struct fabric *fabric_create_split(const struct scenario *scn, unsigned threads,
 		goto fail;
 	/* the QPs (traffic.h) and the link failures are every partition's */
 	f->qps = f->parts[0].net.qps;
-	f->nqps = f->parts[0].net.nqps;
+	/* with nic.qp_cache, those that always have their state */
+	f->nqps = nic_qps_pinned(&f->parts[0].net);
 	for (uint32_t p = 0; p < f->nparts; p++) {
 		struct net *net = &f->parts[p].net;
 		net->link_down = f->faults.link_down;
@@ -518,10 +523,13 @@ uint64_t fabric_flows_done(const struct fabric *f)
 
 const struct flow *fabric_flow(const struct fabric *f, uint64_t id)
 {
-	for (uint32_t i = 0; i < f->nqps; i++)
-		for (const struct flow *fl = f->qps[i].head; fl; fl = fl->next)
+	const struct net *net = &f->parts[0].net;
+	for (uint32_t i = 0; i < net->nqps; i++) {
+		const struct qp *q = nic_qp_peek(net, i); /* NULL: no message */
+		for (const struct flow *fl = q ? q->head : NULL; fl; fl = fl->next)
 			if (fl->id == id)
 				return fl;
+	}
 	for (uint32_t h = 0; h < f->nhosts; h++)
 		for (uint32_t k = 0; k < f->nics[h].nwait; k++)
 			if (f->nics[h].wait[k]->id == id)
@@ -540,8 +548,10 @@ int fabric_unfinished(const struct fabric *f, void (*fn)(void *ctx, const struct
 {
 	size_t n = 0, cap = 0;
 	const struct flow **list = NULL;
-	for (uint32_t i = 0; i < f->nqps; i++)
-		for (const struct flow *fl = f->qps[i].head; fl; fl = fl->next) {
+	const struct net *net = &f->parts[0].net;
+	for (uint32_t i = 0; i < net->nqps; i++) {
+		const struct qp *q = nic_qp_peek(net, i); /* NULL: no message */
+		for (const struct flow *fl = q ? q->head : NULL; fl; fl = fl->next) {
 			if (fl->end_ps >= 0)
 				continue;
 			if (n == cap) {
@@ -555,6 +565,7 @@ int fabric_unfinished(const struct fabric *f, void (*fn)(void *ctx, const struct
 			}
 			list[n++] = fl;
 		}
+	}
 	if (n)
 		qsort(list, n, sizeof(*list), by_id);
 	for (size_t k = 0; k < n; k++)
@@ -690,6 +701,14 @@ int fabric_check_conservation(struct fabric *f, uint64_t *in_flight)
 	return 0;
 }
 
+uint64_t fabric_qps_live_peak(const struct fabric *f)
+{
+	uint64_t n = 0;
+	for (uint32_t p = 0; p < f->nparts; p++)
+		n += f->parts[p].net.qps_live_peak;
+	return n;
+}
+
 uint64_t fabric_flows_peak(const struct fabric *f)
 {
 	uint64_t n = 0;
@@ -719,6 +738,59 @@ uint64_t fabric_max_queue_bytes(const struct fabric *f)
 	return m;
 }
 
+/* the one-packet messages of an all-to-all that a host link sends within
+ * two round trips of a leaf-spine without queues (a cable of 5 ns/m, three
+ * switches each way), and two more: those a rank has under way at once */
+static uint64_t in_flight_frames(const struct scenario *scn, const struct scn_job *j)
+{
+	sim_time_ps way = (2 * scn->host_cable_mm + 2 * scn->fabric_cable_mm) * 5 +
+			  3 * scn->switch_latency_ps;
+	int64_t frame = j->size_bytes / j->ranks.n / j->qps_per_connection + PKT_ROCE_HDR_BYTES +
+			PKT_WIRE_OVERHEAD_BYTES;
+	uint64_t f = (uint64_t)units_mul_div_ceil(scn->host_link_bps, 4 * way,
+						  8 * frame * UNITS_PS_PER_S) + 2;
+	uint64_t all = (uint64_t)(j->ranks.n - 1) * j->qps_per_connection;
+	return f < all ? f : all;
+}
+
+/* the QPs give their state up at rest (fabric.h, struct fabric_memory) */
+static void cached_memory(const struct scenario *scn, struct fabric_memory *n)
+{
+	uint64_t busy = scn->output_rates, msgs = 0;
+	for (uint32_t k = 0; k < scn->njobs; k++) {
+		const struct scn_job *j = &scn->jobs[k];
+		if (j->pattern != SCN_JOB_ALLTOALL) {
+			busy += traffic_job_qps(j);
+			msgs += traffic_job_posted_at_once(j);
+			continue;
+		}
+		/* shift: about two of a rank's parts are under way (the one
+		 * sent, the one acknowledged).  all-at-once: a rank's NIC serves
+		 * its messages in turn, a packet each, so that messages of more
+		 * than a packet are all under way after the first round; of one
+		 * packet, those sent within about two round trips */
+		uint64_t b = 2 * (uint64_t)j->ranks.n * j->qps_per_connection;
+		uint64_t at_once = traffic_job_posted_at_once(j);
+		if (at_once && j->ranks.n &&
+		    j->size_bytes / j->ranks.n > (int64_t)scn->mtu_bytes * j->qps_per_connection)
+			b = at_once;
+		else if (at_once)
+			b = j->ranks.n * in_flight_frames(scn, j);
+		b = b < traffic_job_qps(j) ? b : traffic_job_qps(j);
+		busy += b;
+		/* made in turn on one GPU a server but over InfiniBand (alltoall.c) */
+		msgs += scn->gpus_per_server == 1 && scn->fabric_type != SCN_FABRIC_IB && at_once
+				? b
+				: at_once;
+	}
+	n->cache = scn->nic_qp_cache;
+	n->live = n->cache + busy < n->qps ? n->cache + busy : n->qps;
+	n->msgs = msgs;
+	/* and its id in its job's table of QPs (traffic.c) */
+	n->home_bytes = nic_qp_home_bytes() + sizeof(uint32_t);
+	n->bytes = n->qps * n->home_bytes + n->live * n->qp_bytes + n->msgs * n->msg_bytes;
+}
+
 struct fabric_memory fabric_memory_estimate(const struct scenario *scn)
 {
 	struct fabric_memory n = { .msg_bytes = sizeof(struct flow) };
@@ -731,6 +803,9 @@ struct fabric_memory fabric_memory_estimate(const struct scenario *scn)
 	}
 	n.qp_bytes = nic_qp_bytes(scn->fabric_type == SCN_FABRIC_TCP);
 	n.bytes = n.qps * n.qp_bytes + n.msgs * n.msg_bytes;
+	if (scn->nic_qp_cache && n.qps > scn->nic_qp_cache && scn->fabric_type != SCN_FABRIC_TCP &&
+	    scn->ecmp != SCN_ECMP_ADAPTIVE && scn->output_queues != SCN_QUEUES_ALL)
+		cached_memory(scn, &n);
 	long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGESIZE);
 	n.phys = pages > 0 && size > 0 ? (uint64_t)pages * (uint64_t)size : 0;
 	n.verdict = n.qps >= UINT32_MAX		     ? FABRIC_MEMORY_TOO_MANY_QPS

@@ -280,6 +280,9 @@ int fabric_check_conservation(struct fabric *f, uint64_t *in_flight);
 /* messages alive at once (made, not yet acknowledged): the sum of every
  * partition's peak, an upper bound of the fabric's */
 uint64_t fabric_flows_peak(const struct fabric *f);
+/* the QPs that had their state at once at most (each partition's most,
+ * summed), when they exceed nic.qp_cache; else 0 */
+uint64_t fabric_qps_live_peak(const struct fabric *f);
 
 /* largest egress queue seen on any switch port, frame bytes */
 uint64_t fabric_max_queue_bytes(const struct fabric *f);
@@ -300,7 +303,17 @@ struct fabric_memory {
 	size_t qp_bytes;               /* bytes a QP takes (TCP's state too, nic.h) */
 	uint64_t msgs;                 /* messages posted at once on them (all-to-all) */
 	size_t msg_bytes;              /* bytes a message takes */
-	uint64_t bytes;                /* the QPs' and the messages' bytes */
+	uint64_t bytes;                /* the QPs' and the messages' bytes (at the peak) */
+	/* QPs beyond nic.qp_cache: a QP has its state (qp_bytes) only while it
+	 * needs it and keeps home_bytes else (models/node/qpcache.c); at most
+	 * about `live` have it at once, the cache and those busy (all of a
+	 * job's but an all-to-all's, 2 x ranks x qps_per_connection of an
+	 * all-to-all's, whose `all-at-once` messages are then made as each
+	 * NIC serves them and count as many); cache 0: every QP keeps its
+	 * state (nic.qp_cache = 0, or the QPs fit, or a run that cannot give
+	 * it up: TCP, ecmp = adaptive, output.queues = all) */
+	uint64_t cache, live;
+	size_t home_bytes;
 	uint64_t phys;                 /* the machine's memory, bytes; 0: unknown */
 	uint64_t most;                 /* QPs of the job that opens the most, */
 	uint32_t job;                  /* that job (its index in the scenario) */

@@ -77,6 +77,15 @@ int fabric_split_refused(const struct scenario *scn, int ranks, char *why, size_
 		snprintf(why, len, "cannot split the run over %d ranks: %s", ranks, p.why_one);
 		return -1;
 	}
+	struct fabric_memory need = fabric_memory_estimate(scn);
+	if (need.cache) {
+		snprintf(why, len, "cannot split the run over %d ranks: its jobs open %llu QPs, more "
+			 "than nic.qp_cache (%llu), whose QPs give their state up, which a run split "
+			 "over ranks does not do yet; with nic.qp_cache = 0 every rank keeps every "
+			 "QP's state", ranks,
+			 (unsigned long long)need.qps, (unsigned long long)need.cache);
+		return -1;
+	}
 	if (p.units < (uint32_t)ranks) {
 		snprintf(why, len, "cannot split the run over %d ranks: the fabric has %u units (%s), "
 			 "one rank needs one at least", ranks, p.units, p.unit_is);

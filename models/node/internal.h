@@ -110,6 +110,17 @@ static inline void nic_ready_push(struct nic *n, struct qp *q)
 	q->ready = 1;
 }
 
+/* q back at the head of its ring (a struct nic_gen with messages left) */
+static inline void nic_ready_push_front(struct nic *n, struct qp *q)
+{
+	q->next_ready = n->ready[q->prio].head;
+	n->ready[q->prio].head = q;
+	if (!n->ready[q->prio].tail)
+		n->ready[q->prio].tail = q;
+	n->ready_mask |= (uint8_t)(1u << q->prio);
+	q->ready = 1;
+}
+
 static inline struct qp *nic_ready_pop(struct nic *n, unsigned prio)
 {
 	struct qp *q = n->ready[prio].head;
@@ -226,5 +237,61 @@ void nvlink_fire(struct sim_engine *eng, struct sim_event *ev);
 
 /* the NIC's post_ev: the waiting messages whose start time has come */
 void nic_post_fire(struct sim_engine *eng, struct sim_event *ev);
+/* slot qid of the table: a new QP from src to dst (its events, its
+ * congestion control at rest; TCP's state is the caller's) */
+void nic_qp_fresh(struct net *net, uint32_t qid, uint32_t src, uint32_t dst, uint8_t dscp);
+
+/* ---- qpcache.c: nic.qp_cache, the state of QPs while they need it ---- */
+
+/* what a QP keeps while it has no state in the table */
+struct qp_home {
+	sim_time_ps rto_ps;            /* its retransmission timer, still pending when it
+					* gave its state up: when it fires; 0 none */
+	uint32_t psn;                  /* its next PSN, sent, acknowledged and expected */
+	uint32_t job;                  /* its job (NET_NONE before its first message) */
+	uint16_t src, dst;
+	uint8_t dscp;
+	uint8_t state;                 /* QP_HOME_NEW, QP_HOME_LIVE, QP_HOME_AT_REST, or
+					* QP_HOME_AT_REST_CC: its congestion control is not
+					* as new, and kept (struct qp_cc_kept) */
+};
+enum { QP_HOME_NEW, QP_HOME_LIVE, QP_HOME_AT_REST, QP_HOME_AT_REST_CC };
+
+/* the table of a run whose QPs exceed nic.qp_cache: address space for
+ * every QP, written (and so in memory) only in the blocks of pages that
+ * hold QPs with state; each QP's home; how many QPs of each block have
+ * state (the partitions' threads change them) */
+struct qp_cache {
+	struct qp_home *home;
+	_Atomic unsigned char *block_live;
+	uint32_t block;                /* QPs a block: whole pages of whole QPs */
+	uint32_t pinned;               /* the first QPs, which keep their state */
+	uint32_t nparts;               /* partitions sharing the table */
+	uint32_t cap;                  /* QPs the table has room for */
+};
+
+/* does a table for n QPs need the cache (nic.qp_cache), and can the run
+ * use it */
+int nic_qps_cached(const struct net *net, uint64_t n);
+/* a table with the cache for n QPs; 0, or -1 when out of memory */
+int nic_qps_cache_init(struct net *net, uint32_t n);
+/* a new QP in a table with the cache: its home, and its state if pinned */
+uint32_t nic_qps_cache_add(struct net *net, uint32_t src, uint32_t dst, uint8_t dscp);
+/* QP qid gets its state back, as it was when it gave it up */
+void nic_qp_restore(struct net *net, uint32_t qid);
+/* q's messages are all acknowledged: it may give its state up later */
+void nic_qp_at_rest(struct net *net, struct qp *q);
+/* the QPs at rest longest give their state up while the partition keeps
+ * more than its share (on the senders' thread, where nothing holds them) */
+void nic_qps_trim(struct net *net);
+
+/* QP qid, with its state (given back if it had none) */
+static inline struct qp *nic_qp(struct net *net, uint32_t qid)
+{
+	struct qp *q = &net->qps[qid];
+	if (net->qc && !q->live)
+		nic_qp_restore(net, qid);
+	return q;
+}
 
 #endif

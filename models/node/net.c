@@ -35,6 +35,12 @@ int net_ports(struct net *net, struct port *ports, size_t nports)
 
 void net_free(struct net *net)
 {
+	if (net->qc || net->rest || net->timers) { /* nic.qp_cache: its table and lists */
+		int shared = net->qc != NULL;
+		nic_qps_cache_free(net);
+		if (shared)
+			net->qps = NULL;
+	}
 	for (uint32_t i = 0; net->qps && i < net->nqps; i++)
 		free(net->qps[i].rx.ooo); /* TCP's out-of-order and SACK maps */
 	for (uint32_t i = 0; net->tcp && i < net->nqps; i++)
@@ -85,7 +91,7 @@ void net_drop(struct net *net, struct pkt *p, uint64_t *cause)
 	 * QP */
 	if (net->njobs && cause != &net->st.drops.rx_discard && p->type != PKT_PFC &&
 	    p->qp < net->nqps) {
-		struct net_job_stats *js = net_job(net, net->qps[p->qp].job);
+		struct net_job_stats *js = net_job(net, nic_qp_job(net, p->qp));
 		if (js)
 			js->drops++;
 	}

@@ -23,6 +23,7 @@ struct flow;
 struct net;
 struct qp;
 struct qp_tcp;
+struct qp_cc_kept;
 struct sw;
 struct port;
 struct nic;
@@ -158,6 +159,8 @@ struct net {
 	uint32_t nqps, qps_cap;
 	struct qp_tcp *tcp;            /* TCP runs: each QP's TCP state, beside qps
 					* (internal.h); else NULL */
+	struct qp_cache *qc;           /* nic.qp_cache: what QPs without state keep
+					* (qpcache.c), shared like qps; else NULL */
 
 	/* the pool of messages */
 	_Alignas(64) struct flow *flow_free; /* free messages */
@@ -165,6 +168,28 @@ struct net {
 	uint64_t flows_live;           /* messages taken from the pool, not returned */
 	uint64_t flows_peak;           /* the most flows_live has been */
 	uint64_t flows_done;           /* messages completed at their receivers */
+
+	/* nic.qp_cache (qpcache.c), written by this partition's thread: its
+	 * senders' QPs with state (and the most at once), how many it keeps,
+	 * its QPs at rest oldest first (a ring), the blocks of the table it
+	 * emptied (given back at the window's end), and the retransmission
+	 * timers that QPs gave up with their state, which still fire (a heap
+	 * of their times, and the event at the first) */
+	_Alignas(64) uint64_t qps_live, qps_live_peak, qps_limit;
+	uint32_t *rest;
+	uint32_t rest_head, rest_n, rest_cap;
+	uint32_t *emptied;
+	uint32_t nemptied, emptied_cap;
+	sim_time_ps *timers;
+	uint32_t ntimers, timers_cap;
+	struct sim_event timers_ev;
+	/* the congestion control of QPs at rest that it changed (DCQCN cut
+	 * them): a table of QP id + 1 and place (a hash, linear probing) and
+	 * the states, dense */
+	uint64_t *cc_slots;
+	uint32_t cc_nslots;
+	struct qp_cc_kept *cc_kept;
+	uint32_t cc_n, cc_cap;
 };
 
 /* the engine and pool of partition `part`; 0, or -1 when out of memory.

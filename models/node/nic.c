@@ -149,8 +149,10 @@ static struct pkt *take_packet(struct nic *n, struct qp *q)
 	struct flow *fl = q->snd;
 	struct pkt *p = nic_data_packet(n, q, fl, q->snd_left, q->psn_nxt);
 	uint32_t payload = p->payload;
-	if (q->psn_nxt < q->psn_max)
+	if (q->psn_nxt < q->psn_max) {
 		nic_count_resent(net, q, payload);
+		q->resent = 1; /* a copy may still be on its way (qpcache.c) */
+	}
 	else if (n->cfg->tcp)
 		tcp_time_segment(net, q);
 	q->psn_nxt++;
@@ -237,6 +239,8 @@ static void requeue(struct nic *n, struct qp *q, uint32_t wire)
 	nic_ready_push(n, q);
 }
 
+static struct qp *gen_next(struct nic *n, struct qp *gq);
+
 void nic_tx_next(struct nic *n)
 {
 	if (n->pfcq.head) {
@@ -259,7 +263,9 @@ void nic_tx_next(struct nic *n)
 		if (!eligible)
 			return;
 		q = nic_ready_pop(n, 31u - (unsigned)__builtin_clz(eligible));
-	} while (n->cfg->tcp ? !tcp_can_send(n, q) : !q->snd);
+		if (q->gen) /* messages made in turn (nic.h, struct nic_gen) */
+			q = gen_next(n, q);
+	} while (!q || (n->cfg->tcp ? !tcp_can_send(n, q) : !q->snd));
 	struct pkt *p = take_packet(n, q);
 	start_tx(n, p);
 	requeue(n, q, pkt_wire_bytes(p));
@@ -335,6 +341,8 @@ void nic_acked(struct net *net, struct qp *q, uint32_t a)
 	if (q->psn_nxt < a)
 		seek(net, q, a);
 	q->rto_at_ps = q->psn_una < q->psn_max ? net->eng.now + rto_of(&net->nics[q->src], q) : 0;
+	if (net->qc && !q->head && q->psn_una == q->psn_max)
+		nic_qp_at_rest(net, q);
 }
 
 void nic_rto_fire(struct sim_engine *eng, struct sim_event *ev)
@@ -385,12 +393,15 @@ static void nic_tx_done(struct sim_engine *eng, struct sim_event *ev)
 	nic_kick(n);
 }
 
-void nic_post(struct net *net, struct flow *fl)
+/* fl joins the end of its QP's messages */
+static struct qp *post_append(struct net *net, struct flow *fl)
 {
-	struct qp *q = &net->qps[fl->qp];
-	struct nic *n = &net->nics[q->src];
-	if (q->job == NET_NONE)
+	struct qp *q = nic_qp(net, fl->qp);
+	if (q->job == NET_NONE) {
 		q->job = fl->job;
+		if (net->qc) /* read by the partitions that drop its packets */
+			net->qc->home[q->id].job = fl->job;
+	}
 	fl->posted = 1;
 	fl->next = NULL;
 	if (q->tail)
@@ -398,6 +409,78 @@ void nic_post(struct net *net, struct flow *fl)
 	else
 		q->head = fl;
 	q->tail = fl;
+	return q;
+}
+
+/* may g's messages be made in turn: is each of their QPs idle (nic.h) */
+static int gen_idle(const struct net *net, const struct nic_gen *g)
+{
+	for (uint32_t j = g->next; j < g->count; j++) {
+		const struct qp *q = nic_qp_peek(net, g->qp(g, j)); /* NULL: at rest */
+		if (q && (q->head || q->snd || q->ready || q->pacing || q->failed || q->local ||
+			  sim_event_pending(&q->pace_ev)))
+			return 0;
+	}
+	return 1;
+}
+
+/* g's start: its first message is posted as it would be, and g stands in
+ * the ring for the others, which the NIC, busy with the first or paused,
+ * would not have served before they were all posted (each post's kick
+ * does nothing after the first's) */
+static void gen_start(struct net *net, struct nic_gen *g)
+{
+	struct nic *n = &net->nics[g->stub.src];
+	g->started = 1;
+	if (n->cfg->tcp || !gen_idle(net, g)) {
+		while (g->next < g->count)
+			nic_post(net, g->make(g, g->next++));
+		return;
+	}
+	/* the first QPs, which the samplers read (nic_qps_pinned), have their
+	 * messages now, as they would: a rank's pinned QPs are the first of
+	 * its run */
+	uint32_t pinned = nic_qps_pinned(net);
+	do
+		nic_post(net, g->make(g, g->next++));
+	while (g->next < g->count && g->qp(g, g->next) < pinned);
+	if (g->next < g->count)
+		nic_ready_push(n, &g->ring);
+}
+
+/* the ring reached g: its next message is made, and its QP served now
+ * if it would have been in the ring here (returned), else NULL */
+static struct qp *gen_next(struct nic *n, struct qp *gq)
+{
+	struct nic_gen *g = container_of(gq, struct nic_gen, ring);
+	struct flow *fl = g->make(g, g->next++);
+	if (g->next < g->count) /* the rest keep their place, ahead of the ring */
+		nic_ready_push_front(n, gq);
+	struct qp *q = post_append(n->net, fl);
+	if (q->snd || q->failed)
+		return NULL;
+	nic_next_message(q, fl);
+	return q->ready || q->pacing ? NULL : q;
+}
+
+void nic_gen_flush(struct net *net, struct nic_gen *g)
+{
+	while (g->started && g->next < g->count) {
+		struct flow *fl = g->make(g, g->next++);
+		struct qp *q = post_append(net, fl);
+		if (!q->snd && !q->failed)
+			nic_next_message(q, fl);
+	}
+}
+
+void nic_post(struct net *net, struct flow *fl)
+{
+	if (fl->gen) {
+		gen_start(net, container_of(fl, struct nic_gen, stub));
+		return;
+	}
+	struct qp *q = post_append(net, fl);
+	struct nic *n = &net->nics[q->src];
 	if (q->local) {
 		nvlink_send(n->net, q, fl);
 		return;
@@ -468,6 +551,8 @@ static void deliver(struct nic *n, struct pkt *p)
 {
 	struct net *net = n->net;
 	struct qp *q = &net->qps[p->qp];
+	/* data comes only from a QP with state (qpcache.c) */
+	SIM_INVARIANT(!net->qc || q->live, "data of QP %u, which has no state", p->qp);
 	ib_return(n, p->prio, pkt_credit_blocks(pkt_frame_bytes(p)));
 	if (n->cfg->tcp) {
 		tcp_deliver(n, q, p);
@@ -606,7 +691,7 @@ void nic_rx(void *to, uint16_t port, struct pkt *p)
 	SIM_INVARIANT(p->dst == n->id, "h%u received a packet for h%u", n->id,
 		      (unsigned)p->dst);
 	if (p->type != PKT_DATA) {
-		struct qp *q = &net->qps[p->qp];
+		struct qp *q = nic_qp(net, p->qp); /* it may have been at rest */
 		ib_return(n, p->prio, pkt_credit_blocks(pkt_frame_bytes(p)));
 		switch (p->type) {
 		case PKT_CNP: /* with ib.cc: a BECN */
@@ -638,6 +723,8 @@ void nic_rx(void *to, uint16_t port, struct pkt *p)
 			break;
 		}
 		pkt_release(&net->pool, p);
+		if (net->qc) /* nothing holds a QP now */
+			nic_qps_trim(net);
 		return;
 	}
 	if (n->drain.rate_bps || n->rxq.head)

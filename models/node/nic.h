@@ -43,6 +43,10 @@ struct nic_config {
 	uint8_t ibcc;
 	struct ibcc_params ibcc_params;
 	uint64_t seed;                 /* QP source ports */
+	/* nic.qp_cache: a run that opens more QPs keeps the state of at most
+	 * about this many (those at rest give theirs up), 0 every QP's; the
+	 * first qp_pinned QPs (those rates.csv traces) always keep theirs */
+	uint32_t qp_cache, qp_pinned;
 	int64_t nvlink_bps;            /* a GPU's NVLink, per direction */
 	sim_time_ps nvlink_latency_ps;
 };
@@ -75,6 +79,8 @@ struct flow {
 	uint8_t posted;                /* handed to its QP */
 	uint8_t mirror;                /* this process's copy of a message that another
 					* process sends (models/fabric/ranks.c) */
+	uint8_t gen;                   /* not a message: a struct nic_gen's place in the
+					* NIC's heap of messages waiting to start */
 	int64_t bytes, rx_bytes;
 	sim_time_ps start_ps, end_ps;  /* end_ps < 0 until complete */
 	sim_time_ps due_ps;            /* over NVLink: when it arrives; over TCP: when the
@@ -117,6 +123,12 @@ struct qp {
 	uint8_t failed;                /* in the error state: sends nothing any more */
 	uint8_t local;                 /* both ends are GPUs of one server: over NVLink,
 					* pace_ev delivers its messages */
+	/* nic.qp_cache (qpcache.c): the QP has its state here (a slot that
+	 * was never written or was given back reads 0), it is in its
+	 * partition's list of QPs at rest, it sent a packet twice (a copy
+	 * may still be on its way: it keeps its state) */
+	uint8_t live, rest, resent;
+	uint8_t gen;                   /* not a QP: a struct nic_gen's place in the ring */
 	/* read for every packet sent: next to the above.  A NIC runs DCQCN
 	 * (nic.cc = dcqcn, RoCE) or InfiniBand's congestion control (ib.cc),
 	 * never both: their states share the place */
@@ -149,6 +161,31 @@ struct qp {
  * lines) */
 _Static_assert(offsetof(struct qp, dc.rc_bps) + sizeof(double) <= 128,
 	       "a QP's per-packet sender fields must stay on its first two lines");
+
+/*
+ * A run of messages that one NIC posts at one time, each on a QP of its
+ * own (an all-to-all `all-at-once`: a rank's n - 1 messages), made only
+ * when the NIC first serves it: 8,192 ranks post 67 M messages at once,
+ * 8.6 GB.  Posted, the run takes the place in the NIC's ready ring that
+ * its messages' QPs would have taken one after another, and each message
+ * is made where its QP's turn would have come (nic.c, nic_gen_next): the
+ * ring's order and every output are those of the messages posted at once.
+ * It is used when each of its QPs is idle as it starts (no message, not in
+ * the ring, not pacing, not failed), so that nothing moves a QP before its
+ * turn; else its messages are all made and posted at its start.
+ */
+struct nic_gen {
+	struct flow stub;              /* its place in the NIC's heap of messages waiting
+					* to start: start_ps, the id of its first message,
+					* src; gen = 1 */
+	struct qp ring;                /* its place in the ready ring: prio; gen = 1 */
+	uint32_t next, count;          /* its next message, and how many it has */
+	uint8_t started;               /* posted: its messages are made from here on */
+	/* message j (next, and next + 1 after it) with its workload fields set;
+	 * the QP of message j */
+	struct flow *(*make)(struct nic_gen *g, uint32_t j);
+	uint32_t (*qp)(const struct nic_gen *g, uint32_t j);
+};
 
 /* The fields every frame reads or writes come first (tx_ev to ready: the
  * first 336 bytes); a fabric of thousands of NICs misses on each
@@ -206,11 +243,37 @@ size_t nic_qp_bytes(int tcp);
  * add saves the table's doublings (an all-to-all of 4,096 ranks adds 16.8 M,
  * 6.4 GB).  -1 when out of memory or beyond the QP numbers. */
 int nic_reserve_qps(struct net *net, uint64_t n);
+/* nic.qp_cache (qpcache.c).  The QP table, made through nets[0], is every
+ * partition's; each keeps its share of the cache */
+void nic_qps_share(struct net *const *nets, uint32_t nparts);
+/* between windows: the blocks of the table the partition emptied go back */
+void nic_qps_window_end(struct net *net);
+/* QP qid if it has its state, else NULL (it has nothing in flight) */
+const struct qp *nic_qp_peek(const struct net *net, uint32_t qid);
+/* the first QPs, which always have their state (every QP without the
+ * cache): the samplers read these */
+uint32_t nic_qps_pinned(const struct net *net);
+/* the job of QP qid (NET_NONE before its first message) */
+uint32_t nic_qp_job(const struct net *net, uint32_t qid);
+/* QP qid is job's (struct qp's job: set when the job opens it) */
+void nic_qp_set_job(struct net *net, uint32_t qid, uint32_t job);
+/* what a QP keeps without its state: its home and its timer's time */
+size_t nic_qp_home_bytes(void);
+/* what the cache holds (net_free) */
+void nic_qps_cache_free(struct net *net);
 /* a message from the pool of the net that runs its sender: `bytes` on QP
  * qp, starting at start_ps, with the given id; the workload fields are zero.
  * NULL when out of memory. */
 struct flow *nic_flow_new(struct net *net, uint64_t id, uint32_t qp, int64_t bytes,
 			  sim_time_ps start_ps);
+/* post g's messages at start_ps (its ring place as nic_post_at would
+ * give its first message), as decided at sched; g's stub has the id of its
+ * first message, its start and its sender (src) set, and g->ring.prio */
+void nic_gen_post_at(struct net *net, struct nic_gen *g, sim_time_ps start_ps,
+		     sim_time_ps sched);
+/* the messages a started g has not made yet are made and queued on their
+ * QPs, sending nothing (a run that ended: its unfinished messages) */
+void nic_gen_flush(struct net *net, struct nic_gen *g);
 /* a message that will not be posted goes back to the pool */
 void nic_flow_free(struct net *net, struct flow *fl);
 /* every slab of the net's message pool (end of run) */

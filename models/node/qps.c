@@ -46,6 +46,8 @@ int nic_reserve_qps(struct net *net, uint64_t n)
 		return 0;
 	if (n >= UINT32_MAX)
 		return -1;
+	if (!net->qps && nic_qps_cached(net, n)) /* nic.qp_cache: qpcache.c */
+		return nic_qps_cache_init(net, (uint32_t)n);
 	uint32_t cap = (uint32_t)n;
 	/* mapped with its pages present (slab.h): an all-to-all's table is
 	 * gigabytes, a page fault each 4 KiB */
@@ -81,12 +83,9 @@ static uint16_t qp_sport(uint64_t seed, uint32_t qp)
 	return (uint16_t)(0xC000u | (rng_derive(seed, RNG_ID(RNG_NIC, qp)) & 0x3FFFu));
 }
 
-uint32_t nic_add_qp(struct net *net, uint32_t src, uint32_t dst, uint8_t dscp)
+void nic_qp_fresh(struct net *net, uint32_t qid, uint32_t src, uint32_t dst, uint8_t dscp)
 {
-	if (grow_qps(net))
-		return NET_NONE;
 	const struct nic_config *cfg = net->nics[src].cfg;
-	uint32_t qid = net->nqps++;
 	struct qp *q = &net->qps[qid];
 	*q = (struct qp){
 		.id = qid, .src = (uint16_t)src, .dst = (uint16_t)dst,
@@ -102,6 +101,17 @@ uint32_t nic_add_qp(struct net *net, uint32_t src, uint32_t dst, uint8_t dscp)
 		dcqcn_init(&cfg->dcqcn_params, &q->dc);
 	else if (cfg->ibcc)
 		ibcc_init(&cfg->ibcc_params, &q->ibcc);
+}
+
+uint32_t nic_add_qp(struct net *net, uint32_t src, uint32_t dst, uint8_t dscp)
+{
+	if (net->qc)
+		return nic_qps_cache_add(net, src, dst, dscp);
+	if (grow_qps(net))
+		return NET_NONE;
+	const struct nic_config *cfg = net->nics[src].cfg;
+	uint32_t qid = net->nqps++;
+	nic_qp_fresh(net, qid, src, dst, dscp);
 	if (cfg->tcp) {
 		if (!net->tcp && tcp_table(net, net->qps_cap)) {
 			net->nqps--;
@@ -110,6 +120,17 @@ uint32_t nic_add_qp(struct net *net, uint32_t src, uint32_t dst, uint8_t dscp)
 		tcp_open(net, qid, cfg);
 	}
 	return qid;
+}
+
+void nic_qp_set_job(struct net *net, uint32_t qid, uint32_t job)
+{
+	if (net->qc) { /* its home, and its state if it has some from the start */
+		net->qc->home[qid].job = job;
+		if (qid < net->qc->pinned)
+			net->qps[qid].job = job;
+		return;
+	}
+	net->qps[qid].job = job;
 }
 
 /* ---- the message pool: slabs, never shrinking during a run ---- */
@@ -124,7 +145,7 @@ struct flow_slab {
 struct flow *nic_flow_new(struct net *net, uint64_t id, uint32_t qp, int64_t bytes,
 			  sim_time_ps start_ps)
 {
-	const struct qp *q = &net->qps[qp];
+	const struct qp *q = nic_qp(net, qp);
 	net = net->nics[q->src].net;
 	/* freed messages first, then the newest slab's never used (as packets) */
 	struct flow *fl = net->flow_free;
@@ -197,10 +218,11 @@ static struct flow *wait_pop(struct nic *n)
 
 void nic_post_at(struct net *net, struct flow *fl, sim_time_ps sched)
 {
-	struct nic *n = &net->nics[net->qps[fl->qp].src];
+	struct nic *n = &net->nics[fl->src]; /* its QP's */
 	net = n->net;
 	if (net->remote) { /* its sender runs in another process, which posts it */
-		nic_flow_free(net, fl);
+		if (!fl->gen) /* (a split run has no generator: no QP cache) */
+			nic_flow_free(net, fl);
 		return;
 	}
 	if (fl->start_ps <= net->eng.now) {
@@ -222,6 +244,18 @@ void nic_post_at(struct net *net, struct flow *fl, sim_time_ps sched)
 	wait_place(n, i, fl);
 	if (i == 0)
 		sim_schedule_at(&net->eng, &n->post_ev, fl->start_ps, sched);
+}
+
+void nic_gen_post_at(struct net *net, struct nic_gen *g, sim_time_ps start_ps,
+		     sim_time_ps sched)
+{
+	g->stub.start_ps = start_ps;
+	g->stub.gen = 1;
+	g->stub.heap_idx = UINT32_MAX;
+	g->ring.gen = 1;
+	g->next = 0;
+	g->started = 0;
+	nic_post_at(net, &g->stub, sched);
 }
 
 /* the NIC's post_ev: the waiting messages whose start time has come */

@@ -318,6 +318,11 @@ const struct key_def scn_key_defs[N_KEYS] = {
 	{ SEC_NIC, "rto", KT_TIME_AUTO, SF(nic_rto_ps), UNITS_PS_PER_US,
 	  10000 * UNITS_PS_PER_S, "auto, or 1us-10000s", NULL, NULL, NULL, 0, 0, { SCN_AUTO },
 	  "go-back-N retransmission timeout: auto (from nic.ib_timeout) or a time", NULL },
+	{ SEC_NIC, "qp_cache", KT_INT, SF(nic_qp_cache), 0, 4000000000, "0-4000000000", NULL,
+	  NULL, NULL, 0, 0, { 1048576 },
+	  "QPs whose state a run keeps when its jobs open more: a QP at rest gives its state "
+	  "up (24 B kept of 384) and gets it back when it next has a message; the outputs do "
+	  "not change.  0 = every QP's", NULL },
 
 	{ SEC_JOB, "pattern", KT_ENUM, JF(pattern), 0, 0, NULL, pattern_names,
 	  NULL, NULL, 0, 0, { SCN_JOB_TRACE },

@@ -266,7 +266,7 @@ enum scn_origin {
 };
 
 /* the keys of docs/contract.md#scenario-files (the loader's table) */
-#define SCN_N_KEYS 162
+#define SCN_N_KEYS 163
 
 struct scenario {
 	enum scn_fabric fabric_type;  /* roce */
@@ -379,6 +379,8 @@ struct scenario {
 	int32_t nic_ib_timeout;      /* NCCL_IB_TIMEOUT, 1-31 (20) */
 	int32_t nic_ib_retry_cnt;    /* NCCL_IB_RETRY_CNT, 0-7 (7): the QP errors at the
 				      * (retry_cnt + 1)-th timeout in a row */
+	uint32_t nic_qp_cache;       /* QPs with state at most, beyond those busy
+				      * (1048576); 0: every QP keeps its state */
 
 	/* [dcqcn] */
 	enum scn_dcqcn_profile dcqcn_profile; /* nvidia */

@@ -11,24 +11,69 @@
  */
 #include <stdlib.h>
 
+#include "models/base/slab.h"
+#include "models/core/topology.h"
 #include "models/node/nic.h"
 #include "models/scenario/scenario.h"
 #include "models/workload/internal.h"
 
-/* part q of rank i's message to rank i + k */
-static void a2a_send(struct traffic *t, struct traffic_job *jb, uint32_t i, uint32_t k,
-		     uint32_t q, sim_time_ps start, sim_time_ps sched)
+/* all-at-once in a run with nic.qp_cache: rank i's messages, made as its
+ * NIC first serves each (nic.h, struct nic_gen), by (peer, part) as their
+ * ids; jb->pat holds one a rank */
+struct a2a_gen {
+	struct nic_gen g;
+	struct traffic *t;
+	struct traffic_job *jb;
+	uint32_t i;
+};
+
+/* part q of rank i's message to rank i + k, made */
+static struct flow *a2a_msg(struct traffic *t, struct traffic_job *jb, uint32_t i, uint32_t k,
+			    uint32_t q, sim_time_ps start)
 {
 	uint32_t n = jb->n;
-	if (jb->failed)
-		return;
 	struct flow *fl = traffic_msg(t, jb, ((uint64_t)i * (n - 1) + (k - 1)) * jb->nq + q,
 				      jb->qps[((size_t)i * n + k) * jb->nq + q],
 				      traffic_split(jb->j->size_bytes / n, jb->nq, q), start);
 	fl->pos[0] = i;
 	fl->pos[1] = k;
 	fl->pos[2] = q;
-	nic_post_at(t->net, fl, sched);
+	return fl;
+}
+
+/* part q of rank i's message to rank i + k */
+static void a2a_send(struct traffic *t, struct traffic_job *jb, uint32_t i, uint32_t k,
+		     uint32_t q, sim_time_ps start, sim_time_ps sched)
+{
+	if (jb->failed)
+		return;
+	nic_post_at(t->net, a2a_msg(t, jb, i, k, q, start), sched);
+}
+
+/* message j of a rank's run: part j % Q to rank i + j / Q + 1 */
+static struct flow *gen_make(struct nic_gen *g, uint32_t j)
+{
+	struct a2a_gen *a = (struct a2a_gen *)(void *)g;
+	return a2a_msg(a->t, a->jb, a->i, j / a->jb->nq + 1, j % a->jb->nq, g->stub.start_ps);
+}
+
+static uint32_t gen_qp(const struct nic_gen *g, uint32_t j)
+{
+	const struct a2a_gen *a = (const struct a2a_gen *)(const void *)g;
+	const struct traffic_job *jb = a->jb;
+	return jb->qps[((size_t)a->i * jb->n + j / jb->nq + 1) * jb->nq + j % jb->nq];
+}
+
+/* all-at-once, made in turn: rank i's run of messages starts at start */
+static void a2a_gen_post(struct traffic *t, struct traffic_job *jb, uint32_t i,
+			 sim_time_ps start, sim_time_ps sched)
+{
+	struct a2a_gen *a = &((struct a2a_gen *)jb->pat)[i];
+	uint32_t h = jb->j->ranks.hosts[i];
+	a->g.stub.id = traffic_msg_id(jb, (uint64_t)i * (jb->n - 1) * jb->nq);
+	a->g.stub.src = (uint16_t)h;
+	a->g.ring.prio = t->net->qos.dscp_to_prio[jb->dscp];
+	nic_gen_post_at(t->net, &a->g, start, sched);
 }
 
 /* every part to every rank, or (shift) to the next rank */
@@ -37,6 +82,11 @@ static void a2a_release(struct traffic *t, struct traffic_job *jb, sim_time_ps s
 	uint32_t n = jb->n;
 	for (uint32_t i = 0; i < n; i++) {
 		sim_time_ps start = traffic_rank_start(t, jb, i);
+		if (jb->pat) {
+			if (!jb->failed)
+				a2a_gen_post(t, jb, i, start, sched);
+			continue;
+		}
 		uint32_t last = jb->j->schedule == SCN_SCHEDULE_SHIFT ? 1 : n - 1;
 		for (uint32_t k = 1; k <= last; k++)
 			for (uint32_t q = 0; q < jb->nq; q++)
@@ -70,14 +120,37 @@ static void a2a_noticed(struct traffic *t, struct traffic_job *jb, const struct 
 static int a2a_build(struct traffic *t, struct traffic_job *jb)
 {
 	const struct scn_job *j = jb->j;
-	(void)t;
 	jb->n = j->ranks.n;
 	jb->nq = j->qps_per_connection;
 	jb->ranks = jb->n;
 	jb->per_iter = (uint64_t)jb->n * (jb->n - 1) * jb->nq;
 	jb->iter_bytes = j->size_bytes;
 	jb->msg_bytes = (int64_t)jb->n * (jb->n - 1) * (j->size_bytes / jb->n);
+	/* all-at-once makes its messages in turn where QPs give their state
+	 * up (nic.qp_cache): the messages of 8,192 ranks would not fit.  Not
+	 * on GPU servers, whose messages within a server leave over NVLink as
+	 * they are posted, not in the NIC's turn, nor over InfiniBand, whose
+	 * credits look at the next frame of the ring's first QP (ib.c) */
+	if (j->schedule != SCN_SCHEDULE_ALL_AT_ONCE || !t->net->qc || t->topo->gps > 1 ||
+	    t->net->qos.ib || jb->n < 2)
+		return 0;
+	struct a2a_gen *gens = calloc_lines(jb->n, sizeof(*gens));
+	if (!gens)
+		return -1;
+	for (uint32_t i = 0; i < jb->n; i++)
+		gens[i] = (struct a2a_gen){ .g = { .count = (jb->n - 1) * jb->nq, .make = gen_make,
+						   .qp = gen_qp },
+					    .t = t, .jb = jb, .i = i };
+	jb->pat = gens;
 	return 0;
+}
+
+/* the run ended: each rank's messages not made yet are */
+static void a2a_flush(struct traffic *t, struct traffic_job *jb)
+{
+	struct a2a_gen *gens = jb->pat;
+	for (uint32_t i = 0; gens && i < jb->n; i++)
+		nic_gen_flush(t->net, &gens[i].g);
 }
 
 /* Q per ordered pair, [(i * n + k) * Q + q] from rank i to rank i + k */
@@ -128,4 +201,5 @@ const struct traffic_pattern traffic_alltoall = {
 	.release = a2a_release,
 	.arrived = a2a_arrived,
 	.noticed = a2a_noticed,
+	.flush = a2a_flush,
 };

@@ -168,6 +168,9 @@ struct traffic_pattern {
 			   struct bytes *b);
 	void (*unpack_state)(struct traffic *t, struct traffic_job *jb, uint32_t part,
 			     struct bytes_in *in);
+	/* optional: the run ended: the messages posted but not made yet are
+	 * made (traffic_flush) */
+	void (*flush)(struct traffic *t, struct traffic_job *jb);
 	/* optional: frees what jb->pat holds (traffic.c frees jb->pat itself) */
 	void (*free)(void *pat);
 };
@@ -186,6 +189,8 @@ void *traffic_grow(void *a, uint32_t *cap, uint32_t n, size_t elem);
  * no earlier than start (aborts when out of memory) */
 struct flow *traffic_msg(struct traffic *t, struct traffic_job *jb, uint64_t index, uint32_t qp,
 			 int64_t bytes, sim_time_ps start);
+/* the id of message `index` of the job's iteration in progress */
+uint64_t traffic_msg_id(const struct traffic_job *jb, uint64_t index);
 /* when rank (sender, row) idx starts the iteration in progress: the
  * release, its skew and its straggler delay */
 sim_time_ps traffic_rank_start(const struct traffic *t, const struct traffic_job *jb,

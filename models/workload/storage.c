@@ -315,7 +315,8 @@ static int storage_open_qps(struct traffic *t, struct traffic_job *jb)
 			jb->qps[k + 1] = nic_add_qp(t->net, b, a, jb->dscp);
 			if (jb->qps[k] == NET_NONE || jb->qps[k + 1] == NET_NONE)
 				return -1;
-			t->net->qps[jb->qps[k]].job = t->net->qps[jb->qps[k + 1]].job = jb->index;
+			nic_qp_set_job(t->net, jb->qps[k], jb->index);
+			nic_qp_set_job(t->net, jb->qps[k + 1], jb->index);
 		}
 	return 0;
 }

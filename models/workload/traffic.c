@@ -145,6 +145,11 @@ struct flow *traffic_msg(struct traffic *t, struct traffic_job *jb, uint64_t ind
 	return fl;
 }
 
+uint64_t traffic_msg_id(const struct traffic_job *jb, uint64_t index)
+{
+	return msg_id(jb, jb->iter, index);
+}
+
 /* job.NAME.straggler: how late the host of rank (sender, row) idx starts */
 static sim_time_ps straggle_ps(const struct traffic_job *jb, uint32_t idx)
 {
@@ -406,6 +411,8 @@ void traffic_window_end(struct traffic *t)
 	};
 	uint8_t pending = 0;
 	for (uint32_t p = 0; p < t->nparts; p++) {
+		if (t->parts[p].net->qc) /* no thread runs: emptied QP blocks go back */
+			nic_qps_window_end(t->parts[p].net);
 		pending |= t->parts[p].pending;
 		t->parts[p].pending = 0;
 	}
@@ -493,6 +500,13 @@ uint64_t traffic_flows_total(const struct traffic *t)
 	return n;
 }
 
+void traffic_flush(struct traffic *t)
+{
+	for (uint32_t ji = 0; ji < t->njobs; ji++)
+		if (t->jobs[ji].ops->flush)
+			t->jobs[ji].ops->flush(t, &t->jobs[ji]);
+}
+
 int traffic_finished(const struct traffic *t)
 {
 	if (!t->open_ended && traffic_done(t) == t->flows_total)
@@ -538,7 +552,7 @@ int traffic_qp(struct traffic *t, struct traffic_job *jb, size_t k, uint32_t src
 		jb->qps[k * jb->nq + q] = id;
 		/* its job from the start, which every partition that sees its
 		 * packets reads, whichever process posts its messages */
-		t->net->qps[id].job = jb->index;
+		nic_qp_set_job(t->net, id, jb->index);
 	}
 	return 0;
 }
@@ -667,11 +681,7 @@ int traffic_build(struct traffic *t, struct net *const *nets, uint32_t nparts,
 		t->bytes_total += (uint64_t)scn->jobs[ji].iterations * (uint64_t)t->jobs[ji].msg_bytes;
 	}
 	/* the QPs, made through partition 0's net, are every partition's */
-	for (uint32_t p = 1; p < nparts; p++) {
-		nets[p]->qps = nets[0]->qps;
-		nets[p]->tcp = nets[0]->tcp;
-		nets[p]->nqps = nets[0]->nqps;
-	}
+	nic_qps_share(nets, nparts);
 	/* the first iteration of every job starts at the job's start */
 	for (uint32_t ji = 0; ji < t->njobs; ji++)
 		release(t, &t->jobs[ji], 0, scn->jobs[ji].start_ps, 0);

@@ -153,6 +153,10 @@ uint64_t traffic_job_posted_at_once(const struct scn_job *j);
 uint64_t traffic_job_receivers(const struct scn_job *j);
 /* messages completed so far, and the time of the last */
 uint64_t traffic_done(const struct traffic *t);
+/* a run that ended: the messages that were posted but not yet made (an
+ * all-to-all's, made in turn: nic.h, struct nic_gen) are made, so that
+ * its unfinished messages are all there */
+void traffic_flush(struct traffic *t);
 sim_time_ps traffic_last_done(const struct traffic *t);
 /* every message of every job has completed */
 int traffic_finished(const struct traffic *t);

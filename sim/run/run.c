@@ -383,11 +383,42 @@ static void bytes_text(uint64_t bytes, char *buf, size_t len)
 		 b >= 1e9 ? "GB" : b >= 1e6 ? "MB" : "KB");
 }
 
+/* the same when the QPs exceed nic.qp_cache: the memory expected at the
+ * peak, state of the QPs that have it, the others' homes and the messages */
+static void qp_cached_text(const struct scenario *scn, const struct fabric_memory *n,
+			   char *buf, size_t len)
+{
+	char b[32], h[32], s[32], m[32];
+	bytes_text(n->bytes, b, sizeof(b));
+	bytes_text(n->qps * n->home_bytes, h, sizeof(h));
+	bytes_text(n->live * n->qp_bytes, s, sizeof(s));
+	bytes_text(n->msgs * n->msg_bytes, m, sizeof(m));
+	int k = snprintf(buf, len,
+			 "the jobs open %llu QPs, more than nic.qp_cache = %llu: each keeps %zu B "
+			 "(%s) and has its state (%zu B) only while it needs it, about %llu at "
+			 "most at once (%s)",
+			 (unsigned long long)n->qps, (unsigned long long)n->cache, n->home_bytes, h,
+			 n->qp_bytes, (unsigned long long)n->live, s);
+	if (k > 0 && (size_t)k < len && scn->njobs > 1)
+		k += snprintf(buf + k, len - (size_t)k, "; job.%s opens %llu",
+			      scn->jobs[n->job].name, (unsigned long long)n->most);
+	if (k > 0 && (size_t)k < len && n->msgs)
+		k += snprintf(buf + k, len - (size_t)k,
+			      ", with about %llu messages at once (%zu B each: %s)",
+			      (unsigned long long)n->msgs, n->msg_bytes, m);
+	if (k > 0 && (size_t)k < len)
+		snprintf(buf + k, len - (size_t)k, ": %s expected at the peak", b);
+}
+
 /* what the jobs' QPs take (fabric_memory_estimate), in words */
 static void qp_need_text(const struct scenario *scn, const struct fabric_memory *n, char *buf,
 			 size_t len)
 {
 	char b[32];
+	if (n->cache) {
+		qp_cached_text(scn, n, buf, len);
+		return;
+	}
 	bytes_text(n->qps * n->qp_bytes, b, sizeof(b));
 	int k = snprintf(buf, len, "the jobs open %llu QPs (%zu B each: %s",
 			 (unsigned long long)n->qps, n->qp_bytes, b);
@@ -414,7 +445,7 @@ static enum run_status refuse(const struct scenario *scn, const struct run_opts 
 	struct fabric_memory need = fabric_memory_estimate(scn);
 	if (need.verdict == FABRIC_MEMORY_FITS)
 		return RUN_OK;
-	char what[352];
+	char what[512];
 	qp_need_text(scn, &need, what, sizeof(what));
 	if (need.verdict == FABRIC_MEMORY_TOO_MANY_QPS)
 		snprintf(res->err, sizeof(res->err), "%s, more than the %u a run can number", what,
@@ -710,6 +741,8 @@ static enum run_status write_files(struct run_ctx *c, struct fabric *f, enum run
 				   int write_failed, int io_bad, const char *ioerr, int *oom,
 				   struct run_result *res)
 {
+	if (!c->comm && f->scn->output_flows)
+		traffic_flush(&f->traffic);
 	if (!c->comm && f->scn->output_flows && fabric_unfinished(f, on_unfinished, c))
 		*oom = 1; /* a split run wrote them (run_split_finish) */
 	res->peak_rss_mb = peak_rss_mb();
@@ -823,7 +856,7 @@ enum run_status run_scenario(const struct scenario *scn, const struct run_opts *
 void run_print_plan(const struct scenario *scn, FILE *out)
 {
 	struct fabric_memory need = fabric_memory_estimate(scn);
-	char what[352];
+	char what[512];
 	qp_need_text(scn, &need, what, sizeof(what));
 	fprintf(out, "# QPs: %s%s\n", what,
 		need.verdict == FABRIC_MEMORY_TOO_MANY_QPS

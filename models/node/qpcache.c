@@ -1,0 +1,451 @@
+/*
+ * qpcache.c - nic.qp_cache: a QP has its state in the table only while it
+ * needs it.  An all-to-all of n ranks opens n (n - 1) QPs (8,192 ranks:
+ * 67 M, 25.8 GB at 384 B), but a rank has messages on a few of them at a
+ * time; as a NIC keeps the contexts of its active QPs in a cache backed by
+ * host memory, a run whose QPs exceed nic.qp_cache keeps the state of about
+ * that many, and a QP at rest keeps only its home (24 B: its PSN, its job,
+ * its ends, a pending retransmission timer).
+ *
+ * The table is address space for every QP (slab_reserve): a QP's state
+ * stays at its slot, so that nothing that holds a QP (the ready ring, the
+ * engine's events, the samplers) sees it move.  Its pages take memory only
+ * once written, and a block of whole pages whose QPs have all given their
+ * state up is given back to the system (slab_drop): it reads as zeroes
+ * again, and a QP whose slot reads live = 0 has no state (nic_qp).
+ *
+ * At rest.  A QP gives its state up only when a new QP with the same PSN,
+ * job and pending timer would behave exactly as it does, so that no output
+ * changes: no message, nothing unacknowledged or waiting to be sent, no
+ * pacing, no timeout counted, never a packet sent twice (a copy could still
+ * be on its way to the receiver), the receiver's end settled (everything
+ * accepted and acknowledged, no NAK out).  Its congestion control, DCQCN's
+ * or InfiniBand's, and its receiver's last CNP are kept aside (128 B, in a
+ * hash of its sender's partition) unless they are as a new QP's (a QP
+ * DCQCN never cut).  What a new QP sets differently (pacing's last send, the
+ * last progress) is written before it is read again.  Its retransmission
+ * timer is the one event a QP at rest may still have pending: it is taken
+ * from the engine, and put back when the QP gets its state again before
+ * it fires (its firing then does nothing either way); meanwhile one event
+ * a partition fires at each such time (timers_ev), so that the engine has
+ * an event at the same times as before and the windows, which follow the
+ * next event, do not change.
+ *
+ * Threads.  A QP's sender's partition gives it its state (at a post, or a
+ * control frame that reaches it) and takes it away (trim, after an
+ * acknowledgement); the receiver's partition writes its receiving half only
+ * while data of it is on its way, which never is the case at rest.  The
+ * counts of QPs with state per block are atomic, and a block is given back
+ * at once by a run of one partition, else at the window's end, when no
+ * thread runs, if it is still empty.
+ */
+#include "models/node/internal.h"
+
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "models/base/invariant.h"
+#include "models/base/slab.h"
+#include "models/core/evkey.h"
+
+int nic_qps_cached(const struct net *net, uint64_t n)
+{
+	const struct nic_config *cfg = net->nics[0].cfg;
+	/* TCP's state and the out-of-order maps of adaptive routing are
+	 * beside the table: such runs keep every QP */
+	return cfg->qp_cache && n > cfg->qp_cache && !cfg->tcp && !cfg->reorder;
+}
+
+/* QPs a block: the fewest that fill whole pages */
+static uint32_t block_qps(void)
+{
+	size_t page = slab_page_bytes(), a = sizeof(struct qp), b = page;
+	while (b) {
+		size_t r = a % b;
+		a = b;
+		b = r;
+	}
+	return (uint32_t)(page / a);
+}
+
+static void timers_fire(struct sim_engine *eng, struct sim_event *ev);
+
+int nic_qps_cache_init(struct net *net, uint32_t n)
+{
+	struct qp_cache *c = calloc(1, sizeof(*c));
+	if (!c)
+		return -1;
+	c->block = block_qps();
+	c->cap = (n + c->block - 1) / c->block * c->block;
+	c->pinned = net->nics[0].cfg->qp_pinned;
+	c->nparts = 1;
+	c->home = slab_reserve((size_t)c->cap * sizeof(*c->home));
+	c->block_live = calloc(c->cap / c->block, sizeof(*c->block_live));
+	net->qps = slab_reserve((size_t)c->cap * sizeof(struct qp));
+	if (!c->home || !c->block_live || !net->qps) {
+		slab_unreserve(c->home, (size_t)c->cap * sizeof(*c->home));
+		slab_unreserve(net->qps, (size_t)c->cap * sizeof(struct qp));
+		free(c->block_live);
+		free(c);
+		net->qps = NULL;
+		return -1;
+	}
+	net->qc = c;
+	net->qps_cap = c->cap;
+	net->qps_limit = net->nics[0].cfg->qp_cache;
+	sim_event_init(&net->timers_ev, timers_fire, SIM_KEY(EVKEY_QP, net->part, EVKEY_QP_AT_REST));
+	return 0;
+}
+
+uint32_t nic_qps_cache_add(struct net *net, uint32_t src, uint32_t dst, uint8_t dscp)
+{
+	if (net->nqps == net->qps_cap)
+		return NET_NONE;
+	uint32_t qid = net->nqps++;
+	net->qc->home[qid] = (struct qp_home){ .job = NET_NONE, .src = (uint16_t)src,
+					       .dst = (uint16_t)dst, .dscp = dscp };
+	if (qid < net->qc->pinned)
+		nic_qp_restore(net, qid);
+	return qid;
+}
+
+void nic_qps_share(struct net *const *nets, uint32_t nparts)
+{
+	struct qp_cache *c = nets[0]->qc;
+	if (c)
+		c->nparts = nparts;
+	for (uint32_t p = 0; p < nparts; p++) {
+		struct net *net = nets[p];
+		if (p) {
+			net->qps = nets[0]->qps;
+			net->tcp = nets[0]->tcp;
+			net->nqps = nets[0]->nqps;
+			net->qc = c;
+		}
+		if (!c)
+			continue;
+		/* each partition keeps its share */
+		uint64_t share = nets[0]->nics[0].cfg->qp_cache / nparts;
+		net->qps_limit = share ? share : 1;
+		if (p)
+			sim_event_init(&net->timers_ev, timers_fire,
+				       SIM_KEY(EVKEY_QP, net->part, EVKEY_QP_AT_REST));
+	}
+}
+
+/* ---- the timers of QPs at rest: a heap of times ---- */
+
+static void timers_push(struct net *net, sim_time_ps t)
+{
+	if (net->ntimers == net->timers_cap) {
+		uint32_t cap = net->timers_cap ? 2 * net->timers_cap : 64;
+		sim_time_ps *a = realloc(net->timers, cap * sizeof(*a));
+		SIM_INVARIANT(a, "out of memory for the timers of QPs at rest");
+		net->timers = a;
+		net->timers_cap = cap;
+	}
+	uint32_t i = net->ntimers++;
+	while (i > 0 && t < net->timers[(i - 1) / 2]) {
+		net->timers[i] = net->timers[(i - 1) / 2];
+		i = (i - 1) / 2;
+	}
+	net->timers[i] = t;
+	if (i == 0) {
+		if (sim_event_pending(&net->timers_ev))
+			sim_cancel(&net->eng, &net->timers_ev);
+		sim_schedule(&net->eng, &net->timers_ev, t);
+	}
+}
+
+static void timers_pop(struct net *net)
+{
+	sim_time_ps last = net->timers[--net->ntimers];
+	uint32_t i = 0;
+	for (;;) {
+		uint32_t c = 2 * i + 1;
+		if (c >= net->ntimers)
+			break;
+		if (c + 1 < net->ntimers && net->timers[c + 1] < net->timers[c])
+			c++;
+		if (net->timers[c] >= last)
+			break;
+		net->timers[i] = net->timers[c];
+		i = c;
+	}
+	if (net->ntimers)
+		net->timers[i] = last;
+}
+
+/* the time of a timer of a QP at rest: it did nothing, nor does this */
+static void timers_fire(struct sim_engine *eng, struct sim_event *ev)
+{
+	struct net *net = container_of(ev, struct net, timers_ev);
+	while (net->ntimers && net->timers[0] <= eng->now)
+		timers_pop(net);
+	if (net->ntimers)
+		sim_schedule(eng, ev, net->timers[0]);
+}
+
+/* ---- the congestion control of QPs at rest: a hash of QP ids ---- */
+
+/* DCQCN's state, or InfiniBand's in its first bytes (they share the place) */
+struct qp_cc_kept {
+	uint32_t qid;
+	sim_time_ps last_cnp_ps;       /* its receiver's last CNP (qp_rx) */
+	unsigned char cc[sizeof(struct dcqcn_qp)];
+};
+_Static_assert(sizeof(struct ibcc_qp) <= sizeof(struct dcqcn_qp),
+	       "InfiniBand's congestion control shares DCQCN's place");
+
+static uint32_t cc_hash(const struct net *net, uint32_t qid)
+{
+	return (uint32_t)(qid * 2654435761u) & (net->cc_nslots - 1);
+}
+
+/* the slot of qid, or of the empty place where it would go */
+static uint32_t cc_slot(const struct net *net, uint32_t qid)
+{
+	uint32_t i = cc_hash(net, qid);
+	while (net->cc_slots[i] && (uint32_t)(net->cc_slots[i] >> 32) != qid + 1)
+		i = (i + 1) & (net->cc_nslots - 1);
+	return i;
+}
+
+/* twice the slots, at most half of them full */
+static void cc_grow(struct net *net)
+{
+	uint64_t *old = net->cc_slots;
+	uint32_t n = net->cc_nslots;
+	net->cc_nslots = n ? 2 * n : 1024;
+	net->cc_slots = calloc(net->cc_nslots, sizeof(*net->cc_slots));
+	SIM_INVARIANT(net->cc_slots, "out of memory for the QPs at rest");
+	for (uint32_t i = 0; i < n; i++)
+		if (old[i])
+			net->cc_slots[cc_slot(net, (uint32_t)(old[i] >> 32) - 1)] = old[i];
+	free(old);
+}
+
+static void cc_keep(struct net *net, const struct qp *q)
+{
+	if (2 * (net->cc_n + 1) > net->cc_nslots)
+		cc_grow(net);
+	if (net->cc_n == net->cc_cap) {
+		uint32_t cap = net->cc_cap ? 2 * net->cc_cap : 256;
+		struct qp_cc_kept *a = realloc(net->cc_kept, cap * sizeof(*a));
+		SIM_INVARIANT(a, "out of memory for the QPs at rest");
+		net->cc_kept = a;
+		net->cc_cap = cap;
+	}
+	struct qp_cc_kept *k = &net->cc_kept[net->cc_n];
+	k->qid = q->id;
+	k->last_cnp_ps = q->rx.last_cnp_ps;
+	memcpy(k->cc, &q->dc, sizeof(k->cc));
+	net->cc_slots[cc_slot(net, q->id)] = (uint64_t)(q->id + 1) << 32 | net->cc_n++;
+}
+
+/* q's congestion control back from the table, which forgets it */
+static void cc_take(struct net *net, struct qp *q)
+{
+	uint32_t i = cc_slot(net, q->id), mask = net->cc_nslots - 1;
+	SIM_INVARIANT(net->cc_slots[i], "QP %u kept no congestion control", q->id);
+	uint32_t at = (uint32_t)net->cc_slots[i];
+	memcpy(&q->dc, net->cc_kept[at].cc, sizeof(net->cc_kept[at].cc));
+	q->rx.last_cnp_ps = net->cc_kept[at].last_cnp_ps;
+	/* the last state fills its place */
+	if (at != --net->cc_n) {
+		net->cc_kept[at] = net->cc_kept[net->cc_n];
+		uint32_t m = cc_slot(net, net->cc_kept[at].qid);
+		net->cc_slots[m] = (net->cc_slots[m] >> 32) << 32 | at;
+	}
+	/* linear probing without tombstones: the slots after the hole that
+	 * may not stay behind it move into it */
+	net->cc_slots[i] = 0;
+	for (uint32_t j = (i + 1) & mask; net->cc_slots[j]; j = (j + 1) & mask) {
+		uint32_t h = cc_hash(net, (uint32_t)(net->cc_slots[j] >> 32) - 1);
+		if (((j - h) & mask) >= ((j - i) & mask)) {
+			net->cc_slots[i] = net->cc_slots[j];
+			net->cc_slots[j] = 0;
+			i = j;
+		}
+	}
+}
+
+/* ---- state given back and given up ---- */
+
+void nic_qp_restore(struct net *net, uint32_t qid)
+{
+	struct qp_cache *c = net->qc;
+	struct qp_home *h = &c->home[qid];
+	struct net *sn = net->nics[h->src].net; /* the sender's partition, which runs this */
+	nic_qp_fresh(net, qid, h->src, h->dst, h->dscp);
+	struct qp *q = &net->qps[qid];
+	q->psn_nxt = q->psn_una = q->psn_max = q->rx.nxt = h->psn;
+	q->job = h->job;
+	if (h->state == QP_HOME_AT_REST_CC)
+		cc_take(sn, q);
+	/* a timer that fires later than now is pending again; one due now
+	 * would only be armed again at now by the next send, as it is then */
+	if (h->rto_ps > sn->eng.now)
+		sim_schedule_at(&sn->eng, &q->rto_ev, h->rto_ps, sn->eng.now);
+	h->rto_ps = 0;
+	h->state = QP_HOME_LIVE;
+	q->live = 1;
+	atomic_fetch_add_explicit(&c->block_live[qid / c->block], 1, memory_order_relaxed);
+	if (++sn->qps_live > sn->qps_live_peak)
+		sn->qps_live_peak = sn->qps_live;
+}
+
+/* would a new QP with q's PSN, job and timer behave as q does (the
+ * comment at the top) */
+static int at_rest(const struct net *net, const struct qp *q)
+{
+	const struct nic_config *cfg = net->nics[q->src].cfg;
+	if (!q->live || q->head || q->snd || q->ready || q->pacing || q->failed || q->local ||
+	    q->resent || q->timeouts || q->rto_at_ps || sim_event_pending(&q->pace_ev))
+		return 0;
+	if (q->psn_nxt != q->psn_max || q->psn_una != q->psn_max || q->rx.nxt != q->psn_max ||
+	    q->rx.unacked || q->rx.nak_sent || q->rx.ce || q->rx.ooo || q->rx.ends)
+		return 0;
+	(void)cfg;
+	return 1;
+}
+
+/* is q's congestion control as a new QP's */
+static int cc_fresh(const struct net *net, const struct qp *q)
+{
+	const struct nic_config *cfg = net->nics[q->src].cfg;
+	if (cfg->dcqcn)
+		return dcqcn_fresh(&cfg->dcqcn_params, &q->dc);
+	return !cfg->ibcc || ibcc_fresh(&cfg->ibcc_params, &q->ibcc);
+}
+
+/* q gives its state up (on its sender's thread) */
+static void give_up(struct net *net, struct qp *q)
+{
+	struct qp_cache *c = net->qc;
+	struct qp_home *h = &c->home[q->id];
+	h->psn = q->psn_max;
+	h->job = q->job;
+	h->rto_ps = 0;
+	if (sim_event_pending(&q->rto_ev)) {
+		h->rto_ps = q->rto_ev.time;
+		sim_cancel(&net->eng, &q->rto_ev);
+		timers_push(net, h->rto_ps);
+	}
+	h->state = QP_HOME_AT_REST;
+	if (!cc_fresh(net, q) || q->rx.last_cnp_ps >= 0) { /* DCQCN cut it: kept aside */
+		cc_keep(net, q);
+		h->state = QP_HOME_AT_REST_CC;
+	}
+	q->live = 0;
+	net->qps_live--;
+	uint32_t b = q->id / c->block;
+	if (atomic_fetch_sub_explicit(&c->block_live[b], 1, memory_order_relaxed) != 1)
+		return;
+	if (c->nparts == 1) { /* no other thread: the block goes back now */
+		slab_drop(&net->qps[(size_t)b * c->block], (size_t)c->block * sizeof(struct qp));
+		return;
+	}
+	if (net->nemptied == net->emptied_cap) {
+		uint32_t cap = net->emptied_cap ? 2 * net->emptied_cap : 64;
+		uint32_t *a = realloc(net->emptied, cap * sizeof(*a));
+		SIM_INVARIANT(a, "out of memory for the QP blocks to give back");
+		net->emptied = a;
+		net->emptied_cap = cap;
+	}
+	net->emptied[net->nemptied++] = b;
+}
+
+void nic_qp_at_rest(struct net *net, struct qp *q)
+{
+	if (q->rest || q->id < net->qc->pinned)
+		return;
+	if (net->rest_n == net->rest_cap) { /* the ring doubles, its items in order */
+		uint32_t cap = net->rest_cap ? 2 * net->rest_cap : 256;
+		uint32_t *a = malloc(cap * sizeof(*a));
+		SIM_INVARIANT(a, "out of memory for the QPs at rest");
+		for (uint32_t k = 0; k < net->rest_n; k++)
+			a[k] = net->rest[(net->rest_head + k) % net->rest_cap];
+		free(net->rest);
+		net->rest = a;
+		net->rest_head = 0;
+		net->rest_cap = cap;
+	}
+	net->rest[(net->rest_head + net->rest_n++) % net->rest_cap] = q->id;
+	q->rest = 1;
+}
+
+void nic_qps_trim(struct net *net)
+{
+	while (net->qps_live > net->qps_limit && net->rest_n) {
+		struct qp *q = &net->qps[net->rest[net->rest_head]];
+		net->rest_head = (net->rest_head + 1) % net->rest_cap;
+		net->rest_n--;
+		q->rest = 0;
+		if (at_rest(net, q)) /* else busy again: listed when it next rests */
+			give_up(net, q);
+	}
+}
+
+void nic_qps_window_end(struct net *net)
+{
+	struct qp_cache *c = net->qc;
+	for (uint32_t k = 0; k < net->nemptied; k++) {
+		uint32_t b = net->emptied[k];
+		if (!atomic_load_explicit(&c->block_live[b], memory_order_relaxed))
+			slab_drop(&net->qps[(size_t)b * c->block],
+				  (size_t)c->block * sizeof(struct qp));
+	}
+	net->nemptied = 0;
+}
+
+const struct qp *nic_qp_peek(const struct net *net, uint32_t qid)
+{
+	if (!net->qc)
+		return &net->qps[qid];
+	return net->qc->home[qid].state == QP_HOME_LIVE ? &net->qps[qid] : NULL;
+}
+
+uint32_t nic_qps_pinned(const struct net *net)
+{
+	if (!net->qc)
+		return net->nqps;
+	return net->nqps < net->qc->pinned ? net->nqps : net->qc->pinned;
+}
+
+uint32_t nic_qp_job(const struct net *net, uint32_t qid)
+{
+	return net->qc ? net->qc->home[qid].job : net->qps[qid].job;
+}
+
+size_t nic_qp_home_bytes(void)
+{
+	/* and the time of its retransmission timer, pending at rest for
+	 * nic.rto (4.29 s) after its first packet: in the partition's heap */
+	return sizeof(struct qp_home) + sizeof(sim_time_ps);
+}
+
+void nic_qps_cache_free(struct net *net)
+{
+	struct qp_cache *c = net->qc;
+	if (c && net->part == 0) { /* partition 0's net made it */
+		slab_unreserve(c->home, (size_t)c->cap * sizeof(*c->home));
+		slab_unreserve(net->qps, (size_t)c->cap * sizeof(struct qp));
+		free(c->block_live);
+		free(c);
+	}
+	net->qc = NULL;
+	free(net->rest);
+	free(net->emptied);
+	free(net->timers);
+	free(net->cc_slots);
+	free(net->cc_kept);
+	net->cc_slots = NULL;
+	net->cc_kept = NULL;
+	net->cc_n = net->cc_cap = net->cc_nslots = 0;
+	net->rest = net->emptied = NULL;
+	net->timers = NULL;
+	net->rest_n = net->rest_cap = net->nemptied = net->emptied_cap = 0;
+	net->ntimers = net->timers_cap = 0;
+}
