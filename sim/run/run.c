@@ -22,8 +22,8 @@
 #include "models/core/evkey.h"
 #include "models/fabric/fabric.h"
 #include "models/scenario/scenario.h"
-#include "sim/run/iostats.h"
 #include "sim/run/ctx.h"
+#include "sim/run/iostats.h"
 #include "sim/run/output.h"
 #include "sim/run/trainout.h"
 
@@ -530,10 +530,12 @@ static struct fabric *open_run(struct run_ctx *c, const struct scenario *scn,
 	res->warnings = scenario_warnings(scn, NULL, NULL);
 	if (opts->out_dir) {
 		int rows_only = c->comm && c->comm->rank; /* rank 0 writes the files */
-		if (rows_only ? output_open_rows(&c->out, scn, nparts) &&
-					snprintf(res->err, sizeof(res->err), "out of memory")
-			      : output_open(&c->out, opts->out_dir, scn, nparts, res->err,
-					    sizeof(res->err))) {
+		int rc = rows_only ? output_open_rows(&c->out, scn, nparts)
+				   : output_open(&c->out, opts->out_dir, scn, nparts, res->err,
+						 sizeof(res->err));
+		if (rc) {
+			if (rows_only)
+				snprintf(res->err, sizeof(res->err), "out of memory");
 			free_parts(c, nparts);
 			fabric_destroy(f);
 			return NULL;
