@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """test_split.py SIM ROOT - one run split over MPI ranks (the MPI build).
 
-`mpirun -np 2` and `mpirun -np 3` (oversubscribed) must write, byte for
-byte, what `--set sim.threads=1` writes in one process (every file but
+`mpirun -np 2` (and on some, `mpirun -np 3`, oversubscribed) must write,
+byte for byte, what `--set sim.threads=1` writes in one process (every file but
 stats.csv and events.csv, the cost of the run): on the teaching scenarios
 that have more than one unit (default, pause-storm, victim-flow,
 rail-optimized with NVLink, ib-victim-flow on InfiniBand, tcp-incast on
@@ -175,9 +175,11 @@ def main():
         check(False, 'mpirun found', 'sh scripts/deps.sh --mpi installs Open MPI')
         finish('split')
     tmp = tempfile.mkdtemp(prefix='dcqcn-split-')
+    # -np 3 (oversubscribed on 2 cores) on some: it costs the most
     for name in ('default', 'pause-storm', 'victim-flow', 'rail-optimized', 'ib-victim-flow',
                  'tcp-incast', 'adaptive-routing', 'storage-vs-allreduce'):
-        same_as_one(name, os.path.join(ROOT, 'scenarios', name + '.ini'), tmp)
+        same_as_one(name, os.path.join(ROOT, 'scenarios', name + '.ini'), tmp,
+                    nps=(2, 3) if name in ('default', 'rail-optimized', 'tcp-incast') else (2,))
     ft = os.path.join(tmp, 'fattree.ini')
     with open(ft, 'w') as f:
         f.write(FATTREE)

@@ -181,9 +181,8 @@ struct bytes_in;
 void traffic_ranks_pack(const struct traffic *t, uint32_t part, struct bytes *b);
 void traffic_ranks_unpack(struct traffic *t, uint32_t part, struct bytes_in *in);
 /* job ji's state that partition part wrote and its iteration's account
- * reads (a training step's GPUs), for the other ranks (share); 0 when the
- * job's pattern has none to share */
-int traffic_ranks_shares(const struct traffic *t, uint32_t ji);
+ * reads (a training step's GPUs), for the other ranks (share), and taken
+ * from another rank */
 void traffic_ranks_pack_job(const struct traffic *t, uint32_t ji, uint32_t part, struct bytes *b);
 void traffic_ranks_unpack_job(struct traffic *t, uint32_t ji, uint32_t part, struct bytes_in *in);
 

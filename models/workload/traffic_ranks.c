@@ -34,11 +34,6 @@ struct job_state {
 	uint32_t last_host;
 };
 
-int traffic_ranks_shares(const struct traffic *t, uint32_t ji)
-{
-	return t->jobs[ji].ops->pack_state != NULL;
-}
-
 void traffic_ranks_pack_job(const struct traffic *t, uint32_t ji, uint32_t part, struct bytes *b)
 {
 	const struct traffic_job *jb = &t->jobs[ji];
