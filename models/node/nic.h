@@ -253,7 +253,7 @@ const struct qp *nic_qp_peek(const struct net *net, uint32_t qid);
 /* the first QPs, which always have their state (every QP without the
  * cache): the samplers read these */
 uint32_t nic_qps_pinned(const struct net *net);
-/* the job of QP qid (NET_NONE before its first message) */
+/* the job of QP qid (set when its job opens it: nic_qp_set_job) */
 uint32_t nic_qp_job(const struct net *net, uint32_t qid);
 /* QP qid is job's (struct qp's job: set when the job opens it) */
 void nic_qp_set_job(struct net *net, uint32_t qid, uint32_t job);
