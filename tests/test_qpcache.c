@@ -167,6 +167,7 @@ START_TEST(memory_estimate)
 	ck_assert_uint_gt(m.live, 1048576 + 64 + 100 * 8192);
 	ck_assert_uint_lt(m.live, m.qps / 4);
 	ck_assert_uint_eq(m.msgs, m.live - 1048576 - 64);
+	ck_assert_uint_eq(m.ids, 0); /* the all-to-all's QPs are computed */
 	ck_assert_uint_eq(m.bytes, m.qps * m.home_bytes + m.live * m.qp_bytes +
 					   m.msgs * m.msg_bytes);
 	ck_assert_int_eq(m.verdict, FABRIC_MEMORY_FITS);

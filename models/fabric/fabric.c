@@ -757,11 +757,15 @@ static uint64_t in_flight_frames(const struct scenario *scn, const struct scn_jo
 static void cached_memory(const struct scenario *scn, struct fabric_memory *n)
 {
 	uint64_t busy = scn->output_rates, msgs = 0;
+	n->ids = 0;
 	for (uint32_t k = 0; k < scn->njobs; k++) {
 		const struct scn_job *j = &scn->jobs[k];
 		if (j->pattern != SCN_JOB_ALLTOALL) {
 			busy += traffic_job_qps(j);
 			msgs += traffic_job_posted_at_once(j);
+			/* the job's table of its QPs' ids (an all-to-all's are
+			 * computed, alltoall.c) */
+			n->ids += traffic_job_qps(j) * sizeof(uint32_t);
 			continue;
 		}
 		/* shift: about two of a rank's parts are under way (the one
@@ -786,9 +790,8 @@ static void cached_memory(const struct scenario *scn, struct fabric_memory *n)
 	n->cache = scn->nic_qp_cache;
 	n->live = n->cache + busy < n->qps ? n->cache + busy : n->qps;
 	n->msgs = msgs;
-	/* and its id in its job's table of QPs (traffic.c) */
-	n->home_bytes = nic_qp_home_bytes() + sizeof(uint32_t);
-	n->bytes = n->qps * n->home_bytes + n->live * n->qp_bytes + n->msgs * n->msg_bytes;
+	n->home_bytes = nic_qp_home_bytes();
+	n->bytes = n->qps * n->home_bytes + n->ids + n->live * n->qp_bytes + n->msgs * n->msg_bytes;
 }
 
 struct fabric_memory fabric_memory_estimate(const struct scenario *scn)

@@ -11,6 +11,7 @@
  */
 #include <stdlib.h>
 
+#include "models/base/invariant.h"
 #include "models/base/slab.h"
 #include "models/core/topology.h"
 #include "models/node/nic.h"
@@ -27,14 +28,20 @@ struct a2a_gen {
 	uint32_t i;
 };
 
+/* part q of rank i's message to rank i + k: its id within an iteration,
+ * and its QP's place after the job's first (a2a_open_qps) */
+static uint64_t a2a_index(const struct traffic_job *jb, uint32_t i, uint32_t k, uint32_t q)
+{
+	return ((uint64_t)i * (jb->n - 1) + (k - 1)) * jb->nq + q;
+}
+
 /* part q of rank i's message to rank i + k, made */
 static struct flow *a2a_msg(struct traffic *t, struct traffic_job *jb, uint32_t i, uint32_t k,
 			    uint32_t q, sim_time_ps start)
 {
-	uint32_t n = jb->n;
-	struct flow *fl = traffic_msg(t, jb, ((uint64_t)i * (n - 1) + (k - 1)) * jb->nq + q,
-				      jb->qps[((size_t)i * n + k) * jb->nq + q],
-				      traffic_split(jb->j->size_bytes / n, jb->nq, q), start);
+	uint64_t x = a2a_index(jb, i, k, q);
+	struct flow *fl = traffic_msg(t, jb, x, jb->qp_base + (uint32_t)x,
+				      traffic_split(jb->j->size_bytes / jb->n, jb->nq, q), start);
 	fl->pos[0] = i;
 	fl->pos[1] = k;
 	fl->pos[2] = q;
@@ -61,7 +68,7 @@ static uint32_t gen_qp(const struct nic_gen *g, uint32_t j)
 {
 	const struct a2a_gen *a = (const struct a2a_gen *)(const void *)g;
 	const struct traffic_job *jb = a->jb;
-	return jb->qps[((size_t)a->i * jb->n + j / jb->nq + 1) * jb->nq + j % jb->nq];
+	return jb->qp_base + (uint32_t)a2a_index(jb, a->i, j / jb->nq + 1, j % jb->nq);
 }
 
 /* all-at-once, made in turn: rank i's run of messages starts at start */
@@ -153,18 +160,29 @@ static void a2a_flush(struct traffic *t, struct traffic_job *jb)
 		nic_gen_flush(t->net, &gens[i].g);
 }
 
-/* Q per ordered pair, [(i * n + k) * Q + q] from rank i to rank i + k */
+/* Q per ordered pair, opened in the order of the messages, so that the QP
+ * of part q from rank i to rank i + k is jb->qp_base + a2a_index(i, k, q):
+ * a table of them would take 268 MB at 8,192 ranks.  jb->qps holds one
+ * pair's while they are opened. */
 static int a2a_open_qps(struct traffic *t, struct traffic_job *jb)
 {
 	uint32_t n = jb->n;
 	const uint32_t *h = jb->j->ranks.hosts;
-	jb->qps = malloc((size_t)n * n * jb->nq * sizeof(*jb->qps));
+	jb->qps = malloc(jb->nq * sizeof(*jb->qps));
 	if (!jb->qps)
 		return -1;
 	for (uint32_t i = 0; i < n; i++)
-		for (uint32_t k = 1; k < n; k++)
-			if (traffic_qp(t, jb, (size_t)i * n + k, h[i], h[(i + k) % n], jb->dscp))
+		for (uint32_t k = 1; k < n; k++) {
+			if (traffic_qp(t, jb, 0, h[i], h[(i + k) % n], jb->dscp))
 				return -1;
+			if (i == 0 && k == 1)
+				jb->qp_base = jb->qps[0];
+			/* a net numbers its QPs in the order they are opened */
+			SIM_INVARIANT(jb->qps[0] == jb->qp_base + a2a_index(jb, i, k, 0),
+				      "the all-to-all's QPs are not consecutive");
+		}
+	free(jb->qps);
+	jb->qps = NULL;
 	return 0;
 }
 

@@ -32,6 +32,8 @@ struct traffic_job {
 	uint8_t dscp;
 	int64_t line_bps;              /* the line rate busbw_pct_line compares to */
 	uint32_t *qps;                 /* the job's QPs (layout by pattern) */
+	uint32_t qp_base;              /* an all-to-all's first QP: its QPs are in the
+					* order of its messages, and no table */
 	uint8_t open_ended;            /* storage with a runtime or randrw: how many
 					* messages an iteration has is known only when
 					* every initiator has stopped (halted) and they
