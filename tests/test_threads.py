@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""test_threads.py SIM SRCROOT [--soak N] - one run on 1, 2 and 3 threads, same bytes.
+"""test_threads.py SIM SRCROOT [--soak N] [--reference SIM1] - one run on 1, 2 and 3
+threads, same bytes.
 
 A run cut into partitions (models/fabric/parallel.c) must write every output
 file byte for byte as the run on one thread does: the teaching scenarios
@@ -14,7 +15,11 @@ Each also runs on 2 threads cut into 6 partitions (sim.partitions), three a
 thread run one after another within each window, as large fabrics are by
 default.
 --soak N takes the first N soak seeds (default 40; the stars among them
-are left out).  stats.csv (wall-clock) and events.csv (a parallel run's windows add events) are left out, but its threads column must show that
+are left out).  --reference SIM1 (a sanitizer's build, ThreadSanitizer's in
+scripts/test.sh, whose runs on one thread check nothing of the threads):
+the run on one thread is SIM1's, a plain build of the same source, which
+writes the same bytes (scripts/compare-outputs.py), and of the cut runs
+only those on 3 threads and on 2 threads of 6 partitions.  stats.csv (wall-clock) and events.csv (a parallel run's windows add events) are left out, but its threads column must show that
 the run used the threads `check --threads N` plans (N, or fewer when the
 fabric has fewer units), check must plan the partitions asked for (at
 most the units), and every scenario but the stars must be cut.
@@ -305,20 +310,31 @@ def files_of(d):
     return sorted(got)
 
 
+def label_of(n, parts):
+    return '%d thread%s' % (n, 's' if n > 1 else '') + \
+        (' of %d partitions' % parts if parts else '')
+
+
 def main():
     sim, src = sys.argv[1], sys.argv[2]
-    nsoak = int(sys.argv[4]) if len(sys.argv) == 5 and sys.argv[3] == '--soak' else SOAK_SEEDS
+    opts = dict(zip(sys.argv[3::2], sys.argv[4::2]))
+    if (len(sys.argv) - 3) % 2 or set(opts) - {'--soak', '--reference'}:
+        print(__doc__)
+        return 2
+    nsoak = int(opts.get('--soak', SOAK_SEEDS))
+    ref_sim = opts.get('--reference', sim)
+    configs = THREADS if ref_sim == sim else (THREADS[0], (3, None), (2, 6))
     tmp = tempfile.mkdtemp(prefix='dcqcn-threads-')
     failed = checked = 0
     for name, path, extra in runs(src, tmp, nsoak):
         dirs = {}
-        for n, parts in THREADS:
-            label = '%d threads' % n + (', %d partitions' % parts if parts else '')
+        for n, parts in configs:
+            label = label_of(n, parts)
             cut = ['--threads', str(n)] + (['--set', 'sim.partitions=%d' % parts] if parts
                                            else [])
             d = os.path.join(tmp, 'out', '%s-t%d-p%s' % (name, n, parts))
-            p = subprocess.run([sim, 'run', path, '-o', d, '--quiet'] + cut + extra,
-                               capture_output=True, text=True)
+            p = subprocess.run([ref_sim if n == 1 else sim, 'run', path, '-o', d, '--quiet'] +
+                               cut + extra, capture_output=True, text=True)
             if p.returncode != 0:
                 print('FAIL: %s on %s: exit %d\n%s' % (name, label, p.returncode, p.stderr))
                 failed += 1
@@ -330,10 +346,10 @@ def main():
                       (name, label, used, plan, nparts, units))
                 failed += 1
             dirs[(n, parts)] = d
-        if len(dirs) != len(THREADS):
+        if len(dirs) != len(configs):
             continue
         ref = files_of(dirs[THREADS[0]])
-        for key in THREADS[1:]:
+        for key in configs[1:]:
             if files_of(dirs[key]) != ref:
                 print('FAIL: %s: files on %s %s, on 1 thread %s' %
                       (name, key, files_of(dirs[key]), ref))
@@ -346,8 +362,8 @@ def main():
                     print('FAIL: %s: %s differs between 1 thread and %s (kept in %s)' %
                           (name, rel, key, tmp))
                     failed += 1
-        print('ok: %s: %d files identical on 1, 2 and 3 threads, and 2 threads of 6 '
-              'partitions' % (name, len(ref)))
+        print('ok: %s: %d files identical on %s' %
+              (name, len(ref), ', '.join(label_of(*c) for c in configs)))
     if failed:
         print('%d failures; outputs kept in %s' % (failed, tmp))
         return 1
