@@ -286,16 +286,16 @@ expect 2 "run of an all-to-all too large for memory" "$sim" run "$tmp/huge.ini" 
 grep_in "$tmp/err" "^dcqcn-sim: the jobs open 4294901760 QPs (.*), more than this machine's memory (" "run says why, in numbers"
 grep_in "$tmp/err" " and post 4294901760 messages on them at once (128 B each: .*): fewer ranks, qps_per_connection or schedule = shift, or a machine with more memory$" "run counts the messages posted at once and says what helps"
 if [ -e "$tmp/huge" ]; then bad "the refused run wrote $tmp/huge"; else ok "the refused run wrote nothing"; fi
-# with the cache (the default) a QP without its state still keeps 36 B:
-# 155 GB of them
+# with the cache (the default) a QP without its state still keeps 24 B:
+# 103 GB of them
 expect 0 "check of an all-to-all too large for memory with the QP cache" "$sim" check "$tmp/huge.ini"
-grep_in "$tmp/out" "^# QPs: the jobs open 4294901760 QPs, more than nic.qp_cache = 1048576: each keeps 36 B (154.62 GB) and has its state (384 B) only while it needs it, about .* at most at once (.*), with about .* messages at once (128 B each: .*): .* GB expected at the peak; more than this machine's memory: run refuses it$" "check says what the QP cache keeps, and that run will refuse it"
+grep_in "$tmp/out" "^# QPs: the jobs open 4294901760 QPs, more than nic.qp_cache = 1048576: each keeps 24 B (103.08 GB) and has its state (384 B) only while it needs it, about .* at most at once (.*), with about .* messages at once (128 B each: .*): .* GB expected at the peak; more than this machine's memory: run refuses it$" "check says what the QP cache keeps, and that run will refuse it"
 expect 2 "run of an all-to-all too large for memory with the QP cache" "$sim" run "$tmp/huge.ini" -o "$tmp/huge"
 grep_in "$tmp/err" "^dcqcn-sim: the jobs open 4294901760 QPs, more than nic.qp_cache = 1048576: .* expected at the peak, more than this machine's memory (" "run says why, with the QP cache"
 if [ -e "$tmp/huge" ]; then bad "the refused run wrote $tmp/huge"; else ok "the refused run wrote nothing"; fi
 # an 8,192-rank all-to-all fits with it: check prints the peak it expects
 expect 0 "check of the 8,192-rank all-to-all" "$sim" check "$root/scenarios/bench/alltoall-8192.ini" --set job.a2a.schedule=shift
-grep_in "$tmp/out" "^# QPs: the jobs open 67100672 QPs, more than nic.qp_cache = 1048576: each keeps 36 B (2.42 GB) and has its state (384 B) only while it needs it, about 1065024 at most at once (409.0 MB): 2.82 GB expected at the peak$" "check: 8,192 ranks one shift at a time, 2.82 GB expected"
+grep_in "$tmp/out" "^# QPs: the jobs open 67100672 QPs, more than nic.qp_cache = 1048576: each keeps 24 B (1.61 GB) and has its state (384 B) only while it needs it, about 1065024 at most at once (409.0 MB): 2.02 GB expected at the peak$" "check: 8,192 ranks one shift at a time, 2.02 GB expected"
 
 # sweep: a point per combination, criteria per point, the same with -j 1 and -j 2
 cat >"$tmp/sweep.ini" <<'INI'

@@ -6,7 +6,8 @@ and an all-to-all `all-at-once` makes its messages as each NIC serves them:
 small all-to-alls (16 to 64 ranks; all-at-once and shift; on 1 and 2
 threads; with DCQCN and without; InfiniBand, with its congestion control
 and without; qps_per_connection 2, iterations, skew and a straggler; a run cut by sim.duration, whose unfinished messages
-flows.csv lists; a link that fails and comes back; retransmissions) run
+flows.csv lists; a link that fails and comes back; retransmissions; timers of QPs at rest
+that fire after their QPs have their state again) run
 with a cache of one QP and with every QP kept must write the same bytes in
 every file but stats.csv and events.csv (the cost of the run) and
 scenario.ini (which names the cache).  Every run must end with its
@@ -77,6 +78,9 @@ CASES = [
     ('a16-ib-cc', A2A16, ['fabric.type=infiniband', 'ib.cc=on', 'job.a2a.size=48KiB']),
     ('a16-link-down', LINK_DOWN, ['nic.rto=30us', 'sim.threads=2']),
     ('a16-link-down-shift', LINK_DOWN, ['nic.rto=30us', 'job.a2a.schedule=shift']),
+    # timers of QPs at rest that fire after their QPs got their state back
+    # with data outstanding (qpcache.c timers_fire), and at rest
+    ('a16-rto-live', A2A16, ['nic.rto=20us', 'job.a2a.size=48KiB', 'job.a2a.iterations=3']),
 ]
 
 # files that may differ: the run's cost, and the resolved scenario (the cache)

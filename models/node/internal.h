@@ -243,19 +243,23 @@ void nic_qp_fresh(struct net *net, uint32_t qid, uint32_t src, uint32_t dst, uin
 
 /* ---- qpcache.c: nic.qp_cache, the state of QPs while they need it ---- */
 
-/* what a QP keeps while it has no state in the table */
+/* what a QP keeps while it has no state in the table: 12 bytes (an
+ * all-to-all of 8,192 ranks has 67 M of them) */
 struct qp_home {
-	sim_time_ps rto_ps;            /* its retransmission timer, still pending when it
-					* gave its state up: when it fires; 0 none */
 	uint32_t psn;                  /* its next PSN, sent, acknowledged and expected */
-	uint32_t job;                  /* its job (NET_NONE before its first message) */
 	uint16_t src, dst;
+	uint8_t job;                   /* its job (QP_HOME_NO_JOB before its first message;
+					* a scenario has at most 64) */
 	uint8_t dscp;
 	uint8_t state;                 /* QP_HOME_NEW, QP_HOME_LIVE, QP_HOME_AT_REST, or
 					* QP_HOME_AT_REST_CC: its congestion control is not
 					* as new, and kept (struct qp_cc_kept) */
+	uint8_t timer;                 /* at rest: its retransmission timer, still pending
+					* when it gave its state up, is in its sender's
+					* partition's heap (qpcache.c) */
 };
 enum { QP_HOME_NEW, QP_HOME_LIVE, QP_HOME_AT_REST, QP_HOME_AT_REST_CC };
+#define QP_HOME_NO_JOB UINT8_MAX
 
 /* the table of a run whose QPs exceed nic.qp_cache: address space for
  * every QP, written (and so in memory) only in the blocks of pages that
@@ -277,6 +281,8 @@ int nic_qps_cached(const struct net *net, uint64_t n);
 int nic_qps_cache_init(struct net *net, uint32_t n);
 /* a new QP in a table with the cache: its home, and its state if pinned */
 uint32_t nic_qps_cache_add(struct net *net, uint32_t src, uint32_t dst, uint8_t dscp);
+/* QP qid's job (< QP_HOME_NO_JOB), in its home */
+void nic_qp_home_job(struct net *net, uint32_t qid, uint32_t job);
 /* QP qid gets its state back, as it was when it gave it up */
 void nic_qp_restore(struct net *net, uint32_t qid);
 /* q's messages are all acknowledged: it may give its state up later */

@@ -174,13 +174,14 @@ struct net {
 	 * its QPs at rest oldest first (a ring), the blocks of the table it
 	 * emptied (given back at the window's end), and the retransmission
 	 * timers that QPs gave up with their state, which still fire (a heap
-	 * of their times, and the event at the first) */
+	 * of their times, the QP of each beside, and the event at the first) */
 	_Alignas(64) uint64_t qps_live, qps_live_peak, qps_limit;
 	uint32_t *rest;
 	uint32_t rest_head, rest_n, rest_cap;
 	uint32_t *emptied;
 	uint32_t nemptied, emptied_cap;
 	sim_time_ps *timers;
+	uint32_t *timer_qps;
 	uint32_t ntimers, timers_cap;
 	struct sim_event timers_ev;
 	/* the congestion control of QPs at rest that it changed (DCQCN cut

@@ -106,7 +106,7 @@ static void rto_arm(struct nic *n, struct qp *q)
 {
 	struct sim_engine *eng = &n->net->eng;
 	q->rto_at_ps = eng->now + rto_of(n, q);
-	if (!sim_event_pending(&q->rto_ev))
+	if (!sim_event_pending(&q->rto_ev) && !q->rto_heap)
 		sim_schedule(eng, &q->rto_ev, q->rto_at_ps);
 }
 
@@ -400,7 +400,7 @@ static struct qp *post_append(struct net *net, struct flow *fl)
 	if (q->job == NET_NONE) {
 		q->job = fl->job;
 		if (net->qc) /* read by the partitions that drop its packets */
-			net->qc->home[q->id].job = fl->job;
+			nic_qp_home_job(net, q->id, fl->job);
 	}
 	fl->posted = 1;
 	fl->next = NULL;

@@ -129,6 +129,10 @@ struct qp {
 	 * may still be on its way: it keeps its state) */
 	uint8_t live, rest, resent;
 	uint8_t gen;                   /* not a QP: a struct nic_gen's place in the ring */
+	/* nic.qp_cache: its retransmission timer, pending when it last gave
+	 * its state up, is still in the partition's heap (qpcache.c), which
+	 * fires it as rto_ev would have: rto_ev is not armed meanwhile */
+	uint8_t rto_heap;
 	/* read for every packet sent: next to the above.  A NIC runs DCQCN
 	 * (nic.cc = dcqcn, RoCE) or InfiniBand's congestion control (ib.cc),
 	 * never both: their states share the place */

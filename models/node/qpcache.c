@@ -4,8 +4,9 @@
  * 67 M, 25.8 GB at 384 B), but a rank has messages on a few of them at a
  * time; as a NIC keeps the contexts of its active QPs in a cache backed by
  * host memory, a run whose QPs exceed nic.qp_cache keeps the state of about
- * that many, and a QP at rest keeps only its home (24 B: its PSN, its job,
- * its ends, a pending retransmission timer).
+ * that many, and a QP at rest keeps only its home (12 B: its PSN, its job,
+ * its ends) and, in its partition's heap, a pending retransmission timer
+ * (12 B).
  *
  * The table is address space for every QP (slab_reserve): a QP's state
  * stays at its slot, so that nothing that holds a QP (the ready ring, the
@@ -25,11 +26,12 @@
  * DCQCN never cut).  What a new QP sets differently (pacing's last send, the
  * last progress) is written before it is read again.  Its retransmission
  * timer is the one event a QP at rest may still have pending: it is taken
- * from the engine, and put back when the QP gets its state again before
- * it fires (its firing then does nothing either way); meanwhile one event
- * a partition fires at each such time (timers_ev), so that the engine has
- * an event at the same times as before and the windows, which follow the
- * next event, do not change.
+ * from the engine into a heap of the partition's, which fires at its time
+ * (timers_ev) as the timer would have: nothing at rest, and for a QP that
+ * has its state again by then what nic_rto_fire does (q->rto_heap: the
+ * QP's own timer is not armed meanwhile, as it would not have been while
+ * pending).  So the engine has events at the same times as before, and
+ * the windows, which follow the next event, do not change.
  *
  * Threads.  A QP's sender's partition gives it its state (at a post, or a
  * control frame that reaches it) and takes it away (trim, after an
@@ -103,7 +105,7 @@ uint32_t nic_qps_cache_add(struct net *net, uint32_t src, uint32_t dst, uint8_t 
 	if (net->nqps == net->qps_cap)
 		return NET_NONE;
 	uint32_t qid = net->nqps++;
-	net->qc->home[qid] = (struct qp_home){ .job = NET_NONE, .src = (uint16_t)src,
+	net->qc->home[qid] = (struct qp_home){ .job = QP_HOME_NO_JOB, .src = (uint16_t)src,
 					       .dst = (uint16_t)dst, .dscp = dscp };
 	if (qid < net->qc->pinned)
 		nic_qp_restore(net, qid);
@@ -134,23 +136,28 @@ void nic_qps_share(struct net *const *nets, uint32_t nparts)
 	}
 }
 
-/* ---- the timers of QPs at rest: a heap of times ---- */
+/* ---- the timers of QPs at rest: a heap of times, each with its QP ---- */
 
-static void timers_push(struct net *net, sim_time_ps t)
+static void timers_push(struct net *net, sim_time_ps t, uint32_t qid)
 {
 	if (net->ntimers == net->timers_cap) {
 		uint32_t cap = net->timers_cap ? 2 * net->timers_cap : 64;
 		sim_time_ps *a = realloc(net->timers, cap * sizeof(*a));
 		SIM_INVARIANT(a, "out of memory for the timers of QPs at rest");
 		net->timers = a;
+		uint32_t *b = realloc(net->timer_qps, cap * sizeof(*b));
+		SIM_INVARIANT(b, "out of memory for the timers of QPs at rest");
+		net->timer_qps = b;
 		net->timers_cap = cap;
 	}
 	uint32_t i = net->ntimers++;
 	while (i > 0 && t < net->timers[(i - 1) / 2]) {
 		net->timers[i] = net->timers[(i - 1) / 2];
+		net->timer_qps[i] = net->timer_qps[(i - 1) / 2];
 		i = (i - 1) / 2;
 	}
 	net->timers[i] = t;
+	net->timer_qps[i] = qid;
 	if (i == 0) {
 		if (sim_event_pending(&net->timers_ev))
 			sim_cancel(&net->eng, &net->timers_ev);
@@ -158,9 +165,12 @@ static void timers_push(struct net *net, sim_time_ps t)
 	}
 }
 
-static void timers_pop(struct net *net)
+/* the first timer out of the heap: its QP */
+static uint32_t timers_pop(struct net *net)
 {
+	uint32_t first = net->timer_qps[0];
 	sim_time_ps last = net->timers[--net->ntimers];
+	uint32_t last_qp = net->timer_qps[net->ntimers];
 	uint32_t i = 0;
 	for (;;) {
 		uint32_t c = 2 * i + 1;
@@ -171,18 +181,34 @@ static void timers_pop(struct net *net)
 		if (net->timers[c] >= last)
 			break;
 		net->timers[i] = net->timers[c];
+		net->timer_qps[i] = net->timer_qps[c];
 		i = c;
 	}
-	if (net->ntimers)
+	if (net->ntimers) {
 		net->timers[i] = last;
+		net->timer_qps[i] = last_qp;
+	}
+	return first;
 }
 
-/* the time of a timer of a QP at rest: it did nothing, nor does this */
+/* the time of a timer that a QP took to rest: at rest it does nothing, as
+ * the timer would not have; a QP with its state again meets it as its own
+ * (its deadline has moved on since: the timer is armed again for it) */
 static void timers_fire(struct sim_engine *eng, struct sim_event *ev)
 {
 	struct net *net = container_of(ev, struct net, timers_ev);
-	while (net->ntimers && net->timers[0] <= eng->now)
-		timers_pop(net);
+	while (net->ntimers && net->timers[0] <= eng->now) {
+		uint32_t qid = timers_pop(net);
+		struct qp_home *h = &net->qc->home[qid];
+		if (h->state != QP_HOME_LIVE) {
+			h->timer = 0;
+			continue;
+		}
+		struct qp *q = &net->qps[qid];
+		SIM_INVARIANT(q->rto_heap, "QP %u has a timer at rest and its own", qid);
+		q->rto_heap = 0;
+		nic_rto_fire(eng, &q->rto_ev);
+	}
 	if (net->ntimers)
 		sim_schedule(eng, ev, net->timers[0]);
 }
@@ -281,14 +307,11 @@ void nic_qp_restore(struct net *net, uint32_t qid)
 	nic_qp_fresh(net, qid, h->src, h->dst, h->dscp);
 	struct qp *q = &net->qps[qid];
 	q->psn_nxt = q->psn_una = q->psn_max = q->rx.nxt = h->psn;
-	q->job = h->job;
+	q->job = h->job == QP_HOME_NO_JOB ? NET_NONE : h->job;
 	if (h->state == QP_HOME_AT_REST_CC)
 		cc_take(sn, q);
-	/* a timer that fires later than now is pending again; one due now
-	 * would only be armed again at now by the next send, as it is then */
-	if (h->rto_ps > sn->eng.now)
-		sim_schedule_at(&sn->eng, &q->rto_ev, h->rto_ps, sn->eng.now);
-	h->rto_ps = 0;
+	q->rto_heap = h->timer; /* its timer, still in the heap, fires there */
+	h->timer = 0;
 	h->state = QP_HOME_LIVE;
 	q->live = 1;
 	atomic_fetch_add_explicit(&c->block_live[qid / c->block], 1, memory_order_relaxed);
@@ -326,12 +349,12 @@ static void give_up(struct net *net, struct qp *q)
 	struct qp_cache *c = net->qc;
 	struct qp_home *h = &c->home[q->id];
 	h->psn = q->psn_max;
-	h->job = q->job;
-	h->rto_ps = 0;
+	h->job = q->job == NET_NONE ? QP_HOME_NO_JOB : (uint8_t)q->job;
+	h->timer = q->rto_heap; /* in the heap since it last rested */
 	if (sim_event_pending(&q->rto_ev)) {
-		h->rto_ps = q->rto_ev.time;
+		h->timer = 1;
+		timers_push(net, q->rto_ev.time, q->id);
 		sim_cancel(&net->eng, &q->rto_ev);
-		timers_push(net, h->rto_ps);
 	}
 	h->state = QP_HOME_AT_REST;
 	if (!cc_fresh(net, q) || q->rx.last_cnp_ps >= 0) { /* DCQCN cut it: kept aside */
@@ -416,14 +439,23 @@ uint32_t nic_qps_pinned(const struct net *net)
 
 uint32_t nic_qp_job(const struct net *net, uint32_t qid)
 {
-	return net->qc ? net->qc->home[qid].job : net->qps[qid].job;
+	if (!net->qc)
+		return net->qps[qid].job;
+	uint8_t j = net->qc->home[qid].job;
+	return j == QP_HOME_NO_JOB ? NET_NONE : j;
+}
+
+void nic_qp_home_job(struct net *net, uint32_t qid, uint32_t job)
+{
+	SIM_INVARIANT(job < QP_HOME_NO_JOB, "job %u of QP %u beyond a home's", job, qid);
+	net->qc->home[qid].job = (uint8_t)job;
 }
 
 size_t nic_qp_home_bytes(void)
 {
-	/* and the time of its retransmission timer, pending at rest for
-	 * nic.rto (4.29 s) after its first packet: in the partition's heap */
-	return sizeof(struct qp_home) + sizeof(sim_time_ps);
+	/* and its retransmission timer, pending at rest for nic.rto (4.29 s)
+	 * after its first packet: its time and QP in the partition's heap */
+	return sizeof(struct qp_home) + sizeof(sim_time_ps) + sizeof(uint32_t);
 }
 
 void nic_qps_cache_free(struct net *net)
@@ -439,6 +471,8 @@ void nic_qps_cache_free(struct net *net)
 	free(net->rest);
 	free(net->emptied);
 	free(net->timers);
+	free(net->timer_qps);
+	net->timer_qps = NULL;
 	free(net->cc_slots);
 	free(net->cc_kept);
 	net->cc_slots = NULL;

@@ -125,7 +125,7 @@ uint32_t nic_add_qp(struct net *net, uint32_t src, uint32_t dst, uint8_t dscp)
 void nic_qp_set_job(struct net *net, uint32_t qid, uint32_t job)
 {
 	if (net->qc) { /* its home, and its state if it has some from the start */
-		net->qc->home[qid].job = job;
+		nic_qp_home_job(net, qid, job);
 		if (qid < net->qc->pinned)
 			net->qps[qid].job = job;
 		return;
