@@ -352,6 +352,8 @@ static void give_up(struct net *net, struct qp *q)
 	h->job = q->job == NET_NONE ? QP_HOME_NO_JOB : (uint8_t)q->job;
 	h->timer = q->rto_heap; /* in the heap since it last rested */
 	if (sim_event_pending(&q->rto_ev)) {
+		/* never both: rto_arm leaves rto_ev alone while rto_heap */
+		SIM_INVARIANT(!q->rto_heap, "QP %u has two retransmission timers", q->id);
 		h->timer = 1;
 		timers_push(net, q->rto_ev.time, q->id);
 		sim_cancel(&net->eng, &q->rto_ev);
