@@ -40,6 +40,13 @@ void bytes_free(struct bytes *b)
 	*b = (struct bytes){0};
 }
 
+void bytes_free_all(struct bytes *a, int n)
+{
+	for (int r = 0; a && r < n; r++)
+		bytes_free(&a[r]);
+	free(a);
+}
+
 const void *bytes_at(struct bytes_in *in, size_t n)
 {
 	SIM_INVARIANT(in->n - in->at >= n, "a message from another rank ends %zu bytes short",

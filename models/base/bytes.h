@@ -22,6 +22,8 @@ void bytes_put(struct bytes *b, const void *src, size_t n);
 void bytes_u32(struct bytes *b, uint32_t v);
 void bytes_u64(struct bytes *b, uint64_t v);
 void bytes_free(struct bytes *b);
+/* n buffers (one a rank) and the array that holds them; a NULL one: nothing */
+void bytes_free_all(struct bytes *a, int n);
 
 /* what a reader has left of a buffer */
 struct bytes_in {

@@ -366,14 +366,9 @@ void fabric_ranks_free(struct fabric *f)
 		free(m);
 		f->parts[p].mirrors = NULL;
 	}
-	for (int r = 0; f->comm && r < f->comm->nranks; r++) {
-		if (f->send)
-			bytes_free(&f->send[r]);
-		if (f->recv)
-			bytes_free(&f->recv[r]);
-	}
-	free(f->send);
-	free(f->recv);
+	int nr = f->comm ? f->comm->nranks : 0;
+	bytes_free_all(f->send, nr);
+	bytes_free_all(f->recv, nr);
 	free(f->cross);
 	free(f->cross_to);
 	free(f->part_rank);

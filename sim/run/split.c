@@ -29,14 +29,9 @@ int run_split_init(struct run_ctx *c, const struct fabric_comm *comm)
 
 void run_split_free(struct run_ctx *c)
 {
-	for (int r = 0; c->comm && r < c->comm->nranks; r++) {
-		if (c->send)
-			bytes_free(&c->send[r]);
-		if (c->recv)
-			bytes_free(&c->recv[r]);
-	}
-	free(c->send);
-	free(c->recv);
+	int nr = c->comm ? c->comm->nranks : 0;
+	bytes_free_all(c->send, nr);
+	bytes_free_all(c->recv, nr);
 	free(c->ranks_csv);
 	c->send = c->recv = NULL;
 	c->ranks_csv = NULL;
