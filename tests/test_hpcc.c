@@ -176,18 +176,20 @@ static void look_at_waits(int reschedule, struct waits *w)
 	for (sim_time_ps t = 0; t < 300 * US && w->n < 400; t += 10000) {
 		fabric_run_until(f, t);
 		struct qp *q = &f->qps[tl_live(f, 0)->qp];
-		if (!q->pacing || !q->dc.reacting)
+		struct net *net = &f->parts[0].net;
+		if (!q->pacing || !nic_qp_dcqcn(net, q).reacting)
 			continue;
+		const struct qp_cc *c = &net->qp_cc[q->id]; /* made: it reacts */
 		/* a wait began since the last step: the time it was set for */
 		sim_time_ps due = reschedule ? q->pace_from_ps + (sim_time_ps)((double)q->last_wire *
-									 8e12 / q->dc.rc_bps)
+									 8e12 / c->dc.rc_bps)
 					     : q->pace_from_ps;
 		if (!reschedule) {
 			ck_assert_uint_eq(q->last_wire, 0);
-			ck_assert_int_eq(q->pace_ev.time, due);
+			ck_assert_int_eq(c->pace_ev.time, due);
 		}
 		uint32_t psn = q->psn_nxt;
-		uint64_t incs = q->dc.increases; /* as of the send that began the wait */
+		uint64_t incs = c->dc.increases; /* as of the send that began the wait */
 		if (due - 1 > t)
 			fabric_run_until(f, due - 1);
 		int left_early = q->psn_nxt != psn;
@@ -197,7 +199,7 @@ static void look_at_waits(int reschedule, struct waits *w)
 		w->early += left_early;
 		w->on_time += left && !left_early;
 		w->late += !left;
-		struct dcqcn_qp at_due = q->dc;
+		struct dcqcn_qp at_due = c->dc;
 		dcqcn_advance(p, &at_due, due);
 		w->rose += at_due.increases > incs;
 		t = due;
@@ -238,7 +240,7 @@ static int first_cuts(struct fabric *f, uint32_t nqp, sim_time_ps cnp_at[], sim_
 	for (sim_time_ps t = 0; t <= 100 * US; t += 100000) {
 		fabric_run_until(f, t);
 		for (uint32_t i = 0; i < nqp; i++) {
-			struct dcqcn_qp c = f->qps[tl_live(f, i)->qp].dc;
+			struct dcqcn_qp c = nic_qp_dcqcn(&f->parts[0].net, &f->qps[tl_live(f, i)->qp]);
 			if (!c.reacting)
 				continue;
 			if (cnp_at[i] < 0)

@@ -398,6 +398,7 @@ void fabric_destroy(struct fabric *f)
 		nic_flow_pool_free(&part->net);
 		if (p) { /* partition 0's net owns the tables */
 			part->net.qps = NULL;
+			part->net.qp_cc = NULL;
 			part->net.tcp = NULL;
 		}
 		net_free(&part->net);
@@ -805,6 +806,14 @@ struct fabric_memory fabric_memory_estimate(const struct scenario *scn)
 		n.msgs += traffic_job_posted_at_once(&scn->jobs[j]);
 	}
 	n.qp_bytes = nic_qp_bytes(scn->fabric_type == SCN_FABRIC_TCP);
+	/* TCP's QPs and those of InfiniBand's congestion control make their
+	 * struct qp_cc as they first send; DCQCN's when it first reacts, and
+	 * NVLink's as they first post */
+	int ibcc = scn->fabric_type == SCN_FABRIC_IB && scn->ib_cc;
+	if (scn->fabric_type == SCN_FABRIC_TCP || ibcc)
+		n.qp_bytes += nic_qp_cc_bytes();
+	else if (scn->cc == SCN_CC_DCQCN || scn->gpus_per_server > 1)
+		n.cc_bytes = nic_qp_cc_bytes();
 	n.bytes = n.qps * n.qp_bytes + n.msgs * n.msg_bytes;
 	if (scn->nic_qp_cache && n.qps > scn->nic_qp_cache && scn->fabric_type != SCN_FABRIC_TCP &&
 	    scn->ecmp != SCN_ECMP_ADAPTIVE && scn->output_queues != SCN_QUEUES_ALL)

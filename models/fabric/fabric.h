@@ -289,10 +289,10 @@ uint64_t fabric_max_queue_bytes(const struct fabric *f);
 
 /* The memory the jobs' QPs take, against the machine's.  A run whose QPs
  * do not fit is refused before anything is built: an all-to-all of n ranks
- * opens n (n - 1) QPs (8,192 ranks: 67 M, 25.8 GB), and the system would
- * kill it halfway.  An all-to-all `all-at-once` also posts a message on
- * each of them at its start (7,168 ranks: 19.7 GB of QPs and 6.6 GB of
- * messages): they count too.  A run numbers its QPs in 32 bits. */
+ * opens n (n - 1) QPs (8,192 ranks: 67 M, 14.5 GB with their timers), and
+ * the system would kill it halfway.  An all-to-all `all-at-once` also
+ * posts a message on each of them at its start (8,192 ranks: 8.6 GB more):
+ * they count too.  A run numbers its QPs in 32 bits. */
 enum fabric_memory_verdict {
 	FABRIC_MEMORY_FITS,            /* or the machine's memory is unknown */
 	FABRIC_MEMORY_TOO_MANY_QPS,    /* UINT32_MAX QPs or more: more than a run can number */
@@ -301,6 +301,8 @@ enum fabric_memory_verdict {
 struct fabric_memory {
 	uint64_t qps;                  /* QPs the jobs open */
 	size_t qp_bytes;               /* bytes a QP takes (TCP's state too, nic.h) */
+	size_t cc_bytes;               /* and more once DCQCN cuts it or it waits (struct
+					* qp_cc), not in `bytes`: 0 when nothing can */
 	uint64_t msgs;                 /* messages posted at once on them (all-to-all) */
 	size_t msg_bytes;              /* bytes a message takes */
 	uint64_t bytes;                /* the QPs' and the messages' bytes (at the peak) */

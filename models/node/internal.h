@@ -17,7 +17,7 @@
 
 /*
  * TCP's state of a QP (nic_config.tcp), in a table of its own indexed like
- * the QPs (net->tcp): RoCE's QPs do without it, 384 bytes instead of 576
+ * the QPs (net->tcp): RoCE's QPs do without it, 192 bytes instead of 384
  * (an all-to-all of n ranks opens n (n - 1) of them).
  */
 struct qp_tcp {
@@ -93,9 +93,20 @@ void nic_rx_ce(struct nic *n, struct qp *q, const struct pkt *p);
 void reorder_deliver(struct nic *n, struct qp *q, struct pkt *p);
 /* q's sender receives NAK p (p stays) */
 void reorder_nak(struct net *net, struct qp *q, const struct pkt *p);
-/* the events of a RoCE QP: its pacing wait, its retransmission timer (TCP's too) */
+/* the pacing wait of a RoCE QP */
 void nic_pace_fire(struct sim_engine *eng, struct sim_event *ev);
-void nic_rto_fire(struct sim_engine *eng, struct sim_event *ev);
+/* q's retransmission timer fires (TCP's too) */
+void nic_rto_fire(struct net *net, struct qp *q);
+
+/* ---- rto.c: the retransmission timers of a partition's QPs ---- */
+
+/* q's timer, which it does not have, is set for t (scheduled now) */
+void nic_rto_set(struct net *net, struct qp *q, sim_time_ps t);
+/* q's timer, which it has, is taken away: its time */
+sim_time_ps nic_rto_take(struct net *net, struct qp *q);
+/* the heap empty, its event idle (net_init); its memory back (net_free) */
+void nic_rto_init(struct net *net);
+void nic_rto_free(struct net *net);
 
 /* QPs with data wait in a ready ring per priority, an intrusive FIFO */
 static inline void nic_ready_push(struct nic *n, struct qp *q)
@@ -241,6 +252,24 @@ void nic_post_fire(struct sim_engine *eng, struct sim_event *ev);
  * congestion control at rest; TCP's state is the caller's) */
 void nic_qp_fresh(struct net *net, uint32_t qid, uint32_t src, uint32_t dst, uint8_t dscp);
 
+/* q's struct qp_cc, made as a new QP's now */
+void nic_qp_cc_make(struct net *net, struct qp *q);
+
+/* q's congestion control and pacing event, made on first use (on the
+ * sender's thread: the receiver's never reads them) */
+static inline struct qp_cc *nic_qp_cc(struct net *net, struct qp *q)
+{
+	if (!q->cc)
+		nic_qp_cc_make(net, q);
+	return &net->qp_cc[q->id];
+}
+
+/* the QP whose pacing event ev is */
+static inline struct qp *nic_pace_qp(struct net *net, struct sim_event *ev)
+{
+	return &net->qps[container_of(ev, struct qp_cc, pace_ev) - net->qp_cc];
+}
+
 /* ---- qpcache.c: nic.qp_cache, the state of QPs while they need it ---- */
 
 /* what a QP keeps while it has no state in the table: 12 bytes (an
@@ -269,6 +298,10 @@ struct qp_cache {
 	struct qp_home *home;
 	_Atomic unsigned char *block_live;
 	uint32_t block;                /* QPs a block: whole pages of whole QPs */
+	/* the same for the table of struct qp_cc: the QPs with state that
+	 * made theirs */
+	_Atomic unsigned char *cc_block_live;
+	uint32_t cc_block;
 	uint32_t pinned;               /* the first QPs, which keep their state */
 	uint32_t nparts;               /* partitions sharing the table */
 	uint32_t cap;                  /* QPs the table has room for */
@@ -283,6 +316,8 @@ int nic_qps_cache_init(struct net *net, uint32_t n);
 uint32_t nic_qps_cache_add(struct net *net, uint32_t src, uint32_t dst, uint8_t dscp);
 /* QP qid's job (< QP_HOME_NO_JOB), in its home */
 void nic_qp_home_job(struct net *net, uint32_t qid, uint32_t job);
+/* QP qid made its struct qp_cc: its block of that table is in use */
+void nic_qp_cc_made(struct net *net, uint32_t qid);
 /* QP qid gets its state back, as it was when it gave it up */
 void nic_qp_restore(struct net *net, uint32_t qid);
 /* q's messages are all acknowledged: it may give its state up later */

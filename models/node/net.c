@@ -21,6 +21,7 @@ int net_init(struct net *net, sim_time_ps sample_interval_ps, uint32_t part)
 	net->pause.pool = &net->pool;
 	net->pause.interval_ps = sample_interval_ps;
 	pause_env_init(&net->pause, SIM_KEY(EVKEY_PAUSE_SAMPLER, part, 0));
+	nic_rto_init(net);
 	return 0;
 }
 
@@ -47,7 +48,10 @@ void net_free(struct net *net)
 		free(net->tcp[i].tx.sacked);
 	slab_free(net->qps, (size_t)net->qps_cap * sizeof(*net->qps)); /* nic_reserve_qps */
 	slab_free(net->tcp, (size_t)net->qps_cap * sizeof(*net->tcp));
+	slab_unreserve(net->qp_cc, (size_t)net->qps_cap * sizeof(*net->qp_cc));
+	nic_rto_free(net);
 	net->qps = NULL;
+	net->qp_cc = NULL;
 	net->tcp = NULL;
 	net->nqps = net->qps_cap = 0;
 	free(net->qbits);

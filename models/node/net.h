@@ -125,6 +125,12 @@ struct net_observer {
 	void *qp_failed_ctx;
 };
 
+/* a pending retransmission timer: when, scheduled when, whose (rto.c) */
+struct net_rto {
+	sim_time_ps time, sched;
+	uint32_t qid;
+};
+
 struct net {
 	struct sim_engine eng;
 	uint32_t part;                 /* which partition of the fabric it runs (fabric.h) */
@@ -157,10 +163,18 @@ struct net {
 	/* transport (nic.h): QPs by id (made before the run) */
 	struct qp *qps;
 	uint32_t nqps, qps_cap;
+	struct qp_cc *qp_cc;           /* each QP's congestion control and pacing event,
+					* beside qps, written only where made (nic.h) */
 	struct qp_tcp *tcp;            /* TCP runs: each QP's TCP state, beside qps
 					* (internal.h); else NULL */
 	struct qp_cache *qc;           /* nic.qp_cache: what QPs without state keep
 					* (qpcache.c), shared like qps; else NULL */
+
+	/* the retransmission timers of its senders' QPs (rto.c): a heap, and
+	 * the event that stands for the first */
+	_Alignas(64) struct net_rto *rto;
+	uint32_t nrto, rto_cap;
+	struct sim_event rto_ev;
 
 	/* the pool of messages */
 	_Alignas(64) struct flow *flow_free; /* free messages */

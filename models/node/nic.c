@@ -104,10 +104,9 @@ static sim_time_ps rto_of(const struct nic *n, const struct qp *q)
 
 static void rto_arm(struct nic *n, struct qp *q)
 {
-	struct sim_engine *eng = &n->net->eng;
-	q->rto_at_ps = eng->now + rto_of(n, q);
-	if (!sim_event_pending(&q->rto_ev) && !q->rto_heap)
-		sim_schedule(eng, &q->rto_ev, q->rto_at_ps);
+	q->rto_at_ps = n->net->eng.now + rto_of(n, q);
+	if (!q->rto_pos && !q->rto_heap)
+		nic_rto_set(n->net, q, q->rto_at_ps);
 }
 
 static void count_sent(struct nic *n, uint32_t payload)
@@ -180,7 +179,10 @@ static struct pkt *take_packet(struct nic *n, struct qp *q)
  */
 static sim_time_ps pace_target(const struct nic *n, struct qp *q)
 {
-	double rc = dcqcn_rate(&n->cfg->dcqcn_params, &q->dc, n->net->eng.now);
+	/* a QP without its struct qp_cc is at line rate */
+	const struct dcqcn_params *p = &n->cfg->dcqcn_params;
+	double rc = q->cc ? dcqcn_rate(p, &n->net->qp_cc[q->id].dc, n->net->eng.now)
+			  : p->line_rate_bps;
 	return q->pace_from_ps + (sim_time_ps)((double)q->last_wire * 8e12 / rc);
 }
 
@@ -188,14 +190,15 @@ static sim_time_ps pace_target(const struct nic *n, struct qp *q)
 static void pace_wait(const struct nic *n, struct qp *q, sim_time_ps target)
 {
 	struct sim_engine *eng = &n->net->eng;
+	struct qp_cc *c = nic_qp_cc(n->net, q);
 	sim_time_ps wake = target;
-	if (n->cfg->dcqcn && q->dc.reacting && !n->cfg->pace_fixed) { /* dc: not ib.cc's */
-		sim_time_ps inc = q->dc.timer_start_ps + n->cfg->dcqcn_params.time_reset_ps;
+	if (n->cfg->dcqcn && c->dc.reacting && !n->cfg->pace_fixed) { /* dc: not ib.cc's */
+		sim_time_ps inc = c->dc.timer_start_ps + n->cfg->dcqcn_params.time_reset_ps;
 		if (inc > eng->now && inc < wake)
 			wake = inc;
 	}
 	q->pacing = 1;
-	sim_schedule(eng, &q->pace_ev, wake);
+	sim_schedule(eng, &c->pace_ev, wake);
 }
 
 /* after q sent a packet of `wire` bytes at now: back in the ring at once,
@@ -204,7 +207,8 @@ static void requeue(struct nic *n, struct qp *q, uint32_t wire)
 {
 	sim_time_ps now = n->net->eng.now;
 	if (n->cfg->dcqcn) {
-		dcqcn_on_sent(&n->cfg->dcqcn_params, &q->dc, wire, now);
+		if (q->cc) /* else not reacting: nothing to count */
+			dcqcn_on_sent(&n->cfg->dcqcn_params, &n->net->qp_cc[q->id].dc, wire, now);
 		q->pace_from_ps = now;
 		q->last_wire = wire;
 	}
@@ -214,11 +218,12 @@ static void requeue(struct nic *n, struct qp *q, uint32_t wire)
 	}
 	if (n->cfg->ibcc) { /* the CCT entry's delay after the packet, fixed now; it
 			     * holds back the QP's next message too */
-		sim_time_ps ipd = ibcc_delay_ps(&n->cfg->ibcc_params, &q->ibcc, now);
+		struct qp_cc *c = nic_qp_cc(n->net, q);
+		sim_time_ps ipd = ibcc_delay_ps(&n->cfg->ibcc_params, &c->ibcc, now);
 		if (ipd) {
 			q->pace_from_ps = now + ser_time(&n->ser, wire) + ipd;
 			q->pacing = 1;
-			sim_schedule(&n->net->eng, &q->pace_ev, q->pace_from_ps);
+			sim_schedule(&n->net->eng, &c->pace_ev, q->pace_from_ps);
 			return;
 		}
 	}
@@ -273,8 +278,8 @@ void nic_tx_next(struct nic *n)
 
 void nic_pace_fire(struct sim_engine *eng, struct sim_event *ev)
 {
-	struct qp *q = container_of(ev, struct qp, pace_ev);
 	struct net *net = eng->user;
+	struct qp *q = nic_pace_qp(net, ev);
 	struct nic *n = &net->nics[q->src];
 	q->pacing = 0;
 	if (!q->snd || q->ready)
@@ -345,16 +350,14 @@ void nic_acked(struct net *net, struct qp *q, uint32_t a)
 		nic_qp_at_rest(net, q);
 }
 
-void nic_rto_fire(struct sim_engine *eng, struct sim_event *ev)
+void nic_rto_fire(struct net *net, struct qp *q)
 {
-	struct qp *q = container_of(ev, struct qp, rto_ev);
-	struct net *net = eng->user;
 	if (q->failed || !q->rto_at_ps || q->psn_una >= q->psn_max) {
 		q->rto_at_ps = 0;
 		return;
 	}
-	if (eng->now < q->rto_at_ps) { /* progress moved the deadline */
-		sim_schedule(eng, ev, q->rto_at_ps);
+	if (net->eng.now < q->rto_at_ps) { /* progress moved the deadline */
+		nic_rto_set(net, q, q->rto_at_ps);
 		return;
 	}
 	net->st.cc.timeouts++;
@@ -418,7 +421,7 @@ static int gen_idle(const struct net *net, const struct nic_gen *g)
 	for (uint32_t j = g->next; j < g->count; j++) {
 		const struct qp *q = nic_qp_peek(net, g->qp(g, j)); /* NULL: at rest */
 		if (q && (q->head || q->snd || q->ready || q->pacing || q->failed || q->local ||
-			  sim_event_pending(&q->pace_ev)))
+			  (q->cc && sim_event_pending(&net->qp_cc[q->id].pace_ev))))
 			return 0;
 	}
 	return 1;
@@ -697,9 +700,11 @@ void nic_rx(void *to, uint16_t port, struct pkt *p)
 		case PKT_CNP: /* with ib.cc: a BECN */
 			net->st.cc.cnps_received++;
 			if (n->cfg->ibcc)
-				ibcc_on_becn(&n->cfg->ibcc_params, &q->ibcc, net->eng.now);
+				ibcc_on_becn(&n->cfg->ibcc_params, &nic_qp_cc(net, q)->ibcc,
+					     net->eng.now);
 			else
-				dcqcn_on_cnp(&n->cfg->dcqcn_params, &q->dc, net->eng.now);
+				dcqcn_on_cnp(&n->cfg->dcqcn_params, &nic_qp_cc(net, q)->dc,
+					     net->eng.now);
 			break;
 		case PKT_ACK:
 			if (n->cfg->tcp)

@@ -88,10 +88,33 @@ struct flow {
 };
 
 /*
+ * A QP's congestion control and its pacing wait: DCQCN's state (nic.cc =
+ * dcqcn, RoCE) or InfiniBand's (ib.cc), never both, and the event that
+ * wakes the QP when its rate lets it send again (TCP: when its message is
+ * due; NVLink: when its messages arrive).  In a table of their own indexed
+ * like the QPs (net->qp_cc), made on first use (nic_qp_cc): a QP that
+ * DCQCN never cut and that never waited reads as a new QP without them,
+ * and such QPs, most of an all-to-all's, leave their pages of the table
+ * untouched.  Three lines a QP: DCQCN's state on the first two, what the
+ * sender reads for every packet (reacting, rc_bps, the increase timer)
+ * first, and the pacing event on the third.
+ */
+struct qp_cc {
+	union {
+		_Alignas(64) struct dcqcn_qp dc;
+		struct ibcc_qp ibcc;
+	};
+	struct sim_event pace_ev;      /* TCP: waits for a message's due_ps */
+};
+
+/*
  * A reliable-connected QP: sender and receiver state of one connection
  * (docs/model.md#dcqcn loss recovery, go-back-N).  The sender numbers packets by PSN,
  * keeps messages until they are acknowledged and goes back to psn_una on a
  * NAK or a retransmission timeout; the receiver accepts only rcv_nxt.
+ * Three lines: what a QP under way reads (its congestion control and
+ * pacing wait are in struct qp_cc, once it needs them; its retransmission
+ * timer waits in its partition's heap, rto.c).
  */
 struct qp {
 	struct qp *next_ready;         /* in the NIC's ready ring */
@@ -109,7 +132,7 @@ struct qp {
 	uint16_t src, dst, sport;
 	uint8_t prio, dscp;
 	uint8_t ready;                 /* in the ready ring */
-	uint8_t pacing;                /* waiting for pace_ev */
+	uint8_t pacing;                /* waiting for its pace_ev */
 	/* pacing at Rc: the QP may send again last_wire bytes at Rc after
 	 * pace_from_ps, when its last packet started; with pace_fixed the
 	 * send time is fixed as that packet leaves: pace_from_ps is that time
@@ -131,16 +154,15 @@ struct qp {
 	uint8_t gen;                   /* not a QP: a struct nic_gen's place in the ring */
 	/* nic.qp_cache: its retransmission timer, pending when it last gave
 	 * its state up, is still in the partition's heap (qpcache.c), which
-	 * fires it as rto_ev would have: rto_ev is not armed meanwhile */
+	 * fires it as its own timer would have: that one is not set meanwhile */
 	uint8_t rto_heap;
-	/* read for every packet sent: next to the above.  A NIC runs DCQCN
-	 * (nic.cc = dcqcn, RoCE) or InfiniBand's congestion control (ib.cc),
-	 * never both: their states share the place */
-	union {
-		struct dcqcn_qp dc;
-		struct ibcc_qp ibcc;
-	};
-	struct sim_event pace_ev, rto_ev; /* TCP: pace_ev waits for a message's due_ps */
+	/* its struct qp_cc is made (net->qp_cc[id]); until then its congestion
+	 * control is a new QP's (not reacting, at line rate) and it has never
+	 * waited for pacing */
+	uint8_t cc;
+	/* its retransmission timer's place + 1 in its partition's heap
+	 * (rto.c), 0 when it has none pending */
+	uint32_t rto_pos;
 	/* the receiving end, which the destination's partition writes while
 	 * the source's runs the rest (models/fabric/parallel.c): a cache line
 	 * of its own */
@@ -160,11 +182,10 @@ struct qp {
 	} rx;
 };
 
-/* what the sender reads for every packet, DCQCN's reacting and rc_bps
- * last, lies on the QP's first two lines (the slabs align the table to
- * lines) */
-_Static_assert(offsetof(struct qp, dc.rc_bps) + sizeof(double) <= 128,
-	       "a QP's per-packet sender fields must stay on its first two lines");
+/* what the sender reads lies on the QP's first two lines, the receiver's
+ * on the third */
+_Static_assert(offsetof(struct qp, rto_pos) < 128, "a QP's sender fields on two lines");
+_Static_assert(sizeof(struct qp) == 192, "a QP takes three lines");
 
 /*
  * A run of messages that one NIC posts at one time, each on a QP of its
@@ -241,11 +262,14 @@ void nic_rx(void *to, uint16_t port, struct pkt *p);
  * Between two GPUs of one server (topo_server) it is an NVLink connection:
  * see nvlink.c. */
 uint32_t nic_add_qp(struct net *net, uint32_t src, uint32_t dst, uint8_t dscp);
-/* the memory a QP takes: TCP's state (net->tcp) comes on top in TCP runs */
+/* the memory a QP takes, its state and its retransmission timer: TCP's
+ * state (net->tcp) comes on top in TCP runs */
 size_t nic_qp_bytes(int tcp);
+/* and its struct qp_cc, once it needs one */
+size_t nic_qp_cc_bytes(void);
 /* room for n QPs in all, made at once: a caller that knows how many it will
  * add saves the table's doublings (an all-to-all of 4,096 ranks adds 16.8 M,
- * 6.4 GB).  -1 when out of memory or beyond the QP numbers. */
+ * 3.2 GB).  -1 when out of memory or beyond the QP numbers. */
 int nic_reserve_qps(struct net *net, uint64_t n);
 /* nic.qp_cache (qpcache.c).  The QP table, made through nets[0], is every
  * partition's; each keeps its share of the cache */
@@ -257,6 +281,10 @@ const struct qp *nic_qp_peek(const struct net *net, uint32_t qid);
 /* the first QPs, which always have their state (every QP without the
  * cache): the samplers read these */
 uint32_t nic_qps_pinned(const struct net *net);
+/* q's DCQCN (or InfiniBand) congestion control: a copy, a new QP's when it
+ * has none made (struct qp_cc) */
+struct dcqcn_qp nic_qp_dcqcn(const struct net *net, const struct qp *q);
+struct ibcc_qp nic_qp_ibcc(const struct net *net, const struct qp *q);
 /* the job of QP qid (set when its job opens it: nic_qp_set_job) */
 uint32_t nic_qp_job(const struct net *net, uint32_t qid);
 /* QP qid is job's (struct qp's job: set when the job opens it) */

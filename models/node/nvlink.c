@@ -31,15 +31,16 @@ void nvlink_send(struct net *net, struct qp *q, struct flow *fl)
 			  units_mul_div_ceil(fl->bytes * 8, UNITS_PS_PER_S, cfg->nvlink_bps);
 	a->nv_tx_free = b->nv_rx_free = end;
 	fl->due_ps = end + cfg->nvlink_latency_ps;
-	if (!sim_event_pending(&q->pace_ev))
-		sim_schedule(&net->eng, &q->pace_ev, fl->due_ps);
+	struct sim_event *ev = &nic_qp_cc(net, q)->pace_ev;
+	if (!sim_event_pending(ev))
+		sim_schedule(&net->eng, ev, fl->due_ps);
 }
 
 /* the messages of a local QP that have arrived */
 void nvlink_fire(struct sim_engine *eng, struct sim_event *ev)
 {
-	struct qp *q = container_of(ev, struct qp, pace_ev);
 	struct net *net = container_of(eng, struct net, eng);
+	struct qp *q = nic_pace_qp(net, ev);
 	struct flow *fl;
 	while ((fl = q->head) && fl->due_ps <= eng->now) {
 		q->head = fl->next;

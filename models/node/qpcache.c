@@ -1,12 +1,13 @@
 /*
  * qpcache.c - nic.qp_cache: a QP has its state in the table only while it
  * needs it.  An all-to-all of n ranks opens n (n - 1) QPs (8,192 ranks:
- * 67 M, 25.8 GB at 384 B), but a rank has messages on a few of them at a
+ * 67 M, 12.9 GB at 192 B), but a rank has messages on a few of them at a
  * time; as a NIC keeps the contexts of its active QPs in a cache backed by
  * host memory, a run whose QPs exceed nic.qp_cache keeps the state of about
  * that many, and a QP at rest keeps only its home (12 B: its PSN, its job,
  * its ends) and, in its partition's heap, a pending retransmission timer
- * (12 B).
+ * (12 B).  A QP's struct qp_cc (nic.h), made only once DCQCN cuts it or
+ * it waits, lies in a table beside, which the same rules govern.
  *
  * The table is address space for every QP (slab_reserve): a QP's state
  * stays at its slot, so that nothing that holds a QP (the ready ring, the
@@ -59,10 +60,11 @@ int nic_qps_cached(const struct net *net, uint64_t n)
 	return cfg->qp_cache && n > cfg->qp_cache && !cfg->tcp && !cfg->reorder;
 }
 
-/* QPs a block: the fewest that fill whole pages */
-static uint32_t block_qps(void)
+/* QPs a block of a table of `size`-byte entries: the fewest that fill
+ * whole pages */
+static uint32_t block_qps(size_t size)
 {
-	size_t page = slab_page_bytes(), a = sizeof(struct qp), b = page;
+	size_t page = slab_page_bytes(), a = size, b = page;
 	while (b) {
 		size_t r = a % b;
 		a = b;
@@ -78,19 +80,26 @@ int nic_qps_cache_init(struct net *net, uint32_t n)
 	struct qp_cache *c = calloc(1, sizeof(*c));
 	if (!c)
 		return -1;
-	c->block = block_qps();
-	c->cap = (n + c->block - 1) / c->block * c->block;
+	c->block = block_qps(sizeof(struct qp));
+	c->cc_block = block_qps(sizeof(struct qp_cc));
+	uint32_t whole = c->block > c->cc_block ? c->block : c->cc_block; /* powers of 2 */
+	c->cap = (n + whole - 1) / whole * whole;
 	c->pinned = net->nics[0].cfg->qp_pinned;
 	c->nparts = 1;
 	c->home = slab_reserve((size_t)c->cap * sizeof(*c->home));
 	c->block_live = calloc(c->cap / c->block, sizeof(*c->block_live));
+	c->cc_block_live = calloc(c->cap / c->cc_block, sizeof(*c->cc_block_live));
 	net->qps = slab_reserve((size_t)c->cap * sizeof(struct qp));
-	if (!c->home || !c->block_live || !net->qps) {
+	net->qp_cc = slab_reserve((size_t)c->cap * sizeof(struct qp_cc));
+	if (!c->home || !c->block_live || !c->cc_block_live || !net->qps || !net->qp_cc) {
 		slab_unreserve(c->home, (size_t)c->cap * sizeof(*c->home));
 		slab_unreserve(net->qps, (size_t)c->cap * sizeof(struct qp));
+		slab_unreserve(net->qp_cc, (size_t)c->cap * sizeof(struct qp_cc));
 		free(c->block_live);
+		free(c->cc_block_live);
 		free(c);
 		net->qps = NULL;
+		net->qp_cc = NULL;
 		return -1;
 	}
 	net->qc = c;
@@ -121,6 +130,7 @@ void nic_qps_share(struct net *const *nets, uint32_t nparts)
 		struct net *net = nets[p];
 		if (p) {
 			net->qps = nets[0]->qps;
+			net->qp_cc = nets[0]->qp_cc;
 			net->tcp = nets[0]->tcp;
 			net->nqps = nets[0]->nqps;
 			net->qc = c;
@@ -207,7 +217,7 @@ static void timers_fire(struct sim_engine *eng, struct sim_event *ev)
 		struct qp *q = &net->qps[qid];
 		SIM_INVARIANT(q->rto_heap, "QP %u has a timer at rest and its own", qid);
 		q->rto_heap = 0;
-		nic_rto_fire(eng, &q->rto_ev);
+		nic_rto_fire(net, q);
 	}
 	if (net->ntimers)
 		sim_schedule(eng, ev, net->timers[0]);
@@ -266,7 +276,7 @@ static void cc_keep(struct net *net, const struct qp *q)
 	struct qp_cc_kept *k = &net->cc_kept[net->cc_n];
 	k->qid = q->id;
 	k->last_cnp_ps = q->rx.last_cnp_ps;
-	memcpy(k->cc, &q->dc, sizeof(k->cc));
+	memcpy(k->cc, &net->qp_cc[q->id].dc, sizeof(k->cc));
 	net->cc_slots[cc_slot(net, q->id)] = (uint64_t)(q->id + 1) << 32 | net->cc_n++;
 }
 
@@ -276,7 +286,7 @@ static void cc_take(struct net *net, struct qp *q)
 	uint32_t i = cc_slot(net, q->id), mask = net->cc_nslots - 1;
 	SIM_INVARIANT(net->cc_slots[i], "QP %u kept no congestion control", q->id);
 	uint32_t at = (uint32_t)net->cc_slots[i];
-	memcpy(&q->dc, net->cc_kept[at].cc, sizeof(net->cc_kept[at].cc));
+	memcpy(&nic_qp_cc(net, q)->dc, net->cc_kept[at].cc, sizeof(net->cc_kept[at].cc));
 	q->rx.last_cnp_ps = net->cc_kept[at].last_cnp_ps;
 	/* the last state fills its place */
 	if (at != --net->cc_n) {
@@ -325,7 +335,8 @@ static int at_rest(const struct net *net, const struct qp *q)
 {
 	const struct nic_config *cfg = net->nics[q->src].cfg;
 	if (!q->live || q->head || q->snd || q->ready || q->pacing || q->failed || q->local ||
-	    q->resent || q->timeouts || q->rto_at_ps || sim_event_pending(&q->pace_ev))
+	    q->resent || q->timeouts || q->rto_at_ps ||
+	    (q->cc && sim_event_pending(&net->qp_cc[q->id].pace_ev)))
 		return 0;
 	if (q->psn_nxt != q->psn_max || q->psn_una != q->psn_max || q->rx.nxt != q->psn_max ||
 	    q->rx.unacked || q->rx.nak_sent || q->rx.ce || q->rx.ooo || q->rx.ends)
@@ -338,38 +349,43 @@ static int at_rest(const struct net *net, const struct qp *q)
 static int cc_fresh(const struct net *net, const struct qp *q)
 {
 	const struct nic_config *cfg = net->nics[q->src].cfg;
+	if (!q->cc) /* never made: a new QP's */
+		return 1;
 	if (cfg->dcqcn)
-		return dcqcn_fresh(&cfg->dcqcn_params, &q->dc);
-	return !cfg->ibcc || ibcc_fresh(&cfg->ibcc_params, &q->ibcc);
+		return dcqcn_fresh(&cfg->dcqcn_params, &net->qp_cc[q->id].dc);
+	return !cfg->ibcc || ibcc_fresh(&cfg->ibcc_params, &net->qp_cc[q->id].ibcc);
 }
 
-/* q gives its state up (on its sender's thread) */
-static void give_up(struct net *net, struct qp *q)
+/* the blocks of the two tables: struct qp's, and struct qp_cc's tagged */
+#define EMPTIED_CC (UINT32_C(1) << 31)
+
+static _Atomic unsigned char *block_count(const struct qp_cache *c, uint32_t b)
+{
+	return b & EMPTIED_CC ? &c->cc_block_live[b & ~EMPTIED_CC] : &c->block_live[b];
+}
+
+/* a block's memory back to the system */
+static void drop(const struct net *net, uint32_t b)
+{
+	const struct qp_cache *c = net->qc;
+	if (b & EMPTIED_CC) {
+		b &= ~EMPTIED_CC;
+		slab_drop(&net->qp_cc[(size_t)b * c->cc_block],
+			  (size_t)c->cc_block * sizeof(struct qp_cc));
+	} else {
+		slab_drop(&net->qps[(size_t)b * c->block], (size_t)c->block * sizeof(struct qp));
+	}
+}
+
+/* a QP of block b gave its state up: an emptied block goes back (at the
+ * window's end when other threads run) */
+static void release(struct net *net, uint32_t b)
 {
 	struct qp_cache *c = net->qc;
-	struct qp_home *h = &c->home[q->id];
-	h->psn = q->psn_max;
-	h->job = q->job == NET_NONE ? QP_HOME_NO_JOB : (uint8_t)q->job;
-	h->timer = q->rto_heap; /* in the heap since it last rested */
-	if (sim_event_pending(&q->rto_ev)) {
-		/* never both: rto_arm leaves rto_ev alone while rto_heap */
-		SIM_INVARIANT(!q->rto_heap, "QP %u has two retransmission timers", q->id);
-		h->timer = 1;
-		timers_push(net, q->rto_ev.time, q->id);
-		sim_cancel(&net->eng, &q->rto_ev);
-	}
-	h->state = QP_HOME_AT_REST;
-	if (!cc_fresh(net, q) || q->rx.last_cnp_ps >= 0) { /* DCQCN cut it: kept aside */
-		cc_keep(net, q);
-		h->state = QP_HOME_AT_REST_CC;
-	}
-	q->live = 0;
-	net->qps_live--;
-	uint32_t b = q->id / c->block;
-	if (atomic_fetch_sub_explicit(&c->block_live[b], 1, memory_order_relaxed) != 1)
+	if (atomic_fetch_sub_explicit(block_count(c, b), 1, memory_order_relaxed) != 1)
 		return;
 	if (c->nparts == 1) { /* no other thread: the block goes back now */
-		slab_drop(&net->qps[(size_t)b * c->block], (size_t)c->block * sizeof(struct qp));
+		drop(net, b);
 		return;
 	}
 	if (net->nemptied == net->emptied_cap) {
@@ -380,6 +396,38 @@ static void give_up(struct net *net, struct qp *q)
 		net->emptied_cap = cap;
 	}
 	net->emptied[net->nemptied++] = b;
+}
+
+void nic_qp_cc_made(struct net *net, uint32_t qid)
+{
+	struct qp_cache *c = net->qc;
+	atomic_fetch_add_explicit(&c->cc_block_live[qid / c->cc_block], 1, memory_order_relaxed);
+}
+
+/* q gives its state up (on its sender's thread) */
+static void give_up(struct net *net, struct qp *q)
+{
+	struct qp_cache *c = net->qc;
+	struct qp_home *h = &c->home[q->id];
+	h->psn = q->psn_max;
+	h->job = q->job == NET_NONE ? QP_HOME_NO_JOB : (uint8_t)q->job;
+	h->timer = q->rto_heap; /* in the heap since it last rested */
+	if (q->rto_pos) {
+		/* never both: rto_arm sets no timer while rto_heap */
+		SIM_INVARIANT(!q->rto_heap, "QP %u has two retransmission timers", q->id);
+		h->timer = 1;
+		timers_push(net, nic_rto_take(net, q), q->id);
+	}
+	h->state = QP_HOME_AT_REST;
+	if (!cc_fresh(net, q) || q->rx.last_cnp_ps >= 0) { /* DCQCN cut it: kept aside */
+		cc_keep(net, q);
+		h->state = QP_HOME_AT_REST_CC;
+	}
+	q->live = 0;
+	net->qps_live--;
+	if (q->cc)
+		release(net, q->id / c->cc_block | EMPTIED_CC);
+	release(net, q->id / c->block);
 }
 
 void nic_qp_at_rest(struct net *net, struct qp *q)
@@ -416,12 +464,9 @@ void nic_qps_trim(struct net *net)
 void nic_qps_window_end(struct net *net)
 {
 	struct qp_cache *c = net->qc;
-	for (uint32_t k = 0; k < net->nemptied; k++) {
-		uint32_t b = net->emptied[k];
-		if (!atomic_load_explicit(&c->block_live[b], memory_order_relaxed))
-			slab_drop(&net->qps[(size_t)b * c->block],
-				  (size_t)c->block * sizeof(struct qp));
-	}
+	for (uint32_t k = 0; k < net->nemptied; k++)
+		if (!atomic_load_explicit(block_count(c, net->emptied[k]), memory_order_relaxed))
+			drop(net, net->emptied[k]);
 	net->nemptied = 0;
 }
 
@@ -466,10 +511,13 @@ void nic_qps_cache_free(struct net *net)
 	if (c && net->part == 0) { /* partition 0's net made it */
 		slab_unreserve(c->home, (size_t)c->cap * sizeof(*c->home));
 		slab_unreserve(net->qps, (size_t)c->cap * sizeof(struct qp));
+		slab_unreserve(net->qp_cc, (size_t)c->cap * sizeof(struct qp_cc));
 		free(c->block_live);
+		free(c->cc_block_live);
 		free(c);
 	}
 	net->qc = NULL;
+	net->qp_cc = NULL;
 	free(net->rest);
 	free(net->emptied);
 	free(net->timers);

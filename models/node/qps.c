@@ -32,10 +32,32 @@ static int tcp_table(struct net *net, uint32_t cap)
 	return 0;
 }
 
-/* the memory a QP takes: TCP's state (net->tcp) comes on top in TCP runs */
+/* the memory a QP takes: its state and its retransmission timer (in its
+ * partition's heap, rto.c); TCP's state (net->tcp) comes on top in TCP
+ * runs, its struct qp_cc once made */
 size_t nic_qp_bytes(int tcp)
 {
-	return sizeof(struct qp) + (tcp ? sizeof(struct qp_tcp) : 0);
+	return sizeof(struct qp) + sizeof(struct net_rto) + (tcp ? sizeof(struct qp_tcp) : 0);
+}
+
+size_t nic_qp_cc_bytes(void)
+{
+	return sizeof(struct qp_cc);
+}
+
+/* the table of struct qp_cc at cap QPs: address space whose pages take
+ * memory as QPs make theirs (those made move with the table) */
+static int cc_table(struct net *net, uint32_t cap)
+{
+	struct qp_cc *a = slab_reserve((size_t)cap * sizeof(struct qp_cc));
+	if (!a)
+		return -1;
+	for (uint32_t i = 0; net->qp_cc && i < net->nqps; i++)
+		if (net->qps[i].cc)
+			a[i] = net->qp_cc[i];
+	slab_unreserve(net->qp_cc, (size_t)net->qps_cap * sizeof(struct qp_cc));
+	net->qp_cc = a;
+	return 0;
 }
 
 /* the table at n QPs: slab memory is aligned to a cache line, as a QP's
@@ -56,7 +78,7 @@ int nic_reserve_qps(struct net *net, uint64_t n)
 		return -1;
 	if (net->nqps)
 		memcpy(a, net->qps, (size_t)net->nqps * sizeof(struct qp));
-	if (net->tcp && tcp_table(net, cap)) {
+	if ((net->tcp && tcp_table(net, cap)) || cc_table(net, cap)) {
 		slab_free(a, (size_t)cap * sizeof(struct qp));
 		return -1;
 	}
@@ -94,13 +116,44 @@ void nic_qp_fresh(struct net *net, uint32_t qid, uint32_t src, uint32_t dst, uin
 	};
 	q->local = net->topo && net->topo->gps > 1 && src != dst &&
 		   topo_server(net->topo, src) == topo_server(net->topo, dst);
-	sim_event_init(&q->pace_ev, q->local ? nvlink_fire : cfg->tcp ? tcp_wake : nic_pace_fire,
-		       SIM_KEY(EVKEY_QP, qid, EVKEY_QP_PACE));
-	sim_event_init(&q->rto_ev, nic_rto_fire, SIM_KEY(EVKEY_QP, qid, EVKEY_QP_RTO));
+}
+
+/* a new QP's congestion control and pacing event */
+static void cc_new(const struct nic_config *cfg, const struct qp *q, struct qp_cc *c)
+{
+	*c = (struct qp_cc){ 0 };
+	sim_event_init(&c->pace_ev, q->local ? nvlink_fire : cfg->tcp ? tcp_wake : nic_pace_fire,
+		       SIM_KEY(EVKEY_QP, q->id, EVKEY_QP_PACE));
 	if (cfg->dcqcn)
-		dcqcn_init(&cfg->dcqcn_params, &q->dc);
+		dcqcn_init(&cfg->dcqcn_params, &c->dc);
 	else if (cfg->ibcc)
-		ibcc_init(&cfg->ibcc_params, &q->ibcc);
+		ibcc_init(&cfg->ibcc_params, &c->ibcc);
+}
+
+void nic_qp_cc_make(struct net *net, struct qp *q)
+{
+	cc_new(net->nics[q->src].cfg, q, &net->qp_cc[q->id]);
+	q->cc = 1;
+	if (net->qc)
+		nic_qp_cc_made(net, q->id);
+}
+
+struct dcqcn_qp nic_qp_dcqcn(const struct net *net, const struct qp *q)
+{
+	if (q->cc)
+		return net->qp_cc[q->id].dc;
+	struct qp_cc c;
+	cc_new(net->nics[q->src].cfg, q, &c);
+	return c.dc;
+}
+
+struct ibcc_qp nic_qp_ibcc(const struct net *net, const struct qp *q)
+{
+	if (q->cc)
+		return net->qp_cc[q->id].ibcc;
+	struct qp_cc c;
+	cc_new(net->nics[q->src].cfg, q, &c);
+	return c.ibcc;
 }
 
 uint32_t nic_add_qp(struct net *net, uint32_t src, uint32_t dst, uint8_t dscp)

@@ -164,25 +164,26 @@ void tcp_try(struct nic *n, struct qp *q)
 	struct qp_tcp_tx *t = tcp_tx(n->net, q);
 	if (q->ready)
 		return;
+	struct sim_event *pace = &nic_qp_cc(n->net, q)->pace_ev;
 	if (tcp_can_send(n, q)) {
 		nic_ready_push(n, q);
 		nic_kick(n);
-	} else if (sim_event_pending(&q->pace_ev) || q->failed) {
+	} else if (sim_event_pending(pace) || q->failed) {
 		return;
 	} else if (t->in_recovery && t->retx_out) {
 		sim_time_ps wait = 2 * t->srtt > 10 * UNITS_PS_PER_US ? 2 * t->srtt
 								       : 10 * UNITS_PS_PER_US;
 		t->rack_una = q->psn_una;
-		sim_schedule(eng, &q->pace_ev, eng->now + wait);
+		sim_schedule(eng, pace, eng->now + wait);
 	} else if (q->snd && q->snd->due_ps > eng->now) {
-		sim_schedule(eng, &q->pace_ev, q->snd->due_ps);
+		sim_schedule(eng, pace, q->snd->due_ps);
 	}
 }
 
 void tcp_wake(struct sim_engine *eng, struct sim_event *ev)
 {
-	struct qp *q = container_of(ev, struct qp, pace_ev);
 	struct net *net = container_of(eng, struct net, eng);
+	struct qp *q = nic_pace_qp(net, ev);
 	struct qp_tcp_tx *t = tcp_tx(net, q);
 	if (t->in_recovery && t->retx_out && t->rack_una == q->psn_una) {
 		t->retx_out = 0; /* no progress: the resent holes are lost again */

@@ -657,7 +657,8 @@ static struct out_qp *qp_row(struct output *o, struct row *r, sim_time_ps now, c
 void output_rate(struct output *o, const struct fabric *f, unsigned part, const struct qp *q)
 {
 	sim_time_ps now = f->parts[part].net.eng.now;
-	struct dcqcn_qp dc = q->dc; /* advance a copy: sampling changes nothing */
+	/* advance a copy: sampling changes nothing */
+	struct dcqcn_qp dc = nic_qp_dcqcn(&f->parts[part].net, q);
 	double rc = dcqcn_rate(&f->niccfg.dcqcn_params, &dc, now);
 	struct row r;
 	struct out_qp *kept = qp_row(o, &r, now, q);
@@ -673,7 +674,8 @@ void output_rate(struct output *o, const struct fabric *f, unsigned part, const 
 void output_ibcc(struct output *o, const struct fabric *f, unsigned part, const struct qp *q)
 {
 	sim_time_ps now = f->parts[part].net.eng.now;
-	struct ibcc_qp c = q->ibcc; /* advance a copy: sampling changes nothing */
+	/* advance a copy: sampling changes nothing */
+	struct ibcc_qp c = nic_qp_ibcc(&f->parts[part].net, q);
 	sim_time_ps ipd = ibcc_delay_ps(&f->niccfg.ibcc_params, &c, now);
 	struct row r;
 	qp_row(o, &r, now, q);

@@ -383,22 +383,33 @@ static void bytes_text(uint64_t bytes, char *buf, size_t len)
 		 b >= 1e9 ? "GB" : b >= 1e6 ? "MB" : "KB");
 }
 
+/* ", 192 B more once ...": what a QP adds once it makes its struct qp_cc
+ * (nic.h), when it may */
+static void cc_text(const struct fabric_memory *n, char *buf, size_t len)
+{
+	buf[0] = 0;
+	if (n->cc_bytes)
+		snprintf(buf, len, ", %zu B more once its congestion control reacts or it waits",
+			 n->cc_bytes);
+}
+
 /* the same when the QPs exceed nic.qp_cache: the memory expected at the
  * peak, state of the QPs that have it, the others' homes and the messages */
 static void qp_cached_text(const struct scenario *scn, const struct fabric_memory *n,
 			   char *buf, size_t len)
 {
-	char b[32], h[32], s[32], m[32];
+	char b[32], h[32], s[32], m[32], cc[96];
+	cc_text(n, cc, sizeof(cc));
 	bytes_text(n->bytes, b, sizeof(b));
 	bytes_text(n->qps * n->home_bytes, h, sizeof(h));
 	bytes_text(n->live * n->qp_bytes, s, sizeof(s));
 	bytes_text(n->msgs * n->msg_bytes, m, sizeof(m));
 	int k = snprintf(buf, len,
 			 "the jobs open %llu QPs, more than nic.qp_cache = %llu: each keeps %zu B "
-			 "(%s) and has its state (%zu B) only while it needs it, about %llu at "
+			 "(%s) and has its state (%zu B%s) only while it needs it, about %llu at "
 			 "most at once (%s)",
 			 (unsigned long long)n->qps, (unsigned long long)n->cache, n->home_bytes, h,
-			 n->qp_bytes, (unsigned long long)n->live, s);
+			 n->qp_bytes, cc, (unsigned long long)n->live, s);
 	if (k > 0 && (size_t)k < len && scn->njobs > 1)
 		k += snprintf(buf + k, len - (size_t)k, "; job.%s opens %llu",
 			      scn->jobs[n->job].name, (unsigned long long)n->most);
@@ -414,14 +425,15 @@ static void qp_cached_text(const struct scenario *scn, const struct fabric_memor
 static void qp_need_text(const struct scenario *scn, const struct fabric_memory *n, char *buf,
 			 size_t len)
 {
-	char b[32];
+	char b[32], cc[96];
 	if (n->cache) {
 		qp_cached_text(scn, n, buf, len);
 		return;
 	}
+	cc_text(n, cc, sizeof(cc));
 	bytes_text(n->qps * n->qp_bytes, b, sizeof(b));
-	int k = snprintf(buf, len, "the jobs open %llu QPs (%zu B each: %s",
-			 (unsigned long long)n->qps, n->qp_bytes, b);
+	int k = snprintf(buf, len, "the jobs open %llu QPs (%zu B each%s: %s",
+			 (unsigned long long)n->qps, n->qp_bytes, cc, b);
 	if (k > 0 && (size_t)k < len && scn->njobs > 1 && n->qps)
 		k += snprintf(buf + k, len - (size_t)k, "; job.%s %llu of them",
 			      scn->jobs[n->job].name, (unsigned long long)n->most);
