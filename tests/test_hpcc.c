@@ -181,11 +181,11 @@ static void look_at_waits(int reschedule, struct waits *w)
 			continue;
 		const struct qp_cc *c = &net->qp_cc[q->id]; /* made: it reacts */
 		/* a wait began since the last step: the time it was set for */
-		sim_time_ps due = reschedule ? q->pace_from_ps + (sim_time_ps)((double)q->last_wire *
+		sim_time_ps due = reschedule ? c->pace_from_ps + (sim_time_ps)((double)c->last_wire *
 									 8e12 / c->dc.rc_bps)
-					     : q->pace_from_ps;
+					     : c->pace_from_ps;
 		if (!reschedule) {
-			ck_assert_uint_eq(q->last_wire, 0);
+			ck_assert_uint_eq(c->last_wire, 0);
 			ck_assert_int_eq(c->pace_ev.time, due);
 		}
 		uint32_t psn = q->psn_nxt;

@@ -27,7 +27,7 @@ void slab_free(void *p, size_t bytes);
 
 /* address space for `bytes` of zeroes that takes memory only where it is
  * written (the QP table of a run whose QPs exceed nic.qp_cache: 67 M QPs,
- * 12.9 GB, of which a few thousand hold state at once), in small pages;
+ * 8.6 GB, of which a few thousand hold state at once), in small pages;
  * NULL when out of address space.  slab_unreserve gives it back. */
 void *slab_reserve(size_t bytes);
 void slab_unreserve(void *p, size_t bytes);

@@ -399,6 +399,7 @@ void fabric_destroy(struct fabric *f)
 		if (p) { /* partition 0's net owns the tables */
 			part->net.qps = NULL;
 			part->net.qp_cc = NULL;
+			part->net.rxwin = NULL;
 			part->net.tcp = NULL;
 		}
 		net_free(&part->net);

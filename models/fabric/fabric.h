@@ -289,7 +289,7 @@ uint64_t fabric_max_queue_bytes(const struct fabric *f);
 
 /* The memory the jobs' QPs take, against the machine's.  A run whose QPs
  * do not fit is refused before anything is built: an all-to-all of n ranks
- * opens n (n - 1) QPs (8,192 ranks: 67 M, 14.5 GB with their timers), and
+ * opens n (n - 1) QPs (8,192 ranks: 67 M, 10.2 GB with their timers), and
  * the system would kill it halfway.  An all-to-all `all-at-once` also
  * posts a message on each of them at its start (8,192 ranks: 8.6 GB more):
  * they count too.  A run numbers its QPs in 32 bits. */

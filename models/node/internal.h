@@ -17,7 +17,7 @@
 
 /*
  * TCP's state of a QP (nic_config.tcp), in a table of its own indexed like
- * the QPs (net->tcp): RoCE's QPs do without it, 192 bytes instead of 384
+ * the QPs (net->tcp): RoCE's QPs do without it, 128 bytes instead of 320
  * (an all-to-all of n ranks opens n (n - 1) of them).
  */
 struct qp_tcp {

@@ -42,8 +42,10 @@ void net_free(struct net *net)
 		if (shared)
 			net->qps = NULL;
 	}
-	for (uint32_t i = 0; net->qps && i < net->nqps; i++)
-		free(net->qps[i].rx.ooo); /* TCP's out-of-order and SACK maps */
+	for (uint32_t i = 0; net->rxwin && i < net->nqps; i++)
+		free(net->rxwin[i]); /* the receive windows of TCP and adaptive routing */
+	free(net->rxwin);
+	net->rxwin = NULL;
 	for (uint32_t i = 0; net->tcp && i < net->nqps; i++)
 		free(net->tcp[i].tx.sacked);
 	slab_free(net->qps, (size_t)net->qps_cap * sizeof(*net->qps)); /* nic_reserve_qps */

@@ -165,6 +165,9 @@ struct net {
 	uint32_t nqps, qps_cap;
 	struct qp_cc *qp_cc;           /* each QP's congestion control and pacing event,
 					* beside qps, written only where made (nic.h) */
+	uint64_t **rxwin;              /* TCP, and RoCE with nic_config.reorder: each QP's
+					* receive window (tcp.c, reorder.c), made at its
+					* first segment out of order; else NULL */
 	struct qp_tcp *tcp;            /* TCP runs: each QP's TCP state, beside qps
 					* (internal.h); else NULL */
 	struct qp_cache *qc;           /* nic.qp_cache: what QPs without state keep

@@ -177,13 +177,16 @@ static struct pkt *take_packet(struct nic *n, struct qp *q)
  * NIC) the send time is fixed from the rate as the packet leaves and
  * stays whatever the rate does (requeue stores it, last_wire 0).
  */
-static sim_time_ps pace_target(const struct nic *n, struct qp *q)
+static sim_time_ps pace_at(sim_time_ps from, uint32_t wire, double rc)
 {
-	/* a QP without its struct qp_cc is at line rate */
-	const struct dcqcn_params *p = &n->cfg->dcqcn_params;
-	double rc = q->cc ? dcqcn_rate(p, &n->net->qp_cc[q->id].dc, n->net->eng.now)
-			  : p->line_rate_bps;
-	return q->pace_from_ps + (sim_time_ps)((double)q->last_wire * 8e12 / rc);
+	return from + (sim_time_ps)((double)wire * 8e12 / rc);
+}
+
+/* of a QP with its struct qp_cc (one without is at line rate) */
+static sim_time_ps pace_target(const struct nic *n, struct qp_cc *c)
+{
+	double rc = dcqcn_rate(&n->cfg->dcqcn_params, &c->dc, n->net->eng.now);
+	return pace_at(c->pace_from_ps, c->last_wire, rc);
 }
 
 /* wait for the pacing target, or for the next increase event if earlier */
@@ -206,11 +209,11 @@ static void pace_wait(const struct nic *n, struct qp *q, sim_time_ps target)
 static void requeue(struct nic *n, struct qp *q, uint32_t wire)
 {
 	sim_time_ps now = n->net->eng.now;
-	if (n->cfg->dcqcn) {
-		if (q->cc) /* else not reacting: nothing to count */
-			dcqcn_on_sent(&n->cfg->dcqcn_params, &n->net->qp_cc[q->id].dc, wire, now);
-		q->pace_from_ps = now;
-		q->last_wire = wire;
+	if (n->cfg->dcqcn && q->cc) { /* else not reacting: nothing to count */
+		struct qp_cc *c = &n->net->qp_cc[q->id];
+		dcqcn_on_sent(&n->cfg->dcqcn_params, &c->dc, wire, now);
+		c->pace_from_ps = now;
+		c->last_wire = wire;
 	}
 	if (n->cfg->tcp) {
 		tcp_try(n, q);
@@ -221,9 +224,9 @@ static void requeue(struct nic *n, struct qp *q, uint32_t wire)
 		struct qp_cc *c = nic_qp_cc(n->net, q);
 		sim_time_ps ipd = ibcc_delay_ps(&n->cfg->ibcc_params, &c->ibcc, now);
 		if (ipd) {
-			q->pace_from_ps = now + ser_time(&n->ser, wire) + ipd;
+			c->pace_from_ps = now + ser_time(&n->ser, wire) + ipd;
 			q->pacing = 1;
-			sim_schedule(&n->net->eng, &c->pace_ev, q->pace_from_ps);
+			sim_schedule(&n->net->eng, &c->pace_ev, c->pace_from_ps);
 			return;
 		}
 	}
@@ -231,11 +234,15 @@ static void requeue(struct nic *n, struct qp *q, uint32_t wire)
 		return;
 	if (n->cfg->dcqcn) {
 		sim_time_ps line = (sim_time_ps)wire * 8 * UNITS_PS_PER_S / n->ser.rate_bps;
-		sim_time_ps target = pace_target(n, q);
+		sim_time_ps target = q->cc ? pace_target(n, &n->net->qp_cc[q->id])
+					   : pace_at(now, wire, n->cfg->dcqcn_params.line_rate_bps);
 		if (target - now > line) {
+			struct qp_cc *c = nic_qp_cc(n->net, q);
+			c->pace_from_ps = now; /* as a QP that had it kept them */
+			c->last_wire = wire;
 			if (n->cfg->pace_fixed) {
-				q->pace_from_ps = target;
-				q->last_wire = 0;
+				c->pace_from_ps = target;
+				c->last_wire = 0;
 			}
 			pace_wait(n, q, target);
 			return;
@@ -284,7 +291,8 @@ void nic_pace_fire(struct sim_engine *eng, struct sim_event *ev)
 	q->pacing = 0;
 	if (!q->snd || q->ready)
 		return;
-	sim_time_ps target = n->cfg->ibcc ? q->pace_from_ps : pace_target(n, q);
+	struct qp_cc *c = &net->qp_cc[q->id];
+	sim_time_ps target = n->cfg->ibcc ? c->pace_from_ps : pace_target(n, c);
 	if (target > eng->now) {
 		pace_wait(n, q, target);
 		return;

@@ -95,25 +95,33 @@ struct flow {
  * like the QPs (net->qp_cc), made on first use (nic_qp_cc): a QP that
  * DCQCN never cut and that never waited reads as a new QP without them,
  * and such QPs, most of an all-to-all's, leave their pages of the table
- * untouched.  Three lines a QP: DCQCN's state on the first two, what the
- * sender reads for every packet (reacting, rc_bps, the increase timer)
- * first, and the pacing event on the third.
+ * untouched.  Three lines a QP, what the sender reads for every packet
+ * first: DCQCN's state (reacting, rc_bps, the increase timer), its last
+ * send, then the pacing event.
  */
 struct qp_cc {
-	union {
-		_Alignas(64) struct dcqcn_qp dc;
+	_Alignas(64) union {
+		struct dcqcn_qp dc;
 		struct ibcc_qp ibcc;
 	};
+	/* pacing at Rc: the QP may send again last_wire bytes at Rc after
+	 * pace_from_ps, when its last packet started; with pace_fixed the
+	 * send time is fixed as that packet leaves: pace_from_ps is that time
+	 * and last_wire 0.  Written at each packet once made (a QP without
+	 * it sends at line rate, which never waits) */
+	sim_time_ps pace_from_ps;
+	uint32_t last_wire;
 	struct sim_event pace_ev;      /* TCP: waits for a message's due_ps */
 };
+_Static_assert(sizeof(struct qp_cc) == 192, "a QP's congestion control takes three lines");
 
 /*
  * A reliable-connected QP: sender and receiver state of one connection
  * (docs/model.md#dcqcn loss recovery, go-back-N).  The sender numbers packets by PSN,
  * keeps messages until they are acknowledged and goes back to psn_una on a
  * NAK or a retransmission timeout; the receiver accepts only rcv_nxt.
- * Three lines: what a QP under way reads (its congestion control and
- * pacing wait are in struct qp_cc, once it needs them; its retransmission
+ * Two lines: what a QP under way reads (its congestion control and
+ * pacing are in struct qp_cc, once it needs them; its retransmission
  * timer waits in its partition's heap, rto.c).
  */
 struct qp {
@@ -133,12 +141,6 @@ struct qp {
 	uint8_t prio, dscp;
 	uint8_t ready;                 /* in the ready ring */
 	uint8_t pacing;                /* waiting for its pace_ev */
-	/* pacing at Rc: the QP may send again last_wire bytes at Rc after
-	 * pace_from_ps, when its last packet started; with pace_fixed the
-	 * send time is fixed as that packet leaves: pace_from_ps is that time
-	 * and last_wire 0 */
-	sim_time_ps pace_from_ps;
-	uint32_t last_wire;
 	sim_time_ps rto_at_ps;         /* retransmission deadline; 0 = none */
 	sim_time_ps progress_ps;       /* when an acknowledgement last moved psn_una (or the
 					* first packet left) */
@@ -164,28 +166,21 @@ struct qp {
 	 * (rto.c), 0 when it has none pending */
 	uint32_t rto_pos;
 	/* the receiving end, which the destination's partition writes while
-	 * the source's runs the rest (models/fabric/parallel.c): a cache line
-	 * of its own */
+	 * the source's runs the rest (models/fabric/parallel.c); the segments
+	 * it received above nxt are in net->rxwin (TCP, and RoCE with
+	 * nic_config.reorder) */
 	struct qp_rx {
-		_Alignas(64) uint32_t nxt;     /* next PSN expected */
+		uint32_t nxt;                  /* next PSN expected */
 		uint32_t unacked;              /* packets accepted since the last ACK */
 		uint8_t nak_sent;              /* a NAK for nxt is out */
 		uint8_t ce;                    /* TCP: the CE state DCTCP echoes */
 		sim_time_ps last_cnp_ps;       /* notification point: last CNP sent */
-		/* TCP, and RoCE with nic_config.reorder: the segments received
-		 * above nxt (bit psn % ooo_bits) */
-		uint64_t *ooo;
-		uint32_t ooo_bits;
-		/* reorder: the message that a received PSN above nxt ends, at
-		 * slot psn % ooo_bits (NULL: it ends none) */
-		struct flow **ends;
 	} rx;
 };
 
-/* what the sender reads lies on the QP's first two lines, the receiver's
- * on the third */
-_Static_assert(offsetof(struct qp, rto_pos) < 128, "a QP's sender fields on two lines");
-_Static_assert(sizeof(struct qp) == 192, "a QP takes three lines");
+/* a QP takes two lines (the slabs align the table to lines), the receiver's
+ * fields at the end of the second */
+_Static_assert(sizeof(struct qp) == 128, "a QP takes two lines");
 
 /*
  * A run of messages that one NIC posts at one time, each on a QP of its
@@ -269,7 +264,7 @@ size_t nic_qp_bytes(int tcp);
 size_t nic_qp_cc_bytes(void);
 /* room for n QPs in all, made at once: a caller that knows how many it will
  * add saves the table's doublings (an all-to-all of 4,096 ranks adds 16.8 M,
- * 3.2 GB).  -1 when out of memory or beyond the QP numbers. */
+ * 2.6 GB).  -1 when out of memory or beyond the QP numbers. */
 int nic_reserve_qps(struct net *net, uint64_t n);
 /* nic.qp_cache (qpcache.c).  The QP table, made through nets[0], is every
  * partition's; each keeps its share of the cache */

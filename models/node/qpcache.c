@@ -1,7 +1,7 @@
 /*
  * qpcache.c - nic.qp_cache: a QP has its state in the table only while it
  * needs it.  An all-to-all of n ranks opens n (n - 1) QPs (8,192 ranks:
- * 67 M, 12.9 GB at 192 B), but a rank has messages on a few of them at a
+ * 67 M, 8.6 GB at 128 B), but a rank has messages on a few of them at a
  * time; as a NIC keeps the contexts of its active QPs in a cache backed by
  * host memory, a run whose QPs exceed nic.qp_cache keeps the state of about
  * that many, and a QP at rest keeps only its home (12 B: its PSN, its job,
@@ -131,6 +131,7 @@ void nic_qps_share(struct net *const *nets, uint32_t nparts)
 		if (p) {
 			net->qps = nets[0]->qps;
 			net->qp_cc = nets[0]->qp_cc;
+			net->rxwin = nets[0]->rxwin;
 			net->tcp = nets[0]->tcp;
 			net->nqps = nets[0]->nqps;
 			net->qc = c;
@@ -339,7 +340,7 @@ static int at_rest(const struct net *net, const struct qp *q)
 	    (q->cc && sim_event_pending(&net->qp_cc[q->id].pace_ev)))
 		return 0;
 	if (q->psn_nxt != q->psn_max || q->psn_una != q->psn_max || q->rx.nxt != q->psn_max ||
-	    q->rx.unacked || q->rx.nak_sent || q->rx.ce || q->rx.ooo || q->rx.ends)
+	    q->rx.unacked || q->rx.nak_sent || q->rx.ce || (net->rxwin && net->rxwin[q->id]))
 		return 0;
 	(void)cfg;
 	return 1;

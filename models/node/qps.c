@@ -45,6 +45,23 @@ size_t nic_qp_cc_bytes(void)
 	return sizeof(struct qp_cc);
 }
 
+/* the receive windows (net->rxwin) at cap QPs, from qps_cap: in TCP runs
+ * and with adaptive routing */
+static int rxwin_table(struct net *net, uint32_t cap)
+{
+	const struct nic_config *cfg = net->nics[0].cfg;
+	if (!cfg->tcp && !cfg->reorder)
+		return 0;
+	uint64_t **a = calloc(cap, sizeof(*a));
+	if (!a)
+		return -1;
+	if (net->rxwin && net->nqps)
+		memcpy(a, net->rxwin, (size_t)net->nqps * sizeof(*a));
+	free(net->rxwin);
+	net->rxwin = a;
+	return 0;
+}
+
 /* the table of struct qp_cc at cap QPs: address space whose pages take
  * memory as QPs make theirs (those made move with the table) */
 static int cc_table(struct net *net, uint32_t cap)
@@ -78,7 +95,7 @@ int nic_reserve_qps(struct net *net, uint64_t n)
 		return -1;
 	if (net->nqps)
 		memcpy(a, net->qps, (size_t)net->nqps * sizeof(struct qp));
-	if ((net->tcp && tcp_table(net, cap)) || cc_table(net, cap)) {
+	if ((net->tcp && tcp_table(net, cap)) || cc_table(net, cap) || rxwin_table(net, cap)) {
 		slab_free(a, (size_t)cap * sizeof(struct qp));
 		return -1;
 	}

@@ -33,7 +33,8 @@
  *   the sender's retransmission timeout.
  *
  * The bitmap and rx.ends (2 KiB with a 256-PSN window) are allocated at a
- * QP's first packet out of order, once, and freed with the QP table.
+ * QP's first packet out of order, once, in the table of receive windows
+ * beside the QPs (net->rxwin), and freed with the QP table.
  */
 #include <stdlib.h>
 
@@ -43,19 +44,29 @@
 /* PSNs a receiver accepts from rx.nxt on: 1 MiB of payload at 4096 B */
 #define REORDER_WINDOW 256u
 
-static void window_alloc(struct qp *q)
+#define REORDER_WORDS (REORDER_WINDOW / 64)
+
+/* q's window: a bit for each PSN received above rx.nxt (bit psn %
+ * REORDER_WINDOW), then the message that each ends (NULL: none) */
+static uint64_t *window(struct net *net, const struct qp *q)
 {
-	size_t words = REORDER_WINDOW / 64;
-	uint64_t *map = calloc(1, words * sizeof(uint64_t) + REORDER_WINDOW * sizeof(struct flow *));
-	SIM_INVARIANT(map, "out of memory for QP %u's reorder window", q->id);
-	q->rx.ooo = map;
-	q->rx.ooo_bits = REORDER_WINDOW;
-	q->rx.ends = (struct flow **)(void *)(map + words);
+	uint64_t **w = &net->rxwin[q->id];
+	if (!*w) {
+		*w = calloc(1, REORDER_WORDS * sizeof(uint64_t) +
+				       REORDER_WINDOW * sizeof(struct flow *));
+		SIM_INVARIANT(*w, "out of memory for QP %u's reorder window", q->id);
+	}
+	return *w;
 }
 
-static int received(const struct qp *q, uint32_t psn)
+static struct flow **window_ends(uint64_t *map)
 {
-	const uint64_t *map = q->rx.ooo;
+	return (struct flow **)(void *)(map + REORDER_WORDS);
+}
+
+static int received(const struct net *net, const struct qp *q, uint32_t psn)
+{
+	const uint64_t *map = net->rxwin[q->id];
 	uint32_t b = psn % REORDER_WINDOW;
 	return map && (map[b / 64] >> (b % 64) & 1u);
 }
@@ -110,7 +121,7 @@ void reorder_deliver(struct nic *n, struct qp *q, struct pkt *p)
 		net_drop(net, p, &net->st.drops.rx_discard);
 		return;
 	}
-	if (psn < nxt || received(q, psn)) { /* a duplicate */
+	if (psn < nxt || received(net, q, psn)) { /* a duplicate */
 		net_drop(net, p, &net->st.drops.rx_discard);
 		return;
 	}
@@ -119,11 +130,10 @@ void reorder_deliver(struct nic *n, struct qp *q, struct pkt *p)
 	nic_count_payload(n, p);
 	if (psn != nxt) { /* ahead of a gap: kept in the window */
 		net->st.cc.ooo_pkts++;
-		if (!q->rx.ooo)
-			window_alloc(q);
+		uint64_t *map = window(net, q);
 		uint32_t b = psn % REORDER_WINDOW;
-		q->rx.ooo[b / 64] |= UINT64_C(1) << (b % 64);
-		q->rx.ends[b] = ends_message(p) ? p->fl : NULL;
+		map[b / 64] |= UINT64_C(1) << (b % 64);
+		window_ends(map)[b] = ends_message(p) ? p->fl : NULL;
 		pkt_release(&net->pool, p);
 		return;
 	}
@@ -132,12 +142,14 @@ void reorder_deliver(struct nic *n, struct qp *q, struct pkt *p)
 	if (ended)
 		complete(net, p->fl);
 	uint32_t moved = 1;
-	for (nxt++; received(q, nxt); nxt++, moved++) {
+	for (nxt++; received(net, q, nxt); nxt++, moved++) {
+		uint64_t *map = net->rxwin[q->id];
+		struct flow **ends = window_ends(map);
 		uint32_t b = nxt % REORDER_WINDOW;
-		q->rx.ooo[b / 64] &= ~(UINT64_C(1) << (b % 64));
-		if (q->rx.ends[b]) {
-			complete(net, q->rx.ends[b]);
-			q->rx.ends[b] = NULL;
+		map[b / 64] &= ~(UINT64_C(1) << (b % 64));
+		if (ends[b]) {
+			complete(net, ends[b]);
+			ends[b] = NULL;
 			ended = 1;
 		}
 	}

@@ -45,9 +45,18 @@ static uint32_t tcp_rwnd(const struct net *net)
 	return TCP_RWND_BYTES / net->qos.mtu_bytes;
 }
 
+/* the bits of a map of a receive window: a power of two above it */
+static uint32_t win_bits(const struct net *net)
+{
+	uint32_t b = 64;
+	while (b <= tcp_rwnd(net) + 1)
+		b *= 2;
+	return b;
+}
+
 /* a map of the segments of a receive window (the receiver's out of
- * order, the sender's SACKed): bit psn % bits, bits a power of two above
- * the window, allocated on first use */
+ * order, in net->rxwin; the sender's SACKed): bit psn % bits, allocated on
+ * first use */
 static int seg_test(const uint64_t *map, uint32_t bits, uint32_t psn)
 {
 	return map && (map[(psn % bits) / 64] >> (psn % 64) & 1u);
@@ -62,9 +71,7 @@ static void seg_clear(uint64_t *map, uint32_t bits, uint32_t psn)
 static int seg_set(const struct net *net, uint64_t **map, uint32_t *bits, uint32_t psn)
 {
 	if (!*map) {
-		uint32_t b = 64;
-		while (b <= tcp_rwnd(net) + 1)
-			b *= 2;
+		uint32_t b = win_bits(net);
 		*map = calloc(b / 64, sizeof(**map));
 		SIM_INVARIANT(*map, "out of memory for a TCP window map");
 		*bits = b;
@@ -344,9 +351,9 @@ static void tcp_delack_fire(struct sim_engine *eng, struct sim_event *ev)
 	tcp_send_ack(net, &net->qps[container_of(ev, struct qp_tcp, delack_ev)->qp], 0);
 }
 
-static int ooo_test(const struct qp *q, uint32_t psn)
+static int ooo_test(const struct net *net, const struct qp *q, uint32_t psn)
 {
-	return seg_test(q->rx.ooo, q->rx.ooo_bits, psn);
+	return seg_test(net->rxwin[q->id], win_bits(net), psn);
 }
 
 /*
@@ -362,7 +369,7 @@ void tcp_deliver(struct nic *n, struct qp *q, struct pkt *p)
 	struct net *net = n->net;
 	uint32_t psn = p->psn;
 	int ce = (p->flags & PKT_F_CE) != 0;
-	if (psn < q->rx.nxt || psn > q->rx.nxt + tcp_rwnd(net) || ooo_test(q, psn)) {
+	if (psn < q->rx.nxt || psn > q->rx.nxt + tcp_rwnd(net) || ooo_test(net, q, psn)) {
 		net_drop(net, p, &net->st.drops.rx_discard);
 		tcp_send_ack(net, q, 0);
 		return;
@@ -377,13 +384,14 @@ void tcp_deliver(struct nic *n, struct qp *q, struct pkt *p)
 	uint32_t sack = 0;
 	if (psn > q->rx.nxt) {
 		net->st.cc.ooo_pkts++;
-		seg_set(net, &q->rx.ooo, &q->rx.ooo_bits, psn);
+		uint32_t bits = win_bits(net);
+		seg_set(net, &net->rxwin[q->id], &bits, psn);
 		sack = psn + 1;
 		now_ack = 1;
 	} else {
 		q->rx.nxt++;
-		while (ooo_test(q, q->rx.nxt)) { /* a hole filled */
-			seg_clear(q->rx.ooo, q->rx.ooo_bits, q->rx.nxt);
+		while (ooo_test(net, q, q->rx.nxt)) { /* a hole filled */
+			seg_clear(net->rxwin[q->id], win_bits(net), q->rx.nxt);
 			q->rx.nxt++;
 			now_ack = 1;
 		}
