@@ -177,7 +177,7 @@ static void look_at_waits(int reschedule, struct waits *w)
 		fabric_run_until(f, t);
 		struct qp *q = &f->qps[tl_live(f, 0)->qp];
 		struct net *net = &f->parts[0].net;
-		if (!q->pacing || !nic_qp_dcqcn(net, q).reacting)
+		if (!q->pacing || !nic_qp_cc_of(net, q).dc.reacting)
 			continue;
 		const struct qp_cc *c = &net->qp_cc[q->id]; /* made: it reacts */
 		/* a wait began since the last step: the time it was set for */
@@ -240,7 +240,8 @@ static int first_cuts(struct fabric *f, uint32_t nqp, sim_time_ps cnp_at[], sim_
 	for (sim_time_ps t = 0; t <= 100 * US; t += 100000) {
 		fabric_run_until(f, t);
 		for (uint32_t i = 0; i < nqp; i++) {
-			struct dcqcn_qp c = nic_qp_dcqcn(&f->parts[0].net, &f->qps[tl_live(f, i)->qp]);
+			const struct qp *q = &f->qps[tl_live(f, i)->qp];
+			struct dcqcn_qp c = nic_qp_cc_of(&f->parts[0].net, q).dc;
 			if (!c.reacting)
 				continue;
 			if (cnp_at[i] < 0)

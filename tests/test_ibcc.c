@@ -207,7 +207,7 @@ START_TEST(every_fecn_gets_one_becn)
 	ck_assert_uint_ge(st.cc.cnps_received + 3, st.cc.cnps_sent);
 	uint64_t sum = 0;
 	for (uint32_t i = 0; i < f->nqps; i++)
-		sum += nic_qp_ibcc(&f->parts[0].net, &f->qps[i]).ccti;
+		sum += nic_qp_cc_of(&f->parts[0].net, &f->qps[i]).ibcc.ccti;
 	ck_assert_uint_eq(sum, 2 * st.cc.cnps_received);
 	ck_assert_uint_eq(st.payload_delivered, st.payload_injected);
 	ck_assert_uint_eq(st.payload_delivered, 3 * 4000000);
@@ -354,7 +354,7 @@ static void victim(const char *cc, double *victim_gbs, double *incast_gbs, uint6
 			end = fl->end_ps;
 	}
 	*incast_gbs = 6 * 32e6 / ((double)end * 1e-3);
-	*victim_ccti = nic_qp_ibcc(&f->parts[0].net, &f->qps[0]).ccti; /* at the end */
+	*victim_ccti = nic_qp_cc_of(&f->parts[0].net, &f->qps[0]).ibcc.ccti; /* at the end */
 	struct net_stats st = tl_stats(f);
 	ck_assert_uint_eq(st.payload_delivered, 7 * 32000000);
 	ck_assert_uint_eq(st.drops.lossless + st.drops.lossy + st.drops.rx_discard, 0);

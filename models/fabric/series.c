@@ -182,7 +182,7 @@ static void series_fire(struct sim_engine *eng, struct sim_event *ev)
 		for (uint32_t k = 0; k < part->nqps && part->qps[k] < n; k++) {
 			const struct qp *q = &f->qps[part->qps[k]];
 			/* a copy: sampling changes nothing */
-			struct ibcc_qp c = nic_qp_ibcc(&part->net, q);
+			struct ibcc_qp c = nic_qp_cc_of(&part->net, q).ibcc;
 			if (!q->local && (q->snd || q->psn_una < q->psn_max ||
 					  ibcc_delay_ps(&f->niccfg.ibcc_params, &c, eng->now)))
 				h->ibcc_sample(h->ctx, f, part->index, q);

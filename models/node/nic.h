@@ -276,10 +276,9 @@ const struct qp *nic_qp_peek(const struct net *net, uint32_t qid);
 /* the first QPs, which always have their state (every QP without the
  * cache): the samplers read these */
 uint32_t nic_qps_pinned(const struct net *net);
-/* q's DCQCN (or InfiniBand) congestion control: a copy, a new QP's when it
- * has none made (struct qp_cc) */
-struct dcqcn_qp nic_qp_dcqcn(const struct net *net, const struct qp *q);
-struct ibcc_qp nic_qp_ibcc(const struct net *net, const struct qp *q);
+/* q's congestion control (DCQCN's or InfiniBand's): a copy, a new QP's
+ * when it has none made */
+struct qp_cc nic_qp_cc_of(const struct net *net, const struct qp *q);
 /* the job of QP qid (set when its job opens it: nic_qp_set_job) */
 uint32_t nic_qp_job(const struct net *net, uint32_t qid);
 /* QP qid is job's (struct qp's job: set when the job opens it) */

@@ -155,22 +155,13 @@ void nic_qp_cc_make(struct net *net, struct qp *q)
 		nic_qp_cc_made(net, q->id);
 }
 
-struct dcqcn_qp nic_qp_dcqcn(const struct net *net, const struct qp *q)
+struct qp_cc nic_qp_cc_of(const struct net *net, const struct qp *q)
 {
 	if (q->cc)
-		return net->qp_cc[q->id].dc;
+		return net->qp_cc[q->id];
 	struct qp_cc c;
 	cc_new(net->nics[q->src].cfg, q, &c);
-	return c.dc;
-}
-
-struct ibcc_qp nic_qp_ibcc(const struct net *net, const struct qp *q)
-{
-	if (q->cc)
-		return net->qp_cc[q->id].ibcc;
-	struct qp_cc c;
-	cc_new(net->nics[q->src].cfg, q, &c);
-	return c.ibcc;
+	return c;
 }
 
 uint32_t nic_add_qp(struct net *net, uint32_t src, uint32_t dst, uint8_t dscp)

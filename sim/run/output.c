@@ -658,7 +658,7 @@ void output_rate(struct output *o, const struct fabric *f, unsigned part, const 
 {
 	sim_time_ps now = f->parts[part].net.eng.now;
 	/* advance a copy: sampling changes nothing */
-	struct dcqcn_qp dc = nic_qp_dcqcn(&f->parts[part].net, q);
+	struct dcqcn_qp dc = nic_qp_cc_of(&f->parts[part].net, q).dc;
 	double rc = dcqcn_rate(&f->niccfg.dcqcn_params, &dc, now);
 	struct row r;
 	struct out_qp *kept = qp_row(o, &r, now, q);
@@ -675,7 +675,7 @@ void output_ibcc(struct output *o, const struct fabric *f, unsigned part, const 
 {
 	sim_time_ps now = f->parts[part].net.eng.now;
 	/* advance a copy: sampling changes nothing */
-	struct ibcc_qp c = nic_qp_ibcc(&f->parts[part].net, q);
+	struct ibcc_qp c = nic_qp_cc_of(&f->parts[part].net, q).ibcc;
 	sim_time_ps ipd = ibcc_delay_ps(&f->niccfg.ibcc_params, &c, now);
 	struct row r;
 	qp_row(o, &r, now, q);
