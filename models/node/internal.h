@@ -248,8 +248,8 @@ void nvlink_fire(struct sim_engine *eng, struct sim_event *ev);
 
 /* the NIC's post_ev: the waiting messages whose start time has come */
 void nic_post_fire(struct sim_engine *eng, struct sim_event *ev);
-/* slot qid of the table: a new QP from src to dst (its events, its
- * congestion control at rest; TCP's state is the caller's) */
+/* slot qid of the table: a new QP from src to dst (its struct qp_cc is
+ * made when first needed; TCP's state is the caller's) */
 void nic_qp_fresh(struct net *net, uint32_t qid, uint32_t src, uint32_t dst, uint8_t dscp);
 
 /* q's struct qp_cc, made as a new QP's now */

@@ -291,7 +291,7 @@ void nic_pace_fire(struct sim_engine *eng, struct sim_event *ev)
 	q->pacing = 0;
 	if (!q->snd || q->ready)
 		return;
-	struct qp_cc *c = &net->qp_cc[q->id];
+	struct qp_cc *c = container_of(ev, struct qp_cc, pace_ev);
 	sim_time_ps target = n->cfg->ibcc ? c->pace_from_ps : pace_target(n, c);
 	if (target > eng->now) {
 		pace_wait(n, q, target);

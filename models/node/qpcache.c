@@ -334,7 +334,6 @@ void nic_qp_restore(struct net *net, uint32_t qid)
  * comment at the top) */
 static int at_rest(const struct net *net, const struct qp *q)
 {
-	const struct nic_config *cfg = net->nics[q->src].cfg;
 	if (!q->live || q->head || q->snd || q->ready || q->pacing || q->failed || q->local ||
 	    q->resent || q->timeouts || q->rto_at_ps ||
 	    (q->cc && sim_event_pending(&net->qp_cc[q->id].pace_ev)))
@@ -342,7 +341,6 @@ static int at_rest(const struct net *net, const struct qp *q)
 	if (q->psn_nxt != q->psn_max || q->psn_una != q->psn_max || q->rx.nxt != q->psn_max ||
 	    q->rx.unacked || q->rx.nak_sent || q->rx.ce || (net->rxwin && net->rxwin[q->id]))
 		return 0;
-	(void)cfg;
 	return 1;
 }
 

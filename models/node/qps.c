@@ -77,8 +77,8 @@ static int cc_table(struct net *net, uint32_t cap)
 	return 0;
 }
 
-/* the table at n QPs: slab memory is aligned to a cache line, as a QP's
- * receiving half (struct qp_rx) requires (realloc promises only 16 bytes) */
+/* the table at n QPs: slab memory is aligned to a cache line, so that a
+ * QP takes exactly its two (realloc promises only 16 bytes) */
 int nic_reserve_qps(struct net *net, uint64_t n)
 {
 	if (n <= net->qps_cap)
