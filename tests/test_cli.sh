@@ -263,7 +263,7 @@ fi
 # is refused before anything is built or written: an all-to-all of 65,536
 # ranks opens 65,536 x 65,535 of them, over 2 TB
 expect 0 "check counts the QPs" "$sim" check "$root/scenarios/bench/alltoall-128.ini"
-grep_in "$tmp/out" "^# QPs: the jobs open 16256 QPs (152 B each, 192 B more once its congestion control reacts or it waits: 2.5 MB) and post 16256 messages on them at once (128 B each: 2.1 MB)$" "check: an all-to-all of 128 ranks opens 128 x 127 QPs of 152 B (with their timers) and posts a message on each at once"
+grep_in "$tmp/out" "^# QPs: the jobs open 16256 QPs (152 B each, 192 B more once its congestion control reacts or it waits: 2.5 MB) and post 16256 messages on them at once (104 B each: 1.7 MB)$" "check: an all-to-all of 128 ranks opens 128 x 127 QPs of 152 B (with their timers) and posts a message on each at once"
 expect 0 "check of an all-to-all one shift at a time" "$sim" check "$root/scenarios/bench/alltoall-128.ini" --set job.a2a.schedule=shift
 grep_in "$tmp/out" "^# QPs: the jobs open 16256 QPs (152 B each, 192 B more once its congestion control reacts or it waits: 2.5 MB)$" "check: the shifts post their messages n at a time: not counted"
 expect 0 "check counts TCP's QPs" "$sim" check "$root/scenarios/tcp-incast.ini"
@@ -284,18 +284,19 @@ expect 0 "check of an all-to-all too large for memory" "$sim" check "$tmp/huge.i
 grep_in "$tmp/out" "^# QPs: the jobs open 4294901760 QPs (.*); more than this machine's memory: run refuses it$" "check says run will refuse it"
 expect 2 "run of an all-to-all too large for memory" "$sim" run "$tmp/huge.ini" -o "$tmp/huge" --set nic.qp_cache=0
 grep_in "$tmp/err" "^dcqcn-sim: the jobs open 4294901760 QPs (.*), more than this machine's memory (" "run says why, in numbers"
-grep_in "$tmp/err" " and post 4294901760 messages on them at once (128 B each: .*): fewer ranks, qps_per_connection or schedule = shift, or a machine with more memory$" "run counts the messages posted at once and says what helps"
+grep_in "$tmp/err" " and post 4294901760 messages on them at once (104 B each: .*): fewer ranks, qps_per_connection or schedule = shift, or a machine with more memory$" "run counts the messages posted at once and says what helps"
 if [ -e "$tmp/huge" ]; then bad "the refused run wrote $tmp/huge"; else ok "the refused run wrote nothing"; fi
-# with the cache (the default) a QP without its state still keeps 24 B:
-# 103 GB of them
+# with the cache (the default) a QP without its state still keeps 13 B
+# (its PSN, its state and its timer; an all-to-all computes its ends): 56 GB
+# of them
 expect 0 "check of an all-to-all too large for memory with the QP cache" "$sim" check "$tmp/huge.ini"
-grep_in "$tmp/out" "^# QPs: the jobs open 4294901760 QPs, more than nic.qp_cache = 1048576: each keeps 24 B (103.08 GB) and has its state (152 B, 192 B more once its congestion control reacts or it waits) only while it needs it, about .* at most at once (.*), with about .* messages at once (128 B each: .*): .* GB expected at the peak; more than this machine's memory: run refuses it$" "check says what the QP cache keeps, and that run will refuse it"
+grep_in "$tmp/out" "^# QPs: the jobs open 4294901760 QPs, more than nic.qp_cache = 1048576: each keeps 13 B (55.83 GB) and has its state (152 B, 192 B more once its congestion control reacts or it waits) only while it needs it, about .* at most at once (.*), with about .* messages at once (104 B each: .*): .* GB expected at the peak; more than this machine's memory: run refuses it$" "check says what the QP cache keeps, and that run will refuse it"
 expect 2 "run of an all-to-all too large for memory with the QP cache" "$sim" run "$tmp/huge.ini" -o "$tmp/huge"
 grep_in "$tmp/err" "^dcqcn-sim: the jobs open 4294901760 QPs, more than nic.qp_cache = 1048576: .* expected at the peak, more than this machine's memory (" "run says why, with the QP cache"
 if [ -e "$tmp/huge" ]; then bad "the refused run wrote $tmp/huge"; else ok "the refused run wrote nothing"; fi
 # an 8,192-rank all-to-all fits with it: check prints the peak it expects
 expect 0 "check of the 8,192-rank all-to-all" "$sim" check "$root/scenarios/bench/alltoall-8192.ini" --set job.a2a.schedule=shift
-grep_in "$tmp/out" "^# QPs: the jobs open 67100672 QPs, more than nic.qp_cache = 1048576: each keeps 24 B (1.61 GB) and has its state (152 B, 192 B more once its congestion control reacts or it waits) only while it needs it, about 1065024 at most at once (161.9 MB): 1.77 GB expected at the peak$" "check: 8,192 ranks one shift at a time, 1.77 GB expected"
+grep_in "$tmp/out" "^# QPs: the jobs open 67100672 QPs, more than nic.qp_cache = 1048576: each keeps 13 B (872.3 MB) and has its state (152 B, 192 B more once its congestion control reacts or it waits) only while it needs it, about 1065024 at most at once (161.9 MB): 1.03 GB expected at the peak$" "check: 8,192 ranks one shift at a time, 1.03 GB expected"
 
 # sweep: a point per combination, criteria per point, the same with -j 1 and -j 2
 cat >"$tmp/sweep.ini" <<'INI'

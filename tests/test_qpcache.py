@@ -7,7 +7,8 @@ small all-to-alls (16 to 64 ranks; all-at-once and shift; on 1 and 2
 threads; with DCQCN and without; InfiniBand, with its congestion control
 and without; qps_per_connection 2, iterations, skew and a straggler; a run cut by sim.duration, whose unfinished messages
 flows.csv lists; a link that fails and comes back; retransmissions; timers of QPs at rest
-that fire after their QPs have their state again) run
+that fire after their QPs have their state again, in buckets of several times: each must
+fire at its own time, or the run stops) run
 with a cache of one QP and with every QP kept must write the same bytes in
 every file but stats.csv and events.csv (the cost of the run) and
 scenario.ini (which names the cache).  Every run must end with its
@@ -81,6 +82,10 @@ CASES = [
     # timers of QPs at rest that fire after their QPs got their state back
     # with data outstanding (qpcache.c timers_fire), and at rest
     ('a16-rto-live', A2A16, ['nic.rto=20us', 'job.a2a.size=48KiB', 'job.a2a.iterations=3']),
+    # timers at rest in several buckets of 4.29 ms (qpcache.c), some of
+    # QPs that have their state again when they fire
+    ('a16-rto-buckets', A2A16, ['nic.rto=4ms', 'job.a2a.size=32MiB', 'job.a2a.iterations=4',
+                                'job.a2a.skew=1ms']),
 ]
 
 # files that may differ: the run's cost, and the resolved scenario (the cache)

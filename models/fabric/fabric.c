@@ -765,9 +765,9 @@ static void cached_memory(const struct scenario *scn, struct fabric_memory *n)
 		if (j->pattern != SCN_JOB_ALLTOALL) {
 			busy += traffic_job_qps(j);
 			msgs += traffic_job_posted_at_once(j);
-			/* the job's table of its QPs' ids (an all-to-all's are
-			 * computed, alltoall.c) */
-			n->ids += traffic_job_qps(j) * sizeof(uint32_t);
+			/* the job's table of its QPs' ids, and their ends (an
+			 * all-to-all computes both, alltoall.c) */
+			n->ids += traffic_job_qps(j) * (sizeof(uint32_t) + nic_qp_ends_bytes());
 			continue;
 		}
 		/* shift: about two of a rank's parts are under way (the one

@@ -316,8 +316,9 @@ struct fabric_memory {
 	 * it up: TCP, ecmp = adaptive, output.queues = all) */
 	uint64_t cache, live;
 	size_t home_bytes;
-	uint64_t ids;                  /* the jobs' tables of their QPs' ids, bytes (with
-					* the cache; an all-to-all computes its QPs') */
+	uint64_t ids;                  /* the jobs' tables of their QPs' ids and the QPs'
+					* ends, bytes (with the cache; an all-to-all
+					* computes its QPs') */
 	uint64_t phys;                 /* the machine's memory, bytes; 0: unknown */
 	uint64_t most;                 /* QPs of the job that opens the most, */
 	uint32_t job;                  /* that job (its index in the scenario) */

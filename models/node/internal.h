@@ -272,30 +272,46 @@ static inline struct qp *nic_pace_qp(struct net *net, struct sim_event *ev)
 
 /* ---- qpcache.c: nic.qp_cache, the state of QPs while they need it ---- */
 
-/* what a QP keeps while it has no state in the table: 12 bytes (an
- * all-to-all of 8,192 ranks has 67 M of them) */
-struct qp_home {
-	uint32_t psn;                  /* its next PSN, sent, acknowledged and expected */
-	uint16_t src, dst;
-	uint8_t job;                   /* its job (QP_HOME_NO_JOB before its first message;
-					* a scenario has at most 64) */
-	uint8_t dscp;
-	uint8_t state;                 /* QP_HOME_NEW, QP_HOME_LIVE, QP_HOME_AT_REST, or
-					* QP_HOME_AT_REST_CC: its congestion control is not
-					* as new, and kept (struct qp_cc_kept) */
-	uint8_t timer;                 /* at rest: its retransmission timer, still pending
-					* when it gave its state up, is in its sender's
-					* partition's heap (qpcache.c) */
-};
+/* what a QP keeps while it has no state in the table, apart from its
+ * ends: its next PSN (sent, acknowledged and expected) in c->psn and a
+ * byte in c->flags, its state (QP_HOME_NEW, QP_HOME_LIVE, QP_HOME_AT_REST,
+ * or QP_HOME_AT_REST_CC: its congestion control is not as new, and kept,
+ * struct qp_cc_kept) and whether its retransmission timer, still pending
+ * when it gave its state up, is in its sender's partition's heap
+ * (QP_HOME_TIMER).  5 B: an all-to-all of 8,192 ranks has 67 M of them. */
 enum { QP_HOME_NEW, QP_HOME_LIVE, QP_HOME_AT_REST, QP_HOME_AT_REST_CC };
+#define QP_HOME_STATE 3u
+#define QP_HOME_TIMER 4u
 #define QP_HOME_NO_JOB UINT8_MAX
+
+/* a QP's ends, its DSCP and its job (QP_HOME_NO_JOB before its first
+ * message; a scenario has at most 64): computed for the QPs of a span,
+ * kept in c->ends for the others */
+struct qp_ends {
+	uint16_t src, dst;
+	uint8_t dscp, job;
+};
+
+/* QPs opened together for every ordered pair of a list of hosts
+ * (nic_add_qp_pairs): QP first + ((i (n - 1) + k - 1) nq + q) goes from
+ * hosts[i] to hosts[(i + k) % n], for k in 1 .. n - 1 and q < nq */
+struct qp_span {
+	uint32_t first, count;
+	uint32_t n, nq;
+	uint8_t dscp, job;
+	uint32_t *hosts;
+};
 
 /* the table of a run whose QPs exceed nic.qp_cache: address space for
  * every QP, written (and so in memory) only in the blocks of pages that
  * hold QPs with state; each QP's home; how many QPs of each block have
  * state (the partitions' threads change them) */
 struct qp_cache {
-	struct qp_home *home;
+	uint32_t *psn;
+	uint8_t *flags;
+	struct qp_ends *ends;          /* written only for QPs outside the spans */
+	struct qp_span *spans;         /* by their first QP */
+	uint32_t nspans;
 	_Atomic unsigned char *block_live;
 	uint32_t block;                /* QPs a block: whole pages of whole QPs */
 	/* the same for the table of struct qp_cc: the QPs with state that
@@ -314,6 +330,9 @@ int nic_qps_cached(const struct net *net, uint64_t n);
 int nic_qps_cache_init(struct net *net, uint32_t n);
 /* a new QP in a table with the cache: its home, and its state if pinned */
 uint32_t nic_qps_cache_add(struct net *net, uint32_t src, uint32_t dst, uint8_t dscp);
+/* nic_add_qp_pairs in a table with the cache: a span */
+uint32_t nic_qps_cache_add_pairs(struct net *net, const uint32_t *hosts, uint32_t n, uint32_t nq,
+				 uint8_t dscp, uint32_t job);
 /* QP qid's job (< QP_HOME_NO_JOB), in its home */
 void nic_qp_home_job(struct net *net, uint32_t qid, uint32_t job);
 /* QP qid made its struct qp_cc: its block of that table is in use */

@@ -190,16 +190,16 @@ struct net {
 	 * senders' QPs with state (and the most at once), how many it keeps,
 	 * its QPs at rest oldest first (a ring), the blocks of the table it
 	 * emptied (given back at the window's end), and the retransmission
-	 * timers that QPs gave up with their state, which still fire (a heap
-	 * of their times, the QP of each beside, and the event at the first) */
+	 * timers that QPs gave up with their state, which still fire (by the
+	 * high half of their times, in buckets of 4.29 ms, each a heap of the
+	 * low half and the QP; the event at the first) */
 	_Alignas(64) uint64_t qps_live, qps_live_peak, qps_limit;
 	uint32_t *rest;
 	uint32_t rest_head, rest_n, rest_cap;
 	uint32_t *emptied;
 	uint32_t nemptied, emptied_cap;
-	sim_time_ps *timers;
-	uint32_t *timer_qps;
-	uint32_t ntimers, timers_cap;
+	struct rest_timers *timers;
+	uint32_t ntimers, timers_cap; /* buckets */
 	struct sim_event timers_ev;
 	/* the congestion control of QPs at rest that it changed (DCQCN cut
 	 * them): a table of QP id + 1 and place (a hash, linear probing) and

@@ -64,19 +64,21 @@ struct nic_config {
  * of a message at each of its steps.
  */
 struct flow {
-	/* first, on one cache line with next: what an acknowledgement reads */
-	_Alignas(64) struct flow *next; /* in its QP's message FIFO, or the pool's free list */
+	/* first what an acknowledgement reads; 104 B, 8-aligned (7 M of them
+	 * are under way at once in an all-to-all of 8,192 ranks) */
+	struct flow *next;             /* in its QP's message FIFO, or the pool's free list */
 	uint32_t first_psn;            /* PSN of its first packet; UINT32_MAX until sent */
 	uint32_t npkts;                /* ceil(bytes / mtu) */
 	uint64_t id;                   /* stable: the order in which jobs define messages */
-	uint32_t job, iter;            /* workload tags */
-	uint32_t pos[4];               /* the workload's place for it (e.g. ring step) */
+	uint32_t iter;                 /* workload tags: the iteration, */
+	uint32_t pos[4];               /* the workload's place for it (e.g. ring step), */
+	uint8_t job;                   /* and the job (a scenario has at most 64) */
+	uint8_t dscp, prio;
+	uint8_t posted;                /* handed to its QP */
 	/* then what sending and receiving read */
 	uint16_t src, dst;             /* hosts, as its QP's */
 	uint32_t qp;
 	uint32_t heap_idx;             /* in its NIC's start heap, or UINT32_MAX */
-	uint8_t dscp, prio;
-	uint8_t posted;                /* handed to its QP */
 	uint8_t mirror;                /* this process's copy of a message that another
 					* process sends (models/fabric/ranks.c) */
 	uint8_t gen;                   /* not a message: a struct nic_gen's place in the
@@ -86,6 +88,7 @@ struct flow {
 	sim_time_ps due_ps;            /* over NVLink: when it arrives; over TCP: when the
 					* host stack hands it to the connection */
 };
+_Static_assert(sizeof(struct flow) == 104, "a message takes 104 B");
 
 /*
  * A QP's congestion control and its pacing wait: DCQCN's state (nic.cc =
@@ -257,6 +260,12 @@ void nic_rx(void *to, uint16_t port, struct pkt *p);
  * Between two GPUs of one server (topo_server) it is an NVLink connection:
  * see nvlink.c. */
 uint32_t nic_add_qp(struct net *net, uint32_t src, uint32_t dst, uint8_t dscp);
+/* job's nq QPs for each ordered pair of the n hosts, in the order (i, k,
+ * q): QP first + (i (n - 1) + k - 1) nq + q goes from hosts[i] to
+ * hosts[(i + k) % n].  The first, or NET_NONE when out of memory.  With
+ * the cache, the QPs at rest keep no ends: they are computed. */
+uint32_t nic_add_qp_pairs(struct net *net, const uint32_t *hosts, uint32_t n, uint32_t nq,
+			  uint8_t dscp, uint32_t job);
 /* the memory a QP takes, its state and its retransmission timer: TCP's
  * state (net->tcp) comes on top in TCP runs */
 size_t nic_qp_bytes(int tcp);
@@ -285,6 +294,8 @@ uint32_t nic_qp_job(const struct net *net, uint32_t qid);
 void nic_qp_set_job(struct net *net, uint32_t qid, uint32_t job);
 /* what a QP keeps without its state: its home and its timer's time */
 size_t nic_qp_home_bytes(void);
+/* and, but for the QPs of nic_add_qp_pairs, its ends */
+size_t nic_qp_ends_bytes(void);
 /* what the cache holds (net_free) */
 void nic_qps_cache_free(struct net *net);
 /* a message from the pool of the net that runs its sender: `bytes` on QP

@@ -4,9 +4,10 @@
  * 67 M, 8.6 GB at 128 B), but a rank has messages on a few of them at a
  * time; as a NIC keeps the contexts of its active QPs in a cache backed by
  * host memory, a run whose QPs exceed nic.qp_cache keeps the state of about
- * that many, and a QP at rest keeps only its home (12 B: its PSN, its job,
- * its ends) and, in its partition's heap, a pending retransmission timer
- * (12 B).  A QP's struct qp_cc (nic.h), made only once DCQCN cuts it or
+ * that many, and a QP at rest keeps only its home (5 B: its PSN and its
+ * state; an all-to-all computes its ends and job, which other QPs keep in
+ * 6 B more) and, in its partition's buckets, a pending retransmission
+ * timer (8 B).  A QP's struct qp_cc (nic.h), made only once DCQCN cuts it or
  * it waits, lies in a table beside, which the same rules govern.
  *
  * The table is address space for every QP (slab_reserve): a QP's state
@@ -27,8 +28,9 @@
  * DCQCN never cut).  What a new QP sets differently (pacing's last send, the
  * last progress) is written before it is read again.  Its retransmission
  * timer is the one event a QP at rest may still have pending: it is taken
- * from the engine into a heap of the partition's, which fires at its time
- * (timers_ev) as the timer would have: nothing at rest, and for a QP that
+ * from the engine into the partition's buckets of such timers, which fire
+ * at their times (timers_ev; those of one time by QP) as the timer would
+ * have: nothing at rest, and for a QP that
  * has its state again by then what nic_rto_fire does (q->rto_heap: the
  * QP's own timer is not armed meanwhile, as it would not have been while
  * pending).  So the engine has events at the same times as before, and
@@ -75,6 +77,33 @@ static uint32_t block_qps(size_t size)
 
 static void timers_fire(struct sim_engine *eng, struct sim_event *ev);
 
+/* array a of *cap items of `each` bytes, twice as long (`first` items
+ * when empty): out of memory ends the run with what it was for */
+static void *grow(void *a, uint32_t *cap, size_t each, uint32_t first, const char *what)
+{
+	uint32_t n = *cap ? 2 * *cap : first;
+	void *b = realloc(a, (size_t)n * each);
+	SIM_INVARIANT(b, "out of memory for %s", what);
+	*cap = n;
+	return b;
+}
+
+/* the table, the homes and the spans of c, given back */
+static void table_free(struct net *net, struct qp_cache *c)
+{
+	slab_unreserve(c->psn, (size_t)c->cap * sizeof(*c->psn));
+	slab_unreserve(c->flags, (size_t)c->cap * sizeof(*c->flags));
+	slab_unreserve(c->ends, (size_t)c->cap * sizeof(*c->ends));
+	slab_unreserve(net->qps, (size_t)c->cap * sizeof(struct qp));
+	slab_unreserve(net->qp_cc, (size_t)c->cap * sizeof(struct qp_cc));
+	for (uint32_t k = 0; k < c->nspans; k++)
+		free(c->spans[k].hosts);
+	free(c->spans);
+	free(c->block_live);
+	free(c->cc_block_live);
+	free(c);
+}
+
 int nic_qps_cache_init(struct net *net, uint32_t n)
 {
 	struct qp_cache *c = calloc(1, sizeof(*c));
@@ -86,18 +115,16 @@ int nic_qps_cache_init(struct net *net, uint32_t n)
 	c->cap = (n + whole - 1) / whole * whole;
 	c->pinned = net->nics[0].cfg->qp_pinned;
 	c->nparts = 1;
-	c->home = slab_reserve((size_t)c->cap * sizeof(*c->home));
+	c->psn = slab_reserve((size_t)c->cap * sizeof(*c->psn));
+	c->flags = slab_reserve((size_t)c->cap * sizeof(*c->flags));
+	c->ends = slab_reserve((size_t)c->cap * sizeof(*c->ends));
 	c->block_live = calloc(c->cap / c->block, sizeof(*c->block_live));
 	c->cc_block_live = calloc(c->cap / c->cc_block, sizeof(*c->cc_block_live));
 	net->qps = slab_reserve((size_t)c->cap * sizeof(struct qp));
 	net->qp_cc = slab_reserve((size_t)c->cap * sizeof(struct qp_cc));
-	if (!c->home || !c->block_live || !c->cc_block_live || !net->qps || !net->qp_cc) {
-		slab_unreserve(c->home, (size_t)c->cap * sizeof(*c->home));
-		slab_unreserve(net->qps, (size_t)c->cap * sizeof(struct qp));
-		slab_unreserve(net->qp_cc, (size_t)c->cap * sizeof(struct qp_cc));
-		free(c->block_live);
-		free(c->cc_block_live);
-		free(c);
+	if (!c->psn || !c->flags || !c->ends || !c->block_live || !c->cc_block_live ||
+	    !net->qps || !net->qp_cc) {
+		table_free(net, c);
 		net->qps = NULL;
 		net->qp_cc = NULL;
 		return -1;
@@ -114,11 +141,79 @@ uint32_t nic_qps_cache_add(struct net *net, uint32_t src, uint32_t dst, uint8_t 
 	if (net->nqps == net->qps_cap)
 		return NET_NONE;
 	uint32_t qid = net->nqps++;
-	net->qc->home[qid] = (struct qp_home){ .job = QP_HOME_NO_JOB, .src = (uint16_t)src,
+	net->qc->ends[qid] = (struct qp_ends){ .job = QP_HOME_NO_JOB, .src = (uint16_t)src,
 					       .dst = (uint16_t)dst, .dscp = dscp };
 	if (qid < net->qc->pinned)
 		nic_qp_restore(net, qid);
 	return qid;
+}
+
+uint32_t nic_qps_cache_add_pairs(struct net *net, const uint32_t *hosts, uint32_t n, uint32_t nq,
+				 uint8_t dscp, uint32_t job)
+{
+	struct qp_cache *c = net->qc;
+	uint64_t count = (uint64_t)n * (n ? n - 1 : 0) * nq;
+	SIM_INVARIANT(job < QP_HOME_NO_JOB, "job %u beyond a home's", job);
+	if (count > net->qps_cap - net->nqps)
+		return NET_NONE;
+	uint32_t first = net->nqps;
+	if (!count)
+		return first;
+	struct qp_span *a = realloc(c->spans, (c->nspans + 1) * sizeof(*a));
+	uint32_t *h = malloc(n * sizeof(*h));
+	if (!a || !h) {
+		free(h);
+		if (a)
+			c->spans = a;
+		return NET_NONE;
+	}
+	memcpy(h, hosts, n * sizeof(*h));
+	c->spans = a;
+	c->spans[c->nspans++] = (struct qp_span){ .first = first, .count = (uint32_t)count,
+						  .n = n, .nq = nq, .dscp = dscp,
+						  .job = (uint8_t)job, .hosts = h };
+	net->nqps += (uint32_t)count;
+	for (uint32_t qid = first; qid < net->nqps && qid < c->pinned; qid++)
+		nic_qp_restore(net, qid); /* its job the span's */
+	return first;
+}
+
+/* the span of QP qid, or NULL: the last whose first is not beyond it */
+static const struct qp_span *span_of(const struct qp_cache *c, uint32_t qid)
+{
+	uint32_t lo = 0, hi = c->nspans;
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		if (c->spans[mid].first <= qid)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!lo || qid - c->spans[lo - 1].first >= c->spans[lo - 1].count)
+		return NULL;
+	return &c->spans[lo - 1];
+}
+
+/* QP qid's ends, DSCP and job */
+static struct qp_ends ends_of(const struct qp_cache *c, uint32_t qid)
+{
+	const struct qp_span *s = span_of(c, qid);
+	if (!s)
+		return c->ends[qid];
+	uint32_t x = (qid - s->first) / s->nq, i = x / (s->n - 1), k = x % (s->n - 1) + 1;
+	return (struct qp_ends){ .src = (uint16_t)s->hosts[i],
+				 .dst = (uint16_t)s->hosts[(i + k) % s->n],
+				 .dscp = s->dscp, .job = s->job };
+}
+
+/* QP qid's job is job (< QP_HOME_NO_JOB): a span's are from the start */
+static void set_job(struct qp_cache *c, uint32_t qid, uint32_t job)
+{
+	const struct qp_span *s = span_of(c, qid);
+	if (s)
+		SIM_INVARIANT(job == s->job, "QP %u of job %u is given job %u", qid, s->job, job);
+	else
+		c->ends[qid].job = (uint8_t)job;
 }
 
 void nic_qps_share(struct net *const *nets, uint32_t nparts)
@@ -147,57 +242,92 @@ void nic_qps_share(struct net *const *nets, uint32_t nparts)
 	}
 }
 
-/* ---- the timers of QPs at rest: a heap of times, each with its QP ---- */
+/* ---- the timers of QPs at rest: buckets of times, each with its QP ---- */
+
+/* the timers whose times share their high 32 bits (4.29 ms of ps): a heap
+ * of the low 32 bits, then the QP, in one word (8 B a timer, where a time
+ * and a QP take 12) */
+struct rest_timers {
+	sim_time_ps hi;
+	uint64_t *e;
+	uint32_t n, cap;
+};
+
+static sim_time_ps timers_first(const struct net *net)
+{
+	const struct rest_timers *b = &net->timers[0];
+	return b->hi << 32 | (sim_time_ps)(b->e[0] >> 32);
+}
+
+/* the bucket of the times with high bits hi, made where it belongs */
+static struct rest_timers *bucket(struct net *net, sim_time_ps hi)
+{
+	uint32_t lo = 0, up = net->ntimers;
+	while (lo < up) {
+		uint32_t mid = lo + (up - lo) / 2;
+		if (net->timers[mid].hi < hi)
+			lo = mid + 1;
+		else
+			up = mid;
+	}
+	if (lo < net->ntimers && net->timers[lo].hi == hi)
+		return &net->timers[lo];
+	if (net->ntimers == net->timers_cap)
+		net->timers = grow(net->timers, &net->timers_cap, sizeof(*net->timers), 8,
+				   "the timers of QPs at rest");
+	memmove(&net->timers[lo + 1], &net->timers[lo],
+		(net->ntimers - lo) * sizeof(*net->timers));
+	net->ntimers++;
+	net->timers[lo] = (struct rest_timers){ .hi = hi };
+	return &net->timers[lo];
+}
 
 static void timers_push(struct net *net, sim_time_ps t, uint32_t qid)
 {
-	if (net->ntimers == net->timers_cap) {
-		uint32_t cap = net->timers_cap ? 2 * net->timers_cap : 64;
-		sim_time_ps *a = realloc(net->timers, cap * sizeof(*a));
-		SIM_INVARIANT(a, "out of memory for the timers of QPs at rest");
-		net->timers = a;
-		uint32_t *b = realloc(net->timer_qps, cap * sizeof(*b));
-		SIM_INVARIANT(b, "out of memory for the timers of QPs at rest");
-		net->timer_qps = b;
-		net->timers_cap = cap;
-	}
-	uint32_t i = net->ntimers++;
-	while (i > 0 && t < net->timers[(i - 1) / 2]) {
-		net->timers[i] = net->timers[(i - 1) / 2];
-		net->timer_qps[i] = net->timer_qps[(i - 1) / 2];
+	SIM_INVARIANT(t >= 0, "a timer at %lld ps", (long long)t);
+	struct rest_timers *b = bucket(net, t >> 32);
+	if (b->n == b->cap)
+		b->e = grow(b->e, &b->cap, sizeof(*b->e), 64, "the timers of QPs at rest");
+	uint64_t x = (uint64_t)(t & UINT32_MAX) << 32 | qid;
+	uint32_t i = b->n++;
+	while (i > 0 && x < b->e[(i - 1) / 2]) {
+		b->e[i] = b->e[(i - 1) / 2];
 		i = (i - 1) / 2;
 	}
-	net->timers[i] = t;
-	net->timer_qps[i] = qid;
-	if (i == 0) {
-		if (sim_event_pending(&net->timers_ev))
-			sim_cancel(&net->eng, &net->timers_ev);
-		sim_schedule(&net->eng, &net->timers_ev, t);
+	b->e[i] = x;
+	/* the event moves only to an earlier time (a timer of its time but
+	 * of a lower QP leaves it as it was scheduled) */
+	struct sim_event *ev = &net->timers_ev;
+	if (!sim_event_pending(ev) || t < ev->time) {
+		if (sim_event_pending(ev))
+			sim_cancel(&net->eng, ev);
+		sim_schedule(&net->eng, ev, t);
 	}
 }
 
-/* the first timer out of the heap: its QP */
+/* the first timer out of the buckets: its QP */
 static uint32_t timers_pop(struct net *net)
 {
-	uint32_t first = net->timer_qps[0];
-	sim_time_ps last = net->timers[--net->ntimers];
-	uint32_t last_qp = net->timer_qps[net->ntimers];
+	struct rest_timers *b = &net->timers[0];
+	uint32_t first = (uint32_t)b->e[0];
+	uint64_t last = b->e[--b->n];
 	uint32_t i = 0;
 	for (;;) {
 		uint32_t c = 2 * i + 1;
-		if (c >= net->ntimers)
+		if (c >= b->n)
 			break;
-		if (c + 1 < net->ntimers && net->timers[c + 1] < net->timers[c])
+		if (c + 1 < b->n && b->e[c + 1] < b->e[c])
 			c++;
-		if (net->timers[c] >= last)
+		if (b->e[c] >= last)
 			break;
-		net->timers[i] = net->timers[c];
-		net->timer_qps[i] = net->timer_qps[c];
+		b->e[i] = b->e[c];
 		i = c;
 	}
-	if (net->ntimers) {
-		net->timers[i] = last;
-		net->timer_qps[i] = last_qp;
+	if (b->n) {
+		b->e[i] = last;
+	} else { /* the bucket is done */
+		free(b->e);
+		memmove(&net->timers[0], &net->timers[1], --net->ntimers * sizeof(*net->timers));
 	}
 	return first;
 }
@@ -208,11 +338,14 @@ static uint32_t timers_pop(struct net *net)
 static void timers_fire(struct sim_engine *eng, struct sim_event *ev)
 {
 	struct net *net = container_of(ev, struct net, timers_ev);
-	while (net->ntimers && net->timers[0] <= eng->now) {
+	while (net->ntimers && timers_first(net) <= eng->now) {
+		SIM_INVARIANT(timers_first(net) == eng->now,
+			      "a timer of a QP at rest due at %lld ps fires at %lld ps",
+			      (long long)timers_first(net), (long long)eng->now);
 		uint32_t qid = timers_pop(net);
-		struct qp_home *h = &net->qc->home[qid];
-		if (h->state != QP_HOME_LIVE) {
-			h->timer = 0;
+		uint8_t *f = &net->qc->flags[qid];
+		if ((*f & QP_HOME_STATE) != QP_HOME_LIVE) {
+			*f &= (uint8_t)~QP_HOME_TIMER;
 			continue;
 		}
 		struct qp *q = &net->qps[qid];
@@ -221,7 +354,7 @@ static void timers_fire(struct sim_engine *eng, struct sim_event *ev)
 		nic_rto_fire(net, q);
 	}
 	if (net->ntimers)
-		sim_schedule(eng, ev, net->timers[0]);
+		sim_schedule(eng, ev, timers_first(net));
 }
 
 /* ---- the congestion control of QPs at rest: a hash of QP ids ---- */
@@ -267,13 +400,9 @@ static void cc_keep(struct net *net, const struct qp *q)
 {
 	if (2 * (net->cc_n + 1) > net->cc_nslots)
 		cc_grow(net);
-	if (net->cc_n == net->cc_cap) {
-		uint32_t cap = net->cc_cap ? 2 * net->cc_cap : 256;
-		struct qp_cc_kept *a = realloc(net->cc_kept, cap * sizeof(*a));
-		SIM_INVARIANT(a, "out of memory for the QPs at rest");
-		net->cc_kept = a;
-		net->cc_cap = cap;
-	}
+	if (net->cc_n == net->cc_cap)
+		net->cc_kept = grow(net->cc_kept, &net->cc_cap, sizeof(*net->cc_kept), 256,
+				    "the QPs at rest");
 	struct qp_cc_kept *k = &net->cc_kept[net->cc_n];
 	k->qid = q->id;
 	k->last_cnp_ps = q->rx.last_cnp_ps;
@@ -313,17 +442,17 @@ static void cc_take(struct net *net, struct qp *q)
 void nic_qp_restore(struct net *net, uint32_t qid)
 {
 	struct qp_cache *c = net->qc;
-	struct qp_home *h = &c->home[qid];
-	struct net *sn = net->nics[h->src].net; /* the sender's partition, which runs this */
-	nic_qp_fresh(net, qid, h->src, h->dst, h->dscp);
+	struct qp_ends e = ends_of(c, qid);
+	uint8_t f = c->flags[qid];
+	struct net *sn = net->nics[e.src].net; /* the sender's partition, which runs this */
+	nic_qp_fresh(net, qid, e.src, e.dst, e.dscp);
 	struct qp *q = &net->qps[qid];
-	q->psn_nxt = q->psn_una = q->psn_max = q->rx.nxt = h->psn;
-	q->job = h->job == QP_HOME_NO_JOB ? NET_NONE : h->job;
-	if (h->state == QP_HOME_AT_REST_CC)
+	q->psn_nxt = q->psn_una = q->psn_max = q->rx.nxt = c->psn[qid];
+	q->job = e.job == QP_HOME_NO_JOB ? NET_NONE : e.job;
+	if ((f & QP_HOME_STATE) == QP_HOME_AT_REST_CC)
 		cc_take(sn, q);
-	q->rto_heap = h->timer; /* its timer, still in the heap, fires there */
-	h->timer = 0;
-	h->state = QP_HOME_LIVE;
+	q->rto_heap = !!(f & QP_HOME_TIMER); /* its timer, still in the heap, fires there */
+	c->flags[qid] = QP_HOME_LIVE;
 	q->live = 1;
 	atomic_fetch_add_explicit(&c->block_live[qid / c->block], 1, memory_order_relaxed);
 	if (++sn->qps_live > sn->qps_live_peak)
@@ -387,13 +516,9 @@ static void release(struct net *net, uint32_t b)
 		drop(net, b);
 		return;
 	}
-	if (net->nemptied == net->emptied_cap) {
-		uint32_t cap = net->emptied_cap ? 2 * net->emptied_cap : 64;
-		uint32_t *a = realloc(net->emptied, cap * sizeof(*a));
-		SIM_INVARIANT(a, "out of memory for the QP blocks to give back");
-		net->emptied = a;
-		net->emptied_cap = cap;
-	}
+	if (net->nemptied == net->emptied_cap)
+		net->emptied = grow(net->emptied, &net->emptied_cap, sizeof(*net->emptied), 64,
+				    "the QP blocks to give back");
 	net->emptied[net->nemptied++] = b;
 }
 
@@ -407,21 +532,22 @@ void nic_qp_cc_made(struct net *net, uint32_t qid)
 static void give_up(struct net *net, struct qp *q)
 {
 	struct qp_cache *c = net->qc;
-	struct qp_home *h = &c->home[q->id];
-	h->psn = q->psn_max;
-	h->job = q->job == NET_NONE ? QP_HOME_NO_JOB : (uint8_t)q->job;
-	h->timer = q->rto_heap; /* in the heap since it last rested */
+	c->psn[q->id] = q->psn_max;
+	if (q->job != NET_NONE)
+		set_job(c, q->id, q->job);
+	uint8_t f = q->rto_heap ? QP_HOME_TIMER : 0; /* in the heap since it last rested */
 	if (q->rto_pos) {
 		/* never both: rto_arm sets no timer while rto_heap */
 		SIM_INVARIANT(!q->rto_heap, "QP %u has two retransmission timers", q->id);
-		h->timer = 1;
+		f = QP_HOME_TIMER;
 		timers_push(net, nic_rto_take(net, q), q->id);
 	}
-	h->state = QP_HOME_AT_REST;
+	f |= QP_HOME_AT_REST;
 	if (!cc_fresh(net, q) || q->rx.last_cnp_ps >= 0) { /* DCQCN cut it: kept aside */
 		cc_keep(net, q);
-		h->state = QP_HOME_AT_REST_CC;
+		f = (uint8_t)((f & ~QP_HOME_STATE) | QP_HOME_AT_REST_CC);
 	}
+	c->flags[q->id] = f;
 	q->live = 0;
 	net->qps_live--;
 	if (q->cc)
@@ -473,7 +599,7 @@ const struct qp *nic_qp_peek(const struct net *net, uint32_t qid)
 {
 	if (!net->qc)
 		return &net->qps[qid];
-	return net->qc->home[qid].state == QP_HOME_LIVE ? &net->qps[qid] : NULL;
+	return (net->qc->flags[qid] & QP_HOME_STATE) == QP_HOME_LIVE ? &net->qps[qid] : NULL;
 }
 
 uint32_t nic_qps_pinned(const struct net *net)
@@ -487,41 +613,41 @@ uint32_t nic_qp_job(const struct net *net, uint32_t qid)
 {
 	if (!net->qc)
 		return net->qps[qid].job;
-	uint8_t j = net->qc->home[qid].job;
+	uint8_t j = ends_of(net->qc, qid).job;
 	return j == QP_HOME_NO_JOB ? NET_NONE : j;
 }
 
 void nic_qp_home_job(struct net *net, uint32_t qid, uint32_t job)
 {
 	SIM_INVARIANT(job < QP_HOME_NO_JOB, "job %u of QP %u beyond a home's", job, qid);
-	net->qc->home[qid].job = (uint8_t)job;
+	set_job(net->qc, qid, job);
 }
 
 size_t nic_qp_home_bytes(void)
 {
 	/* and its retransmission timer, pending at rest for nic.rto (4.29 s)
-	 * after its first packet: its time and QP in the partition's heap */
-	return sizeof(struct qp_home) + sizeof(sim_time_ps) + sizeof(uint32_t);
+	 * after its first packet: the low half of its time and its QP in the
+	 * partition's buckets */
+	return sizeof(uint32_t) + sizeof(uint8_t) + sizeof(uint64_t);
+}
+
+size_t nic_qp_ends_bytes(void)
+{
+	return sizeof(struct qp_ends);
 }
 
 void nic_qps_cache_free(struct net *net)
 {
 	struct qp_cache *c = net->qc;
-	if (c && net->part == 0) { /* partition 0's net made it */
-		slab_unreserve(c->home, (size_t)c->cap * sizeof(*c->home));
-		slab_unreserve(net->qps, (size_t)c->cap * sizeof(struct qp));
-		slab_unreserve(net->qp_cc, (size_t)c->cap * sizeof(struct qp_cc));
-		free(c->block_live);
-		free(c->cc_block_live);
-		free(c);
-	}
+	if (c && net->part == 0) /* partition 0's net made it */
+		table_free(net, c);
 	net->qc = NULL;
 	net->qp_cc = NULL;
 	free(net->rest);
 	free(net->emptied);
+	for (uint32_t k = 0; k < net->ntimers; k++)
+		free(net->timers[k].e);
 	free(net->timers);
-	free(net->timer_qps);
-	net->timer_qps = NULL;
 	free(net->cc_slots);
 	free(net->cc_kept);
 	net->cc_slots = NULL;

@@ -183,6 +183,23 @@ uint32_t nic_add_qp(struct net *net, uint32_t src, uint32_t dst, uint8_t dscp)
 	return qid;
 }
 
+uint32_t nic_add_qp_pairs(struct net *net, const uint32_t *hosts, uint32_t n, uint32_t nq,
+			  uint8_t dscp, uint32_t job)
+{
+	if (net->qc)
+		return nic_qps_cache_add_pairs(net, hosts, n, nq, dscp, job);
+	uint32_t first = net->nqps;
+	for (uint32_t i = 0; i < n; i++)
+		for (uint32_t k = 1; k < n; k++)
+			for (uint32_t q = 0; q < nq; q++) {
+				uint32_t id = nic_add_qp(net, hosts[i], hosts[(i + k) % n], dscp);
+				if (id == NET_NONE)
+					return NET_NONE;
+				nic_qp_set_job(net, id, job);
+			}
+	return first;
+}
+
 void nic_qp_set_job(struct net *net, uint32_t qid, uint32_t job)
 {
 	if (net->qc) { /* its home, and its state if it has some from the start */

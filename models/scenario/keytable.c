@@ -321,7 +321,7 @@ const struct key_def scn_key_defs[N_KEYS] = {
 	{ SEC_NIC, "qp_cache", KT_INT, SF(nic_qp_cache), 0, 4000000000, "0-4000000000", NULL,
 	  NULL, NULL, 0, 0, { 1048576 },
 	  "QPs whose state a run keeps when its jobs open more: a QP at rest gives its state "
-	  "up (24 B kept of 152) and gets it back when it next has a message; the outputs do "
+	  "up (13 B kept of 152) and gets it back when it next has a message; the outputs do "
 	  "not change.  0 = every QP's", NULL },
 
 	{ SEC_JOB, "pattern", KT_ENUM, JF(pattern), 0, 0, NULL, pattern_names,

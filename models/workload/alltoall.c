@@ -161,29 +161,14 @@ static void a2a_flush(struct traffic *t, struct traffic_job *jb)
 }
 
 /* Q per ordered pair, opened in the order of the messages, so that the QP
- * of part q from rank i to rank i + k is jb->qp_base + a2a_index(i, k, q):
- * a table of them would take 268 MB at 8,192 ranks.  jb->qps holds one
- * pair's while they are opened. */
+ * of part q from rank i to rank i + k is jb->qp_base + a2a_index(i, k, q)
+ * (nic_add_qp_pairs): a table of them would take 268 MB at 8,192 ranks,
+ * and with the cache their ends are computed too. */
 static int a2a_open_qps(struct traffic *t, struct traffic_job *jb)
 {
-	uint32_t n = jb->n;
-	const uint32_t *h = jb->j->ranks.hosts;
-	jb->qps = malloc(jb->nq * sizeof(*jb->qps));
-	if (!jb->qps)
-		return -1;
-	for (uint32_t i = 0; i < n; i++)
-		for (uint32_t k = 1; k < n; k++) {
-			if (traffic_qp(t, jb, 0, h[i], h[(i + k) % n], jb->dscp))
-				return -1;
-			if (i == 0 && k == 1)
-				jb->qp_base = jb->qps[0];
-			/* a net numbers its QPs in the order they are opened */
-			SIM_INVARIANT(jb->qps[0] == jb->qp_base + a2a_index(jb, i, k, 0),
-				      "the all-to-all's QPs are not consecutive");
-		}
-	free(jb->qps);
-	jb->qps = NULL;
-	return 0;
+	jb->qp_base = nic_add_qp_pairs(t->net, jb->j->ranks.hosts, jb->n, jb->nq, jb->dscp,
+				       jb->index);
+	return jb->qp_base == NET_NONE ? -1 : 0;
 }
 
 static uint64_t a2a_qps(const struct scn_job *j)
