@@ -277,7 +277,7 @@ static inline struct qp *nic_pace_qp(struct net *net, struct sim_event *ev)
  * byte in c->flags, its state (QP_HOME_NEW, QP_HOME_LIVE, QP_HOME_AT_REST,
  * or QP_HOME_AT_REST_CC: its congestion control is not as new, and kept,
  * struct qp_cc_kept) and whether its retransmission timer, still pending
- * when it gave its state up, is in its sender's partition's heap
+ * when it gave its state up, is in its sender's partition's buckets
  * (QP_HOME_TIMER).  5 B: an all-to-all of 8,192 ranks has 67 M of them. */
 enum { QP_HOME_NEW, QP_HOME_LIVE, QP_HOME_AT_REST, QP_HOME_AT_REST_CC };
 #define QP_HOME_STATE 3u

@@ -195,6 +195,9 @@ uint32_t nic_add_qp_pairs(struct net *net, const uint32_t *hosts, uint32_t n, ui
 				uint32_t id = nic_add_qp(net, hosts[i], hosts[(i + k) % n], dscp);
 				if (id == NET_NONE)
 					return NET_NONE;
+				/* a net numbers its QPs in the order they are opened */
+				SIM_INVARIANT(id == first + ((i * (n - 1) + k - 1) * nq + q),
+					      "QP %u of a span from %u is not in its place", id, first);
 				nic_qp_set_job(net, id, job);
 			}
 	return first;
