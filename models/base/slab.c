@@ -4,6 +4,8 @@
 #define _DEFAULT_SOURCE /* MAP_ANONYMOUS and MAP_POPULATE */
 #include "models/base/slab.h"
 
+#include "models/base/invariant.h"
+
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -107,6 +109,15 @@ size_t slab_page_bytes(void)
 {
 	long s = sysconf(_SC_PAGESIZE);
 	return s > 0 ? (size_t)s : 4096;
+}
+
+void *slab_grow(void *a, uint32_t *cap, size_t each, uint32_t first, const char *what)
+{
+	uint32_t n = *cap ? 2 * *cap : first;
+	void *b = realloc(a, (size_t)n * each);
+	SIM_INVARIANT(b, "out of memory for %s", what);
+	*cap = n;
+	return b;
 }
 
 void *slab_next(struct slab_chain *c, size_t bytes, size_t first, size_t size)

@@ -12,6 +12,7 @@
 #define DCQCN_SLAB_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 /* n zeroed objects of `size` bytes on cache lines of their own: the start
  * aligned to 64 B and the end padded to a line, so that nothing else shares
@@ -36,6 +37,11 @@ void slab_unreserve(void *p, size_t bytes);
 void slab_drop(void *p, size_t bytes);
 /* the system's page size */
 size_t slab_page_bytes(void);
+
+/* array a of *cap items of `each` bytes made twice as long (`first` items
+ * when empty), *cap updated; out of memory ends the run, saying what the
+ * array was for */
+void *slab_grow(void *a, uint32_t *cap, size_t each, uint32_t first, const char *what);
 
 /* the slabs of one pool, each holding in its first bytes a pointer to the
  * one before, and the newest one's objects never handed out */

@@ -253,13 +253,9 @@ void fabric_ranks_completed(struct fabric *f, unsigned part, const struct flow *
 	struct fabric_mirrors *m = f->parts[part].mirrors;
 	struct mirror *x = container_of(fl, struct mirror, fl);
 	struct back_list *l = &m->backs[x->origin];
-	if (l->n == l->cap) {
-		uint32_t cap = l->cap ? 2 * l->cap : 64;
-		struct back *b = realloc(l->b, cap * sizeof(*b));
-		SIM_INVARIANT(b, "out of memory for completions of other ranks' messages");
-		l->b = b;
-		l->cap = cap;
-	}
+	if (l->n == l->cap)
+		l->b = slab_grow(l->b, &l->cap, sizeof(*l->b), 64,
+				 "completions of other ranks' messages");
 	l->b[l->n++] = (struct back){ x->handle, fl->end_ps, fl->rx_bytes };
 	queue(m, x);
 }

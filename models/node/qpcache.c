@@ -77,17 +77,6 @@ static uint32_t block_qps(size_t size)
 
 static void timers_fire(struct sim_engine *eng, struct sim_event *ev);
 
-/* array a of *cap items of `each` bytes, twice as long (`first` items
- * when empty): out of memory ends the run with what it was for */
-static void *grow(void *a, uint32_t *cap, size_t each, uint32_t first, const char *what)
-{
-	uint32_t n = *cap ? 2 * *cap : first;
-	void *b = realloc(a, (size_t)n * each);
-	SIM_INVARIANT(b, "out of memory for %s", what);
-	*cap = n;
-	return b;
-}
-
 /* the table, the homes and the spans of c, given back */
 static void table_free(struct net *net, struct qp_cache *c)
 {
@@ -206,16 +195,6 @@ static struct qp_ends ends_of(const struct qp_cache *c, uint32_t qid)
 				 .dscp = s->dscp, .job = s->job };
 }
 
-/* QP qid's job is job (< QP_HOME_NO_JOB): a span's are from the start */
-static void set_job(struct qp_cache *c, uint32_t qid, uint32_t job)
-{
-	const struct qp_span *s = span_of(c, qid);
-	if (s)
-		SIM_INVARIANT(job == s->job, "QP %u of job %u is given job %u", qid, s->job, job);
-	else
-		c->ends[qid].job = (uint8_t)job;
-}
-
 void nic_qps_share(struct net *const *nets, uint32_t nparts)
 {
 	struct qp_cache *c = nets[0]->qc;
@@ -273,8 +252,8 @@ static struct rest_timers *bucket(struct net *net, sim_time_ps hi)
 	if (lo < net->ntimers && net->timers[lo].hi == hi)
 		return &net->timers[lo];
 	if (net->ntimers == net->timers_cap)
-		net->timers = grow(net->timers, &net->timers_cap, sizeof(*net->timers), 8,
-				   "the timers of QPs at rest");
+		net->timers = slab_grow(net->timers, &net->timers_cap, sizeof(*net->timers), 8,
+					"the timers of QPs at rest");
 	memmove(&net->timers[lo + 1], &net->timers[lo],
 		(net->ntimers - lo) * sizeof(*net->timers));
 	net->ntimers++;
@@ -287,7 +266,7 @@ static void timers_push(struct net *net, sim_time_ps t, uint32_t qid)
 	SIM_INVARIANT(t >= 0, "a timer at %lld ps", (long long)t);
 	struct rest_timers *b = bucket(net, t >> 32);
 	if (b->n == b->cap)
-		b->e = grow(b->e, &b->cap, sizeof(*b->e), 64, "the timers of QPs at rest");
+		b->e = slab_grow(b->e, &b->cap, sizeof(*b->e), 64, "the timers of QPs at rest");
 	uint64_t x = (uint64_t)(t & UINT32_MAX) << 32 | qid;
 	uint32_t i = b->n++;
 	while (i > 0 && x < b->e[(i - 1) / 2]) {
@@ -401,8 +380,8 @@ static void cc_keep(struct net *net, const struct qp *q)
 	if (2 * (net->cc_n + 1) > net->cc_nslots)
 		cc_grow(net);
 	if (net->cc_n == net->cc_cap)
-		net->cc_kept = grow(net->cc_kept, &net->cc_cap, sizeof(*net->cc_kept), 256,
-				    "the QPs at rest");
+		net->cc_kept = slab_grow(net->cc_kept, &net->cc_cap, sizeof(*net->cc_kept), 256,
+					 "the QPs at rest");
 	struct qp_cc_kept *k = &net->cc_kept[net->cc_n];
 	k->qid = q->id;
 	k->last_cnp_ps = q->rx.last_cnp_ps;
@@ -517,8 +496,8 @@ static void release(struct net *net, uint32_t b)
 		return;
 	}
 	if (net->nemptied == net->emptied_cap)
-		net->emptied = grow(net->emptied, &net->emptied_cap, sizeof(*net->emptied), 64,
-				    "the QP blocks to give back");
+		net->emptied = slab_grow(net->emptied, &net->emptied_cap, sizeof(*net->emptied),
+					 64, "the QP blocks to give back");
 	net->emptied[net->nemptied++] = b;
 }
 
@@ -532,9 +511,7 @@ void nic_qp_cc_made(struct net *net, uint32_t qid)
 static void give_up(struct net *net, struct qp *q)
 {
 	struct qp_cache *c = net->qc;
-	c->psn[q->id] = q->psn_max;
-	if (q->job != NET_NONE)
-		set_job(c, q->id, q->job);
+	c->psn[q->id] = q->psn_max; /* its job is in its home since it was set */
 	uint8_t f = q->rto_heap ? QP_HOME_TIMER : 0; /* in the heap since it last rested */
 	if (q->rto_pos) {
 		/* never both: rto_arm sets no timer while rto_heap */
@@ -620,7 +597,11 @@ uint32_t nic_qp_job(const struct net *net, uint32_t qid)
 void nic_qp_home_job(struct net *net, uint32_t qid, uint32_t job)
 {
 	SIM_INVARIANT(job < QP_HOME_NO_JOB, "job %u of QP %u beyond a home's", job, qid);
-	set_job(net->qc, qid, job);
+	const struct qp_span *s = span_of(net->qc, qid);
+	if (s) /* a span's are its job's from the start */
+		SIM_INVARIANT(job == s->job, "QP %u of job %u is given job %u", qid, s->job, job);
+	else
+		net->qc->ends[qid].job = (uint8_t)job;
 }
 
 size_t nic_qp_home_bytes(void)

@@ -19,6 +19,7 @@
 #include <stdlib.h>
 
 #include "models/base/invariant.h"
+#include "models/base/slab.h"
 #include "models/core/evkey.h"
 
 static int before(const struct net_rto *a, const struct net_rto *b)
@@ -82,13 +83,9 @@ static void stand_in(struct net *net)
 void nic_rto_set(struct net *net, struct qp *q, sim_time_ps t)
 {
 	SIM_INVARIANT(!q->rto_pos, "QP %u has two retransmission timers", q->id);
-	if (net->nrto == net->rto_cap) {
-		uint32_t cap = net->rto_cap ? 2 * net->rto_cap : 64;
-		struct net_rto *a = realloc(net->rto, cap * sizeof(*a));
-		SIM_INVARIANT(a, "out of memory for the retransmission timers");
-		net->rto = a;
-		net->rto_cap = cap;
-	}
+	if (net->nrto == net->rto_cap)
+		net->rto = slab_grow(net->rto, &net->rto_cap, sizeof(*net->rto), 64,
+				     "the retransmission timers");
 	struct net_rto e = { .time = t, .sched = net->eng.now, .qid = q->id };
 	sift_up(net, net->nrto++, e);
 	if (q->rto_pos == 1)

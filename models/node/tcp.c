@@ -351,11 +351,6 @@ static void tcp_delack_fire(struct sim_engine *eng, struct sim_event *ev)
 	tcp_send_ack(net, &net->qps[container_of(ev, struct qp_tcp, delack_ev)->qp], 0);
 }
 
-static int ooo_test(const struct net *net, const struct qp *q, uint32_t psn)
-{
-	return seg_test(net->rxwin[q->id], win_bits(net), psn);
-}
-
 /*
  * TCP's receiver: a segment beyond nxt (within the window) is kept and
  * answered at once by a duplicate ACK; the next expected one moves nxt past
@@ -369,7 +364,9 @@ void tcp_deliver(struct nic *n, struct qp *q, struct pkt *p)
 	struct net *net = n->net;
 	uint32_t psn = p->psn;
 	int ce = (p->flags & PKT_F_CE) != 0;
-	if (psn < q->rx.nxt || psn > q->rx.nxt + tcp_rwnd(net) || ooo_test(net, q, psn)) {
+	uint64_t **ooo = &net->rxwin[q->id]; /* the receiver's out of order */
+	uint32_t bits = win_bits(net);
+	if (psn < q->rx.nxt || psn > q->rx.nxt + tcp_rwnd(net) || seg_test(*ooo, bits, psn)) {
 		net_drop(net, p, &net->st.drops.rx_discard);
 		tcp_send_ack(net, q, 0);
 		return;
@@ -384,14 +381,13 @@ void tcp_deliver(struct nic *n, struct qp *q, struct pkt *p)
 	uint32_t sack = 0;
 	if (psn > q->rx.nxt) {
 		net->st.cc.ooo_pkts++;
-		uint32_t bits = win_bits(net);
-		seg_set(net, &net->rxwin[q->id], &bits, psn);
+		seg_set(net, ooo, &bits, psn);
 		sack = psn + 1;
 		now_ack = 1;
 	} else {
 		q->rx.nxt++;
-		while (ooo_test(net, q, q->rx.nxt)) { /* a hole filled */
-			seg_clear(net->rxwin[q->id], win_bits(net), q->rx.nxt);
+		while (seg_test(*ooo, bits, q->rx.nxt)) { /* a hole filled */
+			seg_clear(*ooo, bits, q->rx.nxt);
 			q->rx.nxt++;
 			now_ack = 1;
 		}
